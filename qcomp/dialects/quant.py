@@ -1,0 +1,815 @@
+"""The `quant` dialect: MLIR's quantized types and the qcast/dcast/scast ops.
+
+One xDSL type, `UniformQuantizedType` (`!quant.uniform`), covers MLIR's three
+uniform flavours, told apart by its quantized dimensions:
+
+- per-tensor   `!quant.uniform<i8:f32, 0.01:50>`             (no dimension)
+- per-axis     `!quant.uniform<i8:f32:1, {0.2:20,0.1:10}>`   (one dimension, block 1)
+- sub-channel  `!quant.uniform<i8:f32:{0:1, 1:2}, {{...}}>`  (dimension:block pairs)
+
+`real = (stored - zero_point) * scale`; `storage_min <= zero_point <= storage_max`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatData,
+    IntAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from qcomp.dialects.float_format import format_float, parse_float
+
+MAX_STORAGE_BITS = 32
+
+_FLOAT_KINDS: dict[type, str] = {
+    Float16Type: "f16",
+    BFloat16Type: "bf16",
+    Float32Type: "f32",
+    Float64Type: "f64",
+}
+_KIND_TYPES = {kind: cls for cls, kind in _FLOAT_KINDS.items()}
+
+
+def float_kind(t: Attribute) -> str | None:
+    """`f16`/`bf16`/`f32`/`f64` for a float type, else None."""
+    return _FLOAT_KINDS.get(type(t))
+
+
+def storage_type_range(width: int, signed: bool) -> tuple[int, int]:
+    """Default [storage_min, storage_max] of an integer storage type."""
+    if signed:
+        return -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return 0, (1 << width) - 1
+
+
+def _expressed_limits(kind: str) -> tuple[float, float]:
+    """(smallest positive subnormal, largest finite) of a float kind."""
+    return {
+        "f16": (2.0**-24, 65504.0),
+        "bf16": (2.0**-133, 3.3895313892515355e38),
+        "f32": (2.0**-149, 3.4028234663852886e38),
+        "f64": (5e-324, 1.7976931348623157e308),
+    }[kind]
+
+
+class QuantParseError(Exception):
+    """A parse error at an offset inside the type body."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<hex>0x[0-9a-fA-F]+)"
+    r"|(?P<num>[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
+    r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<punct>[<>:,{}]))"
+)
+
+
+class _BodyParser:
+    """Recursive-descent reader of a quant type body (the text inside `<...>`)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens: list[tuple[str, str, int]] = []
+        pos = 0
+        while pos < len(text):
+            if text[pos:].strip() == "":
+                break
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                stripped = len(text[pos:]) - len(text[pos:].lstrip())
+                raise QuantParseError(pos + stripped, f"unexpected character '{text[pos + stripped]}'")
+            kind = m.lastgroup
+            assert kind is not None
+            self.tokens.append((kind, m.group(kind), m.start(kind)))
+            pos = m.end()
+        self.i = 0
+
+    # -- token helpers -------------------------------------------------------
+    def offset(self) -> int:
+        if self.i < len(self.tokens):
+            return self.tokens[self.i][2]
+        return len(self.text)
+
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def error(self, message: str, offset: int | None = None) -> QuantParseError:
+        return QuantParseError(self.offset() if offset is None else offset, message)
+
+    def optional_punct(self, p: str) -> bool:
+        tok = self.peek()
+        if tok is not None and tok[0] == "punct" and tok[1] == p:
+            self.i += 1
+            return True
+        return False
+
+    def punct(self, p: str) -> None:
+        if not self.optional_punct(p):
+            tok = self.peek()
+            got = "end of type" if tok is None else f"'{tok[1]}'"
+            raise self.error(f"expected '{p}', got {got}")
+
+    def integer(self) -> int:
+        tok = self.peek()
+        if tok is None or tok[0] != "num" or not re.fullmatch(r"[-+]?[0-9]+", tok[1]):
+            raise self.error("expected integer value")
+        self.i += 1
+        return int(tok[1])
+
+    def float_value(self) -> float:
+        tok = self.peek()
+        if tok is None or tok[0] not in ("num", "hex"):
+            raise self.error("expected floating point literal")
+        self.i += 1
+        try:
+            return parse_float(tok[1], "f64")
+        except ValueError as e:
+            raise QuantParseError(tok[2], str(e)) from None
+
+    def ident(self) -> tuple[str, int]:
+        tok = self.peek()
+        if tok is None or tok[0] != "ident":
+            raise self.error("expected identifier")
+        self.i += 1
+        return tok[1], tok[2]
+
+    def at_end(self) -> None:
+        if self.i != len(self.tokens):
+            raise self.error(f"unexpected '{self.tokens[self.i][1]}' at end of type")
+
+    # -- grammar ---------------------------------------------------------------
+    def storage_spec(self) -> tuple[IntegerType, int, int]:
+        name, off = self.ident()
+        m = re.fullmatch(r"([iu])([0-9]+)", name)
+        if m is None:
+            raise QuantParseError(off, "illegal quantized storage type alias")
+        width = int(m.group(2))
+        if width == 0 or width > MAX_STORAGE_BITS:
+            raise QuantParseError(off, f"illegal storage type size: {width}")
+        signed = m.group(1) == "i"
+        storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
+        lo, hi = storage_type_range(width, signed)
+        smin, smax = lo, hi
+        if self.optional_punct("<"):
+            off_min = self.offset()
+            smin = self.integer()
+            self.punct(":")
+            off_max = self.offset()
+            smax = self.integer()
+            self.punct(">")
+            if smin < lo:
+                raise QuantParseError(off_min, f"illegal storage type minimum: {smin}")
+            if smax > hi:
+                raise QuantParseError(off_max, f"illegal storage type maximum: {smax}")
+        return storage, smin, smax
+
+    def expressed_type(self) -> tuple[Attribute, int]:
+        name, off = self.ident()
+        cls = _KIND_TYPES.get(name)
+        if cls is None:
+            raise QuantParseError(off, "expecting float expressed type")
+        return cls(), off
+
+    def quant_param(self) -> tuple[float, int, int]:
+        off = self.offset()
+        scale = self.float_value()
+        zp = self.integer() if self.optional_punct(":") else 0
+        return scale, zp, off
+
+    def param_list(self) -> tuple[list[tuple[float, int, int]], list[int]]:
+        """`{` already read; returns the flat params and the nested shape."""
+        params: list[tuple[float, int, int]] = []
+        size = 0
+        inner: list[int] | None = None
+        while True:
+            if self.optional_punct("{"):
+                sub, dims = self.param_list()
+            else:
+                sub, dims = [self.quant_param()], []
+            if inner is not None and dims != inner:
+                raise self.error("tensor literal is invalid; ranks are not consistent between elements")
+            inner = dims
+            params += sub
+            size += 1
+            if not self.optional_punct(","):
+                break
+        self.punct("}")
+        return params, [size] + (inner or [])
+
+
+def parse_quant_body(mnemonic: str, text: str) -> Attribute:
+    """Build the quant type named `mnemonic` from its body text."""
+    p = _BodyParser(text)
+    if mnemonic == "uniform":
+        storage, smin, smax = p.storage_spec()
+        p.punct(":")
+        expressed, _ = p.expressed_type()
+        dims: list[int] = []
+        blocks: list[int] = []
+        flavour = "tensor"
+        if p.optional_punct(":"):
+            if p.optional_punct("{"):
+                flavour = "sub-channel"
+                if not p.optional_punct("}"):
+                    while True:
+                        dims.append(p.integer())
+                        p.punct(":")
+                        blocks.append(p.integer())
+                        if not p.optional_punct(","):
+                            break
+                    p.punct("}")
+            else:
+                flavour = "axis"
+                dims.append(p.integer())
+        p.punct(",")
+        if flavour == "tensor":
+            params = [p.quant_param()]
+            shape: list[int] = []
+        else:
+            p.punct("{")
+            params, shape = p.param_list()
+            if flavour == "axis" and len(shape) != 1:
+                raise p.error("per-axis quantization parameters must be a flat list")
+        p.at_end()
+        kind = float_kind(expressed)
+        assert kind is not None
+        lo, hi = _expressed_limits(kind)
+        for scale, _, off in params:
+            if not (lo <= scale <= hi):
+                raise QuantParseError(
+                    off,
+                    f"scale {format_float(scale)} out of expressed type range "
+                    f"[{format_float(lo)}, {format_float(hi)}]",
+                )
+        scales = [s for s, _, _ in params]
+        if flavour == "sub-channel":
+            # MLIR stores sub-channel scales in the expressed type's precision
+            scales = [parse_float(repr(s), kind) if kind != "f64" else s for s in scales]
+        return UniformQuantizedType.build(
+            storage, expressed, scales, [z for _, z, _ in params],
+            quantized_dimensions=dims, block_sizes=blocks, params_shape=shape,
+            storage_min=smin, storage_max=smax,
+        )
+    if mnemonic == "any":
+        storage, smin, smax = p.storage_spec()
+        expressed: Attribute | None = None
+        if p.optional_punct(":"):
+            expressed, _ = p.expressed_type()
+        p.at_end()
+        return AnyQuantizedType.build(storage, expressed, smin, smax)
+    if mnemonic == "calibrated":
+        expressed, off = p.expressed_type()
+        p.punct("<")
+        lo = p.float_value()
+        p.punct(":")
+        hi = p.float_value()
+        p.punct(">")
+        p.at_end()
+        return CalibratedQuantizedType(expressed, FloatData(lo), FloatData(hi))
+    raise QuantParseError(0, f"unknown quantized type {mnemonic}")
+
+
+def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
+    start = parser._current_token.span.start + 1  # pyright: ignore[reportPrivateUsage]
+    if parser._current_token.text != "<":  # pyright: ignore[reportPrivateUsage]
+        parser.raise_error(f"expected '<' after 'quant.{mnemonic}'")
+    body = parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
+    try:
+        return parse_quant_body(mnemonic, body)
+    except QuantParseError as e:
+        from xdsl.utils.lexer import Position  # noqa: F401  (documentation of the type)
+
+        parser.raise_error(e.message, start + e.offset, start + e.offset + 1)
+    except VerifyException as e:
+        parser.raise_error(str(e), start - 1, start + len(body) + 1)
+
+
+def _print_storage(storage: IntegerType, smin: int, smax: int) -> str:
+    signed = storage.signedness.data != Signedness.UNSIGNED
+    width = storage.width.data
+    text = f"{'i' if signed else 'u'}{width}"
+    if (smin, smax) != storage_type_range(width, signed):
+        text += f"<{smin}:{smax}>"
+    return text
+
+
+def _print_param(scale: float, zp: int) -> str:
+    return format_float(scale) + (f":{zp}" if zp != 0 else "")
+
+
+def _ints(a: ArrayAttr[IntAttr]) -> tuple[int, ...]:
+    return tuple(x.data for x in a.data)
+
+
+@irdl_attr_definition
+class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
+    """`!quant.uniform`: affine quantization, `real = (q - zero_point) * scale`."""
+
+    name = "quant.uniform"
+
+    storage: IntegerType
+    expressed_type: Attribute
+    storage_min_attr: IntAttr
+    storage_max_attr: IntAttr
+    quantized_dimensions_attr: ArrayAttr[IntAttr]
+    block_sizes_attr: ArrayAttr[IntAttr]
+    params_shape_attr: ArrayAttr[IntAttr]
+    scales_attr: ArrayAttr[FloatData]
+    zero_points_attr: ArrayAttr[IntAttr]
+
+    # -- construction ------------------------------------------------------------
+    @staticmethod
+    def build(
+        storage: IntegerType,
+        expressed: Attribute,
+        scales: Sequence[float],
+        zero_points: Sequence[int],
+        *,
+        quantized_dimensions: Sequence[int] = (),
+        block_sizes: Sequence[int] = (),
+        params_shape: Sequence[int] | None = None,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> UniformQuantizedType:
+        signed = storage.signedness.data != Signedness.UNSIGNED
+        lo, hi = storage_type_range(storage.width.data, signed)
+        if params_shape is None:
+            params_shape = [] if not quantized_dimensions else [len(scales)]
+        return UniformQuantizedType(
+            storage,
+            expressed,
+            IntAttr(lo if storage_min is None else storage_min),
+            IntAttr(hi if storage_max is None else storage_max),
+            ArrayAttr([IntAttr(d) for d in quantized_dimensions]),
+            ArrayAttr([IntAttr(b) for b in block_sizes]),
+            ArrayAttr([IntAttr(s) for s in params_shape]),
+            ArrayAttr([FloatData(float(s)) for s in scales]),
+            ArrayAttr([IntAttr(int(z)) for z in zero_points]),
+        )
+
+    @staticmethod
+    def per_tensor(storage: IntegerType, expressed: Attribute, scale: float,
+                   zero_point: int = 0, storage_min: int | None = None,
+                   storage_max: int | None = None) -> UniformQuantizedType:
+        return UniformQuantizedType.build(storage, expressed, [scale], [zero_point],
+                                          storage_min=storage_min, storage_max=storage_max)
+
+    @staticmethod
+    def per_axis(storage: IntegerType, expressed: Attribute, axis: int,
+                 scales: Sequence[float], zero_points: Sequence[int],
+                 storage_min: int | None = None,
+                 storage_max: int | None = None) -> UniformQuantizedType:
+        return UniformQuantizedType.build(
+            storage, expressed, scales, zero_points, quantized_dimensions=[axis],
+            storage_min=storage_min, storage_max=storage_max)
+
+    def with_params(self, scales: Sequence[float], zero_points: Sequence[int]) -> UniformQuantizedType:
+        return UniformQuantizedType.build(
+            self.storage, self.expressed_type, scales, zero_points,
+            quantized_dimensions=self.quantized_dimensions, block_sizes=self.block_sizes,
+            params_shape=self.params_shape, storage_min=self.storage_min,
+            storage_max=self.storage_max)
+
+    # -- accessors ---------------------------------------------------------------
+    @property
+    def storage_type(self) -> IntegerType:
+        return self.storage
+
+    @property
+    def storage_bitwidth(self) -> int:
+        return self.storage.width.data
+
+    @property
+    def is_signed(self) -> bool:
+        return self.storage.signedness.data != Signedness.UNSIGNED
+
+    @property
+    def storage_min(self) -> int:
+        return self.storage_min_attr.data
+
+    @property
+    def storage_max(self) -> int:
+        return self.storage_max_attr.data
+
+    @property
+    def has_storage_bounds(self) -> bool:
+        return (self.storage_min, self.storage_max) != storage_type_range(
+            self.storage_bitwidth, self.is_signed)
+
+    @property
+    def quantized_dimensions(self) -> tuple[int, ...]:
+        return _ints(self.quantized_dimensions_attr)
+
+    @property
+    def block_sizes(self) -> tuple[int, ...]:
+        return _ints(self.block_sizes_attr)
+
+    @property
+    def params_shape(self) -> tuple[int, ...]:
+        return _ints(self.params_shape_attr)
+
+    @property
+    def is_per_tensor(self) -> bool:
+        return not self.params_shape
+
+    @property
+    def is_per_axis(self) -> bool:
+        # per-axis: one quantized dimension and no block sizes (sub-channel types
+        # always carry one block size per quantized dimension)
+        return len(self.quantized_dimensions) == 1 and not self.block_sizes
+
+    @property
+    def is_blockwise(self) -> bool:
+        return not self.is_per_tensor and not self.is_per_axis
+
+    @property
+    def quantized_dimension(self) -> int:
+        """The quantized axis of a per-axis type."""
+        if not self.is_per_axis:
+            raise ValueError("quantized_dimension of a type that is not per-axis")
+        return self.quantized_dimensions[0]
+
+    @property
+    def scales(self) -> np.ndarray:
+        """Scales as float64, shaped like the parameter tensor."""
+        flat = np.array([s.data for s in self.scales_attr.data], dtype=np.float64)
+        return flat.reshape(self.params_shape) if self.params_shape else flat.reshape(())
+
+    @property
+    def zero_points(self) -> np.ndarray:
+        """Zero points as int64, shaped like the parameter tensor."""
+        flat = np.array([z.data for z in self.zero_points_attr.data], dtype=np.int64)
+        return flat.reshape(self.params_shape) if self.params_shape else flat.reshape(())
+
+    @property
+    def scale(self) -> float:
+        if not self.is_per_tensor:
+            raise ValueError("scale of a type that is not per-tensor")
+        return self.scales_attr.data[0].data
+
+    @property
+    def zero_point(self) -> int:
+        if not self.is_per_tensor:
+            raise ValueError("zero_point of a type that is not per-tensor")
+        return self.zero_points_attr.data[0].data
+
+    def _broadcast(self, params: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+        rank = len(shape)
+        if self.is_per_tensor:
+            return params.reshape((1,) * rank)
+        if self.is_per_axis:
+            out = [1] * rank
+            out[self.quantized_dimension] = params.size
+            return params.reshape(out)
+        # sub-channel: expand each blocked dimension by its block size
+        full = params
+        block = [1] * rank
+        for d, b in zip(self.quantized_dimensions, self.block_sizes):
+            block[d] = b
+        if full.ndim != rank:
+            full = full.reshape(tuple(full.shape) + (1,) * (rank - full.ndim))
+        for d in range(rank):
+            if block[d] > 1:
+                full = np.repeat(full, block[d], axis=d)
+        return full
+
+    def broadcast_scales(self, shape: Sequence[int]) -> np.ndarray:
+        """Scales shaped to broadcast against a tensor of `shape`."""
+        return self._broadcast(self.scales, shape)
+
+    def broadcast_zero_points(self, shape: Sequence[int]) -> np.ndarray:
+        """Zero points shaped to broadcast against a tensor of `shape`."""
+        return self._broadcast(self.zero_points, shape)
+
+    # -- text ----------------------------------------------------------------------
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        t = _parse_with(parser, "uniform")
+        assert isinstance(t, UniformQuantizedType)
+        return t.parameters
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + self.body_text() + ">")
+
+    def body_text(self) -> str:
+        head = _print_storage(self.storage, self.storage_min, self.storage_max)
+        head += ":" + _type_text(self.expressed_type)
+        scales = [s.data for s in self.scales_attr.data]
+        zps = [z.data for z in self.zero_points_attr.data]
+        if self.is_per_tensor:
+            return f"{head}, {_print_param(scales[0], zps[0])}"
+        if self.is_per_axis:
+            inner = ",".join(_print_param(s, z) for s, z in zip(scales, zps))
+            return f"{head}:{self.quantized_dimension}, {{{inner}}}"
+        blocks = ", ".join(f"{d}:{b}" for d, b in zip(self.quantized_dimensions, self.block_sizes))
+        kind = float_kind(self.expressed_type) or "f64"
+        items = [format_float(s, kind) + (f":{z}" if z else "") for s, z in zip(scales, zps)]
+        return f"{head}:{{{blocks}}}, {_nest(items, self.params_shape)}"
+
+    # -- verification ----------------------------------------------------------------
+    def verify(self) -> None:
+        kind = float_kind(self.expressed_type)
+        if kind is None:
+            raise VerifyException("expressed type must be a float type (f16, bf16, f32, f64)")
+        width = self.storage_bitwidth
+        if width == 0 or width > MAX_STORAGE_BITS:
+            raise VerifyException(f"illegal storage type size: {width}")
+        lo, hi = storage_type_range(width, self.is_signed)
+        if self.storage_min < lo or self.storage_max > hi:
+            raise VerifyException(
+                f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")
+        if self.storage_min > self.storage_max:
+            raise VerifyException("storage_min must not be greater than storage_max")
+        scales = [s.data for s in self.scales_attr.data]
+        zps = [z.data for z in self.zero_points_attr.data]
+        if len(scales) != len(zps):
+            raise VerifyException(
+                f"illegal number of scales and zeroPoints: {len(scales)}, {len(zps)}")
+        if len(scales) != math.prod(self.params_shape):
+            raise VerifyException("number of scales does not match the parameter shape")
+        if self.is_blockwise and len(self.quantized_dimensions) != len(self.block_sizes):
+            raise VerifyException("quantized dimensions and block sizes differ in number")
+        if self.is_per_axis and len(self.params_shape) != 1:
+            raise VerifyException("per-axis quantization parameters must be a flat list")
+        if len(set(self.quantized_dimensions)) != len(self.quantized_dimensions):
+            raise VerifyException("quantized dimensions must be unique")
+        for d in self.quantized_dimensions:
+            if d < 0:
+                raise VerifyException(f"illegal quantized dimension: {d}")
+        for b in self.block_sizes:
+            if b <= 0:
+                raise VerifyException(f"illegal block size: {b}")
+        lo_s, hi_s = _expressed_limits(kind)
+        for s in scales:
+            if not math.isfinite(s) or s <= 0:
+                raise VerifyException(f"illegal scale: {format_float(s)}")
+            if s < lo_s or s > hi_s:
+                raise VerifyException(
+                    f"scale {format_float(s)} out of expressed type range "
+                    f"[{format_float(lo_s)}, {format_float(hi_s)}]")
+        for z in zps:
+            if z < self.storage_min or z > self.storage_max:
+                raise VerifyException(
+                    f"illegal zero point {z}: outside the storage range "
+                    f"[{self.storage_min}, {self.storage_max}]")
+
+    def verify_for_shape(self, shape: Sequence[int]) -> None:
+        """Check that the type fits a tensor of `shape` (-1 marks a dynamic size)."""
+        rank = len(shape)
+        if self.is_per_tensor:
+            return
+        if self.is_per_axis:
+            axis = self.quantized_dimension
+            if axis >= rank:
+                raise VerifyException(
+                    f"quantized dimension must be less than tensor rank, quantized "
+                    f"dimension: {axis}, tensor rank: {rank}")
+            size = shape[axis]
+            if size >= 0 and size != len(self.scales_attr.data):
+                raise VerifyException(
+                    f"quantized dimension size does not match number of scales, "
+                    f"quantized dimension: {axis}, size: {size}, scales: "
+                    f"{len(self.scales_attr.data)}")
+            return
+        params_shape = self.params_shape
+        if len(params_shape) > rank:
+            raise VerifyException(
+                f"rank of scales {len(params_shape)} is greater than the tensor rank {rank}")
+        blocks = dict(zip(self.quantized_dimensions, self.block_sizes))
+        for d in self.quantized_dimensions:
+            if d >= rank:
+                raise VerifyException(
+                    f"quantized dimension {d} must be less than tensor rank {rank}")
+        for d in range(rank):
+            size = shape[d]
+            count = params_shape[d] if d < len(params_shape) else 1
+            block = blocks.get(d, size if size >= 0 else 1)
+            if size < 0:
+                continue
+            if size % block != 0:
+                raise VerifyException(
+                    f"tensor dimension size {size} at axis {d} must be divisible by "
+                    f"the corresponding block size {block}")
+            if size // block != count:
+                raise VerifyException(
+                    f"dimension size {size} of axis {d} divided by block size {block} "
+                    f"does not match the number of quantization parameters {count}")
+
+
+def _type_text(t: Attribute) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    Printer(stream=out).print_attribute(t)
+    return out.getvalue()
+
+
+def _nest(items: list[str], shape: Sequence[int]) -> str:
+    if len(shape) <= 1:
+        return "{" + ", ".join(items) + "}"
+    step = len(items) // shape[0]
+    return "{" + ", ".join(_nest(items[i * step:(i + 1) * step], shape[1:])
+                           for i in range(shape[0])) + "}"
+
+
+@irdl_attr_definition
+class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
+    """`!quant.any<i8:f32>`: quantized storage whose parameters are not yet chosen."""
+
+    name = "quant.any"
+
+    storage: IntegerType
+    expressed: Attribute  # NoneAttr-like: an empty ArrayAttr when absent
+    storage_min_attr: IntAttr
+    storage_max_attr: IntAttr
+
+    @staticmethod
+    def build(storage: IntegerType, expressed: Attribute | None, smin: int, smax: int) -> AnyQuantizedType:
+        return AnyQuantizedType(storage, expressed if expressed is not None else ArrayAttr([]),
+                                IntAttr(smin), IntAttr(smax))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        t = _parse_with(parser, "any")
+        assert isinstance(t, AnyQuantizedType)
+        return t.parameters
+
+    def print_parameters(self, printer: Printer) -> None:
+        text = _print_storage(self.storage, self.storage_min_attr.data, self.storage_max_attr.data)
+        if not isinstance(self.expressed, ArrayAttr):
+            text += ":" + _type_text(self.expressed)
+        printer.print_string(f"<{text}>")
+
+
+@irdl_attr_definition
+class CalibratedQuantizedType(ParametrizedAttribute, TypeAttribute):
+    """`!quant.calibrated<f32<-1.0:1.0>>`: an expressed type with a calibrated range."""
+
+    name = "quant.calibrated"
+
+    expressed: Attribute
+    min_value: FloatData
+    max_value: FloatData
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        t = _parse_with(parser, "calibrated")
+        assert isinstance(t, CalibratedQuantizedType)
+        return t.parameters
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<{_type_text(self.expressed)}<{format_float(self.min_value.data)}:"
+            f"{format_float(self.max_value.data)}>>")
+
+    def verify(self) -> None:
+        if self.min_value.data >= self.max_value.data:
+            raise VerifyException("illegal min and max: (%s:%s)" % (
+                format_float(self.min_value.data), format_float(self.max_value.data)))
+
+
+QuantType = UniformQuantizedType | AnyQuantizedType | CalibratedQuantizedType
+
+
+def element_type(t: Attribute) -> Attribute:
+    """Element type of a tensor type, or the type itself."""
+    return t.element_type if isinstance(t, TensorType) else t
+
+
+def quantized_element(t: Attribute) -> UniformQuantizedType | None:
+    """The `!quant.uniform` element type of `t` (a tensor or a scalar), if any."""
+    e = element_type(t)
+    return e if isinstance(e, UniformQuantizedType) else None
+
+
+def expressed_of(t: Attribute) -> Attribute:
+    """`t` with its quantized element type replaced by the expressed type."""
+    q = quantized_element(t)
+    if q is None:
+        return t
+    if isinstance(t, TensorType):
+        return TensorType(q.expressed_type, t.shape, t.encoding)
+    return q.expressed_type
+
+
+def storage_of(t: Attribute) -> Attribute:
+    """`t` with its quantized element type replaced by the storage type."""
+    q = quantized_element(t)
+    if q is None:
+        return t
+    if isinstance(t, TensorType):
+        return TensorType(q.storage, t.shape, t.encoding)
+    return q.storage
+
+
+def _verify_tensor_quant(t: Attribute) -> None:
+    q = quantized_element(t)
+    if q is not None and isinstance(t, TensorType):
+        q.verify_for_shape(t.get_shape())
+
+
+class _CastBase(IRDLOperation):
+    arg = operand_def()
+    res = result_def()
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
+
+    def __init__(self, arg, result_type: Attribute):
+        super().__init__(operands=[arg], result_types=[result_type])
+
+    def verify_(self) -> None:
+        for t in (self.arg.type, self.res.type):
+            _verify_tensor_quant(t)
+        in_t, out_t = self.arg.type, self.res.type
+        if isinstance(in_t, TensorType) != isinstance(out_t, TensorType):
+            raise VerifyException("input and result are both scalars or both tensors")
+        if isinstance(in_t, TensorType) and isinstance(out_t, TensorType):
+            if in_t.get_shape() != out_t.get_shape():
+                raise VerifyException("input and result shapes must match")
+
+
+@irdl_op_definition
+class QuantizeCastOp(_CastBase):
+    """`quant.qcast`: expressed float → quantized, `q = clamp(round(x / scale) + zp)`."""
+
+    name = "quant.qcast"
+
+    def verify_(self) -> None:
+        super().verify_()
+        q = quantized_element(self.res.type)
+        if q is None:
+            raise VerifyException("result must be a quantized type")
+        if element_type(self.arg.type) != q.expressed_type:
+            raise VerifyException("expressed type in quantized type expected to match input type")
+
+
+@irdl_op_definition
+class DequantizeCastOp(_CastBase):
+    """`quant.dcast`: quantized → expressed float, `x = (q - zp) * scale`."""
+
+    name = "quant.dcast"
+
+    def verify_(self) -> None:
+        super().verify_()
+        q = quantized_element(self.arg.type)
+        if q is None:
+            raise VerifyException("input must be a quantized type")
+        if element_type(self.res.type) != q.expressed_type:
+            raise VerifyException("expressed type in quantized type expected to match result type")
+
+
+@irdl_op_definition
+class StorageCastOp(_CastBase):
+    """`quant.scast`: reinterpret between a quantized type and its storage type."""
+
+    name = "quant.scast"
+
+    def verify_(self) -> None:
+        super().verify_()
+        qi, qo = quantized_element(self.arg.type), quantized_element(self.res.type)
+        if (qi is None) == (qo is None):
+            raise VerifyException("input must be integer and result quantized, or vice versa")
+        q = qi or qo
+        assert q is not None
+        other = element_type(self.res.type if qi is not None else self.arg.type)
+        if not isinstance(other, IntegerType) or other.width.data != q.storage_bitwidth:
+            raise VerifyException("storage type in quantized type expected to match integer type")
+
+
+Quant = Dialect(
+    "quant",
+    [QuantizeCastOp, DequantizeCastOp, StorageCastOp],
+    [UniformQuantizedType, AnyQuantizedType, CalibratedQuantizedType],
+)

@@ -1,0 +1,43 @@
+"""The one list of qcomp's dialects and passes, by name.
+
+`qcomp.universe` hands these to xDSL's plugin mechanism; qcomp's own tools build
+their context with `make_context()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+
+def _quant() -> Dialect:
+    from qcomp.dialects.quant import Quant
+
+    return Quant
+
+
+DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "quant": _quant,
+}
+"""qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
+`make_context` in place of it."""
+
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+"""qcomp's passes (name -> factory)."""
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with builtin, func, arith and every qcomp dialect loaded."""
+    from xdsl.dialects.arith import Arith
+    from xdsl.dialects.builtin import Builtin
+    from xdsl.dialects.func import Func
+
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for d in (Builtin, Func, Arith):
+        ctx.load_dialect(d)
+    for factory in DIALECTS.values():
+        ctx.load_dialect(factory())
+    return ctx
