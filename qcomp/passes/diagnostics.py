@@ -1,0 +1,20 @@
+"""How qcomp's passes report an input they cannot transform.
+
+A pass raises `PassDiagnostic(op, message)`: an xDSL `PassFailedException` that also
+carries the offending operation, so that a driver can print the message at the
+operation's location (and `--verify-diagnostics` can match it) instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import PassFailedException
+
+
+class PassDiagnostic(PassFailedException):
+    """A pass error attached to the operation it is about."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+        self.message = message
