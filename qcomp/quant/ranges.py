@@ -1,0 +1,56 @@
+"""Integer storage ranges, NumPy containers and two's-complement wrapping.
+
+A `b`-bit signed type holds [-2^(b-1), 2^(b-1) - 1]; unsigned [0, 2^b - 1].
+Narrow widths (i2, i4, u2, ...) live in the smallest NumPy integer dtype that
+holds them; `wrap` reduces any int64 value modulo 2^b into that range.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def storage_range(bitwidth: int, signed: bool) -> tuple[int, int]:
+    """(lo, hi) of a `bitwidth`-bit integer: signed [-2^(b-1), 2^(b-1)-1], unsigned [0, 2^b-1]."""
+    if bitwidth < 1 or bitwidth > 64:
+        raise ValueError(f"unsupported integer bitwidth {bitwidth}")
+    if signed:
+        return -(1 << (bitwidth - 1)), (1 << (bitwidth - 1)) - 1
+    return 0, (1 << bitwidth) - 1
+
+
+def container_dtype(bitwidth: int, signed: bool) -> np.dtype:
+    """Smallest NumPy integer dtype holding every `bitwidth`-bit value (i4 -> int8, u2 -> uint8)."""
+    if bitwidth < 1 or bitwidth > 64:
+        raise ValueError(f"unsupported integer bitwidth {bitwidth}")
+    for bits in (8, 16, 32, 64):
+        if bitwidth <= bits:
+            return np.dtype(f"{'int' if signed else 'uint'}{bits}")
+    raise AssertionError("unreachable")
+
+
+def wrap(x, bitwidth: int, signed: bool) -> np.ndarray:
+    """`x` reduced modulo 2^bitwidth into the type's range (two's complement), in its container dtype.
+
+    `x` is any integer array (int64 or uint64 or narrower); only its low `bitwidth`
+    bits matter, so wrapping composes with int64 arithmetic that itself wrapped.
+    """
+    out_dtype = container_dtype(bitwidth, signed)
+    a = np.asarray(x)
+    if a.dtype.kind not in "iub":
+        raise TypeError(f"wrap expects integers, got {a.dtype}")
+    if bitwidth == 64:
+        return a.astype(np.int64 if a.dtype.kind != "u" else np.uint64).astype(out_dtype)
+    u = a.astype(np.uint64) if a.dtype.kind == "u" else a.astype(np.int64).astype(np.uint64)
+    u = u & np.uint64((1 << bitwidth) - 1)
+    if signed:
+        sign = np.uint64(1 << (bitwidth - 1))
+        v = u.astype(np.int64) - ((u & sign) != 0).astype(np.int64) * (1 << bitwidth)
+        return v.astype(out_dtype)
+    return u.astype(out_dtype)
+
+
+def saturate(x, lo: int, hi: int, dtype=None) -> np.ndarray:
+    """`x` clamped to [lo, hi] (NaN-free numeric input), cast to `dtype` when given."""
+    a = np.clip(np.asarray(x), lo, hi)
+    return a.astype(dtype) if dtype is not None else a

@@ -1,0 +1,94 @@
+"""Uniform (affine) quantization as the StableHLO spec defines it.
+
+    real      = (q - zero_point) * scale
+    quantize  = convert(round_half_to_even(clamp(storage_min, x / scale + zero_point, storage_max)))
+    dequantize= convert(q - zero_point, expressed) * scale
+    requantize= quantize(dequantize(q))
+
+All float arithmetic happens in the expressed type's precision: `scale` and
+`zero_point` are first converted to it (f32 scales are the f64 type parameter
+rounded to f32), each operation rounds to it (bf16/f16 through ml_dtypes).
+`scales`/`zero_points` are arrays already broadcastable against the tensor
+(`UniformQuantizedType.broadcast_scales(shape)`), so per-tensor, per-axis and
+sub-channel parameters are one code path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from qcomp.quant.ranges import container_dtype
+from qcomp.quant.rounding import round_half_to_even
+
+_KIND_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16"}
+
+
+def expressed_numpy_dtype(kind) -> np.dtype:
+    """NumPy dtype of an expressed type given as 'f16'/'bf16'/'f32'/'f64' or a dtype."""
+    if isinstance(kind, str) and kind == "bf16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(kind, str) and kind in _KIND_DTYPES:
+        return np.dtype(_KIND_DTYPES[kind])
+    return np.dtype(kind)
+
+
+def float_to_int(x, lo: int, hi: int, dtype=np.int64) -> np.ndarray:
+    """Float -> integer conversion toward zero, saturating to [lo, hi], NaN -> 0.
+
+    This is what MLIR's APFloat::convertToInteger (used by the StableHLO reference
+    interpreter's `convert`) does with out-of-range values and NaN.
+    """
+    a = np.asarray(x)
+    if a.dtype.kind in "iub":
+        return np.clip(a, lo, hi).astype(dtype)
+    f = np.asarray(a, dtype=np.float64)
+    f = np.where(np.isnan(f), 0.0, np.trunc(f))
+    f = np.clip(f, float(lo), float(hi))
+    # float(hi) may round up to 2^63 for 64-bit types: clip again in the integer domain.
+    if hi >= (1 << 53) or lo <= -(1 << 53):
+        big = f >= float(hi)
+        small = f <= float(lo)
+        out = np.where(big | small, 0, f).astype(np.int64 if lo < 0 else np.uint64)
+        out = np.where(big, np.array(hi, dtype=out.dtype), out)
+        out = np.where(small, np.array(lo, dtype=out.dtype), out)
+        return out.astype(dtype)
+    return f.astype(dtype)
+
+
+def quantize(x, scales, zero_points, storage_min: int, storage_max: int, expressed_dtype,
+             storage_dtype=None) -> np.ndarray:
+    """convert(round_half_to_even(clamp(storage_min, x / scale + zero_point, storage_max))).
+
+    Computed in `expressed_dtype`; the result is saturated to [storage_min, storage_max]
+    in the integer domain too (the float bounds of wide storage may round outward,
+    e.g. f32(2^31 - 1) = 2^31). NaN quantizes to 0 (then clamped into range).
+    Returns `storage_dtype` (default int64).
+    """
+    dt = expressed_numpy_dtype(expressed_dtype)
+    xs = np.asarray(x).astype(dt)
+    v = xs / np.asarray(scales).astype(dt) + np.asarray(zero_points).astype(dt)
+    v = np.minimum(np.maximum(v, dt.type(storage_min)), dt.type(storage_max))
+    r = round_half_to_even(v)
+    return float_to_int(r, storage_min, storage_max, storage_dtype or np.int64)
+
+
+def dequantize(q, scales, zero_points, expressed_dtype) -> np.ndarray:
+    """convert(q - zero_point, expressed) * scale, in `expressed_dtype`."""
+    dt = expressed_numpy_dtype(expressed_dtype)
+    d = np.asarray(q).astype(np.int64) - np.asarray(zero_points).astype(np.int64)
+    return d.astype(dt) * np.asarray(scales).astype(dt)
+
+
+def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storage_min: int,
+               storage_max: int, expressed_dtype, storage_dtype=None) -> np.ndarray:
+    """quantize(dequantize(q, in), out): the spec's meaning of a quantized -> quantized uniform_quantize."""
+    real = dequantize(q, in_scales, in_zero_points, expressed_dtype)
+    return quantize(real, out_scales, out_zero_points, storage_min, storage_max, expressed_dtype,
+                    storage_dtype)
+
+
+def storage_container(bitwidth: int, signed: bool) -> np.dtype:
+    """NumPy dtype holding the storage integers of a quantized tensor."""
+    return container_dtype(bitwidth, signed)
