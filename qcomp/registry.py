@@ -25,7 +25,29 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
 """qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it."""
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+def _strip_func_quant_types() -> type[ModulePass]:
+    from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass
+
+    return StripFuncQuantTypesPass
+
+
+def _normalize_quant_types() -> type[ModulePass]:
+    from qcomp.passes.normalize_quant_types import NormalizeQuantTypesPass
+
+    return NormalizeQuantTypesPass
+
+
+def _lower_quant_ops() -> type[ModulePass]:
+    from qcomp.passes.lower_quant_ops import LowerQuantOpsPass
+
+    return LowerQuantOpsPass
+
+
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "strip-func-quant-types": _strip_func_quant_types,
+    "normalize-quant-types": _normalize_quant_types,
+    "lower-quant-ops": _lower_quant_ops,
+}
 """qcomp's passes (name -> factory)."""
 
 
