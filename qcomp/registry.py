@@ -19,8 +19,22 @@ def _quant() -> Dialect:
     return Quant
 
 
+def _stablehlo() -> Dialect:
+    from qcomp.dialects.stablehlo import StableHLO
+
+    return StableHLO
+
+
+def _chlo() -> Dialect:
+    from qcomp.dialects.chlo import CHLO
+
+    return CHLO
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _quant,
+    "stablehlo": _stablehlo,
+    "chlo": _chlo,
 }
 """qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it."""

@@ -1,0 +1,152 @@
+"""The `chlo` dialect: client HLO ops with implicit (numpy-style) broadcasting.
+
+`%r = chlo.broadcast_add %a, %b {broadcast_dimensions = array<i64: 1>} : (t, u) -> v`.
+Without `broadcast_dimensions` the lower-rank operand aligns with the trailing
+dimensions of the other; with it, operand dimension i maps to result dimension
+`broadcast_dimensions[i]`. Sizes must match or be 1 (`?` is accepted).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseArrayBase, TensorType
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from qcomp.dialects.stablehlo_format import (
+    array_values,
+    build_op,
+    parse_operand_list,
+    print_attr_dict,
+    print_operand_list,
+    resolve,
+)
+
+
+def broadcast_shapes(lhs: tuple[int, ...], rhs: tuple[int, ...],
+                     dims: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """Result shape of broadcasting `lhs` with `rhs` (-1 is a dynamic size)."""
+    if dims is not None:
+        small, big = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
+        if len(dims) != len(small):
+            raise VerifyException(
+                f"broadcast_dimensions size ({len(dims)}) does not match operand rank "
+                f"({len(small)})")
+        aligned = [1] * len(big)
+        for i, d in enumerate(dims):
+            if not 0 <= d < len(big):
+                raise VerifyException(f"broadcast dimension {d} out of range")
+            aligned[d] = small[i]
+        small = tuple(aligned)
+        lhs, rhs = (small, big) if len(lhs) < len(rhs) else (big, small)
+    rank = max(len(lhs), len(rhs))
+    lhs = (1,) * (rank - len(lhs)) + tuple(lhs)
+    rhs = (1,) * (rank - len(rhs)) + tuple(rhs)
+    out = []
+    for a, b in zip(lhs, rhs):
+        if a == b or b == 1:
+            out.append(a)
+        elif a == 1:
+            out.append(b)
+        elif a == -1 or b == -1:
+            out.append(max(a, b))
+        else:
+            raise VerifyException(f"cannot broadcast sizes {a} and {b}")
+    return tuple(out)
+
+
+class BroadcastBinaryOp(IRDLOperation):
+    """`chlo.<op> %a, %b attr-dict : (t, u) -> v`."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    broadcast_dimensions_attr = opt_prop_def(DenseArrayBase, prop_name="broadcast_dimensions")
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs, rhs, result_type: Attribute,
+                 broadcast_dimensions: DenseArrayBase | None = None):
+        props = {"broadcast_dimensions": broadcast_dimensions} if broadcast_dimensions else {}
+        super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
+
+    @property
+    def broadcast_dimensions(self) -> tuple[int, ...] | None:
+        return array_values(self.broadcast_dimensions_attr)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser, 2)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_punctuation("(")
+        lt = parser.parse_type()
+        parser.parse_punctuation(",")
+        rt = parser.parse_type()
+        parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        out = parser.parse_type()
+        return build_op(cls, resolve(parser, operands, [lt, rt]), [out], attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operand_list(printer, self.operands)
+        print_attr_dict(printer, self)
+        printer.print_string(" : (")
+        printer.print_attribute(self.lhs.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.rhs.type)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        from qcomp.dialects.quant import element_type
+
+        lt, rt, ot = self.lhs.type, self.rhs.type, self.result.type
+        assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
+        assert isinstance(ot, TensorType)
+        shape = broadcast_shapes(tuple(lt.get_shape()), tuple(rt.get_shape()),
+                                 self.broadcast_dimensions)
+        res = tuple(ot.get_shape())
+        if len(res) != len(shape) or any(a != b and a != -1 and b != -1
+                                          for a, b in zip(res, shape)):
+            raise VerifyException(
+                f"inferred shape [{', '.join('?' if d < 0 else str(d) for d in shape)}] is "
+                f"incompatible with return type of operation {ot}")
+        from qcomp.dialects.quant import quantized_element
+
+        if quantized_element(lt) is None and quantized_element(ot) is None:
+            if element_type(lt) != element_type(ot) or element_type(rt) != element_type(ot):
+                raise VerifyException("requires compatible element types for all operands "
+                                      "and results")
+
+
+def _make(op_name: str, cls_name: str, doc: str) -> type[BroadcastBinaryOp]:
+    cls = type(cls_name, (BroadcastBinaryOp,), {
+        "name": f"chlo.{op_name}", "__doc__": doc, "__module__": __name__,
+        "__qualname__": cls_name})
+    return irdl_op_definition(cls)
+
+
+BroadcastAddOp = _make("broadcast_add", "BroadcastAddOp", "Broadcasting `a + b`.")
+BroadcastSubtractOp = _make("broadcast_subtract", "BroadcastSubtractOp", "Broadcasting `a - b`.")
+BroadcastMultiplyOp = _make("broadcast_multiply", "BroadcastMultiplyOp", "Broadcasting `a * b`.")
+BroadcastDivideOp = _make("broadcast_divide", "BroadcastDivideOp", "Broadcasting `a / b`.")
+BroadcastMaximumOp = _make("broadcast_maximum", "BroadcastMaximumOp", "Broadcasting max.")
+BroadcastMinimumOp = _make("broadcast_minimum", "BroadcastMinimumOp", "Broadcasting min.")
+
+CHLO = Dialect(
+    "chlo",
+    [BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, BroadcastDivideOp,
+     BroadcastMaximumOp, BroadcastMinimumOp],
+    [],
+)

@@ -1,0 +1,542 @@
+"""The `stablehlo` dialect: the ops qcomp reads, rewrites and interprets.
+
+Every op parses and prints in upstream's pretty form (`stablehlo-opt` output) and in
+the generic form. Inherent attributes are properties, as in MLIR. Op families:
+
+- unary elementwise `%r = stablehlo.negate %x : tensor<4xi8>` (functional type when
+  operand and result types differ), binary `%r = stablehlo.add %a, %b : t`
+- shape ops with functional types (`reshape`, `transpose ..., dims = [1, 0]`, ...)
+- contractions (`dot_general`, `convolution`) with their compact dimension syntax
+- region ops (`reduce`, `reduce_window`) in the generic form
+
+Verifiers (shapes, quantization constraints of the StableHLO spec) are in
+`stablehlo_verify.py`; the custom syntax helpers in `stablehlo_format.py` and
+`stablehlo_syntax.py`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    SameVariadicOperandSize,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import IsTerminator, NoMemoryEffect, Pure, RecursiveMemoryEffect
+
+from qcomp.dialects import stablehlo_syntax as syntax
+from qcomp.dialects import stablehlo_verify as check
+from qcomp.dialects.stablehlo_attrs import (
+    STABLEHLO_ATTRS,
+    ConvDimensionNumbersAttr,
+    DotDimensionNumbersAttr,
+    GatherDimensionNumbersAttr,
+)
+from qcomp.dialects.stablehlo_elementwise import *  # noqa: F403  (the elementwise ops)
+from qcomp.dialects.stablehlo_elementwise import ELEMENTWISE_OPS
+from qcomp.dialects.stablehlo_format import array_values, int_value, padding_values
+
+_Prec = ArrayAttr  # ArrayAttr of PrecisionAttr
+
+
+# ---------------------------------------------------------------------------
+# Constants and type-only ops
+# ---------------------------------------------------------------------------
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`stablehlo.constant dense<...> : t`; quantized: the generic body with storage values."""
+
+    name = "stablehlo.constant"
+    value = prop_def(Attribute)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, value: Attribute, result_type: Attribute | None = None):
+        super().__init__(properties={"value": value},
+                         result_types=[result_type or value.type])  # type: ignore[attr-defined]
+
+    parse = classmethod(syntax.parse_constant)
+    print = syntax.print_constant
+
+    def verify_(self) -> None:
+        check.verify_constant(self)
+
+
+@irdl_op_definition
+class IotaOp(IRDLOperation):
+    """`stablehlo.iota dim = 0 : t`: indices along one dimension."""
+
+    name = "stablehlo.iota"
+    iota_dimension_attr = prop_def(IntegerAttr, prop_name="iota_dimension")
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    parse = classmethod(syntax.parse_iota)
+    print = syntax.print_iota
+
+    @property
+    def iota_dimension(self) -> int:
+        return int_value(self.iota_dimension_attr)
+
+    def verify_(self) -> None:
+        check.verify_iota(self)
+
+
+class _FunctionalTypeOp(IRDLOperation):
+    """`operands attr-dict : functional-type(operands, results)`."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, operand, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    parse = classmethod(syntax.parse_functional)
+    print = syntax.print_functional
+
+
+@irdl_op_definition
+class BitcastConvertOp(_FunctionalTypeOp):
+    """`stablehlo.bitcast_convert %x : (t) -> u`: reinterpret the bits."""
+
+    name = "stablehlo.bitcast_convert"
+
+    def verify_(self) -> None:
+        check.verify_bitcast_convert(self)
+
+
+@irdl_op_definition
+class ReshapeOp(_FunctionalTypeOp):
+    """`stablehlo.reshape %x : (t) -> u`: same elements, new static shape."""
+
+    name = "stablehlo.reshape"
+
+    def verify_(self) -> None:
+        check.verify_reshape(self)
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """`stablehlo.transpose %x, dims = [1, 0] : (t) -> u`: `result[i] = x[perm(i)]`."""
+
+    name = "stablehlo.transpose"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    permutation_attr = prop_def(DenseArrayBase, prop_name="permutation")
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_dims_op)
+    print = syntax.print_dims_op
+
+    @property
+    def permutation(self) -> tuple[int, ...]:
+        return array_values(self.permutation_attr) or ()
+
+    def verify_(self) -> None:
+        check.verify_transpose(self)
+
+
+@irdl_op_definition
+class BroadcastInDimOp(IRDLOperation):
+    """`stablehlo.broadcast_in_dim %x, dims = [1] : (t) -> u`: operand dim i → result dim dims[i]."""
+
+    name = "stablehlo.broadcast_in_dim"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    broadcast_dimensions_attr = prop_def(DenseArrayBase, prop_name="broadcast_dimensions")
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_dims_op)
+    print = syntax.print_dims_op
+
+    @property
+    def broadcast_dimensions(self) -> tuple[int, ...]:
+        return array_values(self.broadcast_dimensions_attr) or ()
+
+    def verify_(self) -> None:
+        check.verify_broadcast_in_dim(self)
+
+
+@irdl_op_definition
+class ConcatenateOp(IRDLOperation):
+    """`stablehlo.concatenate %a, %b, dim = 0 : (t, t) -> u`."""
+
+    name = "stablehlo.concatenate"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension_attr = prop_def(IntegerAttr, prop_name="dimension")
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_concatenate)
+    print = syntax.print_concatenate
+
+    @property
+    def dimension(self) -> int:
+        return int_value(self.dimension_attr)
+
+    def verify_(self) -> None:
+        check.verify_concatenate(self)
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """`stablehlo.slice %x [0:2, 1:4:2] : (t) -> u`: `start:limit[:stride]` per dimension."""
+
+    name = "stablehlo.slice"
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    start_indices_attr = prop_def(DenseArrayBase, prop_name="start_indices")
+    limit_indices_attr = prop_def(DenseArrayBase, prop_name="limit_indices")
+    strides_attr = prop_def(DenseArrayBase, prop_name="strides")
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_slice)
+    print = syntax.print_slice
+
+    start_indices = property(lambda self: array_values(self.start_indices_attr) or ())
+    limit_indices = property(lambda self: array_values(self.limit_indices_attr) or ())
+    strides = property(lambda self: array_values(self.strides_attr) or ())
+
+    def verify_(self) -> None:
+        check.verify_slice(self)
+
+
+@irdl_op_definition
+class PadOp(IRDLOperation):
+    """`stablehlo.pad %x, %v, low = [..], high = [..], interior = [..] : (t, s) -> u`."""
+
+    name = "stablehlo.pad"
+    operand = operand_def(TensorType)
+    padding_value = operand_def(TensorType)
+    result = result_def(TensorType)
+    edge_padding_low_attr = prop_def(DenseArrayBase, prop_name="edge_padding_low")
+    edge_padding_high_attr = prop_def(DenseArrayBase, prop_name="edge_padding_high")
+    interior_padding_attr = prop_def(DenseArrayBase, prop_name="interior_padding")
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_pad)
+    print = syntax.print_pad
+
+    edge_padding_low = property(lambda self: array_values(self.edge_padding_low_attr) or ())
+    edge_padding_high = property(lambda self: array_values(self.edge_padding_high_attr) or ())
+    interior_padding = property(lambda self: array_values(self.interior_padding_attr) or ())
+
+    def verify_(self) -> None:
+        check.verify_pad(self)
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`"stablehlo.gather"(%x, %idx) <{dimension_numbers = #stablehlo.gather<...>, slice_sizes = array<i64: ..>}>`."""
+
+    name = "stablehlo.gather"
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    slice_sizes_attr = prop_def(DenseArrayBase, prop_name="slice_sizes")
+    indices_are_sorted_attr = opt_prop_def(BoolAttr, prop_name="indices_are_sorted")
+    traits = traits_def(NoMemoryEffect())
+
+    @property
+    def slice_sizes(self) -> tuple[int, ...]:
+        return array_values(self.slice_sizes_attr) or ()
+
+    @property
+    def indices_are_sorted(self) -> bool:
+        a = self.indices_are_sorted_attr
+        return bool(a.value.data) if a is not None else False
+
+    def verify_(self) -> None:
+        check.verify_gather(self)
+
+
+# ---------------------------------------------------------------------------
+# Contractions
+# ---------------------------------------------------------------------------
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """`stablehlo.dot %a, %b[, precision = [..]] : (t, u) -> v`."""
+
+    name = "stablehlo.dot"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    precision_config = opt_prop_def(_Prec)
+    traits = traits_def(Pure())
+
+    parse = classmethod(syntax.parse_dot)
+    print = syntax.print_dot
+
+    def verify_(self) -> None:
+        check.verify_dot(self)
+
+
+@irdl_op_definition
+class DotGeneralOp(IRDLOperation):
+    """`stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]`."""
+
+    name = "stablehlo.dot_general"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
+    precision_config = opt_prop_def(_Prec)
+    algorithm = opt_prop_def(Attribute)
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_dot_general)
+    print = syntax.print_dot_general
+
+    lhs_batching_dimensions = property(lambda self: self.dot_dimension_numbers.lhs_batching_dimensions)
+    rhs_batching_dimensions = property(lambda self: self.dot_dimension_numbers.rhs_batching_dimensions)
+    lhs_contracting_dimensions = property(
+        lambda self: self.dot_dimension_numbers.lhs_contracting_dimensions)
+    rhs_contracting_dimensions = property(
+        lambda self: self.dot_dimension_numbers.rhs_contracting_dimensions)
+
+    def verify_(self) -> None:
+        check.verify_dot_general(self)
+
+
+@irdl_op_definition
+class ConvolutionOp(IRDLOperation):
+    """`stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {...}`."""
+
+    name = "stablehlo.convolution"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    window_strides_attr = opt_prop_def(DenseArrayBase, prop_name="window_strides")
+    padding_attr = opt_prop_def(DenseIntOrFPElementsAttr, prop_name="padding")
+    lhs_dilation_attr = opt_prop_def(DenseArrayBase, prop_name="lhs_dilation")
+    rhs_dilation_attr = opt_prop_def(DenseArrayBase, prop_name="rhs_dilation")
+    window_reversal_attr = opt_prop_def(DenseArrayBase, prop_name="window_reversal")
+    dimension_numbers = prop_def(ConvDimensionNumbersAttr)
+    feature_group_count_attr = prop_def(IntegerAttr, prop_name="feature_group_count")
+    batch_group_count_attr = prop_def(IntegerAttr, prop_name="batch_group_count")
+    precision_config = opt_prop_def(_Prec)
+    traits = traits_def(NoMemoryEffect())
+
+    parse = classmethod(syntax.parse_convolution)
+    print = syntax.print_convolution
+
+    @property
+    def num_spatial_dims(self) -> int:
+        return len(self.dimension_numbers.input_spatial_dimensions)
+
+    @property
+    def window_strides(self) -> tuple[int, ...]:
+        """Defaults to 1 per spatial dimension."""
+        return array_values(self.window_strides_attr) or (1,) * self.num_spatial_dims
+
+    @property
+    def padding(self) -> tuple[tuple[int, int], ...]:
+        """(low, high) per spatial dimension; defaults to zeros."""
+        return padding_values(self.padding_attr) or ((0, 0),) * self.num_spatial_dims
+
+    @property
+    def lhs_dilation(self) -> tuple[int, ...]:
+        return array_values(self.lhs_dilation_attr) or (1,) * self.num_spatial_dims
+
+    @property
+    def rhs_dilation(self) -> tuple[int, ...]:
+        return array_values(self.rhs_dilation_attr) or (1,) * self.num_spatial_dims
+
+    @property
+    def window_reversal(self) -> tuple[bool, ...]:
+        vals = array_values(self.window_reversal_attr)
+        return tuple(bool(v) for v in vals) if vals else (False,) * self.num_spatial_dims
+
+    @property
+    def feature_group_count(self) -> int:
+        return int_value(self.feature_group_count_attr)
+
+    @property
+    def batch_group_count(self) -> int:
+        return int_value(self.batch_group_count_attr)
+
+    input_batch_dimension = property(lambda self: self.dimension_numbers.input_batch_dimension)
+    input_feature_dimension = property(lambda self: self.dimension_numbers.input_feature_dimension)
+    input_spatial_dimensions = property(lambda self: self.dimension_numbers.input_spatial_dimensions)
+    kernel_input_feature_dimension = property(
+        lambda self: self.dimension_numbers.kernel_input_feature_dimension)
+    kernel_output_feature_dimension = property(
+        lambda self: self.dimension_numbers.kernel_output_feature_dimension)
+    kernel_spatial_dimensions = property(lambda self: self.dimension_numbers.kernel_spatial_dimensions)
+    output_batch_dimension = property(lambda self: self.dimension_numbers.output_batch_dimension)
+    output_feature_dimension = property(lambda self: self.dimension_numbers.output_feature_dimension)
+    output_spatial_dimensions = property(lambda self: self.dimension_numbers.output_spatial_dimensions)
+
+    def verify_(self) -> None:
+        check.verify_convolution(self)
+
+
+@irdl_op_definition
+class BatchNormInferenceOp(IRDLOperation):
+    """`(x - mean) / sqrt(variance + epsilon) * scale + offset` along `feature_index`."""
+
+    name = "stablehlo.batch_norm_inference"
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    variance = operand_def(TensorType)
+    result = result_def(TensorType)
+    epsilon = prop_def(Attribute)
+    feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
+    traits = traits_def(NoMemoryEffect())
+
+    @property
+    def feature_index(self) -> int:
+        return int_value(self.feature_index_attr)
+
+    def verify_(self) -> None:
+        check.verify_batch_norm_inference(self)
+
+
+# ---------------------------------------------------------------------------
+# Region ops and terminators
+# ---------------------------------------------------------------------------
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """`stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1]`."""
+
+    name = "stablehlo.reduce"
+    inputs = var_operand_def(TensorType)
+    init_values = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+    dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @property
+    def dimensions(self) -> tuple[int, ...]:
+        return array_values(self.dimensions_attr) or ()
+
+    def verify_(self) -> None:
+        check.verify_reduce(self)
+
+
+@irdl_op_definition
+class ReduceWindowOp(IRDLOperation):
+    """`"stablehlo.reduce_window"(%x, %init) ({...}) <{window_dimensions = ...}>`."""
+
+    name = "stablehlo.reduce_window"
+    inputs = var_operand_def(TensorType)
+    init_values = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+    window_dimensions_attr = prop_def(DenseArrayBase, prop_name="window_dimensions")
+    window_strides_attr = opt_prop_def(DenseArrayBase, prop_name="window_strides")
+    base_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="base_dilations")
+    window_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="window_dilations")
+    padding_attr = opt_prop_def(DenseIntOrFPElementsAttr, prop_name="padding")
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def _rank(self) -> int:
+        t = self.inputs[0].type if self.inputs else None
+        return len(t.get_shape()) if isinstance(t, TensorType) else 0
+
+    window_dimensions = property(lambda self: array_values(self.window_dimensions_attr) or ())
+    window_strides = property(
+        lambda self: array_values(self.window_strides_attr) or (1,) * self._rank())
+    base_dilations = property(
+        lambda self: array_values(self.base_dilations_attr) or (1,) * self._rank())
+    window_dilations = property(
+        lambda self: array_values(self.window_dilations_attr) or (1,) * self._rank())
+    padding = property(
+        lambda self: padding_values(self.padding_attr) or ((0, 0),) * self._rank())
+
+    def verify_(self) -> None:
+        check.verify_reduce_window(self)
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`stablehlo.return %x : t`: terminator of stablehlo regions."""
+
+    name = "stablehlo.return"
+    results_ = var_operand_def()
+    traits = traits_def(Pure(), IsTerminator())
+
+    def __init__(self, *values):
+        super().__init__(operands=[list(values)])
+
+    parse = classmethod(syntax.parse_return)
+    print = syntax.print_return
+
+
+@irdl_op_definition
+class OptimizationBarrierOp(IRDLOperation):
+    """`stablehlo.optimization_barrier %a, %b : t, u` (identity that blocks optimisation)."""
+
+    name = "stablehlo.optimization_barrier"
+    operand = var_operand_def()
+    result = var_result_def()
+    traits = traits_def(Pure())
+
+    parse = classmethod(syntax.parse_optimization_barrier)
+    print = syntax.print_optimization_barrier
+
+    def verify_(self) -> None:
+        check.verify_optimization_barrier(self)
+
+
+@irdl_op_definition
+class CustomCallOp(IRDLOperation):
+    """`stablehlo.custom_call @target(%a, %b) {...} : (t, u) -> v`."""
+
+    name = "stablehlo.custom_call"
+    inputs = var_operand_def()
+    results_ = var_result_def()
+    call_target_name_attr = prop_def(StringAttr, prop_name="call_target_name")
+    has_side_effect = opt_prop_def(BoolAttr)
+    backend_config = opt_prop_def(Attribute)
+    api_version = opt_prop_def(IntegerAttr)
+    called_computations = opt_prop_def(ArrayAttr)
+    operand_layouts = opt_prop_def(ArrayAttr)
+    result_layouts = opt_prop_def(ArrayAttr)
+    output_operand_aliases = opt_prop_def(ArrayAttr)
+    result_tilings = opt_prop_def(ArrayAttr)
+
+    parse = classmethod(syntax.parse_custom_call)
+    print = syntax.print_custom_call
+
+    @property
+    def call_target_name(self) -> str:
+        return self.call_target_name_attr.data
+
+
+StableHLO = Dialect(
+    "stablehlo",
+    [
+        ConstantOp, IotaOp, *ELEMENTWISE_OPS,
+        BitcastConvertOp, ReshapeOp, TransposeOp, BroadcastInDimOp, ConcatenateOp, SliceOp,
+        PadOp, GatherOp,
+        DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
+        ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
+    ],
+    list(STABLEHLO_ATTRS),
+)
+

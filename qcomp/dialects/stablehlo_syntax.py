@@ -1,0 +1,651 @@
+"""Pretty parse/print methods of the StableHLO ops, one pair per assembly format.
+
+Each `parse_*(cls, parser)` is installed as the op's `parse` classmethod and each
+`print_*(op, printer)` as its `print`; they follow upstream's declarative formats
+in StablehloOps.td (the text after the op name, starting with a space).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    FloatData,
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Region
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from qcomp.dialects.stablehlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+    ResultAccuracyAttr,
+    ResultAccuracyMode,
+    format_conv_dimensions,
+    parse_conv_dimensions,
+)
+from qcomp.dialects.stablehlo_format import (
+    array_values,
+    bool_array,
+    build_op,
+    fmt_list,
+    i64_array,
+    i64_attr,
+    padding_attr,
+    padding_values,
+    parse_functional_type,
+    parse_i64_list,
+    parse_operand_list,
+    parse_precision_list,
+    parse_same_operands_and_result_type,
+    print_attr_dict,
+    print_functional_type,
+    print_operand_list,
+    print_precision_config,
+    print_same_operands_and_result_type,
+    resolve,
+)
+
+Op = Any  # an IRDLOperation of the class being parsed/printed
+
+
+def _n_operands(cls) -> int:
+    return len(cls.get_irdl_definition().operands)
+
+
+def _is_default_accuracy(a: Attribute) -> bool:
+    return (isinstance(a, ResultAccuracyAttr) and a.atol.data == 0 and a.rtol.data == 0
+            and a.ulps.data == 0 and a.mode.data == ResultAccuracyMode.DEFAULT)
+
+
+# ---------------------------------------------------------------------------
+# elementwise: `$a, $b attr-dict : custom<SameOperandsAndResultType>`
+# ---------------------------------------------------------------------------
+def parse_elementwise(cls, parser: Parser) -> Op:
+    n = _n_operands(cls)
+    operands = parse_operand_list(parser, n)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, out = parse_same_operands_and_result_type(parser, n)
+    return build_op(cls, resolve(parser, operands, ins), [out], attrs)
+
+
+def print_elementwise(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    elided = []
+    acc = op.properties.get("result_accuracy")
+    if acc is not None and _is_default_accuracy(acc):
+        elided.append("result_accuracy")
+    print_attr_dict(printer, op, elided)
+    printer.print_string(" : ")
+    print_same_operands_and_result_type(printer, op)
+
+
+# ---------------------------------------------------------------------------
+# select: `operands attr-dict : pred_type, type` or functional
+# ---------------------------------------------------------------------------
+def parse_select(cls, parser: Parser) -> Op:
+    operands = parse_operand_list(parser, 3)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    first = parser.parse_type()
+    if isinstance(first, FunctionType):
+        ins, outs = list(first.inputs.data), list(first.outputs.data)
+        if len(ins) != 3:
+            parser.raise_error(f"3 operands present, but expected {len(ins)}", pos)
+        if len(outs) != 1:
+            parser.raise_error("expected single output", pos)
+        out = outs[0]
+    else:
+        if parser.parse_optional_punctuation(",") is None:
+            parser.raise_error("expected functional type or list of two types", pos)
+        out = parser.parse_type()
+        ins = [first, out, out]
+    return build_op(cls, resolve(parser, operands, ins), [out], attrs)
+
+
+def print_select(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    print_attr_dict(printer, op)
+    printer.print_string(" : ")
+    res = op.result.type
+    if op.on_true.type != res or op.on_false.type != res:
+        print_functional_type(printer, op)
+    else:
+        printer.print_attribute(op.pred.type)
+        printer.print_string(", ")
+        printer.print_attribute(res)
+
+
+# ---------------------------------------------------------------------------
+# compare: `GT, $lhs, $rhs (, FLOAT)? attr-dict : functional-type`
+# ---------------------------------------------------------------------------
+def parse_compare(cls, parser: Parser) -> Op:
+    direction = ComparisonDirectionAttr(parser.parse_str_enum(ComparisonDirection))
+    parser.parse_punctuation(",")
+    operands = parse_operand_list(parser, 2)
+    props: dict[str, Attribute] = {"comparison_direction": direction}
+    if parser.parse_optional_punctuation(",") is not None:
+        props["compare_type"] = ComparisonTypeAttr(parser.parse_str_enum(ComparisonType))
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 2)
+    return build_op(cls, resolve(parser, operands, ins), outs, attrs, props)
+
+
+def print_compare(op: Op, printer: Printer) -> None:
+    printer.print_string(f" {op.comparison_direction}, ")
+    print_operand_list(printer, op.operands)
+    if op.compare_type is not None:
+        printer.print_string(f", {op.compare_type.data.value}")
+    print_attr_dict(printer, op, ["comparison_direction", "compare_type"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# ---------------------------------------------------------------------------
+# reduce_precision: `$x, format = e5m10 attr-dict : SameOperandsAndResultType`
+# ---------------------------------------------------------------------------
+def parse_reduce_precision(cls, parser: Parser) -> Op:
+    import re
+
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    parser.parse_keyword("format")
+    parser.parse_punctuation("=")
+    pos = parser.pos
+    word = parser.parse_identifier()
+    m = re.fullmatch(r"e([0-9]+)m([0-9]+)", word)
+    if m is None:
+        parser.raise_error(f"expected exponent mantissa in format e#m#, saw {word}", pos)
+    props = {"exponent_bits": IntegerAttr(int(m.group(1)), i32),
+             "mantissa_bits": IntegerAttr(int(m.group(2)), i32)}
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, out = parse_same_operands_and_result_type(parser, 1)
+    return build_op(cls, resolve(parser, [operand], ins), [out], attrs, props)
+
+
+def print_reduce_precision(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_operand(op.operand)
+    printer.print_string(f", format = e{op.exponent_bits.value.data}m{op.mantissa_bits.value.data}")
+    print_attr_dict(printer, op, ["exponent_bits", "mantissa_bits"])
+    printer.print_string(" : ")
+    print_same_operands_and_result_type(printer, op)
+
+
+# ---------------------------------------------------------------------------
+# constant
+# ---------------------------------------------------------------------------
+def parse_constant(cls, parser: Parser) -> Op:
+    if parser.parse_optional_punctuation("(") is not None:
+        parser.parse_punctuation(")")
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation("<") is not None:
+            props = parser.parse_optional_dictionary_attr_dict()
+            parser.parse_punctuation(">")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_punctuation("(")
+        parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        return build_op(cls, [], [result_type], attrs, props)
+    attrs = parser.parse_optional_attr_dict()
+    pos = parser.pos
+    value = parser.parse_attribute()
+    vtype = getattr(value, "type", None)
+    if not isinstance(vtype, TensorType):
+        parser.raise_error("expected a tensor-typed elements attribute", pos)
+    return build_op(cls, [], [vtype], attrs, {"value": value})
+
+
+def print_constant(op: Op, printer: Printer) -> None:
+    value = op.value
+    if getattr(value, "type", None) != op.output.type:
+        printer.print_string("()")
+        printer.print_string(" <")
+        printer.print_attr_dict({k: op.properties[k] for k in sorted(op.properties)})
+        printer.print_string(">")
+        if op.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(op.attributes)
+        printer.print_string(" : () -> ")
+        printer.print_attribute(op.output.type)
+        return
+    print_attr_dict(printer, op, ["value"])
+    printer.print_string(" ")
+    printer.print_attribute(value)
+
+
+# ---------------------------------------------------------------------------
+# iota: `dim = 0 attr-dict : type`
+# ---------------------------------------------------------------------------
+def parse_iota(cls, parser: Parser) -> Op:
+    parser.parse_keyword("dim")
+    parser.parse_punctuation("=")
+    dim = parser.parse_integer()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    return build_op(cls, [], [t], attrs, {"iota_dimension": i64_attr(dim)})
+
+
+def print_iota(op: Op, printer: Printer) -> None:
+    printer.print_string(f" dim = {op.iota_dimension}")
+    print_attr_dict(printer, op, ["iota_dimension"])
+    printer.print_string(" : ")
+    printer.print_attribute(op.output.type)
+
+
+# ---------------------------------------------------------------------------
+# functional: `operands attr-dict : functional-type(operands, results)`
+# ---------------------------------------------------------------------------
+def parse_functional(cls, parser: Parser) -> Op:
+    n = _n_operands(cls)
+    operands = parse_operand_list(parser, n)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, n)
+    return build_op(cls, resolve(parser, operands, ins), outs, attrs)
+
+
+def print_functional(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    print_attr_dict(printer, op)
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# transpose / broadcast_in_dim: `$x, dims = [..] attr-dict : functional`
+_DIMS_PROP = {"stablehlo.transpose": "permutation",
+              "stablehlo.broadcast_in_dim": "broadcast_dimensions"}
+
+
+def parse_dims_op(cls, parser: Parser) -> Op:
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    parser.parse_keyword("dims")
+    parser.parse_punctuation("=")
+    dims = parse_i64_list(parser)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 1)
+    return build_op(cls, resolve(parser, [operand], ins), outs, attrs,
+                    {_DIMS_PROP[cls.name]: i64_array(dims)})
+
+
+def print_dims_op(op: Op, printer: Printer) -> None:
+    prop = _DIMS_PROP[op.name]
+    printer.print_string(" ")
+    printer.print_operand(op.operand)
+    printer.print_string(f", dims = {fmt_list(array_values(op.properties[prop]) or ())}")
+    print_attr_dict(printer, op, [prop])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# concatenate: `%a, %b, dim = 0 attr-dict : functional`
+def parse_concatenate(cls, parser: Parser) -> Op:
+    operands = []
+    while (o := parser.parse_optional_unresolved_operand()) is not None:
+        operands.append(o)
+        parser.parse_punctuation(",")
+    parser.parse_keyword("dim")
+    parser.parse_punctuation("=")
+    dim = parser.parse_integer()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, len(operands))
+    return build_op(cls, [resolve(parser, operands, ins)], outs, attrs,
+                    {"dimension": i64_attr(dim)})
+
+
+def print_concatenate(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    printer.print_string(f", dim = {op.dimension}")
+    print_attr_dict(printer, op, ["dimension"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# slice: `$x [0:2, 1:4:2] attr-dict : functional`
+def parse_slice(cls, parser: Parser) -> Op:
+    operand = parser.parse_unresolved_operand()
+    starts: list[int] = []
+    limits: list[int] = []
+    strides: list[int] = []
+
+    def one() -> None:
+        starts.append(parser.parse_integer())
+        parser.parse_punctuation(":")
+        limits.append(parser.parse_integer())
+        strides.append(parser.parse_integer() if parser.parse_optional_punctuation(":") else 1)
+
+    parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 1)
+    return build_op(cls, resolve(parser, [operand], ins), outs, attrs,
+                    {"start_indices": i64_array(starts), "limit_indices": i64_array(limits),
+                     "strides": i64_array(strides)})
+
+
+def print_slice(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_operand(op.operand)
+    s, lim, st = op.start_indices, op.limit_indices, op.strides
+    if len(s) == len(lim) == len(st):
+        parts = [f"{a}:{b}" + (f":{c}" if c != 1 else "") for a, b, c in zip(s, lim, st)]
+        printer.print_string(" [" + ", ".join(parts) + "]")
+    else:
+        printer.print_string(f" [start_indices: {', '.join(map(str, s))}, limit_indices: "
+                             f"{', '.join(map(str, lim))}, strides: {', '.join(map(str, st))}]")
+    print_attr_dict(printer, op, ["start_indices", "limit_indices", "strides"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# pad: `$x, $v, low = [..], high = [..], interior = [..] attr-dict : functional`
+def parse_pad(cls, parser: Parser) -> Op:
+    operands = parse_operand_list(parser, 2)
+    props = {}
+    for key, prop in (("low", "edge_padding_low"), ("high", "edge_padding_high"),
+                      ("interior", "interior_padding")):
+        parser.parse_punctuation(",")
+        parser.parse_keyword(key)
+        parser.parse_punctuation("=")
+        props[prop] = i64_array(parse_i64_list(parser))
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 2)
+    return build_op(cls, resolve(parser, operands, ins), outs, attrs, props)
+
+
+def print_pad(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    printer.print_string(f", low = {fmt_list(op.edge_padding_low)}, high = "
+                         f"{fmt_list(op.edge_padding_high)}, interior = {fmt_list(op.interior_padding)}")
+    print_attr_dict(printer, op, ["edge_padding_low", "edge_padding_high", "interior_padding"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# ---------------------------------------------------------------------------
+# contractions
+# ---------------------------------------------------------------------------
+def parse_dot(cls, parser: Parser) -> Op:
+    operands = parse_operand_list(parser, 2)
+    props: dict[str, Attribute] = {}
+    if parser.parse_optional_punctuation(",") is not None:
+        parser.parse_keyword("precision")
+        parser.parse_punctuation("=")
+        props["precision_config"] = parse_precision_list(parser)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 2)
+    return build_op(cls, resolve(parser, operands, ins), outs, attrs, props)
+
+
+def print_dot(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    print_precision_config(printer, op.precision_config)
+    print_attr_dict(printer, op, ["precision_config"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+def _parse_lhs_rhs(parser: Parser) -> tuple[list[int], list[int]]:
+    lhs = parse_i64_list(parser)
+    if parser.parse_optional_identifier() != "x":
+        parser.raise_error("expected 'x'")
+    return lhs, parse_i64_list(parser)
+
+
+def parse_dot_general(cls, parser: Parser) -> Op:
+    from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr as Dot
+
+    operands = parse_operand_list(parser, 2)
+    parser.parse_punctuation(",")
+    lb: list[int] = []
+    rb: list[int] = []
+    if parser.parse_optional_keyword("batching_dims") is not None:
+        parser.parse_punctuation("=")
+        lb, rb = _parse_lhs_rhs(parser)
+        parser.parse_punctuation(",")
+    parser.parse_keyword("contracting_dims")
+    parser.parse_punctuation("=")
+    lc, rc = _parse_lhs_rhs(parser)
+    props: dict[str, Attribute] = {"dot_dimension_numbers": Dot.get(lb, rb, lc, rc)}
+    if parser.parse_optional_punctuation(",") is not None:
+        if parser.parse_optional_keyword("algorithm") is None:
+            parser.parse_keyword("precision")
+            parser.parse_punctuation("=")
+            props["precision_config"] = parse_precision_list(parser)
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("algorithm")
+                parser.parse_punctuation("=")
+                props["algorithm"] = _parse_algorithm(parser)
+        else:
+            parser.parse_punctuation("=")
+            props["algorithm"] = _parse_algorithm(parser)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 2)
+    return build_op(cls, resolve(parser, operands, ins), outs, attrs, props)
+
+
+def _parse_algorithm(parser: Parser) -> Attribute:
+    """The stripped `#stablehlo.dot_algorithm<...>` body, kept as an opaque attribute."""
+    from xdsl.dialects.builtin import UnregisteredAttr
+
+    start = parser.pos
+    parser.parse_punctuation("<")
+    depth = 1
+    while depth:
+        tok = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        if tok.text == "<":
+            depth += 1
+        elif tok.text == ">":
+            depth -= 1
+        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+    body = parser.lexer.input.content[start:parser.pos].rstrip()
+    return UnregisteredAttr("stablehlo.dot_algorithm", False, False, body)
+
+
+def print_dot_general(op: Op, printer: Printer) -> None:
+    d = op.dot_dimension_numbers
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    printer.print_string(", ")
+    if d.lhs_batching_dimensions or d.rhs_batching_dimensions:
+        printer.print_string(f"batching_dims = {fmt_list(d.lhs_batching_dimensions)} x "
+                             f"{fmt_list(d.rhs_batching_dimensions)}, ")
+    printer.print_string(f"contracting_dims = {fmt_list(d.lhs_contracting_dimensions)} x "
+                         f"{fmt_list(d.rhs_contracting_dimensions)}")
+    print_precision_config(printer, op.precision_config)
+    if op.algorithm is not None:
+        printer.print_string(", algorithm = ")
+        alg = op.algorithm
+        printer.print_string(alg.value.data if hasattr(alg, "value") else str(alg))
+    print_attr_dict(printer, op, ["dot_dimension_numbers", "precision_config", "algorithm"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+_WINDOW_KEYS = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs_dilation",
+                "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
+
+
+def parse_convolution(cls, parser: Parser) -> Op:
+    parser.parse_punctuation("(")
+    operands = parse_operand_list(parser, 2)
+    parser.parse_punctuation(")")
+    parser.parse_keyword("dim_numbers")
+    parser.parse_punctuation("=")
+    props: dict[str, Attribute] = {"dimension_numbers": parse_conv_dimensions(parser)}
+    parser.parse_punctuation(",")
+    parser.parse_keyword("window")
+    parser.parse_punctuation("=")
+    parser.parse_punctuation("{")
+    allowed = dict(_WINDOW_KEYS)
+    while (key := parser.parse_optional_identifier()) is not None:
+        if key not in allowed:
+            parser.raise_error(f"Unexpected keyword {key}")
+        prop = allowed.pop(key)
+        parser.parse_punctuation("=")
+        if key == "pad":
+            def pair() -> list[int]:
+                pos = parser.pos
+                p = parse_i64_list(parser)
+                if len(p) != 2:
+                    parser.raise_error(f"Expected array with 2 elements, got {len(p)} "
+                                       "elements instead", pos)
+                return p
+            props[prop] = padding_attr(parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, pair))
+        elif key == "reverse":
+            vals = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: bool(parser.parse_integer(allow_boolean=True)))
+            props[prop] = bool_array(vals)
+        else:
+            props[prop] = i64_array(parse_i64_list(parser))
+        if parser.parse_optional_punctuation(",") is None:
+            break
+    parser.parse_punctuation("}")
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, 2)
+    return build_op(cls, resolve(parser, operands, ins), outs, attrs, props)
+
+
+def print_convolution(op: Op, printer: Printer) -> None:
+    printer.print_string("(")
+    print_operand_list(printer, op.operands)
+    printer.print_string(") dim_numbers = " + format_conv_dimensions(op.dimension_numbers))
+    printer.print_string(", window = {")
+    parts = []
+    for key, prop in _WINDOW_KEYS.items():
+        attr = op.properties.get(prop)
+        if attr is None:
+            continue
+        if key == "pad":
+            pads = padding_values(attr) or ()
+            parts.append("pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pads) + "]")
+        elif key == "reverse":
+            parts.append("reverse = " + fmt_list(
+                "true" if v else "false" for v in (array_values(attr) or ())))
+        else:
+            parts.append(f"{key} = {fmt_list(array_values(attr) or ())}")
+    printer.print_string(", ".join(parts) + "}")
+    print_attr_dict(printer, op, ["dimension_numbers", *_WINDOW_KEYS.values()])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+# ---------------------------------------------------------------------------
+# reduce
+# ---------------------------------------------------------------------------
+def parse_reduce(cls, parser: Parser) -> Op:
+    from qcomp.dialects.stablehlo_reduce import parse_reduce_body
+
+    return parse_reduce_body(cls, parser)
+
+
+def print_reduce(op: Op, printer: Printer) -> None:
+    from qcomp.dialects.stablehlo_reduce import print_reduce_body
+
+    print_reduce_body(op, printer)
+
+
+# ---------------------------------------------------------------------------
+# return / optimization_barrier / custom_call
+# ---------------------------------------------------------------------------
+def parse_return(cls, parser: Parser) -> Op:
+    operands = []
+    if (o := parser.parse_optional_unresolved_operand()) is not None:
+        operands = [o]
+        while parser.parse_optional_punctuation(",") is not None:
+            operands.append(parser.parse_unresolved_operand())
+    attrs = parser.parse_optional_attr_dict()
+    types: list[Attribute] = []
+    if operands:
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    return build_op(cls, [resolve(parser, operands, types)], [], attrs)
+
+
+def print_return(op: Op, printer: Printer) -> None:
+    if op.operands:
+        printer.print_string(" ")
+        print_operand_list(printer, op.operands)
+    print_attr_dict(printer, op)
+    if op.operands:
+        printer.print_string(" : ")
+        printer.print_list([o.type for o in op.operands], printer.print_attribute)
+
+
+def parse_optimization_barrier(cls, parser: Parser) -> Op:
+    attrs = parser.parse_optional_attr_dict()
+    if parser.parse_optional_punctuation("(") is not None:
+        parser.parse_punctuation(")")
+        return build_op(cls, [[]], [[]], attrs)
+    operands = parse_operand_list(parser)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    return build_op(cls, [resolve(parser, operands, types)], [types], attrs)
+
+
+def print_optimization_barrier(op: Op, printer: Printer) -> None:
+    print_attr_dict(printer, op)
+    if not op.operands:
+        printer.print_string(" ()")
+        return
+    printer.print_string(" ")
+    print_operand_list(printer, op.operands)
+    printer.print_string(" : ")
+    printer.print_list([o.type for o in op.operands], printer.print_attribute)
+
+
+def parse_custom_call(cls, parser: Parser) -> Op:
+    target = parser.parse_symbol_name()
+    operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
+                                                 parser.parse_unresolved_operand)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    ins, outs = parse_functional_type(parser, len(operands))
+    return build_op(cls, [resolve(parser, operands, ins)], [outs], attrs,
+                    {"call_target_name": StringAttr(target.data)})
+
+
+def print_custom_call(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_symbol_name(op.call_target_name)
+    printer.print_string("(")
+    print_operand_list(printer, op.operands)
+    printer.print_string(")")
+    print_attr_dict(printer, op, ["call_target_name"])
+    printer.print_string(" : ")
+    print_functional_type(printer, op)
+
+
+_unused = (ArrayAttr, DenseArrayBase, FloatData, IntegerType, Block, Region)
