@@ -19,6 +19,18 @@ def _quant() -> Dialect:
     return Quant
 
 
+def _tosa() -> Dialect:
+    from qcomp.dialects.tosa import TOSA
+
+    return TOSA
+
+
+def _check() -> Dialect:
+    from qcomp.dialects.check import CHECK
+
+    return CHECK
+
+
 def _stablehlo() -> Dialect:
     from qcomp.dialects.stablehlo import StableHLO
 
@@ -35,6 +47,8 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _quant,
     "stablehlo": _stablehlo,
     "chlo": _chlo,
+    "tosa": _tosa,
+    "check": _check,
 }
 """qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it."""
