@@ -153,7 +153,9 @@ def _apfloat_to_string(value: float, kind: str, precision: int, max_padding: int
             return f"{sign}{out}e{'+' if exponent >= 0 else '-'}{abs(exponent):02d}"
         return f"{sign}{out}E{'+' if exponent >= 0 else '-'}{abs(exponent)}"
     if exp10 >= 0:
-        return sign + digits + "0" * exp10 + ".0"
+        # like APFloat: an integral value gets no decimal point (so MLIR falls
+        # back to the hex form for it)
+        return sign + digits + "0" * exp10
     point = ndigits + exp10
     if point > 0:
         return sign + digits[:point] + "." + digits[point:]
