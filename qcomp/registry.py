@@ -71,10 +71,24 @@ def _lower_quant_ops() -> type[ModulePass]:
     return LowerQuantOpsPass
 
 
+def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
+    from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import StablehloLegalizeQDQToQuantizedOpPass
+
+    return StablehloLegalizeQDQToQuantizedOpPass
+
+
+def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
+    from qcomp.passes.stablehlo_legalize_quantized_op_to_qdq import StablehloLegalizeQuantizedOpToQDQPass
+
+    return StablehloLegalizeQuantizedOpToQDQPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
     "lower-quant-ops": _lower_quant_ops,
+    "stablehlo-legalize-qdq-to-quantized-op": _stablehlo_legalize_qdq_to_quantized_op,
+    "stablehlo-legalize-quantized-op-to-qdq": _stablehlo_legalize_quantized_op_to_qdq,
 }
 """qcomp's passes (name -> factory)."""
 

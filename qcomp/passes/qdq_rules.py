@@ -1,0 +1,191 @@
+"""Which StableHLO ops have a quantized form, and when a quantized op is legal.
+
+Shared by the two QDQ passes. The rules are the StableHLO spec's constraints on
+quantized operands and results (docs/spec.md, "Constraints" of each op):
+
+- ops whose quantized meaning is `dequantize_op_quantize` (`DQ_OP_Q_OPS`) take
+  per-tensor types whose baseline (storage type, storage range, expressed type) is
+  the same for every operand and the result; `add` also allows per-axis (C3-C7);
+- ops that only move elements (`MOVEMENT_OPS`) keep the quantized element type: it
+  must be the same on every operand and the result;
+- `dot`, `dot_general`, `convolution`: lhs per-tensor, `storage_type(lhs) =
+  storage_type(rhs)`, one expressed type, rhs zero points all 0 (dot_general C15),
+  a per-axis rhs only along a non-contracting (dot_general C16) or the kernel output
+  feature dimension (convolution C32), per-tensor rhs implies per-tensor result
+  (C19/C31), a per-axis result only along the dimension that rhs's quantized
+  dimension becomes (convolution C33: the output feature dimension).
+
+`refusal(...)` returns why a quantized op would be illegal, or None when it is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Attribute, Operation
+
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
+
+# The 40 ops upstream's `stablehlo-legalize-quantized-op-to-qdq` decomposes.
+QDQ_DECOMPOSED_OPS: frozenset[str] = frozenset(f"stablehlo.{n}" for n in (
+    "abs", "add", "atan2", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
+    "cbrt", "ceil", "cholesky", "clamp", "compare", "convolution", "cosine", "divide", "dot",
+    "dot_general", "exponential", "exponential_minus_one", "floor", "log", "log_plus_one",
+    "logistic", "maximum", "minimum", "multiply", "negate", "power", "reduce_precision",
+    "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "sign", "sine",
+    "sqrt", "subtract", "tan", "tanh", "triangular_solve",
+))
+
+# Ops whose quantized semantics is dequantize -> float op -> quantize.
+DQ_OP_Q_OPS: frozenset[str] = frozenset(f"stablehlo.{n}" for n in (
+    "abs", "add", "atan2", "batch_norm_inference", "cbrt", "ceil", "cholesky", "clamp",
+    "cosine", "divide", "exponential", "exponential_minus_one", "floor", "log",
+    "log_plus_one", "logistic", "maximum", "minimum", "multiply", "negate", "power",
+    "reduce_precision", "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt",
+    "sign", "sine", "sqrt", "subtract", "tan", "tanh", "triangular_solve",
+))
+
+# Ops that move or copy elements: the quantized values pass through unchanged.
+MOVEMENT_OPS: frozenset[str] = frozenset(f"stablehlo.{n}" for n in (
+    "broadcast_in_dim", "concatenate", "gather", "pad", "reshape", "reverse", "slice",
+    "transpose",
+))
+
+CONTRACTION_OPS: frozenset[str] = frozenset(
+    ("stablehlo.dot", "stablehlo.dot_general", "stablehlo.convolution"))
+
+
+def op_name(op: Operation) -> str:
+    """The op's full name, also for an op of an unregistered dialect."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def _q(t: Attribute) -> UniformQuantizedType | None:
+    return quantized_element(t)
+
+
+def _baseline(q: UniformQuantizedType) -> tuple:
+    return (q.storage, q.storage_min, q.storage_max, q.expressed_type)
+
+
+def _name(q: UniformQuantizedType) -> str:
+    return "per-axis" if q.is_per_axis else "per-tensor" if q.is_per_tensor else "sub-channel"
+
+
+def _dq_op_q_refusal(name: str, ins: Sequence[UniformQuantizedType],
+                     out: UniformQuantizedType) -> str | None:
+    every = [*ins, out]
+    if name == "stablehlo.add":
+        if len({q.storage for q in every}) != 1:
+            return "add: operand and result storage types differ (spec C3)"
+        if len({q.expressed_type for q in every}) != 1:
+            return "add: operand and result expressed types differ (spec C4)"
+        if any(q.is_per_axis for q in ins) != out.is_per_axis:
+            return "add: result is per-axis exactly when an operand is (spec C5)"
+        for q in ins:
+            if q.is_per_axis and q.quantized_dimension != out.quantized_dimension:
+                return "add: per-axis operand and result quantize different dimensions (spec C6, C7)"
+        return None
+    for q in every:
+        if not q.is_per_tensor:
+            return f"{name.removeprefix('stablehlo.')} takes per-tensor quantization only, not {_name(q)}"
+    if len({_baseline(q) for q in every}) != 1:
+        return ("operands and result differ in storage type, storage range or expressed type "
+                "(baseline_element_type)")
+    return None
+
+
+def _rhs_dim_in_result(op: Operation, rhs_rank: int, lhs_rank: int, dim: int) -> int | None:
+    """Where rhs dimension `dim` lands in a dot/dot_general result (None: contracted)."""
+    if op_name(op) == "stablehlo.dot":
+        if dim == 0:
+            return None
+        return (lhs_rank - 1) + (dim - 1)
+    dn = op.properties.get("dot_dimension_numbers")
+    if dn is None:
+        return None
+    rb = list(getattr(dn, "rhs_batching_dimensions"))
+    rc = list(getattr(dn, "rhs_contracting_dimensions"))
+    lc = list(getattr(dn, "lhs_contracting_dimensions"))
+    if dim in rc:
+        return None
+    if dim in rb:
+        return rb.index(dim)
+    lhs_free = lhs_rank - len(rb) - len(lc)
+    rhs_free = [d for d in range(rhs_rank) if d not in rb and d not in rc]
+    return len(rb) + lhs_free + rhs_free.index(dim)
+
+
+def _contraction_refusal(op: Operation, operand_types: Sequence[Attribute],
+                         result_type: Attribute) -> str | None:
+    short = op_name(op).removeprefix("stablehlo.")
+    lhs, rhs, out = _q(operand_types[0]), _q(operand_types[1]), _q(result_type)
+    if lhs is None or rhs is None or out is None:
+        return f"{short}: lhs, rhs and result must all be quantized"
+    if not lhs.is_per_tensor:
+        return f"{short}: lhs must be per-tensor quantized, not {_name(lhs)}"
+    if rhs.is_blockwise or out.is_blockwise:
+        return f"{short}: sub-channel quantization is not a StableHLO type"
+    if lhs.storage != rhs.storage:
+        return f"{short}: lhs and rhs storage types differ (spec C17)"
+    if len({lhs.expressed_type, rhs.expressed_type, out.expressed_type}) != 1:
+        return f"{short}: lhs, rhs and result expressed types differ (spec C18)"
+    if any(int(z) != 0 for z in rhs.zero_points.flat):
+        return f"{short}: rhs zero points must be 0 (spec C15)"
+    if rhs.is_per_tensor and not out.is_per_tensor:
+        return f"{short}: a per-tensor rhs needs a per-tensor result (spec C19)"
+    if not rhs.is_per_axis:
+        return None
+    rank_l = len(operand_types[0].get_shape()) if isinstance(operand_types[0], TensorType) else 0
+    rank_r = len(operand_types[1].get_shape()) if isinstance(operand_types[1], TensorType) else 0
+    axis = rhs.quantized_dimension
+    if op_name(op) == "stablehlo.convolution":
+        dn = op.properties.get("dimension_numbers")
+        kof = getattr(dn, "kernel_output_feature_dimension", None)
+        of = getattr(dn, "output_feature_dimension", None)
+        kof = getattr(kof, "data", kof)
+        of = getattr(of, "data", of)
+        if axis != kof:
+            return "convolution: per-axis rhs must quantize the kernel output feature dimension (spec C32)"
+        if out.is_per_axis and out.quantized_dimension != of:
+            return "convolution: per-axis result must quantize the output feature dimension (spec C33)"
+        return None
+    landed = _rhs_dim_in_result(op, rank_r, rank_l, axis)
+    if landed is None:
+        return f"{short}: per-axis rhs must not quantize a contracting dimension (spec C16)"
+    if out.is_per_axis and out.quantized_dimension != landed:
+        return (f"{short}: per-axis result must quantize dimension {landed}, where rhs "
+                f"dimension {axis} lands")
+    return None
+
+
+def refusal(op: Operation, operand_types: Sequence[Attribute],
+            result_type: Attribute) -> str | None:
+    """Why `op` with these (quantized) operand and result types would not be a legal
+    quantized StableHLO op, or None when it is."""
+    name = op_name(op)
+    ins = [_q(t) for t in operand_types]
+    out = _q(result_type)
+    if out is None or any(q is None for q in ins):
+        return "every operand and the result must be quantized"
+    ins_q = [q for q in ins if q is not None]
+    if any(q.is_blockwise for q in [*ins_q, out]):
+        return "sub-channel quantization is not a StableHLO type"
+    if name in CONTRACTION_OPS:
+        return _contraction_refusal(op, operand_types, result_type)
+    if name in DQ_OP_Q_OPS:
+        return _dq_op_q_refusal(name, ins_q, out)
+    if name in MOVEMENT_OPS:
+        for q in [*ins_q, out]:
+            if not q.is_per_tensor:
+                return (f"{name.removeprefix('stablehlo.')}: per-axis operands are not fused "
+                        "(the quantized dimension would have to follow the op)")
+        if len(set([*ins_q, out])) != 1:
+            return (f"{name.removeprefix('stablehlo.')} keeps the stored integers, so operand "
+                    "and result quantization must be equal")
+        return None
+    return f"'{name}' has no quantized form in the StableHLO spec"
