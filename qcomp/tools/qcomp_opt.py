@@ -1,0 +1,326 @@
+"""qcomp-opt: parse, verify, transform and print MLIR text with qcomp's dialects and
+passes, taking mlir-opt's options so that upstream RUN lines work with the tool
+name changed:
+
+    qcomp-opt x.mlir --stablehlo-legalize-quant-to-math -split-input-file -verify-diagnostics
+
+Exit codes: 0 success, 1 a diagnostic (bad input, failed pass, failed
+verify-diagnostics), 2 an internal error. `QCOMP_DEBUG=1` shows tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, ParseError
+
+from qcomp.dialects.literals import QcompParser, print_module
+from qcomp.tools.diagnostics import (
+    Diagnostic,
+    SourceFile,
+    check_expected,
+    collect_expected,
+    render,
+)
+from qcomp.tools.pipeline import (
+    PipelineError,
+    build_passes,
+    normalize_argv,
+    passes_help,
+    split_pipeline_args,
+)
+
+PROG = "qcomp-opt"
+SPLIT_MARKER = "// -----"
+_SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
+
+
+class UsageError(Exception):
+    """Bad command line."""
+
+
+class _ArgParser(argparse.ArgumentParser):
+    def error(self, message: str):  # never sys.exit from inside main()
+        raise UsageError(message)
+
+
+def _bool_flag(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"'{text}' is not a boolean")
+
+
+def _arg_parser() -> _ArgParser:
+    p = _ArgParser(prog=PROG, add_help=False,
+                   usage=f"{PROG} [options] [FILE|-] [--<pass-name>[='opt=value ...']]",
+                   description="Parse, verify, transform and print MLIR with qcomp's "
+                               "dialects (quant, stablehlo, chlo, tosa, ...) and passes. "
+                               "MLIR's single-dash spellings are accepted.")
+    p.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+    p.add_argument("-o", dest="output", metavar="FILE",
+                   help="output file, written only when the whole run succeeds")
+    p.add_argument("-p", "--pass-pipeline", "--passes", dest="_pipeline", metavar="PIPELINE",
+                   help="passes to run: 'a,b{opt=v}' or 'builtin.module(a,b{opt=v})'")
+    p.add_argument("--split-input-file", action="store_true",
+                   help=f"process each '{SPLIT_MARKER}'-separated chunk on its own")
+    p.add_argument("--verify-diagnostics", action="store_true",
+                   help="check diagnostics against '// expected-error @+1 {{...}}' comments")
+    p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true",
+                   help="print operations in the generic form")
+    p.add_argument("--allow-unregistered-dialect", action="store_true",
+                   help="accept operations of unknown dialects")
+    p.add_argument("--print-ir-after-all", "--mlir-print-ir-after-all", action="store_true",
+                   help="print the IR to stderr after every pass")
+    p.add_argument("--print-ir-after-change", "--mlir-print-ir-after-change",
+                   action="store_true", help="print the IR to stderr after passes that "
+                   "changed it")
+    p.add_argument("--timing", "--mlir-timing", action="store_true",
+                   help="print a per-pass wall-time report to stderr")
+    p.add_argument("--verify-each", nargs="?", const=True, default=True, type=_bool_flag,
+                   help="verify the IR after every pass (default: on)")
+    p.add_argument("--no-verify-each", dest="verify_each", action="store_false",
+                   help="do not verify after every pass")
+    p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    return p
+
+
+@dataclass
+class Timing:
+    """Accumulated wall time per step, printed like `-mlir-timing`."""
+
+    entries: dict[str, float] = field(default_factory=dict)
+
+    def add(self, name: str, seconds: float) -> None:
+        self.entries[name] = self.entries.get(name, 0.0) + seconds
+
+    def report(self) -> str:
+        total = sum(self.entries.values()) or 1e-12
+        bar = "===" + "-" * 73 + "==="
+        lines = [bar, " " * 25 + "... Execution time report ...", bar,
+                 f"  Total Execution Time: {total:.4f} seconds", "",
+                 "  ----Wall Time----  ----Name----"]
+        for name, t in self.entries.items():
+            lines.append(f"  {t:8.4f} ({100 * t / total:5.1f}%)  {name}")
+        lines.append(f"  {total:8.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
+
+
+def split_chunks(text: str, split: bool) -> list[str]:
+    """Chunks of the input, each padded with newlines so line numbers stay those of
+    the whole file."""
+    if not split:
+        return [text]
+    marks = list(_SPLIT.finditer(text))
+    starts = [0] + [m.end() for m in marks]
+    ends = [m.start() for m in marks] + [len(text)]
+    return ["\n" * text.count("\n", 0, s) + text[s:e] for s, e in zip(starts, ends)]
+
+
+def _op_offset(op: Operation | None, positions: dict[Operation, int]) -> int | None:
+    while op is not None:
+        if op in positions:
+            return positions[op]
+        op = op.parent_op()
+    return None
+
+
+def _op_message(op: Operation, error: Exception) -> str:
+    msg = str(error).strip() or type(error).__name__
+    if msg.startswith("'") or msg.startswith("Operation "):
+        return msg
+    return f"'{op.name}' op {msg}"
+
+
+def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnostic | None:
+    """First verifier error, at its op (outer ops before the ops they contain)."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException as e:
+            return Diagnostic("error", _op_message(op, e), _op_offset(op, positions))
+    try:
+        module.verify()
+    except DiagnosticException as e:
+        return Diagnostic("error", str(e).strip(), _op_offset(module, positions))
+    return None
+
+
+def _parse_error(e: ParseError) -> Diagnostic:
+    diag = Diagnostic("error", e.msg, e.span.start)
+    if isinstance(e, MultipleSpansParseError):
+        for span, note in e.refs:
+            diag.notes.append(Diagnostic("note", note or "", span.start))
+    return diag
+
+
+@dataclass
+class Options:
+    generic: bool
+    allow_unregistered: bool
+    verify_each: bool
+    after_all: bool
+    after_change: bool
+    passes: list[ModulePass]
+
+
+def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: TextIO
+                  ) -> tuple[str | None, list[Diagnostic]]:
+    """Parse, verify, run the passes and print one chunk: (output, diagnostics)."""
+    from qcomp.registry import make_context
+
+    ctx = make_context(allow_unregistered=opts.allow_unregistered)
+    parser = QcompParser(ctx, text, name)
+    t0 = time.perf_counter()
+    try:
+        module = parser.parse_module()
+    except ParseError as e:
+        return None, [_parse_error(e)]
+    except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
+        if os.environ.get("QCOMP_DEBUG") == "1":
+            traceback.print_exc(file=err)
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return None, [Diagnostic("error", msg, parser._current_token.span.start)]
+    finally:
+        timing.add("Parser", time.perf_counter() - t0)
+    positions = parser.op_positions
+    t0 = time.perf_counter()
+    diag = verify_module(module, positions)
+    timing.add("Verifier", time.perf_counter() - t0)
+    if diag is not None:
+        return None, [diag]
+    for p in opts.passes:
+        before = print_module(module, opts.generic) if opts.after_change else None
+        t0 = time.perf_counter()
+        try:
+            p.apply(ctx, module)
+        except DiagnosticException as e:
+            op = getattr(e, "op", None)
+            message = getattr(e, "message", None) or str(e).strip()
+            return None, [Diagnostic("error", message, _op_offset(op, positions))]
+        finally:
+            timing.add(type(p).__name__, time.perf_counter() - t0)
+        if opts.verify_each:
+            t0 = time.perf_counter()
+            diag = verify_module(module, positions)
+            timing.add("Verifier", time.perf_counter() - t0)
+            if diag is not None:
+                diag.message = f"{diag.message} (after pass '{p.name}')"
+                return None, [diag]
+        if opts.after_all or opts.after_change:
+            after = print_module(module, opts.generic)
+            if opts.after_all or after != before:
+                err.write(f"// -----// IR Dump After {type(p).__name__} ({p.name}) "
+                          f"//----- //\n{after}\n")
+    t0 = time.perf_counter()
+    out = print_module(module, opts.generic)
+    timing.add("Output", time.perf_counter() - t0)
+    return out, []
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write via a temporary file in the same directory and a rename."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".qcomp-opt-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    from qcomp.registry import PASSES
+
+    argv = normalize_argv(argv)
+    try:
+        argv, specs = split_pipeline_args(argv, PASSES)
+        args = _arg_parser().parse_args(argv)
+    except (UsageError, PipelineError) as e:
+        stderr.write(f"{PROG}: error: {e}\n")
+        return 1
+    if args.help:
+        stdout.write(_arg_parser().format_help() + "\n" + passes_help(PASSES) + "\n")
+        return 0
+    try:
+        passes = build_passes(specs, PASSES)
+    except PipelineError as e:
+        stderr.write(f"{PROG}: error: {e}\n")
+        return 1
+    if args.input == "-":
+        name, text = "<stdin>", stdin.read()
+    else:
+        name = args.input
+        try:
+            with open(args.input, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            stderr.write(f"{PROG}: error: could not open input file '{args.input}': "
+                         f"{e.strerror}\n")
+            return 1
+    opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
+                   args.print_ir_after_all, args.print_ir_after_change, passes)
+    timing = Timing()
+    outputs: list[str] = []
+    failed = False
+    for chunk in split_chunks(text, args.split_input_file):
+        source = SourceFile(name, chunk)
+        out, diags = process_chunk(chunk, name, opts, timing, stderr)
+        outputs.append(out or "")
+        if args.verify_diagnostics:
+            problems = check_expected(source, collect_expected(source), diags)
+            for d in problems:
+                stderr.write(render(source, d))
+            failed |= bool(problems)
+        else:
+            for d in diags:
+                stderr.write(render(source, d))
+            failed |= bool(diags)
+    if args.timing:
+        stderr.write(timing.report())
+    result = (SPLIT_MARKER + "\n").join(outputs)
+    if args.output and args.output != "-":
+        if not failed:
+            _write_atomic(args.output, result)
+    elif result.strip():
+        # like mlir-opt: the chunks that succeeded are printed even when others failed
+        stdout.write(result)
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Entry point of the `qcomp-opt` console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    try:
+        return run(argv, stdin, stdout, stderr)
+    except KeyboardInterrupt:
+        stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
+        stderr.write(f"{PROG}: internal error: {type(e).__name__}: {e}\n")
+        if os.environ.get("QCOMP_DEBUG") == "1":
+            traceback.print_exc(file=stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
