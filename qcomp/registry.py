@@ -83,12 +83,26 @@ def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
     return StablehloLegalizeQuantizedOpToQDQPass
 
 
+def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
+    from qcomp.passes.quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
+
+    return StablehloQuantLegalizeToTosaRescalePass
+
+
+def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
+    from qcomp.passes.tosa_rescale_legalize_to_stablehlo import TosaRescaleLegalizeToStablehloPass
+
+    return TosaRescaleLegalizeToStablehloPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
     "lower-quant-ops": _lower_quant_ops,
     "stablehlo-legalize-qdq-to-quantized-op": _stablehlo_legalize_qdq_to_quantized_op,
     "stablehlo-legalize-quantized-op-to-qdq": _stablehlo_legalize_quantized_op_to_qdq,
+    "stablehlo-quant-legalize-to-tosa-rescale": _stablehlo_quant_legalize_to_tosa_rescale,
+    "tosa-rescale-legalize-to-stablehlo": _tosa_rescale_legalize_to_stablehlo,
 }
 """qcomp's passes (name -> factory)."""
 

@@ -1,0 +1,360 @@
+"""The `stablehlo-quant-legalize-to-tosa-rescale` pass: quantized elementwise ops via `tosa.rescale`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from qcomp.dialects import stablehlo_elementwise as shlo
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
+from qcomp.dialects.stablehlo import BroadcastInDimOp, ConstantOp
+from qcomp.dialects.stablehlo_attrs import ComparisonType, ComparisonTypeAttr
+from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp
+from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
+
+PASS = "stablehlo-quant-legalize-to-tosa-rescale"
+I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
+Range = tuple[int, int]
+
+
+def shift_base(storage_bitwidth: int) -> int:
+    """Upstream's extra input precision S: 15 for 16-bit storage, else 20."""
+    return 15 if storage_bitwidth == 16 else 20
+
+
+class _Emitter:
+    """Builds the replacement of one op, before it, checking every `tosa.rescale`.
+
+    A rescale is emitted only if the TOSA spec's REQUIREs (2 <= shift <= 62,
+    -2^(shift-1) <= value < 2^(shift-1)) hold over the whole range of its input, and
+    the ranges of all i32 intermediates are tracked exactly (M >= 0 makes a rescale
+    monotone, so the end points suffice)."""
+
+    def __init__(self, rewriter: PatternRewriter, op: Operation):
+        self.rewriter = rewriter
+        self.op = op
+        self.point = InsertPoint.before(op)
+        self.notes: list[str] = []
+
+    def fail(self, message: str) -> PassDiagnostic:
+        return PassDiagnostic(self.op, f"{PASS}: {message}")
+
+    def insert(self, new: Operation) -> SSAValue:
+        self.rewriter.insert_op(new, self.point)
+        return new.results[0]
+
+    def tosa_const(self, value: int, element: IntegerType) -> SSAValue:
+        t = TensorType(element, [1])
+        return self.insert(ConstOp(DenseIntOrFPElementsAttr.from_list(t, [value])))
+
+    def rescale(self, value: SSAValue, scale: float, izp: int, ozp: int,
+                result_type: TensorType, in_range: Range, what: str) -> tuple[SSAValue, Range]:
+        """`tosa.rescale` by `scale` (SINGLE_ROUND, scale32, per-tensor); returns the
+        result and its exact range."""
+        try:
+            m, s = multiplier_and_shift(scale)
+        except ValueError as e:
+            raise self.fail(f"{what}: {e}") from None
+        out_e = _storage(result_type.element_type)
+        if not 2 <= s <= 62:
+            raise self.fail(f"{what}: scale {scale!r} needs shift {s}, outside [2, 62]")
+        try:
+            ends = tosa_rescale(np.array(in_range, np.int64), m, s, izp, ozp,
+                                out_bitwidth=out_e.width.data)
+        except RescaleError as e:
+            raise self.fail(f"{what}: input range [{in_range[0]}, {in_range[1]}] with "
+                            f"multiplier {m}, shift {s}: {e}") from None
+        in_e = _storage(_tensor(value).element_type)
+        new = RescaleOp(value, self.tosa_const(m, i32), self.tosa_const(s, IntegerType(8)),
+                        self.tosa_const(izp, in_e), self.tosa_const(ozp, out_e), result_type,
+                        input_unsigned=False, output_unsigned=False)
+        self.notes.append(f"{what}: scale {scale!r} -> multiplier {m}, shift {s}")
+        return self.insert(new), (int(ends[0]), int(ends[1]))
+
+    def to_i32(self, value: SSAValue, q: UniformQuantizedType, scale: float,
+               what: str) -> tuple[SSAValue, Range]:
+        t = _tensor(value)
+        return self.rescale(value, scale, q.zero_point, 0, TensorType(i32, t.get_shape()),
+                            (q.storage_min, q.storage_max), what)
+
+    def from_i32(self, value: SSAValue, rng: Range, scale: float,
+                 result_type: TensorType) -> SSAValue:
+        q = quantized_element(result_type)
+        assert q is not None
+        out, out_rng = self.rescale(value, scale, 0, q.zero_point, result_type, rng,
+                                    "result rescale")
+        lo, hi = q.storage_min, q.storage_max
+        if out_rng[0] < lo or out_rng[1] > hi:     # narrowed storage range, e.g. i8<-127:127>
+            st = q.storage
+            out = self.insert(ClampOp(out, result_type, IntegerAttr(lo, st), IntegerAttr(hi, st)))
+        return out
+
+    def stablehlo(self, cls: type, operands: list[SSAValue], element: Attribute,
+                  **props: Attribute) -> SSAValue:
+        t = _tensor(operands[0])
+        new = cls.create(operands=operands, result_types=[TensorType(element, t.get_shape())],
+                         properties=props)
+        return self.insert(new)
+
+    def splat(self, value: int, like: SSAValue) -> SSAValue:
+        """A rank-0 i32 constant broadcast to the (static) shape of `like`."""
+        t = _tensor(like)
+        if any(d < 0 for d in t.get_shape()):
+            raise self.fail("divide: dynamic dimensions are not supported")
+        scalar_t = TensorType(i32, [])
+        c = self.insert(ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar_t, [value]),
+                                   scalar_t))
+        from xdsl.dialects.builtin import DenseArrayBase
+        return self.insert(BroadcastInDimOp.create(
+            operands=[c], result_types=[TensorType(i32, t.get_shape())],
+            properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])}))
+
+
+def _tensor(v: SSAValue) -> TensorType:
+    assert isinstance(v.type, TensorType)
+    return v.type
+
+
+def _storage(e: Attribute) -> IntegerType:
+    if isinstance(e, UniformQuantizedType):
+        return e.storage
+    assert isinstance(e, IntegerType)
+    return e
+
+
+# -- scale formulas (the rescale scales of each op family) ----------------------------
+
+
+def add_sub_scales(s_l: float, s_r: float, s_res: float, bits: int) -> tuple[float, float, float]:
+    """m = 2 max(s_l, s_r): inputs s/m * 2^S, output m / (s_res 2^S)."""
+    S = 1 << shift_base(bits)
+    m = 2.0 * max(s_l, s_r)
+    return s_l / m * S, s_r / m * S, m / (s_res * S)
+
+
+def max_min_scales(s_l: float, s_r: float, s_res: float, bits: int) -> tuple[float, float, float]:
+    """m = max(s_l, s_r): inputs s/m * 2^S, output m / (s_res 2^S)."""
+    S = 1 << shift_base(bits)
+    m = max(s_l, s_r)
+    return s_l / m * S, s_r / m * S, m / (s_res * S)
+
+
+def divide_quotient_scale(s_l: float, s_r: float, s_res: float, k: int) -> float:
+    """The output rescale of divide: (s_l / s_r) / (s_res 2^K)."""
+    return (s_l / s_r) / (s_res * float(1 << k))
+
+
+def saturating_quotient(m: int, s: int, zp: int, lo: int, hi: int) -> int:
+    """The least Q > 0 with rescale(Q) >= hi and rescale(-Q) <= lo (rescale = (q M +
+    2^(s-1)) >> s + zp): the i32 quotient stands for +-inf when the divisor is 0."""
+    half = 1 << (s - 1)
+    q_pos = -(-((hi - zp) * (1 << s) - half) // m)           # ceil
+    q_neg = (half - (lo - zp + 1) * (1 << s)) // m + 1
+    return max(1, q_pos, q_neg)
+
+
+# -- the rewrite ----------------------------------------------------------------------
+
+_BINARY = {
+    "stablehlo.add": "add", "stablehlo.subtract": "add",
+    "stablehlo.maximum": "maxmin", "stablehlo.minimum": "maxmin",
+    "stablehlo.multiply": "mul", "stablehlo.divide": "div",
+}
+
+
+class LegalizeQuantElementwise(RewritePattern):
+    """Rewrites one quantized abs/add/subtract/multiply/divide/maximum/minimum/compare."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        name = op.name
+        if name not in _BINARY and name not in ("stablehlo.abs", "stablehlo.compare"):
+            return
+        types = [o.type for o in op.operands] + [r.type for r in op.results]
+        quants = [quantized_element(t) if isinstance(t, TensorType) else None for t in types]
+        if not any(quants):
+            return
+        em = _Emitter(rewriter, op)
+        operand_q = quants[:len(op.operands)]
+        result_q = quants[len(op.operands):]
+        if name == "stablehlo.compare":
+            result_q = []  # the i1 result is not quantized
+        if not all(operand_q + result_q):
+            raise em.fail("operands and result must be all quantized (hybrid ops are not "
+                          "supported)")
+        for q in operand_q + result_q:
+            if not q.is_per_tensor:
+                raise em.fail("only per-tensor quantized types are supported")
+            if not q.is_signed:
+                raise em.fail(
+                    "unsigned storage is not supported (TOSA forbids rescaling between an "
+                    "unsigned type and i32)")
+        if name == "stablehlo.abs":
+            new = self._abs(em, op, operand_q[0], result_q[0])
+        elif name == "stablehlo.compare":
+            new = self._compare(em, op, operand_q[0], operand_q[1])
+        else:
+            new = self._binary(em, op, operand_q[0], operand_q[1], result_q[0])
+        rewriter.replace_op(op, [], [new])
+
+    @staticmethod
+    def _abs(em: _Emitter, op: Operation, q_in: UniformQuantizedType,
+             q_res: UniformQuantizedType) -> SSAValue:
+        v, (lo, hi) = em.to_i32(op.operands[0], q_in, 1.0, "operand rescale")
+        a = em.stablehlo(shlo.AbsOp, [v], i32)
+        rng = (0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi)))
+        return em.from_i32(a, rng, q_in.scale / q_res.scale, _tensor(op.results[0]))
+
+    @staticmethod
+    def _compare(em: _Emitter, op: Operation, q_l: UniformQuantizedType,
+                 q_r: UniformQuantizedType) -> SSAValue:
+        S = 1 << shift_base(q_l.storage_bitwidth)
+        m = max(q_l.scale, q_r.scale)
+        l, _ = em.to_i32(op.operands[0], q_l, q_l.scale / m * S, "lhs rescale")
+        r, _ = em.to_i32(op.operands[1], q_r, q_r.scale / m * S, "rhs rescale")
+        props = {"comparison_direction": op.properties["comparison_direction"]}
+        if "compare_type" in op.properties:
+            props["compare_type"] = ComparisonTypeAttr(ComparisonType.SIGNED)
+        return em.stablehlo(shlo.CompareOp, [l, r], i1, **props)
+
+    def _binary(self, em: _Emitter, op: Operation, q_l: UniformQuantizedType,
+                q_r: UniformQuantizedType, q_res: UniformQuantizedType) -> SSAValue:
+        kind = _BINARY[op.name]
+        result_type = _tensor(op.results[0])
+        if kind == "div":
+            return self._divide(em, op, q_l, q_r, q_res)
+        bits = q_res.storage_bitwidth
+        if kind == "mul":
+            sl = sr = 1.0
+            so = q_l.scale * q_r.scale / q_res.scale
+        elif kind == "add":
+            sl, sr, so = add_sub_scales(q_l.scale, q_r.scale, q_res.scale, bits)
+        else:
+            sl, sr, so = max_min_scales(q_l.scale, q_r.scale, q_res.scale, bits)
+        l, (a, b) = em.to_i32(op.operands[0], q_l, sl, "lhs rescale")
+        r, (c, d) = em.to_i32(op.operands[1], q_r, sr, "rhs rescale")
+        if op.name == "stablehlo.add":
+            rng = (a + c, b + d)
+        elif op.name == "stablehlo.subtract":
+            rng = (a - d, b - c)
+        elif kind == "mul":
+            ps = (a * c, a * d, b * c, b * d)
+            rng = (min(ps), max(ps))
+        else:  # maximum/minimum stay within the hull of both ranges
+            rng = (min(a, c), max(b, d))
+        if rng[0] < I32_MIN or rng[1] > I32_MAX:
+            raise em.fail(f"the i32 {op.name[10:]} can overflow (range {rng})")
+        v = em.stablehlo(type(op), [l, r], i32)
+        return em.from_i32(v, rng, so, result_type)
+
+    @staticmethod
+    def _divide(em: _Emitter, op: Operation, q_l: UniformQuantizedType,
+                q_r: UniformQuantizedType, q_res: UniformQuantizedType) -> SSAValue:
+        """lhs * 2^K / rhs in i32 (truncating), then one rescale by s_l / (s_r s_res 2^K).
+
+        K is the largest value (at most 29) for which every rescale is valid and the
+        quotient standing for a zero divisor fits i32."""
+        lo_l = q_l.storage_min - q_l.zero_point
+        hi_l = q_l.storage_max - q_l.zero_point
+        for k in range(29, -1, -1):
+            try:
+                m_in, s_in = multiplier_and_shift(float(1 << k))
+                tosa_rescale(np.array([lo_l, hi_l]), m_in, s_in, 0, 0, out_bitwidth=32)
+                so = divide_quotient_scale(q_l.scale, q_r.scale, q_res.scale, k)
+                m_out, s_out = multiplier_and_shift(so)
+                if not 2 <= s_out <= 62:
+                    continue
+                big = saturating_quotient(m_out, s_out, q_res.zero_point,
+                                          q_res.storage_min, q_res.storage_max)
+                bound = max(big, abs(lo_l) << k, abs(hi_l) << k)
+                if bound > I32_MAX:
+                    continue
+                tosa_rescale(np.array([-bound, bound]), m_out, s_out, 0, 0, out_bitwidth=32)
+            except (RescaleError, ValueError):
+                continue
+            break
+        else:
+            raise em.fail("divide: no pre-scale 2^K makes every rescale valid for these scales")
+        l, l_rng = em.to_i32(op.operands[0], q_l, float(1 << k), f"lhs rescale (2^{k})")
+        r, _ = em.to_i32(op.operands[1], q_r, 1.0, "rhs rescale")
+        zero, one = em.splat(0, r), em.splat(1, r)
+        eq = ComparisonTypeAttr(ComparisonType.SIGNED)
+        from qcomp.dialects.stablehlo_attrs import ComparisonDirection, ComparisonDirectionAttr
+        is_zero = em.stablehlo(shlo.CompareOp, [r, zero], i1,
+                               comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
+                               compare_type=eq)
+        safe = em.stablehlo(shlo.SelectOp, [is_zero, one, r], i32)
+        quotient = em.stablehlo(shlo.DivideOp, [l, safe], i32)
+        inf = em.stablehlo(shlo.MultiplyOp, [em.stablehlo(shlo.SignOp, [l], i32),
+                                             em.splat(big, r)], i32)
+        v = em.stablehlo(shlo.SelectOp, [is_zero, inf, quotient], i32)
+        return em.from_i32(v, (-bound, bound), so, _tensor(op.results[0]))
+
+
+@dataclass(frozen=True)
+class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
+    """Quantized abs, add, subtract, multiply, divide, maximum, minimum and compare as i32 ops between `tosa.rescale`s.
+
+    Per-tensor quantized operands are rescaled to i32 (zero point removed, output zero
+    point 0), the op runs on i32, and the i32 result is rescaled to the quantized
+    result type. Every `tosa.rescale` is `scale32 = true`, `SINGLE_ROUND`,
+    `per_channel = false`, with (multiplier, shift) = `multiplier_and_shift(scale)`
+    (MLIR's computeMultiplierAndShift). S = 15 for a 16-bit result storage, else 20:
+
+        add, subtract:    m = 2 max(s_l, s_r); inputs s_l/m 2^S, s_r/m 2^S; output m/(s_res 2^S)
+        maximum, minimum: m = max(s_l, s_r);   same input/output formulas
+        compare:          inputs as maximum (S from the lhs storage); no output rescale
+        multiply:         inputs 1.0; output s_l s_r / s_res
+        abs:              input 1.0; output s_in / s_res
+        divide:           lhs 2^K, rhs 1.0; q = trunc(lhs' / rhs') in i32;
+                          output (s_l / s_r) / (s_res 2^K)
+
+    Divide (upstream rescales the quotient by s_l s_r / s_res, the multiply formula,
+    and divides the raw integers, which is wrong twice: the real quotient is
+    (s_l v_l)/(s_r v_r) = (s_l/s_r)(v_l/v_r), and v_l/v_r truncated to an integer loses
+    the fraction): the dividend is pre-scaled by 2^K so the truncated quotient keeps K
+    fractional bits, q = trunc(v_l 2^K / v_r); its real value is q (s_l/s_r) 2^-K, so
+    the output multiplier is (s_l/s_r)/(s_res 2^K). The truncation error is below one
+    unit of q, i.e. below (s_l/s_r)/(s_res 2^K) output steps, so the result is the
+    correctly rounded quantized quotient except within that distance of a rounding tie.
+    K is the largest value <= 29 for which every rescale meets the TOSA REQUIREs
+    (K = 21 for 8-bit storage, 14 for 16-bit, less when s_l/(s_r s_res) is tiny). A zero
+    divisor (v_r = 0) gives sign(v_l) Q with Q the least i32 quotient that the output
+    rescale saturates, i.e. +-inf quantized to storage_max/storage_min as the float
+    reference does; 0/0 gives the zero point.
+
+    Every rescale is checked over its whole input range against the TOSA spec's
+    REQUIREs (2 <= shift <= 62, |value| < 2^(shift-1)) and each i32 op against
+    overflow; a result type with a narrowed storage range gets a `tosa.clamp`.
+
+    Errors: per-axis types, hybrid ops (some operands not quantized), unsigned storage
+    (TOSA 1.0 has no ui8 <-> i32 rescale), scales for which a rescale would break a
+    REQUIRE, divide on dynamic shapes. Ops without quantized types are left alone.
+    """
+
+    name = "stablehlo-quant-legalize-to-tosa-rescale"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(LegalizeQuantElementwise(), apply_recursively=False).rewrite_module(op)
