@@ -1,0 +1,161 @@
+"""Check results and the `check` dialect's interpreter functions.
+
+Every check (a `check.*` op or `stablehlo.custom_call @check.eq`) appends a
+`CheckResult` to the run's log instead of stopping the run:
+- integers, i1 and quantized storage compare exactly;
+- floats pass when |actual - expected| <= tolerance (default 1e-4, upstream's), or
+  both are NaN, or both are the same infinity; complex compares both parts.
+- `expect_eq` on floats is exact (NaN equals NaN); `expect_close` counts ULPs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.ir import Attribute, Operation
+
+from qcomp.dialects import check as chk
+from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.values import dense_to_array, element_type, quant_of, shape_of
+
+DEFAULT_TOLERANCE = 1e-4
+MAX_REPORTED = 10
+
+
+@dataclass
+class CheckResult:
+    """One check: `mismatches` lists (index, got, expected) of the first failing elements."""
+
+    op: Operation
+    passed: bool
+    total_mismatches: int = 0
+    mismatches: list[tuple[tuple[int, ...], Any, Any]] = field(default_factory=list)
+    note: str = ""
+
+
+def log_of(interpreter: Interpreter) -> list[CheckResult]:
+    return interpreter.get_data(CheckFunctions, "log", list)
+
+
+def _close(a: np.ndarray, b: np.ndarray, tol: float | None) -> np.ndarray:
+    """Element-wise pass mask for float/complex arrays (tol None: exact)."""
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        ac, bc = a.astype(np.complex128), b.astype(np.complex128)
+        return _close(ac.real, bc.real, tol) & _close(ac.imag, bc.imag, tol)
+    fa, fb = a.astype(np.float64), b.astype(np.float64)
+    both_nan = np.isnan(fa) & np.isnan(fb)
+    with np.errstate(invalid="ignore"):
+        same = fa == fb
+        if tol is None:
+            return same | both_nan
+        return same | both_nan | (np.abs(fa - fb) <= tol)
+
+
+def compare_arrays(actual: np.ndarray, expected: np.ndarray, tol: float | None) -> np.ndarray:
+    """Pass mask: exact for integers/bools, `_close` for floats."""
+    if actual.shape != expected.shape:
+        raise RunError(f"check compares shapes {actual.shape} and {expected.shape}")
+    if actual.dtype.kind in "fc" or expected.dtype.kind in "fc" or actual.dtype.kind == "V":
+        return _close(actual, expected, tol)
+    if actual.dtype == np.bool_ or expected.dtype == np.bool_:
+        return actual.astype(bool) == expected.astype(bool)
+    return actual.astype(np.int64 if actual.dtype != np.uint64 else np.uint64) == \
+        expected.astype(np.int64 if expected.dtype != np.uint64 else np.uint64)
+
+
+def _scalar(v) -> Any:
+    item = v.item() if hasattr(v, "item") else v
+    if isinstance(item, float) and v.dtype.itemsize < 8:
+        return float(np.float32(item)) if v.dtype.kind == "f" else item
+    return item
+
+
+def record(interpreter: Interpreter, op: Operation, actual: np.ndarray, expected: np.ndarray,
+           actual_type: Attribute | None = None, expected_type: Attribute | None = None,
+           tolerance: float | None = DEFAULT_TOLERANCE) -> bool:
+    """Compare and log; returns whether the check passed."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.dtype.kind in "iub" and expected.dtype.kind in "iub":
+        tolerance = None
+    ok_mask = compare_arrays(actual, expected, tolerance)
+    bad = np.argwhere(~ok_mask) if ok_mask.ndim else (np.zeros((1, 0), int) if not ok_mask else
+                                                       np.zeros((0, 0), int))
+    res = CheckResult(op, passed=bool(np.all(ok_mask)), total_mismatches=int(np.sum(~ok_mask)))
+    for idx in bad[:MAX_REPORTED]:
+        i = tuple(int(k) for k in idx)
+        res.mismatches.append((i, _scalar(actual[i]), _scalar(expected[i])))
+    log_of(interpreter).append(res)
+    return res.passed
+
+
+def _const(op, attr: Attribute, like_type: Attribute) -> np.ndarray:
+    if not hasattr(attr, "data") or not hasattr(attr, "get_type"):
+        raise RunError(f"unsupported check constant {attr}")
+    t = attr.get_type()
+    if shape_of(t) != shape_of(like_type):
+        raise RunError(f"check constant has shape {shape_of(t)}, operand has {shape_of(like_type)}")
+    return dense_to_array(attr, t)
+
+
+@register_impls
+class CheckFunctions(InterpreterFunctions):
+    """`check.expect_*` ops: they log results and never stop the run."""
+
+    @impl(chk.ExpectEqOp)
+    def run_expect_eq(self, interpreter: Interpreter, op, args):
+        record(interpreter, op, args[0], args[1], tolerance=None)
+        return ()
+
+    @impl(chk.ExpectEqConstOp)
+    def run_expect_eq_const(self, interpreter: Interpreter, op, args):
+        record(interpreter, op, args[0], _const(op, op.value, op.operands[0].type), tolerance=None)
+        return ()
+
+    @impl(chk.ExpectAlmostEqOp)
+    def run_expect_almost_eq(self, interpreter: Interpreter, op, args):
+        record(interpreter, op, args[0], args[1], tolerance=op.tolerance_value)
+        return ()
+
+    @impl(chk.ExpectAlmostEqConstOp)
+    def run_expect_almost_eq_const(self, interpreter: Interpreter, op, args):
+        record(interpreter, op, args[0], _const(op, op.value, op.operands[0].type),
+               tolerance=op.tolerance_value)
+        return ()
+
+    @impl(chk.ExpectCloseOp)
+    def run_expect_close(self, interpreter: Interpreter, op, args):
+        a, e = np.asarray(args[0]), np.asarray(args[1])
+        hi = op.max_ulp_difference.value.data
+        lo = op.min_ulp_difference.value.data if op.min_ulp_difference is not None else 0
+        d = ulp_distance(a, e)
+        mask = (d >= lo) & (d <= hi)
+        res = CheckResult(op, passed=bool(np.all(mask)), total_mismatches=int(np.sum(~mask)))
+        for idx in np.argwhere(~mask)[:MAX_REPORTED]:
+            i = tuple(int(k) for k in idx)
+            res.mismatches.append((i, _scalar(a[i]), _scalar(e[i])))
+        log_of(interpreter).append(res)
+        return ()
+
+    @impl(chk.ExpectSerializedEqOp)
+    def run_expect_serialized_eq(self, interpreter: Interpreter, op, args):
+        raise RunError("check.expect_serialized_eq needs probe files, which qcomp-run does not read")
+
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Number of representable values between a and b in their float type (NaN vs NaN: 0)."""
+    bits = a.dtype.itemsize * 8
+    ui = {2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
+    si = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
+
+    def key(x):
+        u = np.ascontiguousarray(x).view(ui).astype(np.int64 if bits < 64 else np.uint64)
+        s = np.ascontiguousarray(x).view(si).astype(np.int64)
+        mag = s & ((1 << (bits - 1)) - 1) if bits < 64 else (s & np.int64(2**63 - 1))
+        return np.where(s < 0, -mag, mag) if u is not None else mag
+
+    d = np.abs(key(a) - key(b))
+    both_nan = np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
+    return np.where(both_nan, 0, d)

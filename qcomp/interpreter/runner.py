@@ -1,0 +1,199 @@
+"""Running a module: entry selection, inputs, the memory budget, collected checks.
+
+`run(module, inputs, semantics=...)` runs `@main` (or `entry`), or, when the module has
+no `@main`, every function without arguments (the layout of StableHLO's interpreter
+tests). Each function's outcome is a `FunctionRun`: results, check results, and the
+`RunError` that stopped it, if any.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import Interpreter, OpImplResult
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.ir import Operation
+
+from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
+from qcomp.interpreter.errors import MemoryLimitError, RunError
+from qcomp.interpreter.quantized import QuantSemantics
+from qcomp.interpreter.stablehlo_functions import StablehloFunctions
+from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
+
+DEFAULT_MAX_MEMORY = 4 << 30
+
+
+@dataclass
+class FunctionRun:
+    """Outcome of running one function."""
+
+    name: str
+    results: list[np.ndarray] = field(default_factory=list)
+    result_types: list[Any] = field(default_factory=list)
+    checks: list[CheckResult] = field(default_factory=list)
+    error: RunError | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(c.passed for c in self.checks)
+
+
+def _nbytes(t) -> int:
+    try:
+        shape = shape_of(t)
+        e = quant_of(t) or element_type(t)
+        return math.prod(shape) * numpy_dtype(e).itemsize
+    except RunError:
+        return 0
+
+
+def _working_bytes(op: Operation) -> int:
+    """Bytes an op may hold at once: results plus contraction scratch (float64 operands/patches)."""
+    total = sum(_nbytes(r.type) for r in op.results)
+    name = op.name
+    if name in ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution"):
+        shapes = [shape_of(o.type) for o in op.operands]
+        out = shape_of(op.results[0].type)
+        total += 8 * sum(math.prod(s) for s in shapes) + 8 * math.prod(out)
+        if name == "stablehlo.convolution":
+            kernel = shapes[1]
+            # patches: every output position times every kernel tap and input feature
+            total += 8 * math.prod(out) * math.prod(kernel) // max(out[op.dimension_numbers.output_feature_dimension], 1)
+    return total
+
+
+class QcompInterpreter(Interpreter):
+    """xDSL's interpreter with diagnostics that name the op, and a memory budget."""
+
+    max_memory: int = DEFAULT_MAX_MEMORY
+
+    def _run_op(self, op: Operation, inputs) -> OpImplResult:
+        impls = self._impls
+        entry = impls._impl_dict.get(type(op))
+        if entry is None:
+            raise RunError(f"unsupported operation '{op.name}'", op)
+        need = _working_bytes(op)
+        if need > self.max_memory:
+            raise MemoryLimitError(
+                f"'{op.name}' would need about {_fmt_bytes(need)}, over the memory limit of "
+                f"{_fmt_bytes(self.max_memory)} (--max-memory)", op)
+        ft, fn = entry
+        try:
+            result = fn(ft, self, op, inputs)
+        except RunError as e:
+            if e.op is None:
+                e.op = op
+            raise
+        except (ValueError, TypeError, IndexError, ArithmeticError, AssertionError,
+                AttributeError, KeyError, MemoryError) as e:
+            raise RunError(f"cannot evaluate '{op.name}': {e}", op) from e
+        if len(result.values) != len(op.results):
+            raise RunError(f"'{op.name}' produced {len(result.values)} values for "
+                           f"{len(op.results)} results", op)
+        return result
+
+
+def _fmt_bytes(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+def _functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.walk() if isinstance(op, func.FuncOp)]
+
+
+def entry_functions(module: ModuleOp, entry: str | None = None) -> list[func.FuncOp]:
+    """`entry` if given, else `@main`, else every function without arguments."""
+    funcs = _functions(module)
+    if entry is not None:
+        chosen = [f for f in funcs if f.sym_name.data == entry]
+        if not chosen:
+            raise RunError(f"no function named @{entry}")
+        return chosen
+    main = [f for f in funcs if f.sym_name.data == "main"]
+    if main:
+        return main
+    return [f for f in funcs if not f.function_type.inputs.data and f.body.blocks.first is not None]
+
+
+def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
+                     max_memory: int = DEFAULT_MAX_MEMORY) -> QcompInterpreter:
+    interp = QcompInterpreter(module)
+    interp.max_memory = max_memory
+    interp.register_implementations(FuncFunctions())
+    interp.register_implementations(StablehloFunctions(semantics))
+    interp.register_implementations(CheckFunctions())
+    for extra in _optional_functions(semantics):
+        interp.register_implementations(extra)
+    return interp
+
+
+def _optional_functions(semantics) -> list:
+    """Interpreter functions of dialects that may be absent from this build."""
+    out = []
+    try:
+        from qcomp.interpreter.tosa_functions import TosaFunctions
+    except ImportError:
+        return out
+    out.append(TosaFunctions())
+    return out
+
+
+def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
+                 semantics: str | QuantSemantics = "spec",
+                 max_memory: int = DEFAULT_MAX_MEMORY) -> FunctionRun:
+    """Run one function; errors are captured in the result, never raised."""
+    name = f.sym_name.data
+    out = FunctionRun(name, result_types=list(f.function_type.outputs.data))
+    interp = make_interpreter(module, semantics, max_memory)
+    try:
+        arg_types = f.function_type.inputs.data
+        if len(inputs) != len(arg_types):
+            raise RunError(f"@{name} takes {len(arg_types)} arguments, {len(inputs)} inputs given", f)
+        args = tuple(check_input(a, t, f"arg{i}") for i, (a, t) in enumerate(zip(inputs, arg_types)))
+        out.results = [np.asarray(r) for r in interp.call_op(f, args)]
+    except RunError as e:
+        out.error = e
+    except RecursionError:
+        out.error = RunError("program nesting too deep", f)
+    out.checks = list(log_of(interp))
+    return out
+
+
+def run(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,
+        semantics: str = "spec", entry: str | None = None,
+        max_memory: int = DEFAULT_MAX_MEMORY) -> list[FunctionRun]:
+    """Run the module's entry function(s) (see module docstring).
+
+    `inputs`: arrays for the entry's arguments, as a sequence or a mapping
+    `{"arg0": ..., "arg1": ...}`; only meaningful with a single entry function.
+    """
+    QuantSemantics(semantics)  # validates the name
+    funcs = entry_functions(module, entry)
+    runs = []
+    for f in funcs:
+        args = _inputs_for(f, inputs)
+        runs.append(run_function(module, f, args, semantics, max_memory))
+    return runs
+
+
+def _inputs_for(f: func.FuncOp, inputs) -> list[np.ndarray]:
+    n = len(f.function_type.inputs.data)
+    if inputs is None:
+        if n:
+            raise RunError(f"@{f.sym_name.data} takes {n} arguments; pass them with --inputs", f)
+        return []
+    if isinstance(inputs, Mapping):
+        missing = [f"arg{i}" for i in range(n) if f"arg{i}" not in inputs]
+        if missing:
+            raise RunError(f"inputs have no array named {', '.join(missing)} for @{f.sym_name.data}", f)
+        return [inputs[f"arg{i}"] for i in range(n)]
+    return list(inputs)

@@ -1,0 +1,416 @@
+"""Interpreter implementations of the `stablehlo` ops (NumPy, vectorised).
+
+Quantized operands and results go through `QuantSemantics` (spec or stablehlo
+meaning); everything else is plain NumPy on the values described in `values.py`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, impl_terminator, register_impls
+from xdsl.interpreter import ReturnedValues
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.interpreter import checks, elementwise, kernels
+from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.quantized import QuantSemantics
+from qcomp.interpreter.values import (
+    dense_to_array,
+    element_type,
+    numpy_dtype,
+    quant_of,
+    shape_of,
+    to_type,
+)
+
+_UNARY = {
+    sh.AbsOp: "abs", sh.CbrtOp: "cbrt", sh.CeilOp: "ceil", sh.CosineOp: "cosine",
+    sh.ExponentialOp: "exponential", sh.ExponentialMinusOneOp: "exponential_minus_one",
+    sh.FloorOp: "floor", sh.LogOp: "log", sh.LogPlusOneOp: "log_plus_one",
+    sh.LogisticOp: "logistic", sh.NotOp: "not", sh.NegateOp: "negate",
+    sh.PopulationCountOp: "popcnt", sh.CountLeadingZerosOp: "count_leading_zeros",
+    sh.RoundNearestAfzOp: "round_nearest_afz", sh.RoundNearestEvenOp: "round_nearest_even",
+    sh.RsqrtOp: "rsqrt", sh.SignOp: "sign", sh.SineOp: "sine", sh.SqrtOp: "sqrt",
+    sh.TanOp: "tan", sh.TanhOp: "tanh",
+}
+_BINARY = {
+    sh.Atan2Op: "atan2", sh.DivideOp: "divide", sh.MaximumOp: "maximum",
+    sh.MinimumOp: "minimum", sh.MultiplyOp: "multiply", sh.PowerOp: "power",
+    sh.RemainderOp: "remainder", sh.ShiftLeftOp: "shift_left",
+    sh.ShiftRightArithmeticOp: "shift_right_arithmetic",
+    sh.ShiftRightLogicalOp: "shift_right_logical", sh.SubtractOp: "subtract",
+    sh.AndOp: "and", sh.OrOp: "or", sh.XorOp: "xor",
+}
+
+
+def _any_quant(op) -> bool:
+    return any(quant_of(v.type) is not None for v in (*op.operands, *op.results))
+
+
+def _unary_fn(name: str):
+    return lambda vals, elems, res_e: elementwise.unary(name, vals[0], elems[0], res_e)
+
+
+def _binary_fn(name: str):
+    return lambda vals, elems, res_e: elementwise.binary(name, vals[0], vals[1], elems[0], res_e)
+
+
+def _make_unary(op_type, name):
+    def run(self, interpreter: Interpreter, op, args):
+        (x,) = args
+        if _any_quant(op):
+            return (self.sem.qdq(_unary_fn(name), [x], [op.operands[0].type], op.results[0].type),)
+        return (elementwise.unary(name, x, element_type(op.operands[0].type),
+                                  element_type(op.results[0].type)),)
+    run.__name__ = f"run_{name}"
+    return impl(op_type)(run)
+
+
+def _make_binary(op_type, name):
+    def run(self, interpreter: Interpreter, op, args):
+        a, b = args
+        if _any_quant(op):
+            lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
+            if (name in ("maximum", "minimum") and self.sem.upstream
+                    and quant_of(lt) == quant_of(rt) == quant_of(ot)):
+                return (np.maximum(a, b) if name == "maximum" else np.minimum(a, b),)
+            return (self.sem.qdq(_binary_fn(name), [a, b], [lt, rt], ot),)
+        e = element_type(op.operands[0].type)
+        return (elementwise.binary(name, a, b, e, element_type(op.results[0].type)),)
+    run.__name__ = f"run_{name}"
+    return impl(op_type)(run)
+
+
+class _GeneratedElementwise(InterpreterFunctions):
+    """Unary and binary elementwise ops, generated from the tables above."""
+
+
+for _t, _n in _UNARY.items():
+    setattr(_GeneratedElementwise, f"run_{_n}", _make_unary(_t, _n))
+for _t, _n in _BINARY.items():
+    setattr(_GeneratedElementwise, f"run_{_n}", _make_binary(_t, _n))
+
+
+@register_impls
+class StablehloFunctions(_GeneratedElementwise):
+    """`stablehlo` ops; `semantics` picks the meaning of quantized ops."""
+
+    def __init__(self, semantics: QuantSemantics | str = "spec"):
+        super().__init__()
+        self.sem = semantics if isinstance(semantics, QuantSemantics) else QuantSemantics(semantics)
+
+    # -- constants and conversions ------------------------------------------------------
+    @impl(sh.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: sh.ConstantOp, args: tuple[Any, ...]):
+        value = op.value
+        if not hasattr(value, "get_type") or not hasattr(value, "data"):
+            raise RunError(f"unsupported constant value {value}")
+        return (dense_to_array(value, op.results[0].type),)
+
+    @impl(sh.IotaOp)
+    def run_iota(self, interpreter: Interpreter, op: sh.IotaOp, args: tuple[Any, ...]):
+        t = op.results[0].type
+        shape = shape_of(t)
+        d = op.iota_dimension
+        ramp = np.arange(shape[d], dtype=np.int64).reshape([-1 if i == d else 1 for i in range(len(shape))])
+        full = np.broadcast_to(ramp, shape)
+        e = element_type(t)
+        if quant_of(t) is not None or numpy_dtype(e).kind in "iu":
+            return (to_type(full, quant_of(t) or e),)
+        return (full.astype(numpy_dtype(e)),)
+
+    @impl(sh.ConvertOp)
+    def run_convert(self, interpreter: Interpreter, op: sh.ConvertOp, args: tuple[Any, ...]):
+        (x,) = args
+        it, ot = op.operands[0].type, op.results[0].type
+        if quant_of(it) is not None or quant_of(ot) is not None:
+            if quant_of(it) == quant_of(ot):
+                return (x,)
+            raise RunError("convert of quantized types is not supported (use uniform_quantize)")
+        return (elementwise.convert(x, element_type(it), element_type(ot)),)
+
+    @impl(sh.BitcastConvertOp)
+    def run_bitcast_convert(self, interpreter: Interpreter, op: sh.BitcastConvertOp, args: tuple[Any, ...]):
+        (x,) = args
+        it, ot = op.operands[0].type, op.results[0].type
+        ie, oe = quant_of(it) or element_type(it), quant_of(ot) or element_type(ot)
+        idt, odt = numpy_dtype(ie), numpy_dtype(oe)
+        shape = shape_of(ot)
+        if idt.kind in "iu" and odt.kind in "iu" and _bits(ie) == _bits(oe):
+            return (to_type(x.astype(np.int64) if x.dtype != np.uint64 else x, oe).reshape(shape),)
+        if _bits(ie) % 8 or _bits(oe) % 8:
+            raise RunError(f"bitcast_convert between {ie} and {oe} is not supported")
+        raw = np.ascontiguousarray(x).astype(idt.newbyteorder("<")).tobytes()
+        return (np.frombuffer(raw, dtype=odt.newbyteorder("<")).astype(odt).reshape(shape),)
+
+    @impl(sh.UniformQuantizeOp)
+    def run_uniform_quantize(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        return (self.sem.uniform_quantize(args[0], op.operands[0].type, op.results[0].type),)
+
+    @impl(sh.UniformDequantizeOp)
+    def run_uniform_dequantize(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        t = op.operands[0].type
+        if quant_of(t) is None:
+            raise RunError("uniform_dequantize needs a quantized operand")
+        r = self.sem.dequantize(args[0], t)
+        return (r.astype(numpy_dtype(element_type(op.results[0].type))),)
+
+    # -- elementwise with special quantized meaning -------------------------------------------
+    @impl(sh.AddOp)
+    def run_add(self, interpreter: Interpreter, op: sh.AddOp, args: tuple[Any, ...]):
+        a, b = args
+        lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
+        if _any_quant(op):
+            return (self.sem.add(a, b, lt, rt, ot, _binary_fn("add")),)
+        return (elementwise.binary("add", a, b, element_type(lt), element_type(ot)),)
+
+    @impl(sh.ClampOp)
+    def run_clamp(self, interpreter: Interpreter, op: sh.ClampOp, args: tuple[Any, ...]):
+        types = [v.type for v in op.operands]
+
+        def fn(vals, elems, res_e):
+            lo, x, hi = vals
+            e = elems[1]
+            m = elementwise.binary("maximum", np.broadcast_to(x, x.shape), np.broadcast_to(lo, x.shape), e, e)
+            return elementwise.binary("minimum", m, np.broadcast_to(hi, x.shape), e, res_e)
+
+        if _any_quant(op):
+            return (self.sem.qdq(fn, list(args), types, op.results[0].type),)
+        return (fn(list(args), [element_type(t) for t in types], element_type(op.results[0].type)),)
+
+    @impl(sh.SelectOp)
+    def run_select(self, interpreter: Interpreter, op: sh.SelectOp, args: tuple[Any, ...]):
+        pred, a, b = args
+        ta, tb, to = (op.operands[1].type, op.operands[2].type, op.results[0].type)
+        if _any_quant(op) and not (quant_of(ta) == quant_of(tb) == quant_of(to)):
+            return (self.sem.qdq(lambda v, e, r: np.where(v[0], v[1], v[2]), [pred, a, b],
+                                 [op.operands[0].type, ta, tb], to),)
+        return (np.where(pred, a, b).astype(a.dtype),)
+
+    @impl(sh.CompareOp)
+    def run_compare(self, interpreter: Interpreter, op: sh.CompareOp, args: tuple[Any, ...]):
+        a, b = args
+        ct = op.compare_type.data.value if op.compare_type is not None else None
+        direction = op.comparison_direction
+
+        def fn(vals, elems, res_e):
+            return elementwise.compare(direction, vals[0], vals[1], elems[0], ct)
+
+        types = [op.operands[0].type, op.operands[1].type]
+        if _any_quant(op):
+            return (self.sem.qdq(fn, [a, b], types, op.results[0].type),)
+        return (fn([a, b], [element_type(t) for t in types], None),)
+
+    # -- shape ops (quantized values keep their storage integers) -----------------------------
+    @impl(sh.ReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: sh.ReshapeOp, args: tuple[Any, ...]):
+        return (np.reshape(args[0], shape_of(op.results[0].type)),)
+
+    @impl(sh.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: sh.TransposeOp, args: tuple[Any, ...]):
+        return (np.transpose(args[0], op.permutation),)
+
+    @impl(sh.BroadcastInDimOp)
+    def run_broadcast_in_dim(self, interpreter: Interpreter, op: sh.BroadcastInDimOp, args: tuple[Any, ...]):
+        (x,) = args
+        out = shape_of(op.results[0].type)
+        dims = op.broadcast_dimensions
+        shape = [1] * len(out)
+        for i, d in enumerate(dims):
+            shape[d] = x.shape[i]
+        return (np.broadcast_to(x.reshape(shape), out),)
+
+    @impl(sh.ConcatenateOp)
+    def run_concatenate(self, interpreter: Interpreter, op: sh.ConcatenateOp, args: tuple[Any, ...]):
+        return (np.concatenate(args, axis=op.dimension),)
+
+    @impl(sh.SliceOp)
+    def run_slice(self, interpreter: Interpreter, op: sh.SliceOp, args: tuple[Any, ...]):
+        sl = tuple(slice(a, b, c) for a, b, c in zip(op.start_indices, op.limit_indices, op.strides))
+        return (args[0][sl],)
+
+    @impl(sh.PadOp)
+    def run_pad(self, interpreter: Interpreter, op: sh.PadOp, args: tuple[Any, ...]):
+        x, v = args
+        return (kernels.pad(x, np.asarray(v).reshape(()), op.edge_padding_low,
+                            op.edge_padding_high, op.interior_padding),)
+
+    @impl(sh.GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: sh.GatherOp, args: tuple[Any, ...]):
+        operand, indices = args
+        d = op.dimension_numbers
+        r = kernels.gather(operand, indices, offset_dims=d.offset_dims,
+                           collapsed_slice_dims=d.collapsed_slice_dims,
+                           operand_batching_dims=d.operand_batching_dims,
+                           start_indices_batching_dims=d.start_indices_batching_dims,
+                           start_index_map=d.start_index_map, index_vector_dim=d.index_vector_dim,
+                           slice_sizes=op.slice_sizes)
+        ot = op.results[0].type
+        if quant_of(op.operands[0].type) != quant_of(ot):
+            return (self.sem.uniform_quantize(r, op.operands[0].type, ot),)
+        return (r.reshape(shape_of(ot)),)
+
+    # -- contractions ---------------------------------------------------------------------------
+    @impl(sh.DotGeneralOp)
+    def run_dot_general(self, interpreter: Interpreter, op: sh.DotGeneralOp, args: tuple[Any, ...]):
+        d = op.dot_dimension_numbers
+        return (self._dot(op, args, d.lhs_batching_dimensions, d.rhs_batching_dimensions,
+                          d.lhs_contracting_dimensions, d.rhs_contracting_dimensions),)
+
+    @impl(sh.DotOp)
+    def run_dot(self, interpreter: Interpreter, op: sh.DotOp, args: tuple[Any, ...]):
+        lhs, _ = args
+        return (self._dot(op, args, (), (), (lhs.ndim - 1,), (0,)),)
+
+    def _dot(self, op, args, lb, rb, lc, rc):
+        lhs, rhs = args
+        lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
+        if _any_quant(op):
+            return self.sem.dot_general(lhs, rhs, lt, rt, ot, list(lb), list(rb), list(lc), list(rc))
+        return _contract_plain(lambda a, b, acc: kernels.dot_general(a, b, lb, rb, lc, rc, acc),
+                               lhs, rhs, ot)
+
+    @impl(sh.ConvolutionOp)
+    def run_convolution(self, interpreter: Interpreter, op: sh.ConvolutionOp, args: tuple[Any, ...]):
+        lhs, rhs = args
+        d = op.dimension_numbers
+        conv = dict(
+            input_batch=d.input_batch_dimension, input_feature=d.input_feature_dimension,
+            input_spatial=d.input_spatial_dimensions, kernel_in=d.kernel_input_feature_dimension,
+            kernel_out=d.kernel_output_feature_dimension, kernel_spatial=d.kernel_spatial_dimensions,
+            output_batch=d.output_batch_dimension, output_feature=d.output_feature_dimension,
+            output_spatial=d.output_spatial_dimensions, strides=op.window_strides,
+            padding=op.padding, lhs_dilation=op.lhs_dilation, rhs_dilation=op.rhs_dilation,
+            reversal=op.window_reversal, feature_groups=op.feature_group_count,
+            batch_groups=op.batch_group_count)
+        lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
+        if _any_quant(op):
+            r = self.sem.convolution(lhs, rhs, lt, rt, ot, conv)
+        else:
+            r = _contract_plain(lambda a, b, acc: kernels.convolution(a, b, accumulate=acc, **conv),
+                                lhs, rhs, ot)
+        if tuple(r.shape) != shape_of(ot):
+            raise RunError(f"convolution produced shape {tuple(r.shape)}, result type says {shape_of(ot)}")
+        return (r,)
+
+    # -- reductions and misc ----------------------------------------------------------------------
+    @impl(sh.ReduceOp)
+    def run_reduce(self, interpreter: Interpreter, op: sh.ReduceOp, args: tuple[Any, ...]):
+        n = len(op.inputs)
+        inputs, inits = args[:n], args[n:]
+        kinds = _reducer_kinds(op)
+        if _any_quant(op):
+            raise RunError("quantized reduce is not supported")
+        out = []
+        for x, init, kind, res in zip(inputs, inits, kinds, op.results):
+            e = element_type(res.type)
+            axes = tuple(op.dimensions)
+            r = _REDUCERS[kind](x, axes, e)
+            out.append(elementwise.binary(kind, r, np.broadcast_to(init, r.shape), e, e)
+                       if kind in ("add", "multiply", "maximum", "minimum", "and", "or")
+                       else r)
+        return tuple(out)
+
+    @impl(sh.BatchNormInferenceOp)
+    def run_batch_norm_inference(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        x, scale, offset, mean, var = args
+        t = op.results[0].type
+        if _any_quant(op):
+            raise RunError("quantized batch_norm_inference is not supported")
+        eps = float(op.epsilon.value.data)
+        shape = [1] * x.ndim
+        shape[op.feature_index] = -1
+        f = [np.asarray(a, np.float64).reshape(shape) for a in (scale, offset, mean, var)]
+        r = (x.astype(np.float64) - f[2]) / np.sqrt(f[3] + eps) * f[0] + f[1]
+        return (r.astype(numpy_dtype(element_type(t))),)
+
+    @impl(sh.OptimizationBarrierOp)
+    def run_optimization_barrier(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        return tuple(args)
+
+    @impl(sh.CustomCallOp)
+    def run_custom_call(self, interpreter: Interpreter, op: sh.CustomCallOp, args: tuple[Any, ...]):
+        if op.call_target_name == "check.eq":
+            if len(args) != 2:
+                raise RunError("@check.eq takes two operands (expected, actual)")
+            ok = checks.record(interpreter, op, args[1], args[0], op.operands[1].type,
+                               op.operands[0].type, tolerance=checks.DEFAULT_TOLERANCE)
+            return tuple(np.array(ok) for _ in op.results)
+        raise RunError(f"unsupported custom_call target @{op.call_target_name}")
+
+    @impl_terminator(sh.ReturnOp)
+    def run_return(self, interpreter: Interpreter, op: sh.ReturnOp, args: tuple[Any, ...]):
+        return ReturnedValues(args), ()
+
+
+def _bits(e) -> int:
+    from qcomp.interpreter.values import int_info, is_int
+
+    if quant_of(e) is not None or is_int(e):
+        return int_info(e)[0]
+    return numpy_dtype(e).itemsize * 8
+
+
+def _contract_plain(fn, lhs, rhs, ot):
+    """Non-quantized dot/conv: ints accumulate exactly then wrap; floats in float64."""
+    e = element_type(ot)
+    dt = numpy_dtype(e)
+    if lhs.dtype == np.bool_:
+        return fn(lhs.astype(np.int64), rhs.astype(np.int64), "int") != 0
+    if dt.kind in "iu":
+        return to_type(fn(lhs, rhs, "int"), e)
+    acc = "complex" if dt.kind == "c" else "float"
+    return fn(lhs, rhs, acc).astype(dt)
+
+
+_REDUCERS = {
+    "add": lambda x, axes, e: _reduce_with(np.sum, x, axes, e),
+    "multiply": lambda x, axes, e: _reduce_with(np.prod, x, axes, e),
+    "maximum": lambda x, axes, e: np.max(x, axis=axes) if x.size else _identity(x, axes, -np.inf),
+    "minimum": lambda x, axes, e: np.min(x, axis=axes) if x.size else _identity(x, axes, np.inf),
+    "and": lambda x, axes, e: np.bitwise_and.reduce(x, axis=axes) if x.size else _identity(x, axes, -1),
+    "or": lambda x, axes, e: np.bitwise_or.reduce(x, axis=axes) if x.size else _identity(x, axes, 0),
+}
+
+
+def _identity(x, axes, v):
+    shape = [s for i, s in enumerate(x.shape) if i not in axes]
+    return np.full(shape, v).astype(x.dtype)
+
+
+def _reduce_with(fn, x, axes, e):
+    dt = numpy_dtype(e)
+    if dt.kind in "iu":
+        return to_type(fn(x.astype(np.int64 if dt != np.uint64 else np.uint64), axis=axes), e)
+    if dt.kind == "b":
+        return fn(x, axis=axes) != 0
+    return fn(x.astype(np.complex128 if dt.kind == "c" else np.float64), axis=axes).astype(dt)
+
+
+_BODY_KINDS = {sh.AddOp: "add", sh.MultiplyOp: "multiply", sh.MaximumOp: "maximum",
+               sh.MinimumOp: "minimum", sh.AndOp: "and", sh.OrOp: "or"}
+
+
+def _reducer_kinds(op) -> list[str]:
+    """The reduction each result uses, read from a body of single binary ops on block args."""
+    block = op.regions[0].blocks.first
+    if block is None:
+        raise RunError("reduce has an empty body")
+    n = len(op.inputs)
+    ops = list(block.ops)
+    term = ops[-1]
+    kinds = []
+    for i, v in enumerate(term.operands):
+        owner = v.owner
+        kind = _BODY_KINDS.get(type(owner))
+        args = set(owner.operands) if kind else set()
+        if kind is None or args != {block.args[i], block.args[i + n]}:
+            raise RunError("reduce bodies other than a single add/multiply/maximum/minimum/and/or "
+                           "per result are not supported")
+        kinds.append(kind)
+    if len(kinds) != n or math.prod([1]) != 1:
+        raise RunError("malformed reduce body")
+    return kinds

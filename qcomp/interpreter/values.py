@@ -1,0 +1,184 @@
+"""How IR types map to NumPy values.
+
+Every tensor value is a NumPy array:
+- signless `iN` / `siN` -> the smallest signed container (i4 -> int8), values in range;
+  `uiN` -> the unsigned container; `i1` -> bool; `index` -> int64;
+- `f16` -> float16, `bf16` and f8 types -> ml_dtypes, `f32`/`f64` as is;
+  `complex<f32>`/`complex<f64>` -> complex64/complex128;
+- a quantized tensor (`!quant.uniform` elements) -> its storage integers in the
+  storage type's container; the quantization parameters come from the SSA value's
+  type, never from the array.
+"""
+
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import (
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    Signedness,
+)
+from xdsl.ir import Attribute
+
+from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.interpreter.errors import RunError
+from qcomp.quant.ranges import container_dtype, wrap
+
+_FLOAT_DTYPES: dict[type, np.dtype] = {
+    builtin.Float16Type: np.dtype(np.float16),
+    builtin.BFloat16Type: np.dtype(ml_dtypes.bfloat16),
+    builtin.Float32Type: np.dtype(np.float32),
+    builtin.Float64Type: np.dtype(np.float64),
+}
+for _name, _np in (("Float8E4M3FNType", "float8_e4m3fn"), ("Float8E5M2Type", "float8_e5m2"),
+                   ("Float8E4M3FNUZType", "float8_e4m3fnuz"), ("Float8E5M2FNUZType", "float8_e5m2fnuz"),
+                   ("Float8E4M3B11FNUZType", "float8_e4m3b11fnuz"), ("Float8E4M3Type", "float8_e4m3"),
+                   ("Float8E3M4Type", "float8_e3m4"), ("Float8E8M0FNUType", "float8_e8m0fnu")):
+    if hasattr(builtin, _name) and hasattr(ml_dtypes, _np):
+        _FLOAT_DTYPES[getattr(builtin, _name)] = np.dtype(getattr(ml_dtypes, _np))
+
+
+def element_type(t: Attribute) -> Attribute:
+    """Element type of a shaped type (the type itself for scalars)."""
+    get = getattr(t, "get_element_type", None)
+    return get() if get is not None else t
+
+
+def shape_of(t: Attribute) -> tuple[int, ...]:
+    get = getattr(t, "get_shape", None)
+    if get is None:
+        return ()
+    shape = tuple(get())
+    if any(d < 0 for d in shape):
+        raise RunError(f"dynamic shapes are not supported: {t}")
+    return shape
+
+
+def quant_of(t: Attribute) -> UniformQuantizedType | None:
+    """The `!quant.uniform` element type of `t`, if any."""
+    e = element_type(t)
+    return e if isinstance(e, UniformQuantizedType) else None
+
+
+def int_info(e: Attribute) -> tuple[int, bool]:
+    """(bitwidth, signed) of an integer-like element type (quantized: its storage)."""
+    if isinstance(e, UniformQuantizedType):
+        return e.storage_bitwidth, e.is_signed
+    if isinstance(e, IndexType):
+        return 64, True
+    if isinstance(e, IntegerType):
+        return e.width.data, e.signedness.data != Signedness.UNSIGNED
+    raise RunError(f"expected an integer type, got {e}")
+
+
+def is_int(e: Attribute) -> bool:
+    return isinstance(e, IntegerType | IndexType)
+
+
+def is_bool(e: Attribute) -> bool:
+    return isinstance(e, IntegerType) and e.width.data == 1
+
+
+def is_float(e: Attribute) -> bool:
+    return type(e) in _FLOAT_DTYPES
+
+
+def is_complex(e: Attribute) -> bool:
+    return isinstance(e, ComplexType)
+
+
+def numpy_dtype(e: Attribute) -> np.dtype:
+    """The NumPy dtype holding values of element type `e` (see module docstring)."""
+    if isinstance(e, UniformQuantizedType):
+        return container_dtype(e.storage_bitwidth, e.is_signed)
+    if is_bool(e):
+        return np.dtype(np.bool_)
+    if isinstance(e, IntegerType | IndexType):
+        w, s = int_info(e)
+        if w > 64:
+            raise RunError(f"integers wider than 64 bits are not supported: {e}")
+        return container_dtype(w, s)
+    if type(e) in _FLOAT_DTYPES:
+        return _FLOAT_DTYPES[type(e)]
+    if isinstance(e, ComplexType):
+        inner = e.element_type
+        if isinstance(inner, builtin.Float32Type):
+            return np.dtype(np.complex64)
+        if isinstance(inner, builtin.Float64Type):
+            return np.dtype(np.complex128)
+    raise RunError(f"unsupported element type {e}")
+
+
+def to_type(values: np.ndarray, e: Attribute) -> np.ndarray:
+    """`values` (any integer dtype, e.g. int64 after arithmetic) wrapped into element type `e`.
+
+    Integers wrap modulo 2^width (two's complement); floats are cast (rounding).
+    """
+    dt = numpy_dtype(e)
+    a = np.asarray(values)
+    if dt.kind in "iu" and a.dtype.kind in "iub":
+        w, s = int_info(e)
+        return wrap(a, w, s)
+    if dt == np.bool_ and a.dtype.kind in "iu":
+        return (a & 1).astype(np.bool_)
+    return a.astype(dt)
+
+
+def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None) -> np.ndarray:
+    """The NumPy value of a dense elements attribute, shaped (and typed) like `t` or the attribute's type."""
+    at = attr.get_type()
+    t = t or at
+    e = element_type(at)
+    shape = shape_of(t)
+    raw = attr.data.data
+    if isinstance(e, IntegerType | IndexType):
+        stored = np.frombuffer(raw, dtype=np.dtype(e.format).newbyteorder("<"))
+        if is_bool(e):
+            arr = stored != 0
+        else:
+            w, s = int_info(e)
+            arr = wrap(stored.astype(np.int64) if stored.dtype.kind == "i" else stored, w, s)
+    elif isinstance(e, builtin.BFloat16Type):
+        arr = np.frombuffer(raw, dtype="<u2").view(ml_dtypes.bfloat16)
+    elif type(e) in _FLOAT_DTYPES:
+        dt = _FLOAT_DTYPES[type(e)]
+        arr = np.frombuffer(raw, dtype=dt.newbyteorder("<") if dt.itemsize > 1 else dt)
+    elif isinstance(e, ComplexType):
+        arr = np.frombuffer(raw, dtype=numpy_dtype(e).newbyteorder("<"))
+    else:
+        raise RunError(f"unsupported constant element type {e}")
+    n = math.prod(shape)
+    if arr.size == 1 and n != 1:
+        arr = np.broadcast_to(arr, (n,))
+    if arr.size != n:
+        raise RunError(f"constant has {arr.size} elements, type {t} needs {n}")
+    target = quant_of(t)
+    out = arr.reshape(shape)
+    if target is not None:
+        out = to_type(out.astype(np.int64), target)
+    return np.array(out, dtype=out.dtype.newbyteorder("=") if out.dtype.byteorder not in "=|" else out.dtype)
+
+
+def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
+    """An input array for an argument of type `t`: exact shape, dtype convertible without loss."""
+    want_shape = shape_of(t)
+    a = np.asarray(arr)
+    if tuple(a.shape) != want_shape:
+        raise RunError(f"input '{name}' has shape {tuple(a.shape)}, the argument needs {want_shape} ({t})")
+    e = element_type(t)
+    dt = numpy_dtype(e)
+    if a.dtype == dt:
+        return a
+    if dt.kind in "iu" and a.dtype.kind in "iu":
+        w, s = int_info(e)
+        lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if s else (0, (1 << w) - 1)
+        if a.size and (int(a.min()) < lo or int(a.max()) > hi):
+            raise RunError(f"input '{name}' has values outside {e}'s range [{lo}, {hi}]")
+        return a.astype(dt)
+    raise RunError(f"input '{name}' has dtype {a.dtype}, the argument needs {dt} ({t})")
