@@ -107,6 +107,31 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 """qcomp's passes (name -> factory)."""
 
 
+def _xdsl_pass(name: str) -> Callable[[], type[ModulePass]]:
+    def factory() -> type[ModulePass]:
+        from xdsl.transforms import get_all_passes
+
+        return get_all_passes()[name]()
+
+    return factory
+
+
+XDSL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    name: _xdsl_pass(name) for name in ("canonicalize", "cse", "dce")
+}
+"""xDSL's clean-up passes that qcomp's pipelines use; qcomp-opt runs them by name too
+(they stay out of `PASSES`, which xDSL's own universe would see as duplicates)."""
+
+PIPELINES: dict[str, tuple[str, str]] = {
+    "stablehlo-lower-quant": (
+        "stablehlo-legalize-quant-to-math,canonicalize,cse",
+        "Quantized StableHLO to integer/float math, then canonicalize (folds, drops dead "
+        "ops) and cse (merges repeated constants); options go to the first pass.",
+    ),
+}
+"""Named pass pipelines (name -> (pipeline spec, one-line summary)), runnable by name."""
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with builtin, func, arith and every qcomp dialect loaded."""
     from xdsl.dialects.arith import Arith

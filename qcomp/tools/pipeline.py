@@ -50,7 +50,8 @@ def split_pipeline_args(argv: list[str], passes: PassFactories) -> tuple[list[st
                 i += 1
                 value = argv[i]
             specs.append(flatten_mlir_pipeline(value))
-        elif key.startswith("--") and key[2:] in passes:
+        elif key.startswith("--") and (key[2:] in passes or key[2:] in _named_pipelines()
+                                        or key[2:] in _xdsl_passes()):
             name = key[2:]
             specs.append(f"{name}{{{value.strip()}}}" if eq and value.strip() else name)
         else:
@@ -93,16 +94,47 @@ def build_passes(specs: list[str], passes: PassFactories) -> list[ModulePass]:
                 raise
             raise PipelineError(f"invalid pass pipeline '{text}': "
                                 f"{str(e).splitlines()[-1].strip()}") from None
-        for spec in arg_specs:
-            if spec.name not in passes:
+        for spec in _expand_named(arg_specs):
+            factory = passes.get(spec.name) or _xdsl_passes().get(spec.name)
+            if factory is None:
                 raise PipelineError(
                     f"'{spec.name}' does not refer to a registered pass or pass pipeline")
-            cls = passes[spec.name]()
+            cls = factory()
             try:
                 result.append(cls.from_pass_spec(spec))
             except (ValueError, TypeError) as e:
                 raise PipelineError(f"invalid options for pass '{spec.name}': {e}") from None
     return result
+
+
+def _named_pipelines() -> dict[str, tuple[str, str]]:
+    from qcomp.registry import PIPELINES
+
+    return PIPELINES
+
+
+def _xdsl_passes() -> PassFactories:
+    from qcomp.registry import XDSL_PASSES
+
+    return XDSL_PASSES
+
+
+def _expand_named(arg_specs: list, depth: int = 0) -> list:
+    """Replace each named pipeline (`qcomp.registry.PIPELINES`) by its passes; options
+    given to a pipeline go to its first pass."""
+    if depth > 8:
+        raise PipelineError("pass pipelines nest too deeply")
+    out = []
+    for spec in arg_specs:
+        if spec.name not in _named_pipelines():
+            out.append(spec)
+            continue
+        inner = list(parse_pipeline(_named_pipelines()[spec.name][0]))
+        if spec.parameters:
+            first = inner[0]
+            inner[0] = type(first)(first.name, {**first.parameters, **spec.parameters})
+        out.extend(_expand_named(inner, depth + 1))
+    return out
 
 
 def summary(cls: type) -> str:
@@ -125,4 +157,8 @@ def passes_help(passes: PassFactories) -> str:
             for info in get_pass_option_infos(cls):
                 default = f" (default: {info.default_value})" if info.default_value else ""
                 lines.append(f"      {info.name.replace('_', '-')}: {info.expected_type}{default}")
+    lines.append("named pipelines:")
+    for name, (spec, text) in sorted(_named_pipelines().items()):
+        lines.append(f"  --{name:<44} {text} (runs {spec})")
+    lines.append("xDSL clean-up passes: " + ", ".join(f"--{n}" for n in sorted(_xdsl_passes())))
     return "\n".join(lines)
