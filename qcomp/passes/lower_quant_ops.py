@@ -67,7 +67,7 @@ class _TensorEmitter:
         cls = self.ctx.get_op(name)
         result_type = TensorType(element, self.shape if shape is None else shape)
         new = cls.create(operands=operands, result_types=[result_type], properties=props)
-        self.rewriter.insert_op(new, self.point)
+        self.rewriter.insert(new, self.point)
         return new.results[0]
 
     def constant(self, values: np.ndarray, element: Attribute) -> SSAValue:
@@ -154,7 +154,7 @@ class _ScalarEmitter:
         self.point = InsertPoint.before(anchor)
 
     def add(self, op: Operation) -> SSAValue:
-        self.rewriter.insert_op(op, self.point)
+        self.rewriter.insert(op, self.point)
         return op.results[0]
 
     def float_const(self, value: float, e: Attribute) -> SSAValue:
@@ -211,7 +211,7 @@ class LowerQuantizeCast(RewritePattern):
             stored = quantize_tensor(em, op.arg, q)
         else:
             stored = quantize_scalar(_ScalarEmitter(rewriter, op), op.arg, q)
-        rewriter.replace_op(op, StorageCastOp(stored, op.res.type))
+        rewriter.replace(op, StorageCastOp(stored, op.res.type))
 
 
 @dataclass
@@ -226,14 +226,14 @@ class LowerDequantizeCast(RewritePattern):
             em = _TensorEmitter(self.ctx, rewriter, op, _static_shape(op, op.arg.type))
             storage = TensorType(q.storage, em.shape)
             cast = StorageCastOp(op.arg, storage)
-            rewriter.insert_op(cast, em.point)
+            rewriter.insert(cast, em.point)
             result = dequantize_tensor(em, cast.res, q)
         else:
             em_s = _ScalarEmitter(rewriter, op)
             cast = StorageCastOp(op.arg, _signless(q.storage_bitwidth))
-            rewriter.insert_op(cast, em_s.point)
+            rewriter.insert(cast, em_s.point)
             result = dequantize_scalar(em_s, cast.res, q)
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
 
 @dataclass(frozen=True)

@@ -74,16 +74,16 @@ class FuseQDQ(RewritePattern):
         except VerifyException:
             fused.erase(safe_erase=False)
             return
-        rewriter.insert_op(fused, InsertPoint.after(compute))
-        rewriter.replace_op(op, [], [fused.results[0]])
+        rewriter.insert(fused, InsertPoint.after(compute))
+        rewriter.replace(op, [], [fused.results[0]])
         # upstream's greedy driver drops what became dead: the float op and the
         # dequantizes that only fed it
         if not compute.results[0].uses:
             dequantizes = [o.op for o in compute.operands if isinstance(o, OpResult)]
-            rewriter.erase_op(compute)
+            rewriter.erase(compute)
             for dq in dict.fromkeys(dequantizes):
                 if not dq.results[0].uses:
-                    rewriter.erase_op(dq)
+                    rewriter.erase(dq)
 
 
 @dataclass(frozen=True)

@@ -52,23 +52,23 @@ class DecomposeQuantizedOp(RewritePattern):
                 operands.append(v)
                 continue
             dq = dequantize(v, expressed_of(v.type))
-            rewriter.insert_op(dq, before)
+            rewriter.insert(dq, before)
             operands.append(dq.results[0])
         result_types: list[Attribute] = [expressed_of(r.type) for r in op.results]
         float_op = type(op).create(
             operands=operands, result_types=result_types,
             properties=dict(op.properties), attributes=dict(op.attributes),
             successors=list(op.successors), regions=[op.detach_region(r) for r in op.regions])
-        rewriter.insert_op(float_op, before)
+        rewriter.insert(float_op, before)
         results: list[SSAValue] = []
         for old, new, q in zip(op.results, float_op.results, out_q):
             if q is None:
                 results.append(new)
                 continue
             qz = quantize(new, old.type)
-            rewriter.insert_op(qz, before)
+            rewriter.insert(qz, before)
             results.append(qz.results[0])
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)

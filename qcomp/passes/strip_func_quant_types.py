@@ -38,7 +38,7 @@ def _to_storage(value: SSAValue, rewriter: PatternRewriter, point: InsertPoint) 
     if new_type == value.type:
         return value
     cast = StorageCastOp(value, new_type)
-    rewriter.insert_op(cast, point)
+    rewriter.insert(cast, point)
     return cast.res
 
 
@@ -65,7 +65,7 @@ class StripFuncSignature(RewritePattern):
             new = rewriter.insert_block_argument(entry, index, new_type)
             new.name_hint = old.name_hint
             cast = StorageCastOp(new, old.type)
-            rewriter.insert_op(cast, point)
+            rewriter.insert(cast, point)
             point = InsertPoint.after(cast)
             rewriter.replace_all_uses_with(old, cast.res)
             rewriter.erase_block_argument(old)
@@ -80,7 +80,7 @@ class StripReturn(RewritePattern):
             return
         point = InsertPoint.before(op)
         values = [_to_storage(v, rewriter, point) for v in op.arguments]
-        rewriter.replace_op(op, func.ReturnOp(*values))
+        rewriter.replace(op, func.ReturnOp(*values))
 
 
 class StripCall(RewritePattern):
@@ -96,16 +96,16 @@ class StripCall(RewritePattern):
         point = InsertPoint.before(op)
         args = [_to_storage(v, rewriter, point) for v in op.arguments]
         call = func.CallOp(op.callee, args, result_types)
-        rewriter.insert_op(call, point)
+        rewriter.insert(call, point)
         results: list[SSAValue] = []
         for old, new in zip(op.results, call.results):
             if old.type == new.type:
                 results.append(new)
                 continue
             cast = StorageCastOp(new, old.type)
-            rewriter.insert_op(cast, point)
+            rewriter.insert(cast, point)
             results.append(cast.res)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)
