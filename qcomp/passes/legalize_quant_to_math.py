@@ -1,0 +1,238 @@
+"""The `stablehlo-legalize-quant-to-math` pass (also `stablehlo-legalize-quant-to-int`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import StorageCastOp, quantized_element
+from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.quant_to_math_dot import (
+    conv_contraction,
+    dot_contraction,
+    illegal,
+    lower_exact,
+    lower_hybrid,
+    lower_upstream,
+    quantized_types,
+    upstream_conv_contraction,
+    upstream_types_ok,
+)
+from qcomp.passes.quant_to_math_emit import Emitter
+from qcomp.passes.quant_to_math_ops import (
+    SAME_TYPE_ONLY,
+    SPEC_DQ_OP_Q,
+    TYPE_ONLY,
+    UPSTREAM_DQ_OP_Q,
+    UPSTREAM_TYPE_ONLY,
+    all_same_quantized,
+    lower_dq_op_q,
+    lower_fixed_point_add,
+    lower_type_only,
+    lower_uniform_dequantize,
+    lower_uniform_quantize,
+    lower_upstream_add,
+)
+from qcomp.passes.strip_func_quant_types import (
+    StripCall,
+    StripFuncSignature,
+    StripReturn,
+    stripped_type,
+)
+
+RESCALE_MODES = ("float", "fixed-point", "stablehlo")
+
+
+def _is_quantized_op(op: Operation) -> bool:
+    return any(quantized_element(v.type) is not None for v in (*op.operands, *op.results))
+
+
+def _lower_contraction(op: Operation, em: Emitter, rescale: str, st) -> SSAValue:
+    lq, rq, oq = quantized_types(op)
+    if rescale == "stablehlo":
+        kind = upstream_types_ok(lq, rq, oq)
+        if kind is None or any(q is not None and q.is_blockwise for q in (lq, rq, oq)):
+            raise illegal(op)
+        if kind is False:
+            return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=True)
+        c = (upstream_conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
+             else dot_contraction(op, lq, rq, oq, strict=False))
+        return lower_upstream(em, c, st(op.lhs), st(op.rhs))
+    if lq is None and rq is not None and oq is None:
+        return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=False)
+    short = op.name.removeprefix("stablehlo.")
+    if lq is None or rq is None or oq is None:
+        raise PassDiagnostic(op, f"{short}: lhs, rhs and result must all be quantized, or "
+                             "only the rhs (hybrid)")
+    if not lq.is_per_tensor or rq.is_blockwise or oq.is_blockwise:
+        raise PassDiagnostic(op, f"{short}: lhs must be per-tensor and rhs/result per-tensor "
+                             "or per-axis")
+    c = (conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
+         else dot_contraction(op, lq, rq, oq))
+    return lower_exact(em, c, st(op.lhs), st(op.rhs), rescale)
+
+
+def lower_op(op: Operation, em: Emitter, rescale: str, st) -> list[SSAValue]:
+    """One value per result of `op` (storage integers where the result is quantized)."""
+    name = op.name
+    up = rescale == "stablehlo"
+    if isinstance(op, sh.UniformQuantizeOp):
+        return [lower_uniform_quantize(op, em, rescale, st)]
+    if isinstance(op, sh.UniformDequantizeOp):
+        return [lower_uniform_dequantize(op, em, rescale, st)]
+    if isinstance(op, sh.DotOp | sh.DotGeneralOp | sh.ConvolutionOp):
+        return [_lower_contraction(op, em, rescale, st)]
+    if isinstance(op, sh.AddOp):
+        lowered = (lower_upstream_add(op, em, st) if up else
+                   lower_fixed_point_add(op, em, st) if rescale == "fixed-point" else None)
+        if lowered is not None:
+            return [lowered]
+    type_only = UPSTREAM_TYPE_ONLY if up else TYPE_ONLY
+    if name in type_only:
+        if up and name != "stablehlo.select" and name in SAME_TYPE_ONLY:
+            if all_same_quantized(op):
+                return lower_type_only(op, em, st)
+        elif not up and name in SAME_TYPE_ONLY:
+            if all_same_quantized(op):
+                return lower_type_only(op, em, st)
+        else:
+            return lower_type_only(op, em, st)
+    if name in (UPSTREAM_DQ_OP_Q if up else SPEC_DQ_OP_Q):
+        return lower_dq_op_q(op, em, rescale, st)
+    raise illegal(op)
+
+
+@dataclass
+class LowerQuantizedOp(RewritePattern):
+    """Any op with a quantized operand or result → the same computation on storage
+    integers (and floats), bridged to its neighbours with `quant.scast` until
+    `FoldStorageCasts` removes the casts."""
+
+    ctx: Context
+    rescale: str
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, StorageCastOp | func.FuncOp | ModuleOp) or not _is_quantized_op(op):
+            return
+        if not op.name.startswith("stablehlo."):
+            raise illegal(op)
+        em = Emitter(self.ctx, rewriter, op)
+
+        def st(v: SSAValue) -> SSAValue:
+            t = stripped_type(v.type)
+            if t == v.type:
+                return v
+            return em.insert(StorageCastOp(v, t)).results[0]
+
+        values = lower_op(op, em, self.rescale, st)
+        results: list[SSAValue] = []
+        for old, new in zip(op.results, values, strict=True):
+            if new.type != old.type:
+                new = em.insert(StorageCastOp(new, old.type)).results[0]
+            results.append(new)
+        rewriter.replace_op(op, [], results)
+
+
+class FoldStorageCasts(RewritePattern):
+    """`scast(scast(x))` back to the type of x is x; unused casts are erased."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: StorageCastOp, rewriter: PatternRewriter) -> None:
+        if not op.res.uses:
+            rewriter.erase_op(op)
+            return
+        inner = op.arg.owner
+        if isinstance(inner, StorageCastOp) and inner.arg.type == op.res.type:
+            rewriter.replace_op(op, [], [inner.arg])
+
+
+def _check_no_quant_left(module: ModuleOp) -> None:
+    for op in module.walk():
+        if isinstance(op, StorageCastOp):
+            users = [u.operation for u in op.res.uses]
+            raise illegal(users[0] if users else op)
+        if isinstance(op, func.FuncOp):
+            continue
+        if _is_quantized_op(op):
+            raise illegal(op)
+
+
+@dataclass(frozen=True)
+class LegalizeQuantToMathPass(ModulePass):
+    """Lower quantized StableHLO to integer and float StableHLO math (no `!quant` left).
+
+    Function signatures take storage types (`tensor<4x!quant.uniform<i8:f32, 0.5:3>>` →
+    `tensor<4xi8>`); every op on quantized values becomes math on the stored integers q
+    (real = (q - zp) * s). `rescale` picks the arithmetic of every rescale:
+
+    `float` (default): the StableHLO spec exactly (`qcomp-run --semantics spec`).
+      uniform_quantize  q = convert(round_half_even(clamp(min, x / s + zp, max)))
+                        (`qcomp.quant.uniform.quantize`); q → q: quantize(dequantize(q));
+      uniform_dequantize x = convert(q - zp) * s (`qcomp.quant.uniform.dequantize`);
+      dot, dot_general, convolution: integer kernel with the LiteRT zero-point terms
+                        acc = Σq_l q_r - z_r Σq_l - z_l Σq_r + K z_l z_r (constant terms
+                        folded), q = clamp(round_half_even(f64(acc) * s_l s_r / s_res
+                        + z_res), min, max) (`qcomp.quant.accumulator.rescale_accumulator`);
+      add and the other arithmetic ops: dequantize → float op → quantize.
+    `fixed-point`: as `float`, but every quantized → quantized rescale is integer only:
+      v' = ((v * M + 2^(shift-1)) >> shift) + zp, clamped, (M, shift) =
+      multiplier_and_shift(scale, 32) (`qcomp.quant.accumulator.fixed_point_rescale`);
+      add (per-tensor, <= 16-bit) the TOSA way: m = 2 max(s_l, s_r), operands rescaled
+      by s/m * 2^S (S = 20 for 8-bit, 15 for 16-bit), summed, rescaled by m / (s_res 2^S).
+    `stablehlo`: upstream's numerics bit for bit (`qcomp.quant.stablehlo`): f32 math;
+      requantize f32(q) * f32(s_in/s_out) + f32(zp_out - zp_in s_in/s_out), clamped only
+      below 32 bits; add requantizes each operand to i32, l + r - zp, clamp unless i32;
+      dot/conv: i32 acc and zp_offset = z_r Σq_l + z_l Σq_r - z_l z_r K, multiplied by
+      cs = s_l s_r / s_res in f32 and truncated when |cs - 1| > 0.001, then
+      convert(acc + zp_res - zp_offset) without clamping; upstream's errors.
+
+    In every mode: hybrid dot/conv (float lhs, quantized rhs) dequantize the rhs; ops
+    that only move values (reshape, transpose, broadcast_in_dim, concatenate, gather,
+    slice, pad, select, reduce_window, constant, max/min with one quantized type, …)
+    keep the integers. Convolutions pad the lhs explicitly with z_l (`float` and
+    `fixed-point` also materialise lhs dilation that way, for any layout).
+    Errors: ops with no lowering ("failed to legalize operation '...' that was
+    explicitly marked illegal"), requantize changing the per-axis dimension,
+    `stablehlo` quantize from non-f32.
+    """
+
+    name = "stablehlo-legalize-quant-to-math"
+
+    rescale: str = "float"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.rescale not in RESCALE_MODES:
+            raise PassDiagnostic(op, f"{self.name}: rescale must be one of "
+                                 f"{', '.join(RESCALE_MODES)}, not '{self.rescale}'")
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([StripFuncSignature(), StripReturn(), StripCall()]),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        PatternRewriteWalker(LowerQuantizedOp(ctx, self.rescale), walk_regions_first=True,
+                             apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(FoldStorageCasts(), walk_reverse=True).rewrite_module(op)
+        _check_no_quant_left(op)
+
+
+@dataclass(frozen=True)
+class LegalizeQuantToIntPass(LegalizeQuantToMathPass):
+    """`stablehlo-legalize-quant-to-math` under its older upstream name."""
+
+    name = "stablehlo-legalize-quant-to-int"
+
+
+__all__ = ["LegalizeQuantToIntPass", "LegalizeQuantToMathPass", "InsertPoint"]

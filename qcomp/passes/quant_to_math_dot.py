@@ -1,0 +1,454 @@
+"""Quantized `dot`, `dot_general` and `convolution` for `stablehlo-legalize-quant-to-math`.
+
+Fully quantized (lhs per-tensor, rhs per-tensor or per-axis): an integer kernel on the
+stored integers, then the zero-point correction of the LiteRT spec
+
+    acc = Σ q_l q_r - z_r Σ q_l - z_l Σ q_r + K z_l z_r
+
+where the sums run over the contracting dimensions (a convolution's window: kernel
+spatial and input-feature dimensions, with the lhs padded explicitly with z_l so every
+window position holds a real value). Terms whose operand is a constant are folded
+into one constant; only Σ q_l (when z_r != 0) and Σ q_r of a non-constant rhs are
+computed at run time, as `stablehlo.reduce`. Then, by `rescale`:
+
+- `float`: `clamp(round_nearest_even(f64(acc) * M + z_res), min, max)`, M = s_l s_r / s_res
+  (`qcomp.quant.accumulator.rescale_accumulator`); acc in i32 when it provably fits,
+  else i64.
+- `fixed-point`: `clamp(((acc * M + 2^(shift-1)) >> shift) + z_res, min, max)` with
+  (M, shift) = `multiplier_and_shift(s_l s_r / s_res)` per channel
+  (`qcomp.quant.accumulator.fixed_point_rescale`).
+- `stablehlo`: upstream's i32 formula (`qcomp.quant.stablehlo.dot_zero_point_offset`,
+  `dot_rescale`): `off = z_r Σq_l + z_l Σq_r - z_l z_r K`; if |cs - 1| > 0.001 (cs =
+  s_l s_r / s_res, channel 0 for per-axis) acc and off become `i32(f32(v) * f32(cs))`
+  (truncation); `convert(acc + (z_res - off))` to storage without clamping (wraps).
+
+Hybrid (float lhs, quantized rhs, float result): the rhs is dequantized and the op runs
+in float (`hybrid_dequantize_then_op`); `stablehlo` puts an `optimization_barrier` on
+the rhs and dequantizes in f32 as upstream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, TensorType, f32, f64, i32, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import (
+    StorageCastOp,
+    UniformQuantizedType,
+    float_kind,
+    quantized_element,
+)
+from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr
+from qcomp.dialects.stablehlo_format import i64_array, padding_attr
+from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.quant_to_math_emit import (
+    Emitter,
+    element_of,
+    fixed_point_rescale,
+    shape_of,
+    spec_dequantize,
+)
+from qcomp.quant.accumulator import accumulator_multiplier
+
+
+@dataclass
+class Contraction:
+    """A dot-like op seen as: reduce `*_reduce` dims, the rest land in the result at `*_map`."""
+
+    op: Operation
+    lhs_q: UniformQuantizedType
+    rhs_q: UniformQuantizedType
+    res_q: UniformQuantizedType
+    result_shape: tuple[int, ...]
+    lhs_reduce: list[int]
+    rhs_reduce: list[int]
+    lhs_map: dict[int, int]
+    rhs_map: dict[int, int]
+    k: int
+    rhs_channel_dim: int | None = None  # result dim where a per-axis rhs axis lands
+    is_conv: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def _fail(op: Operation, msg: str) -> PassDiagnostic:
+    return PassDiagnostic(op, msg)
+
+
+def illegal(op: Operation) -> PassDiagnostic:
+    return _fail(op, f"failed to legalize operation '{op.name}' that was explicitly marked illegal")
+
+
+def _dot_dims(op: Operation) -> tuple[list[int], list[int], list[int], list[int]]:
+    if isinstance(op, sh.DotOp):
+        rank_l = len(shape_of(op.lhs))
+        return [], [], [rank_l - 1], [0]
+    dn = op.dot_dimension_numbers
+    return (list(dn.lhs_batching_dimensions), list(dn.rhs_batching_dimensions),
+            list(dn.lhs_contracting_dimensions), list(dn.rhs_contracting_dimensions))
+
+
+def dot_contraction(op: Operation, lq, rq, oq, strict: bool = True) -> Contraction:
+    lb, rb, lc, rc = _dot_dims(op)
+    ls, rs = shape_of(op.lhs), shape_of(op.rhs)
+    nb = len(lb)
+    lfree = [d for d in range(len(ls)) if d not in lb and d not in lc]
+    rfree = [d for d in range(len(rs)) if d not in rb and d not in rc]
+    lmap = {d: i for i, d in enumerate(lb)} | {d: nb + j for j, d in enumerate(lfree)}
+    rmap = {d: i for i, d in enumerate(rb)} | {d: nb + len(lfree) + j for j, d in enumerate(rfree)}
+    k = int(np.prod([ls[d] for d in lc], dtype=np.int64)) if lc else 1
+    ch = rmap.get(rq.quantized_dimension) if rq.is_per_axis else None
+    if strict and rq.is_per_axis and ch is None:
+        raise _fail(op, f"{op.name.removeprefix('stablehlo.')}: per-axis rhs must not "
+                    "quantize a contracting dimension")
+    return Contraction(op, lq, rq, oq, shape_of(op.result), lc, rc, lmap, rmap, k, ch)
+
+
+def conv_contraction(op: sh.ConvolutionOp, lq, rq, oq) -> Contraction:
+    dn = op.dimension_numbers
+    rs = shape_of(op.rhs)
+    rreduce = list(dn.kernel_spatial_dimensions) + [dn.kernel_input_feature_dimension]
+    kof, of = dn.kernel_output_feature_dimension, dn.output_feature_dimension
+    k = int(np.prod([rs[d] for d in rreduce], dtype=np.int64))
+    ch = None
+    if rq.is_per_axis:
+        if rq.quantized_dimension != kof:
+            raise _fail(op, "convolution: per-axis rhs must quantize the kernel output "
+                        "feature dimension")
+        ch = of
+    return Contraction(op, lq, rq, oq, shape_of(op.result), [], rreduce, {}, {kof: of}, k, ch,
+                       is_conv=True)
+
+
+# ---------------------------------------------------------------------------
+# Constants and sums
+# ---------------------------------------------------------------------------
+def constant_values(v: SSAValue) -> np.ndarray | None:
+    """The stored integers of `v` when it is (a storage cast of) a `stablehlo.constant`."""
+    while isinstance(v.owner, StorageCastOp):
+        v = v.owner.arg
+    owner = v.owner
+    if not isinstance(owner, sh.ConstantOp):
+        return None
+    vals = owner.value.get_values()  # type: ignore[attr-defined]
+    shape = shape_of(v)
+    a = np.array(vals, dtype=np.int64)
+    return a.reshape(shape) if a.size == int(np.prod(shape)) else np.broadcast_to(a, shape)
+
+
+def _reduce_sum(em: Emitter, x: SSAValue, dims: list[int], acc: IntegerType) -> SSAValue:
+    shape = shape_of(x)
+    out_shape = tuple(n for d, n in enumerate(shape) if d not in dims)
+    x = em.convert(x, acc) if element_of(x) != acc else x
+    init = em.constant(np.array(0), acc)
+    scalar = TensorType(acc, ())
+    block = Block(arg_types=[scalar, scalar])
+    add = sh.AddOp(block.args[0], block.args[1])
+    block.add_ops([add, sh.ReturnOp(add.results[0])])
+    red = sh.ReduceOp.create(operands=[x, init], result_types=[TensorType(acc, out_shape)],
+                             properties={"dimensions": i64_array(sorted(dims))},
+                             regions=[Region(block)])
+    return em.insert(red).results[0]
+
+
+def _sum_term(em: Emitter, c: Contraction, value: SSAValue, reduce: list[int],
+              mapping: dict[int, int], acc: IntegerType):
+    """Σ over `reduce` of `value`: a NumPy array (constant operand) shaped for the result
+    by broadcasting, or an SSA value already broadcast to the result shape."""
+    rank = len(shape_of(value))
+    kept = [d for d in range(rank) if d not in reduce]
+    dims = [mapping[d] for d in kept]
+    const = constant_values(value)
+    if const is not None:
+        s = const.sum(axis=tuple(reduce), dtype=np.int64) if reduce else const.astype(np.int64)
+        # place kept dims at their result positions (size 1 elsewhere)
+        order = np.argsort(dims)
+        s = np.transpose(s, order) if s.ndim else s
+        full = [1] * len(c.result_shape)
+        for d in dims:
+            full[d] = c.result_shape[d]
+        return s.reshape(full)
+    return em.broadcast(_reduce_sum(em, value, reduce, acc), c.result_shape, dims)
+
+
+def _wrap32(a: np.ndarray) -> np.ndarray:
+    return ((np.asarray(a, np.int64) + (1 << 31)) % (1 << 32)) - (1 << 31)
+
+
+def _materialize(em: Emitter, c: Contraction, a, acc: IntegerType) -> SSAValue:
+    if isinstance(a, SSAValue):
+        return a
+    a = np.asarray(a, np.int64)
+    if acc == i32:
+        a = _wrap32(a)
+    if a.size == 1:
+        return em.full(a.reshape(()), acc, c.result_shape)
+    dims = [d for d, n in enumerate(a.shape) if n != 1 or c.result_shape[d] == 1]
+    squeezed = a.reshape([a.shape[d] for d in dims])
+    return em.broadcast(em.constant(squeezed, acc), c.result_shape, dims)
+
+
+def _combine(em: Emitter, c: Contraction, terms: list, acc: IntegerType):
+    """Sum of terms (NumPy arrays folded together; SSA values added at run time)."""
+    folded = None
+    values: list[SSAValue] = []
+    for t in terms:
+        if isinstance(t, SSAValue):
+            values.append(t)
+        else:
+            folded = t if folded is None else folded + t
+    out = None
+    for v in values:
+        out = v if out is None else em.binary(sh.AddOp, out, v)
+    if folded is not None and np.any(np.asarray(folded) != 0):
+        f = _materialize(em, c, folded, acc)
+        out = f if out is None else em.binary(sh.AddOp, out, f)
+    return out
+
+
+def _scaled(em: Emitter, c: Contraction, v: SSAValue | np.ndarray, factor: int, acc):
+    if isinstance(v, SSAValue):
+        return em.binary(sh.MultiplyOp, v, em.full(np.array(factor), acc, c.result_shape))
+    return np.asarray(v, np.int64) * factor
+
+
+def accumulator_type(c: Contraction) -> IntegerType:
+    """i32 when |acc| and every partial sum provably stay below 2^31, else i64."""
+    def mag(q: UniformQuantizedType) -> int:
+        return max(abs(q.storage_min), abs(q.storage_max))
+    ml, mr = mag(c.lhs_q), mag(c.rhs_q)
+    zl = abs(c.lhs_q.zero_point)
+    zr = int(np.max(np.abs(c.rhs_q.zero_points)))
+    bound = c.k * (ml * mr + zr * ml + zl * mr + zl * zr)
+    return i32 if bound < (1 << 31) else i64
+
+
+# ---------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------
+def _kernel(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: IntegerType,
+            pad_with_zero_point: bool) -> SSAValue:
+    op = c.op
+    rt = TensorType(acc, c.result_shape)
+    if not c.is_conv:
+        props = {"dot_dimension_numbers": DotDimensionNumbersAttr.get(*_dot_dims(op))}
+        if op.precision_config is not None:
+            props["precision_config"] = op.precision_config
+        if isinstance(op, sh.DotGeneralOp) and op.algorithm is not None:
+            props["algorithm"] = op.algorithm
+        return em.insert(sh.DotGeneralOp.create(operands=[lhs, rhs], result_types=[rt],
+                                                properties=props)).results[0]
+    props = dict(op.properties)
+    zl = c.lhs_q.zero_point
+    pads = op.padding
+    dil = op.lhs_dilation
+    if pad_with_zero_point and zl != 0 and (any(p != (0, 0) for p in pads)
+                                            or any(d != 1 for d in dil)):
+        dn = op.dimension_numbers
+        rank = len(shape_of(lhs))
+        low, high, interior = [0] * rank, [0] * rank, [0] * rank
+        for i, d in enumerate(dn.input_spatial_dimensions):
+            low[d], high[d] = pads[i]
+            interior[d] = dil[i] - 1
+        zp = em.constant(np.array(zl), element_of(lhs))
+        shape = [(n - 1) * (interior[d] + 1) + 1 + low[d] + high[d] if n > 0 else 0
+                 for d, n in enumerate(shape_of(lhs))]
+        lhs = em.op(sh.PadOp, [lhs, zp], element_of(lhs), tuple(shape),
+                    edge_padding_low=i64_array(low), edge_padding_high=i64_array(high),
+                    interior_padding=i64_array(interior))
+        n = len(pads)
+        props["padding"] = padding_attr([(0, 0)] * n)
+        if "lhs_dilation" in props:
+            props["lhs_dilation"] = i64_array([1] * n)
+    return em.insert(sh.ConvolutionOp.create(operands=[lhs, rhs], result_types=[rt],
+                                             properties=props)).results[0]
+
+
+def zero_point_terms(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
+                     acc: IntegerType) -> list:
+    """[-z_r Σ q_l, -z_l Σ q_r, K z_l z_r] (each present only when non-zero)."""
+    zl = c.lhs_q.zero_point
+    zr = int(c.rhs_q.zero_point) if c.rhs_q.is_per_tensor else 0
+    terms: list = []
+    if zr != 0:
+        terms.append(_scaled(em, c, _sum_term(em, c, lhs, c.lhs_reduce, c.lhs_map, acc), -zr, acc))
+    if zl != 0:
+        terms.append(_scaled(em, c, _sum_term(em, c, rhs, c.rhs_reduce, c.rhs_map, acc), -zl, acc))
+    if zl != 0 and zr != 0:
+        terms.append(np.array(c.k * zl * zr, np.int64))
+    return terms
+
+
+def _kind(q: UniformQuantizedType) -> str:
+    return float_kind(q.expressed_type) or "f32"
+
+
+def _result_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """(M, z_res, result dim of the channels) with M = s_l * s_r / s_res per channel."""
+    rq, oq = c.rhs_q, c.res_q
+    short = c.op.name.removeprefix("stablehlo.")
+    if oq.is_per_axis and rq.is_per_tensor:
+        raise _fail(c.op, f"{short}: a per-tensor rhs needs a per-tensor result")
+    if oq.is_per_axis and oq.quantized_dimension != c.rhs_channel_dim:
+        raise _fail(c.op, f"{short}: per-axis result must quantize dimension "
+                    f"{c.rhs_channel_dim}, where the rhs channels land")
+    n = max(np.asarray(rq.scales).size, np.asarray(oq.scales).size)
+    sr = np.broadcast_to(np.asarray(rq.scales).reshape(-1), n)
+    so = np.broadcast_to(np.asarray(oq.scales).reshape(-1), n)
+    zo = np.broadcast_to(np.asarray(oq.zero_points).reshape(-1), n).astype(np.int64)
+    m = accumulator_multiplier(c.lhs_q.scale, sr, so, _kind(c.lhs_q))
+    if n == 1:
+        return m.reshape(()), zo.reshape(()), None
+    return m, zo, c.rhs_channel_dim
+
+
+def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
+                rescale: str) -> SSAValue:
+    """`rescale=float` / `fixed-point`: exact integer acc, one rescale, clamp."""
+    if c.rhs_q.is_per_axis and np.any(c.rhs_q.zero_points != 0):
+        raise _fail(c.op, f"{c.op.name.removeprefix('stablehlo.')}: per-axis rhs zero "
+                    "points must be 0")
+    if c.is_conv and c.rhs_q.is_per_tensor and c.rhs_q.zero_point != 0:
+        raise _fail(c.op, "convolution: rhs zero point must be 0")
+    acc_t = accumulator_type(c)
+    m, zo, axis = _result_params(c)
+    acc = _kernel(em, c, lhs, rhs, acc_t, pad_with_zero_point=True)
+    corr = _combine(em, c, zero_point_terms(em, c, lhs, rhs, acc_t), acc_t)
+    if corr is not None:
+        acc = em.binary(sh.AddOp, acc, corr)
+    oq = c.res_q
+    shape = c.result_shape
+    if rescale == "fixed-point":
+        return fixed_point_rescale(em, acc, m, axis, zo, oq.storage_min, oq.storage_max,
+                                   oq.storage, c.op)
+    f = em.convert(acc, f64)
+    f = em.binary(sh.MultiplyOp, f, em.full(m, f64, shape, axis))
+    if np.any(zo != 0):
+        f = em.binary(sh.AddOp, f, em.full(zo.astype(np.float64), f64, shape, axis))
+    f = em.clamp(f, float(oq.storage_min), float(oq.storage_max))
+    f = em.op(sh.RoundNearestEvenOp, [f], f64)
+    return em.convert(f, oq.storage)
+
+
+# ---------------------------------------------------------------------------
+# rescale=stablehlo: upstream's checks and numerics
+# ---------------------------------------------------------------------------
+_UPSTREAM_CONV_LAYOUTS = {
+    # (input b, f, spatial), (kernel i, o, spatial), (output b, f, spatial):
+    #   (rhs dims upstream reduces, result dim of the rest)
+    ((0, 3, (1, 2)), (2, 3, (0, 1)), (0, 3, (1, 2))): ([0, 1, 2], 3),            # NHWC
+    ((0, 1, (2, 3)), (1, 0, (2, 3)), (0, 1, (2, 3))): ([2, 3, 1], 1),            # NCHW
+    ((0, 4, (1, 2, 3)), (3, 4, (0, 1, 2)), (0, 4, (1, 2, 3))): ([0, 1, 2, 3], 4),  # NDHWC
+    ((0, 1, (2, 3, 4)), (0, 1, (2, 3, 4)), (0, 1, (2, 3, 4))): ([2, 3, 4, 1], 1),  # NCDHW
+}
+
+
+def upstream_conv_contraction(op: sh.ConvolutionOp, lq, rq, oq) -> Contraction:
+    """Upstream's preconditions (its match failures become 'failed to legalize')."""
+    if rq.is_per_tensor:
+        if rq.zero_point != 0:
+            raise illegal(op)
+    elif np.any(rq.zero_points != 0) or (oq.is_per_axis and np.any(oq.zero_points != 0)):
+        raise illegal(op)
+    if rq.is_per_axis:
+        if rq.quantized_dimension != len(shape_of(op.rhs)) - 1:
+            raise illegal(op)
+        ratios = np.asarray(oq.scales, np.float64).reshape(-1) / np.asarray(
+            rq.scales, np.float64).reshape(-1)
+        if np.any(np.abs((ratios - ratios[0]) / ratios[0]) > 0.001):
+            raise illegal(op)
+    if any(d != 1 for d in op.lhs_dilation):
+        raise illegal(op)
+    dn = op.dimension_numbers
+    key = ((dn.input_batch_dimension, dn.input_feature_dimension,
+            tuple(dn.input_spatial_dimensions)),
+           (dn.kernel_input_feature_dimension, dn.kernel_output_feature_dimension,
+            tuple(dn.kernel_spatial_dimensions)),
+           (dn.output_batch_dimension, dn.output_feature_dimension,
+            tuple(dn.output_spatial_dimensions)))
+    if key not in _UPSTREAM_CONV_LAYOUTS:
+        raise illegal(op)
+    rreduce, res_dim = _UPSTREAM_CONV_LAYOUTS[key]
+    rank = len(shape_of(op.rhs))
+    rest = [d for d in range(rank) if d not in rreduce]
+    return Contraction(op, lq, rq, oq, shape_of(op.result), [], rreduce,
+                       {}, {d: res_dim + i for i, d in enumerate(rest)}, 0, None, is_conv=True)
+
+
+def upstream_types_ok(lq, rq, oq) -> bool | None:
+    """True: fully quantized; False: hybrid; None: upstream rejects the combination."""
+    if lq is not None and lq.is_per_tensor and rq is not None and oq is not None and (
+            (rq.is_per_tensor and oq.is_per_tensor) or (rq.is_per_axis and oq.is_per_axis)):
+        return True
+    if lq is None and rq is not None and oq is None:
+        return False
+    return None
+
+
+def lower_upstream(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """`qcomp.quant.stablehlo.dot_zero_point_offset` + `dot_rescale` as ops, in i32."""
+    lq, rq, oq = c.lhs_q, c.rhs_q, c.res_q
+    shape = c.result_shape
+    acc = _kernel(em, c, lhs, rhs, i32, pad_with_zero_point=True)
+    zl = lq.zero_point
+    zr = rq.zero_point if rq.is_per_tensor else 0
+    terms: list = []
+    if zr != 0:
+        terms.append(_scaled(em, c, _sum_term(em, c, lhs, c.lhs_reduce, c.lhs_map, i32), zr, i32))
+    if zl != 0:
+        terms.append(_scaled(em, c, _sum_term(em, c, rhs, c.rhs_reduce, c.rhs_map, i32), zl, i32))
+    if zl != 0 and zr != 0:
+        terms.append(np.array(-zl * zr * c.k, np.int64))
+    off = _combine(em, c, terms, i32) if terms else None
+    if rq.is_per_tensor:
+        cs = lq.scale * rq.scale / oq.scale
+    else:
+        cs = lq.scale * float(np.asarray(rq.scales).reshape(-1)[0]) / float(
+            np.asarray(oq.scales).reshape(-1)[0])
+    if abs(cs - 1.0) > 0.001:
+        csv = np.float32(cs)
+        f = em.binary(sh.MultiplyOp, em.convert(acc, f32), em.full(csv, f32, shape))
+        acc = em.convert(f, i32)
+        if off is not None:
+            f = em.binary(sh.MultiplyOp, em.convert(off, f32), em.full(csv, f32, shape))
+            off = em.convert(f, i32)
+    czp = em.full(np.array(oq.zero_point if oq.is_per_tensor else 0), i32, shape)
+    if off is not None:
+        czp = em.binary(sh.SubtractOp, czp, off)
+    out = em.binary(sh.AddOp, acc, czp)
+    return em.convert(out, oq.storage)
+
+
+# ---------------------------------------------------------------------------
+# Hybrid
+# ---------------------------------------------------------------------------
+def lower_hybrid(em: Emitter, op: Operation, lhs: SSAValue, rhs: SSAValue,
+                 rq: UniformQuantizedType, upstream: bool) -> SSAValue:
+    """op(lhs, dequantize(rhs)) in float, the op's attributes kept."""
+    if upstream:
+        barrier = em.insert(sh.OptimizationBarrierOp.create(operands=[rhs],
+                                                            result_types=[rhs.type]))
+        r = barrier.results[0]
+        shape = shape_of(r)
+        axis = rq.quantized_dimension if rq.is_per_axis else None
+        flat = (lambda a: np.asarray(a).reshape(-1)) if axis is not None else (
+            lambda a: np.asarray(a).reshape(()))
+        f = em.convert(r, f32)
+        if np.any(rq.zero_points != 0):
+            f = em.binary(sh.SubtractOp, f, em.full(flat(rq.zero_points).astype(np.float32),
+                                                    f32, shape, axis))
+        rhs_f = em.binary(sh.MultiplyOp, f, em.full(flat(rq.scales).astype(np.float32), f32,
+                                                    shape, axis))
+    else:
+        rhs_f = spec_dequantize(em, rhs, rq)
+    new = type(op).create(operands=[lhs, rhs_f], result_types=[op.results[0].type],
+                          properties=dict(op.properties), attributes=dict(op.attributes))
+    return em.insert(new).results[0]
+
+
+def quantized_types(op: Operation):
+    return (quantized_element(op.lhs.type), quantized_element(op.rhs.type),
+            quantized_element(op.result.type))

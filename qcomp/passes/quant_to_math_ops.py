@@ -1,0 +1,273 @@
+"""Per-op lowerings of `stablehlo-legalize-quant-to-math` other than dot/convolution.
+
+Each `lower_*` takes the op, an `Emitter` positioned before it, the `rescale` mode and
+the op's operands as storage integers (`st`, quantized operands) or as they are, and
+returns one value per result: storage integers for a quantized result, else a value of
+the result's own type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, TensorType, f32, i32, i64
+from xdsl.ir import Block, Operation, SSAValue
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType, quantized_element
+from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.qdq_rules import DQ_OP_Q_OPS
+from qcomp.passes.quant_to_math_dot import illegal
+from qcomp.passes.quant_to_math_emit import (
+    Emitter,
+    element_of,
+    fixed_point_requantize,
+    fixed_point_rescale,
+    shape_of,
+    spec_dequantize,
+    spec_quantize,
+    upstream_dequantize,
+    upstream_quantize,
+    upstream_requantize,
+)
+from qcomp.passes.strip_func_quant_types import stripped_type
+from qcomp.quant.fixed_point import multiplier_and_shift
+
+Storage = Callable[[SSAValue], SSAValue]
+
+# Ops whose quantized values pass through unchanged (upstream's ConvertGenericOp list,
+# for the ops qcomp has). maximum / minimum / select only when every quantized type
+# on the op is the same.
+UPSTREAM_TYPE_ONLY = frozenset(f"stablehlo.{n}" for n in (
+    "bitcast_convert", "broadcast_in_dim", "concatenate", "constant", "gather", "maximum",
+    "minimum", "pad", "reduce_window", "reshape", "return", "select", "slice", "transpose",
+))
+TYPE_ONLY = UPSTREAM_TYPE_ONLY | frozenset(
+    f"stablehlo.{n}" for n in ("reverse", "optimization_barrier"))
+SAME_TYPE_ONLY = frozenset(("stablehlo.maximum", "stablehlo.minimum", "stablehlo.select"))
+
+# Upstream's dequantize -> op -> quantize fallback (the ops of its list qcomp has).
+UPSTREAM_DQ_OP_Q = frozenset(f"stablehlo.{n}" for n in (
+    "abs", "add", "atan2", "batch_norm_inference", "cbrt", "ceil", "clamp", "compare",
+    "cosine", "divide", "exponential_minus_one", "exponential", "floor", "log_plus_one",
+    "logistic", "log", "maximum", "minimum", "multiply", "negate", "power",
+    "reduce_precision", "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt",
+    "select", "sign", "sine", "sqrt", "subtract", "tanh",
+))
+SPEC_DQ_OP_Q = DQ_OP_Q_OPS | frozenset(("stablehlo.compare", "stablehlo.select"))
+
+
+def q_of(v: SSAValue) -> UniformQuantizedType | None:
+    return quantized_element(v.type)
+
+
+def _quantized_types(op: Operation) -> list[UniformQuantizedType]:
+    return [q for v in [*op.operands, *op.results] if (q := q_of(v)) is not None]
+
+
+def _need_uniform(op: Operation) -> None:
+    for q in _quantized_types(op):
+        if not isinstance(q, UniformQuantizedType):
+            raise illegal(op)
+
+
+# ---------------------------------------------------------------------------
+# Quantize / dequantize
+# ---------------------------------------------------------------------------
+def lower_uniform_quantize(op: Operation, em: Emitter, rescale: str, st: Storage) -> SSAValue:
+    qo = q_of(op.result)
+    qi = q_of(op.operand)
+    if qo is None:
+        raise PassDiagnostic(op, "Unsupported input element type.")
+    if rescale == "stablehlo":
+        if qi is None and element_of(op.operand) == f32 and not qo.is_blockwise:
+            return upstream_quantize(em, op.operand, qo)
+        if qi is not None and not (qi.is_blockwise or qo.is_blockwise):
+            if qi.is_per_axis and qo.is_per_axis and \
+                    qi.quantized_dimension != qo.quantized_dimension:
+                raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
+            return upstream_requantize(em, st(op.operand), qi, qo, qo.storage)
+        raise PassDiagnostic(op, "Unsupported input element type.")
+    if qi is None:
+        x = op.operand
+        if element_of(x) != qo.expressed_type:
+            x = em.convert(x, qo.expressed_type)
+        return spec_quantize(em, x, qo)
+    if rescale == "fixed-point" and not (qi.is_blockwise or qo.is_blockwise):
+        if qi.is_per_axis and qo.is_per_axis and qi.quantized_dimension != qo.quantized_dimension:
+            raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
+        return fixed_point_requantize(em, st(op.operand), qi, qo, op)
+    real = spec_dequantize(em, st(op.operand), qi)
+    if qi.expressed_type != qo.expressed_type:
+        real = em.convert(real, qo.expressed_type)
+    return spec_quantize(em, real, qo)
+
+
+def lower_uniform_dequantize(op: Operation, em: Emitter, rescale: str, st: Storage) -> SSAValue:
+    qi = q_of(op.operand)
+    assert qi is not None
+    if rescale == "stablehlo":
+        if qi.is_blockwise:
+            raise illegal(op)
+        f = upstream_dequantize(em, st(op.operand), qi)
+        out = element_of(op.result)
+        return f if out == f32 else em.convert(f, out)
+    return spec_dequantize(em, st(op.operand), qi)
+
+
+# ---------------------------------------------------------------------------
+# dequantize -> op -> quantize
+# ---------------------------------------------------------------------------
+def lower_dq_op_q(op: Operation, em: Emitter, rescale: str, st: Storage) -> list[SSAValue]:
+    """Quantized operands dequantized, the op in float, quantized results quantized."""
+    up = rescale == "stablehlo"
+    operands = []
+    for v in op.operands:
+        q = q_of(v)
+        if q is None:
+            operands.append(v)
+        elif up:
+            operands.append(upstream_dequantize(em, st(v), q))
+        else:
+            operands.append(spec_dequantize(em, st(v), q))
+    result_types = []
+    for r in op.results:
+        q = q_of(r)
+        if q is None:
+            result_types.append(r.type)
+        else:
+            result_types.append(TensorType(f32 if up else q.expressed_type, shape_of(r)))
+    new = type(op).create(operands=operands, result_types=result_types,
+                          properties=dict(op.properties), attributes=dict(op.attributes))
+    em.insert(new)
+    outs = []
+    for r, n in zip(op.results, new.results):
+        q = q_of(r)
+        if q is None:
+            outs.append(n)
+        elif up:
+            outs.append(upstream_quantize(em, n, q))
+        else:
+            outs.append(spec_quantize(em, n, q))
+    return outs
+
+
+# ---------------------------------------------------------------------------
+# Type-only ops
+# ---------------------------------------------------------------------------
+def retype_block_args(block: Block, rewriter) -> None:
+    """Quantized block arguments become storage typed; a `quant.scast` back at the top."""
+    from xdsl.rewriter import InsertPoint
+
+    point = InsertPoint.at_start(block)
+    for index, old in enumerate(list(block.args)):
+        new_type = stripped_type(old.type)
+        if new_type == old.type:
+            continue
+        new = rewriter.insert_block_argument(block, index, new_type)
+        new.name_hint = old.name_hint
+        cast = StorageCastOp(new, old.type)
+        rewriter.insert_op(cast, point)
+        point = InsertPoint.after(cast)
+        rewriter.replace_all_uses_with(old, cast.res)
+        rewriter.erase_block_argument(old)
+
+
+def lower_type_only(op: Operation, em: Emitter, st: Storage) -> list[SSAValue]:
+    """The same op on the storage integers (regions moved over, block arguments retyped)."""
+    if isinstance(op, sh.ConstantOp):
+        value = op.value
+        return [em.insert(sh.ConstantOp(value, stripped_type(op.output.type))).results[0]]
+    regions = [op.detach_region(r) for r in list(op.regions)]
+    for region in regions:
+        for block in region.blocks:
+            retype_block_args(block, em.rewriter)
+    new = type(op).create(operands=[st(v) for v in op.operands],
+                          result_types=[stripped_type(r.type) for r in op.results],
+                          properties=dict(op.properties), attributes=dict(op.attributes),
+                          regions=regions)
+    em.insert(new)
+    return list(new.results)
+
+
+def all_same_quantized(op: Operation) -> bool:
+    qs = _quantized_types(op)
+    return len(set(qs)) <= 1 and all(
+        q_of(v) is not None for v in [*op.operands, *op.results]
+        if not (isinstance(op, sh.SelectOp) and v is op.pred))
+
+
+# ---------------------------------------------------------------------------
+# add
+# ---------------------------------------------------------------------------
+def lower_upstream_add(op: Operation, em: Emitter, st: Storage) -> SSAValue | None:
+    """Upstream's add; None when it falls back to dequantize -> add -> quantize."""
+    ql, qr, qo = q_of(op.lhs), q_of(op.rhs), q_of(op.result)
+    if ql is None or qr is None or qo is None:
+        return None
+    if ql.is_per_axis or qr.is_per_axis or qo.is_per_axis:
+        if not (ql == qr == qo and qo.is_per_axis and qo.storage == i32):
+            return None
+        v = em.binary(sh.AddOp, st(op.lhs), st(op.rhs))
+        if np.any(qo.zero_points != 0):
+            v = em.binary(sh.SubtractOp, v, em.full(np.asarray(qo.zero_points).reshape(-1), i32,
+                                                    shape_of(v), qo.quantized_dimension))
+        return v
+    if ql.is_blockwise or qr.is_blockwise or qo.is_blockwise:
+        return None
+    l32 = upstream_requantize(em, st(op.lhs), ql, qo, i32)
+    r32 = upstream_requantize(em, st(op.rhs), qr, qo, i32)
+    v = em.binary(sh.AddOp, l32, r32)
+    v = em.binary(sh.SubtractOp, v, em.full(np.array(qo.zero_point), i32, shape_of(v)))
+    if qo.storage == i32:
+        return v
+    v = em.clamp(v, qo.storage_min, qo.storage_max)
+    return em.convert(v, qo.storage)
+
+
+def tosa_add_shift(q: UniformQuantizedType) -> int | None:
+    """TOSA's input shift for add: 20 for 8-bit results, 15 for 16-bit, else None."""
+    if q.storage_bitwidth <= 8:
+        return 20
+    if q.storage_bitwidth <= 16:
+        return 15
+    return None
+
+
+def lower_fixed_point_add(op: Operation, em: Emitter, st: Storage) -> SSAValue | None:
+    """TOSA-style integer add (per-tensor, storage <= 16 bits); None otherwise.
+
+    m = 2 * max(s_l, s_r); each operand x' = rescale(x - z_x, s_x / m * 2^S) in i32
+    (S = 20 for 8-bit results, 15 for 16-bit); out = rescale(l' + r', m / (s_res * 2^S))
+    + z_res clamped to the storage range. Each rescale is `fixed_point_rescale`.
+    """
+    ql, qr, qo = q_of(op.lhs), q_of(op.rhs), q_of(op.result)
+    if ql is None or qr is None or qo is None:
+        return None
+    if not (ql.is_per_tensor and qr.is_per_tensor and qo.is_per_tensor):
+        return None
+    shift = tosa_add_shift(qo)
+    if shift is None or max(ql.storage_bitwidth, qr.storage_bitwidth) > 16:
+        return None
+    m = 2 * max(ql.scale, qr.scale)
+    lo32, hi32 = -(1 << 31), (1 << 31) - 1
+    parts = []
+    for v, q in ((op.lhs, ql), (op.rhs, qr)):
+        x = em.convert(st(v), i64)
+        if q.zero_point != 0:
+            x = em.binary(sh.SubtractOp, x, em.full(np.array(q.zero_point), i64, shape_of(x)))
+        parts.append(fixed_point_rescale(em, x, np.array(q.scale / m * 2.0 ** shift), None,
+                                         np.array(0), lo32, hi32, i64, op))
+    total = em.binary(sh.AddOp, parts[0], parts[1])
+    return fixed_point_rescale(em, total, np.array(m / (qo.scale * 2.0 ** shift)), None,
+                               np.array(qo.zero_point), qo.storage_min, qo.storage_max,
+                               qo.storage, op)
+
+
+__all__ = [
+    "SAME_TYPE_ONLY", "SPEC_DQ_OP_Q", "TYPE_ONLY", "UPSTREAM_DQ_OP_Q", "UPSTREAM_TYPE_ONLY",
+    "all_same_quantized", "lower_dq_op_q", "lower_fixed_point_add", "lower_type_only",
+    "lower_uniform_dequantize", "lower_uniform_quantize", "lower_upstream_add", "q_of",
+    "multiplier_and_shift", "IntegerType",
+]

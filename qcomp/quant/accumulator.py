@@ -1,0 +1,71 @@
+"""Integer accumulators of quantized dot_general / convolution, and their rescale.
+
+With q = stored integers and z = zero points, the exact real result of a quantized
+contraction over K products is
+
+    real = s_l * s_r * acc,   acc = Σ (q_l - z_l)(q_r - z_r)
+                                  = Σ q_l q_r - z_r Σ q_l - z_l Σ q_r + K z_l z_r
+
+(the LiteRT / arXiv:1712.05877 decomposition: only Σ q_l q_r and, when z_r != 0,
+Σ q_l depend on the activations; the rest is constant for constant weights).
+`acc` is an exact integer; the two rescales below turn it into result storage.
+The quant-to-math lowering emits exactly these formulas, and `--semantics spec`
+computes dot_general / convolution with `rescale_accumulator`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from qcomp.quant.fixed_point import multiplier_and_shift
+from qcomp.quant.uniform import expressed_numpy_dtype
+
+
+def accumulator_multiplier(lhs_scale, rhs_scales, result_scales, expressed) -> np.ndarray:
+    """M = f64(s_l) * f64(s_r) / f64(s_res), each scale first rounded to the expressed type.
+
+    `rhs_scales` / `result_scales` are scalars or arrays broadcastable against the
+    result (per-axis along the result's channel dimension). Returns float64.
+    """
+    dt = expressed_numpy_dtype(expressed)
+    sl = np.asarray(lhs_scale).astype(dt).astype(np.float64)
+    sr = np.asarray(rhs_scales).astype(dt).astype(np.float64)
+    so = np.asarray(result_scales).astype(dt).astype(np.float64)
+    return sl * sr / so
+
+
+def rescale_accumulator(acc, multiplier, zero_points, storage_min: int,
+                        storage_max: int) -> np.ndarray:
+    """`rescale=float`: clamp(round_half_to_even(f64(acc) * M + f64(z_res)), min, max), int64.
+
+    One rounding of the real result (acc is exact below 2^53; M * acc rounds once in
+    f64), ties to even, saturation to the storage range.
+    """
+    f = np.asarray(acc).astype(np.float64) * np.asarray(multiplier, np.float64)
+    f = f + np.asarray(zero_points).astype(np.float64)
+    f = np.clip(f, float(storage_min), float(storage_max))
+    return np.rint(f).astype(np.int64)
+
+
+def fixed_point_parameters(multiplier) -> tuple[np.ndarray, np.ndarray]:
+    """Per-element (M, shift) of `multiplier_and_shift(m, 32)` for an array of multipliers."""
+    m = np.asarray(multiplier, np.float64)
+    pairs = [multiplier_and_shift(float(v), 32) for v in m.reshape(-1)]
+    mult = np.array([p[0] for p in pairs], np.int64).reshape(m.shape)
+    shift = np.array([p[1] for p in pairs], np.int64).reshape(m.shape)
+    return mult, shift
+
+
+def fixed_point_rescale(value, mult, shift, zero_points, storage_min: int,
+                        storage_max: int) -> np.ndarray:
+    """`rescale=fixed-point`: clamp(((v * M + 2^(shift-1)) >> shift) + z_res, min, max), int64.
+
+    TOSA RESCALE with SINGLE_ROUND and scale32 (ties round toward +inf, `>>` is
+    arithmetic); the product is computed in 64 bits (exact for |v| < 2^32).
+    """
+    v = np.asarray(value).astype(np.int64)
+    mult = np.asarray(mult, np.int64)
+    shift = np.asarray(shift, np.int64)
+    r = (v * mult + (np.int64(1) << (shift - 1))) >> shift
+    r = r + np.asarray(zero_points).astype(np.int64)
+    return np.clip(r, storage_min, storage_max)
