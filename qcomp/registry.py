@@ -95,6 +95,18 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     return TosaRescaleLegalizeToStablehloPass
 
 
+def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
+    from qcomp.passes.legalize_quant_to_math import LegalizeQuantToMathPass
+
+    return LegalizeQuantToMathPass
+
+
+def _stablehlo_legalize_quant_to_int() -> type[ModulePass]:
+    from qcomp.passes.legalize_quant_to_math import LegalizeQuantToIntPass
+
+    return LegalizeQuantToIntPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
@@ -103,6 +115,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "stablehlo-legalize-quantized-op-to-qdq": _stablehlo_legalize_quantized_op_to_qdq,
     "stablehlo-quant-legalize-to-tosa-rescale": _stablehlo_quant_legalize_to_tosa_rescale,
     "tosa-rescale-legalize-to-stablehlo": _tosa_rescale_legalize_to_stablehlo,
+    "stablehlo-legalize-quant-to-math": _stablehlo_legalize_quant_to_math,
+    "stablehlo-legalize-quant-to-int": _stablehlo_legalize_quant_to_int,
 }
 """qcomp's passes (name -> factory)."""
 
