@@ -69,6 +69,15 @@ def storage_type_range(width: int, signed: bool) -> tuple[int, int]:
     return 0, (1 << width) - 1
 
 
+def mlir_double_text(x: float) -> str:
+    """A double as MLIR diagnostics write it (`raw_ostream << double`, printf `%e`)."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "INF" if x > 0 else "-INF"
+    return f"{x:e}"
+
+
 def _expressed_limits(kind: str) -> tuple[float, float]:
     """(smallest positive subnormal, largest finite) of a float kind."""
     return {
@@ -174,7 +183,7 @@ class _BodyParser:
         name, off = self.ident()
         m = re.fullmatch(r"([iu])([0-9]+)", name)
         if m is None:
-            raise QuantParseError(off, "illegal quantized storage type alias")
+            raise QuantParseError(off, "illegal storage type prefix")
         width = int(m.group(2))
         if width == 0 or width > MAX_STORAGE_BITS:
             raise QuantParseError(off, f"illegal storage type size: {width}")
@@ -193,13 +202,19 @@ class _BodyParser:
                 raise QuantParseError(off_min, f"illegal storage type minimum: {smin}")
             if smax > hi:
                 raise QuantParseError(off_max, f"illegal storage type maximum: {smax}")
+            if smax - smin <= 0:
+                raise QuantParseError(off, f"illegal storage min and storage max: ({smin}:{smax})")
         return storage, smin, smax
 
     def expressed_type(self) -> tuple[Attribute, int]:
         name, off = self.ident()
         cls = _KIND_TYPES.get(name)
         if cls is None:
-            raise QuantParseError(off, "expecting float expressed type")
+            if re.fullmatch(r"f8E.*|f4E.*|f6E.*|tf32|f80|f128", name):
+                raise QuantParseError(
+                    off, f"unsupported expressed type {name} (qcomp supports f16, bf16, f32, "
+                    "f64)")
+            raise QuantParseError(off, "invalid kind of type specified")
         return cls(), off
 
     def quant_param(self) -> tuple[float, int, int]:
@@ -270,8 +285,8 @@ def parse_quant_body(mnemonic: str, text: str) -> Attribute:
             if not (lo <= scale <= hi):
                 raise QuantParseError(
                     off,
-                    f"scale {format_float(scale)} out of expressed type range "
-                    f"[{format_float(lo)}, {format_float(hi)}]",
+                    f"scale {mlir_double_text(scale)} out of expressed type range "
+                    f"[{mlir_double_text(lo)}, {mlir_double_text(hi)}]",
                 )
         scales = [s for s, _, _ in params]
         if flavour == "sub-channel":
@@ -550,8 +565,9 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         if self.storage_min < lo or self.storage_max > hi:
             raise VerifyException(
                 f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")
-        if self.storage_min > self.storage_max:
-            raise VerifyException("storage_min must not be greater than storage_max")
+        if self.storage_max - self.storage_min <= 0:
+            raise VerifyException(
+                f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")
         scales = [s.data for s in self.scales_attr.data]
         zps = [z.data for z in self.zero_points_attr.data]
         if len(scales) != len(zps):
@@ -574,11 +590,11 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         lo_s, hi_s = _expressed_limits(kind)
         for s in scales:
             if not math.isfinite(s) or s <= 0:
-                raise VerifyException(f"illegal scale: {format_float(s)}")
+                raise VerifyException(f"illegal scale: {mlir_double_text(s)}")
             if s < lo_s or s > hi_s:
                 raise VerifyException(
-                    f"scale {format_float(s)} out of expressed type range "
-                    f"[{format_float(lo_s)}, {format_float(hi_s)}]")
+                    f"scale {mlir_double_text(s)} out of expressed type range "
+                    f"[{mlir_double_text(lo_s)}, {mlir_double_text(hi_s)}]")
         for z in zps:
             if z < self.storage_min or z > self.storage_max:
                 raise VerifyException(
@@ -592,40 +608,39 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             return
         if self.is_per_axis:
             axis = self.quantized_dimension
+            # MLIR's wording (QuantOps.cpp, verifyPerAxisQuantization)
             if axis >= rank:
-                raise VerifyException(
-                    f"quantized dimension must be less than tensor rank, quantized "
-                    f"dimension: {axis}, tensor rank: {rank}")
+                raise VerifyException("quantized dimension must be less than tensor rank")
             size = shape[axis]
             if size >= 0 and size != len(self.scales_attr.data):
                 raise VerifyException(
-                    f"quantized dimension size does not match number of scales, "
-                    f"quantized dimension: {axis}, size: {size}, scales: "
-                    f"{len(self.scales_attr.data)}")
+                    "quantized dimension size does not match number of scales")
             return
+        # MLIR's wording (QuantOps.cpp, verifySubChannelQuantization)
         params_shape = self.params_shape
-        if len(params_shape) > rank:
-            raise VerifyException(
-                f"rank of scales {len(params_shape)} is greater than the tensor rank {rank}")
         blocks = dict(zip(self.quantized_dimensions, self.block_sizes))
         for d in self.quantized_dimensions:
             if d >= rank:
                 raise VerifyException(
                     f"quantized dimension {d} must be less than tensor rank {rank}")
+        if len(params_shape) != rank:
+            raise VerifyException(
+                f"Rank of scales {len(params_shape)} must match the rank of the tensor {rank}")
         for d in range(rank):
             size = shape[d]
-            count = params_shape[d] if d < len(params_shape) else 1
-            block = blocks.get(d, size if size >= 0 else 1)
             if size < 0:
                 continue
-            if size % block != 0:
+            block = blocks.get(d, size)
+            if block != 0 and size % block != 0:
                 raise VerifyException(
                     f"tensor dimension size {size} at axis {d} must be divisible by "
                     f"the corresponding block size {block}")
-            if size // block != count:
+            expected = size // block if block else 0
+            if params_shape[d] != expected:
+                # (upstream prints the expected count in both places)
                 raise VerifyException(
-                    f"dimension size {size} of axis {d} divided by block size {block} "
-                    f"does not match the number of quantization parameters {count}")
+                    f"dimension size {params_shape[d]} of scales tensor at axis {d} should "
+                    f"match (tensor dimension at axis / block sizes at axis) = {expected}")
 
 
 def _type_text(t: Attribute) -> str:
@@ -697,7 +712,7 @@ class CalibratedQuantizedType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if self.min_value.data >= self.max_value.data:
             raise VerifyException("illegal min and max: (%s:%s)" % (
-                format_float(self.min_value.data), format_float(self.max_value.data)))
+                mlir_double_text(self.min_value.data), mlir_double_text(self.max_value.data)))
 
 
 QuantType = UniformQuantizedType | AnyQuantizedType | CalibratedQuantizedType
@@ -740,6 +755,48 @@ def _verify_tensor_quant(t: Attribute) -> None:
         q.verify_for_shape(t.get_shape())
 
 
+def _any_quant_element(t: Attribute) -> Attribute | None:
+    """The quant-dialect element type (uniform, any or calibrated) of `t`, if any."""
+    e = element_type(t)
+    return e if isinstance(e, UniformQuantizedType | AnyQuantizedType
+                           | CalibratedQuantizedType) else None
+
+
+def _expressed(q: Attribute) -> Attribute | None:
+    if isinstance(q, UniformQuantizedType):
+        return q.expressed_type
+    if isinstance(q, AnyQuantizedType):
+        return None if isinstance(q.expressed, ArrayAttr) else q.expressed
+    if isinstance(q, CalibratedQuantizedType):
+        return q.expressed
+    return None
+
+
+def _storage_width(q: Attribute) -> int | None:
+    if isinstance(q, UniformQuantizedType | AnyQuantizedType):
+        return q.storage.width.data
+    return None
+
+
+def _require(op: IRDLOperation, what: str, index: int, ok: bool, summary: str) -> None:
+    """ODS-style operand/result constraint, in MLIR's words."""
+    if not ok:
+        t = (op.operands if what == "operand" else op.results)[index].type
+        raise VerifyException(
+            f"{what} #{index} must be scalar or tensor of {summary}, but got "
+            f"'{_type_text(t)}'")
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(element_type(t), AnyFloat)
+
+
+def _is_int_or_quant(t: Attribute) -> bool:
+    # MLIR wants a signless integer here; qcomp also lets `uiN` stand for the
+    # storage of a `uN` type (see docs/design.md)
+    return isinstance(element_type(t), IntegerType) or _any_quant_element(t) is not None
+
+
 class _CastBase(IRDLOperation):
     arg = operand_def()
     res = result_def()
@@ -749,15 +806,24 @@ class _CastBase(IRDLOperation):
     def __init__(self, arg, result_type: Attribute):
         super().__init__(operands=[arg], result_types=[result_type])
 
-    def verify_(self) -> None:
-        for t in (self.arg.type, self.res.type):
-            _verify_tensor_quant(t)
+    def _verify_shapes(self) -> None:
         in_t, out_t = self.arg.type, self.res.type
-        if isinstance(in_t, TensorType) != isinstance(out_t, TensorType):
-            raise VerifyException("input and result are both scalars or both tensors")
-        if isinstance(in_t, TensorType) and isinstance(out_t, TensorType):
-            if in_t.get_shape() != out_t.get_shape():
-                raise VerifyException("input and result shapes must match")
+        same = isinstance(in_t, TensorType) == isinstance(out_t, TensorType)
+        if same and isinstance(in_t, TensorType) and isinstance(out_t, TensorType):
+            a, b = in_t.get_shape(), out_t.get_shape()
+            same = len(a) == len(b) and all(x == y or -1 in (x, y) for x, y in zip(a, b))
+        if not same:
+            raise VerifyException(
+                "failed to verify that input and result are both scalars or both tensors "
+                "with matching shape")
+
+    def _verify_quantized(self, quantized: Attribute, float_type: Attribute) -> None:
+        """MLIR's verifyQuantizationOp: expressed types agree, then the parameters
+        fit the tensor shape."""
+        q = _any_quant_element(quantized)
+        if _expressed(q) != element_type(float_type):
+            raise VerifyException("expressed type in quantized type expected to match float type")
+        _verify_tensor_quant(quantized)
 
 
 @irdl_op_definition
@@ -767,12 +833,11 @@ class QuantizeCastOp(_CastBase):
     name = "quant.qcast"
 
     def verify_(self) -> None:
-        super().verify_()
-        q = quantized_element(self.res.type)
-        if q is None:
-            raise VerifyException("result must be a quantized type")
-        if element_type(self.arg.type) != q.expressed_type:
-            raise VerifyException("expressed type in quantized type expected to match input type")
+        _require(self, "operand", 0, _is_float(self.arg.type), "floating-point")
+        _require(self, "result", 0, _any_quant_element(self.res.type) is not None,
+                 "quantized type")
+        self._verify_shapes()
+        self._verify_quantized(self.res.type, self.arg.type)
 
 
 @irdl_op_definition
@@ -782,12 +847,11 @@ class DequantizeCastOp(_CastBase):
     name = "quant.dcast"
 
     def verify_(self) -> None:
-        super().verify_()
-        q = quantized_element(self.arg.type)
-        if q is None:
-            raise VerifyException("input must be a quantized type")
-        if element_type(self.res.type) != q.expressed_type:
-            raise VerifyException("expressed type in quantized type expected to match result type")
+        _require(self, "operand", 0, _any_quant_element(self.arg.type) is not None,
+                 "quantized type")
+        _require(self, "result", 0, _is_float(self.res.type), "floating-point")
+        self._verify_shapes()
+        self._verify_quantized(self.arg.type, self.res.type)
 
 
 @irdl_op_definition
@@ -797,15 +861,20 @@ class StorageCastOp(_CastBase):
     name = "quant.scast"
 
     def verify_(self) -> None:
-        super().verify_()
-        qi, qo = quantized_element(self.arg.type), quantized_element(self.res.type)
+        summary = "signless integer or quantized type"
+        _require(self, "operand", 0, _is_int_or_quant(self.arg.type), summary)
+        _require(self, "result", 0, _is_int_or_quant(self.res.type), summary)
+        self._verify_shapes()
+        qi, qo = _any_quant_element(self.arg.type), _any_quant_element(self.res.type)
         if (qi is None) == (qo is None):
-            raise VerifyException("input must be integer and result quantized, or vice versa")
+            raise VerifyException(
+                "failed to verify that input must be integer and result must be quantized, "
+                "or vice versa")
         q = qi or qo
-        assert q is not None
         other = element_type(self.res.type if qi is not None else self.arg.type)
-        if not isinstance(other, IntegerType) or other.width.data != q.storage_bitwidth:
+        if not isinstance(other, IntegerType) or other.width.data != _storage_width(q):
             raise VerifyException("storage type in quantized type expected to match integer type")
+        _verify_tensor_quant(self.arg.type if qi is not None else self.res.type)
 
 
 Quant = Dialect(
