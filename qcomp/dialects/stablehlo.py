@@ -429,6 +429,9 @@ class ReduceOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(RecursiveMemoryEffect())
 
+    parse = classmethod(syntax.parse_reduce)
+    print = syntax.print_reduce
+
     @property
     def dimensions(self) -> tuple[int, ...]:
         return array_values(self.dimensions_attr) or ()

@@ -81,10 +81,20 @@ class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
 
 
 @irdl_attr_definition
-class ResultAccuracyModeAttr(EnumAttribute[ResultAccuracyMode], SpacedOpaqueSyntaxAttribute):
-    """`#stablehlo<result_accuracy_mode DEFAULT>`."""
+class ResultAccuracyModeAttr(EnumAttribute[ResultAccuracyMode]):
+    """`#stablehlo.result_accuracy_mode<DEFAULT>`."""
 
     name = "stablehlo.result_accuracy_mode"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ResultAccuracyMode:
+        parser.parse_punctuation("<")
+        value = parser.parse_str_enum(ResultAccuracyMode)
+        parser.parse_punctuation(">")
+        return value
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
 
 
 # ---------------------------------------------------------------------------
@@ -478,8 +488,14 @@ class ResultAccuracyAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         from qcomp.dialects.float_format import format_float
 
-        printer.print_string(f"<atol = {format_float(self.atol.data)}, "
-                             f"rtol = {format_float(self.rtol.data)}, ulps = {self.ulps.data}, mode = ")
+        text = "<"
+        if self.atol.data != 0:
+            text += f"atol = {format_float(self.atol.data)}, "
+        if self.rtol.data != 0:
+            text += f"rtol = {format_float(self.rtol.data)}, "
+        if self.ulps.data != 0:
+            text += f"ulps = {self.ulps.data}, "
+        printer.print_string(text + "mode = ")
         printer.print_attribute(self.mode)
         printer.print_string(">")
 

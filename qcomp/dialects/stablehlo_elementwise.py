@@ -214,7 +214,7 @@ class ReducePrecisionOp(IRDLOperation):
     print = syntax.print_reduce_precision
 
     def verify_(self) -> None:
-        check.verify_elementwise(self)
+        check.verify_reduce_precision(self)
 
 
 ELEMENTWISE_OPS = [

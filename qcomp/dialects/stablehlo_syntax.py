@@ -618,7 +618,7 @@ def parse_optimization_barrier(cls, parser: Parser) -> Op:
 def print_optimization_barrier(op: Op, printer: Printer) -> None:
     print_attr_dict(printer, op)
     if not op.operands:
-        printer.print_string(" ()")
+        printer.print_string("()")
         return
     printer.print_string(" ")
     print_operand_list(printer, op.operands)

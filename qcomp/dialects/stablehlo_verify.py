@@ -1,15 +1,392 @@
-"""Verifiers of the StableHLO ops (filled in step by step)."""
+"""Verifiers of the StableHLO ops, in upstream's order and with upstream's messages.
+
+Order per op, as MLIR runs them: operand/result kinds (`stablehlo_types`), then the
+op's traits (compatible types, same shapes), then its own verifier (shape
+inference, quantization constraints in `stablehlo_quant_verify`). Shapes use -1
+for a dynamic size; two sizes are compatible when equal or either is dynamic.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
-def _noop(op) -> None:
-    return None
+from xdsl.dialects.builtin import ComplexType, IntegerType, TensorType
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+from qcomp.dialects import stablehlo_quant_verify as qv
+from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element, storage_of
+from qcomp.dialects.stablehlo_types import type_text, verify_value_kinds
 
 
-verify_elementwise = verify_clamp = verify_select = verify_compare = _noop
-verify_constant = verify_iota = verify_bitcast_convert = verify_reshape = _noop
-verify_transpose = verify_broadcast_in_dim = verify_concatenate = verify_slice = _noop
-verify_pad = verify_gather = verify_dot = verify_dot_general = verify_convolution = _noop
-verify_batch_norm_inference = verify_reduce = verify_reduce_window = _noop
-verify_optimization_barrier = _noop
+def fail(message: str) -> None:
+    raise VerifyException(message)
+
+
+def shape(t: Attribute) -> tuple[int, ...]:
+    return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+
+
+def dims_compatible(a: int, b: int) -> bool:
+    return a == b or a < 0 or b < 0
+
+
+def shapes_compatible(a: Sequence[int], b: Sequence[int]) -> bool:
+    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b))
+
+
+def fmt_dims(dims: Sequence[int]) -> str:
+    return "[" + ", ".join("?" if d < 0 else str(d) for d in dims) + "]"
+
+
+def compatible_elements(a: Attribute, b: Attribute) -> bool:
+    """Upstream's isCompatibleElementTypeForHloTypeInference."""
+    a, b = element_type(a), element_type(b)
+    qa = a if isinstance(a, UniformQuantizedType) else None
+    qb = b if isinstance(b, UniformQuantizedType) else None
+    if qa is not None and qb is not None:
+        return (qa.storage == qb.storage and qa.storage_min == qb.storage_min
+                and qa.storage_max == qb.storage_max
+                and qa.expressed_type == qb.expressed_type
+                and qa.is_per_axis == qb.is_per_axis)
+    if qa is not None or qb is not None:
+        return False
+    return a == b
+
+
+def compatible_types(a: Attribute, b: Attribute) -> bool:
+    return shapes_compatible(shape(a), shape(b)) and compatible_elements(a, b)
+
+
+def check_inferred(inferred: Attribute, actual: Attribute) -> None:
+    if not compatible_types(inferred, actual):
+        fail(f"inferred type(s) '{type_text(inferred)}' are incompatible with return "
+             f"type(s) of operation '{type_text(actual)}'")
+
+
+def check_inferred_shape(dims: Sequence[int], actual: Attribute) -> None:
+    if not shapes_compatible(dims, shape(actual)):
+        fail(f"inferred shape '{fmt_dims(dims)}' is incompatible with return type of "
+             f"operation '{type_text(actual)}'")
+
+
+def _all_types(op) -> list[Attribute]:
+    return [v.type for v in op.operands] + [r.type for r in op.results]
+
+
+def check_compatible_types(op) -> None:
+    first = op.operands[0].type
+    if not all(compatible_types(t, first) for t in _all_types(op)):
+        fail("requires compatible types for all operands and results")
+
+
+def check_compatible_element_types(op) -> None:
+    first = op.operands[0].type
+    if not all(compatible_elements(t, first) for t in _all_types(op)):
+        fail("requires compatible element types for all operands and results")
+
+
+def check_same_shape(op, what: str = "all operands and results") -> None:
+    types = _all_types(op)
+    if not all(shapes_compatible(shape(t), shape(types[0])) for t in types):
+        fail(f"requires the same shape for {what}")
+
+
+def check_same_element_type(op) -> None:
+    types = _all_types(op)
+    if any(element_type(t) != element_type(types[0]) for t in types):
+        fail("requires the same element type for all operands and results")
+
+
+def check_elementwise_shapes(op) -> None:
+    """MLIR's Elementwise trait."""
+    shapes = [shape(t) for t in _all_types(op) if shape(t) or isinstance(t, TensorType)]
+    non_scalar = [s for s in shapes if len(s) > 0]
+    if any(not shapes_compatible(s, non_scalar[0]) for s in non_scalar):
+        fail("all non-scalar operands/results must have the same shape and base type")
+
+
+# ---------------------------------------------------------------------------
+# elementwise
+# ---------------------------------------------------------------------------
+_OWN_TYPE_RULES = {"stablehlo.add", "stablehlo.convert", "stablehlo.abs",
+                   "stablehlo.uniform_quantize", "stablehlo.uniform_dequantize"}
+
+
+def verify_elementwise(op) -> None:
+    verify_value_kinds(op)
+    name = op.name
+    if name not in _OWN_TYPE_RULES:
+        check_compatible_types(op)
+        return
+    if name == "stablehlo.add":
+        check_same_shape(op)
+        qv.verify_add(op.lhs.type, op.rhs.type, op.result.type)
+    elif name == "stablehlo.convert":
+        check_same_shape(op)
+    elif name == "stablehlo.abs":
+        t = op.operand.type
+        e = element_type(t)
+        if isinstance(e, ComplexType):
+            e = e.element_type
+        check_inferred(TensorType(e, shape(t)), op.result.type)
+    elif name == "stablehlo.uniform_quantize":
+        check_elementwise_shapes(op)
+        qv.verify_uniform_quantize(op.operand.type, op.result.type)
+    else:
+        check_elementwise_shapes(op)
+        q = quantized_element(op.operand.type)
+        assert q is not None
+        check_inferred(TensorType(q.expressed_type, shape(op.operand.type)), op.result.type)
+
+
+def verify_clamp(op) -> None:
+    verify_value_kinds(op)
+    x = shape(op.operand.type)
+    for label, v in (("min", op.min), ("max", op.max)):
+        s = shape(v.type)
+        if s and not shapes_compatible(s, x):
+            fail(f"{label} shape {fmt_dims(s)} is not scalar and is not compatible to operand "
+                 f"shape {fmt_dims(x)}")
+    check_compatible_element_types(op)
+    check_inferred(op.operand.type, op.result.type)
+
+
+def verify_select(op) -> None:
+    verify_value_kinds(op)
+    t, f = op.on_true.type, op.on_false.type
+    if not compatible_types(t, f):
+        fail("requires compatible types for non-predicate operands")
+    p = shape(op.pred.type)
+    if p and not shapes_compatible(p, shape(t)):
+        fail("requires the same shape for all operands")
+    check_inferred(t, op.result.type)
+
+
+def verify_compare(op) -> None:
+    verify_value_kinds(op)
+    if not compatible_elements(op.lhs.type, op.rhs.type):
+        fail("requires compatible element types for all operands")
+    check_same_shape(op)
+
+
+def verify_reduce_precision(op) -> None:
+    verify_value_kinds(op)
+    check_compatible_types(op)
+    if op.exponent_bits.value.data < 1:
+        fail("exponent_bits must be positive")
+    if op.mantissa_bits.value.data < 0:
+        fail("mantissa_bits must be non-negative")
+
+
+# ---------------------------------------------------------------------------
+# constants and type-only ops
+# ---------------------------------------------------------------------------
+def verify_constant(op) -> None:
+    verify_value_kinds(op)
+    vt = getattr(op.value, "type", None)
+    rt = op.output.type
+    if vt is None:
+        fail("value must be an elements attribute")
+    if quantized_element(rt) is not None:
+        if vt != storage_of(rt):
+            check_inferred(vt, rt)
+    elif vt != rt:
+        check_inferred(vt, rt)
+
+
+def verify_iota(op) -> None:
+    verify_value_kinds(op)
+    s = shape(op.output.type)
+    if op.iota_dimension < 0:
+        fail("attribute 'iota_dimension' failed to satisfy constraint: 64-bit signless "
+             "integer attribute whose value is non-negative")
+    if len(s) == 0:
+        fail("does not support scalars.")
+    if op.iota_dimension >= len(s):
+        fail("iota dimension cannot go beyond the output rank.")
+
+
+def _bit_width(e: Attribute) -> int:
+    if isinstance(e, UniformQuantizedType):
+        return e.storage_bitwidth
+    if isinstance(e, ComplexType):
+        return 2 * _bit_width(e.element_type)
+    if isinstance(e, IntegerType):
+        return e.width.data
+    return int(getattr(e, "bitwidth", 0))
+
+
+def verify_bitcast_convert(op) -> None:
+    verify_value_kinds(op)
+    ot, rt = op.operand.type, op.result.type
+    oe, re_ = element_type(ot), element_type(rt)
+    if isinstance(oe, ComplexType) != isinstance(re_, ComplexType):
+        fail(f"cannot convert between real and complex types, but got: {type_text(ot)} and "
+             f"{type_text(rt)}")
+    ow, rw = _bit_width(oe), _bit_width(re_)
+    os_, rs = shape(ot), shape(rt)
+    small, big = (os_, rs) if ow < rw else (rs, os_)
+    sw, bw = min(ow, rw), max(ow, rw)
+    prefix = small
+    if ow != rw:
+        if len(small) != len(big) + 1:
+            fail(f"rank of smaller element type ({len(small)}) should be 1 more than rank of "
+                 f"larger element type ({len(big)}), but {len(small)} != {len(big)} + 1.")
+        prefix = small[:-1]
+        if small[-1] >= 0 and small[-1] * sw != bw:
+            fail(f"requires compatible bit widths. Got: {type_text(ot)} and {type_text(rt)}, "
+                 f"but {sw} * {small[-1]} != {bw}.")
+    for a, b in zip(prefix, big):
+        if not dims_compatible(a, b):
+            fail("operand and result shapes must match except for the innermost dimension of "
+                 f"the shape with the smaller element type. Got: {type_text(ot)} and "
+                 f"{type_text(rt)}.")
+
+
+def verify_reshape(op) -> None:
+    verify_value_kinds(op)
+    check_compatible_element_types(op)
+    ot, rt = op.operand.type, op.result.type
+    os_, rs = shape(ot), shape(rt)
+    if all(d >= 0 for d in os_ + rs):
+        n_out, n_in = _count(rs), _count(os_)
+        if n_out != n_in:
+            fail(f"number of output elements ({n_out}) doesn't match expected number of "
+                 f"elements ({n_in})")
+        if quantized_element(ot) is not None or quantized_element(rt) is not None:
+            qv.verify_reshape(ot, rt)
+
+
+def _count(dims: Sequence[int]) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def verify_transpose(op) -> None:
+    verify_value_kinds(op)
+    check_compatible_element_types(op)
+    ot, rt = op.operand.type, op.result.type
+    perm = op.permutation
+    rank = len(shape(ot))
+    if len(perm) != rank:
+        fail(f"TransposeOp operand rank {rank} does not match permutation size {len(perm)}")
+    if sorted(perm) != list(range(rank)):
+        fail(f"attribute permutation must be a permutation of [{', '.join(map(str, range(rank)))}]"
+             f" but got [{', '.join(map(str, perm))}]")
+    inferred = tuple(shape(ot)[d] for d in perm)
+    check_inferred(TensorType(element_type(rt), inferred), rt)
+    qv.verify_transpose(ot, perm, rt)
+
+
+def verify_broadcast_in_dim(op) -> None:
+    verify_value_kinds(op)
+    check_compatible_element_types(op)
+    ot, rt = op.operand.type, op.result.type
+    qv.verify_same_per_tensor_params(ot, rt)
+    dims = op.broadcast_dimensions
+    os_, rs = shape(ot), shape(rt)
+    if len(dims) != len(os_):
+        fail(f"broadcast_dimensions size ({len(dims)}) does not match operand rank ({len(os_)})")
+    if len(set(dims)) != len(dims):
+        fail("broadcast_dimensions should not have duplicates")
+    for i, d in enumerate(dims):
+        if d < 0 or d >= len(rs):
+            fail(f"broadcast_dimensions contains invalid value {d} for result with rank "
+                 f"{len(rs)}")
+        if os_[i] >= 0 and os_[i] != 1 and os_[i] != rs[d]:
+            fail(f"size of operand dimension {i} ({os_[i]}) is not equal to 1 or size of result "
+                 f"dimension {d} ({rs[d]})")
+    qv.verify_broadcast_in_dim(ot, rt, dims)
+
+
+def verify_concatenate(op) -> None:
+    verify_value_kinds(op)
+    check_same_element_type(op)
+    types = [v.type for v in op.inputs]
+    if not types:
+        fail("expected at least 1 input")
+    dim = op.dimension
+    rank = len(shape(types[0]))
+    if rank == 0:
+        fail("rank-0 values cannot be concatenated")
+    if dim < 0 or dim >= rank:
+        fail(f"dimension {dim} is out-of-bounds for input rank {rank}")
+    first = shape(types[0])
+    total = 0
+    for i, t in enumerate(types):
+        s = shape(t)
+        if len(s) != rank:
+            fail(f"operands (0) and ({i}) do not match rank")
+        for d in range(rank):
+            if d != dim and not dims_compatible(first[d], s[d]):
+                fail(f"shapes of operand (0) and ({i}) are not compatible at non-concat index "
+                     f"{d}: ({', '.join(map(str, first))}) != ({', '.join(map(str, s))})")
+        total = -1 if total < 0 or s[dim] < 0 else total + s[dim]
+    inferred = [next((shape(t)[d] for t in types if shape(t)[d] >= 0), -1) for d in range(rank)]
+    inferred[dim] = total
+    check_inferred(TensorType(element_type(types[0]), inferred), op.result.type)
+
+
+def verify_slice(op) -> None:
+    verify_value_kinds(op)
+    check_same_element_type(op)
+    s = shape(op.operand.type)
+    starts, limits, strides = op.start_indices, op.limit_indices, op.strides
+    if not len(starts) == len(limits) == len(strides):
+        fail("failed to verify that all of {start_indices, limit_indices, strides} have same "
+             "size")
+    if len(starts) != len(s):
+        fail(f"the number of elements in start_indices ({len(starts)}) does not match the rank "
+             f"of the operand ({len(s)})")
+    out = []
+    for i, (a, b, c) in enumerate(zip(starts, limits, strides)):
+        if a < 0:
+            fail(f"negative start index {a} in dimension {i}")
+        if s[i] >= 0 and b > s[i]:
+            fail(f"limit index {b} is larger than dimension size {s[i]} in dimension {i}")
+        if a > b:
+            fail(f"start index {a} is larger than limit index {b} in dimension {i}")
+        if c <= 0:
+            fail(f"stride must be positive but got {c} in dimension {i}")
+        out.append(-(-(b - a) // c))
+    check_inferred(TensorType(element_type(op.operand.type), out), op.result.type)
+
+
+def verify_pad(op) -> None:
+    verify_value_kinds(op)
+    check_same_element_type(op)
+    s = shape(op.operand.type)
+    if shape(op.padding_value.type):
+        fail("padding value type should be a rank-0 tensor, is rank "
+             f"{len(shape(op.padding_value.type))}")
+    lo, hi, inner = op.edge_padding_low, op.edge_padding_high, op.interior_padding
+    if not len(lo) == len(hi) == len(inner) == len(s):
+        fail(f"edge_padding_low length ({len(lo)}) must match operand rank ({len(s)})")
+    out = []
+    for i, d in enumerate(s):
+        if inner[i] < 0:
+            fail(f"Interior padding cannot be negative: {inner[i]}")
+        out.append(-1 if d < 0 else d + lo[i] + hi[i] + max(d - 1, 0) * inner[i])
+        if out[-1] < -1 or (d >= 0 and out[-1] < 0):
+            fail(f"Padding result in negative size for dimension {i}")
+    check_inferred(TensorType(element_type(op.operand.type), out), op.result.type)
+
+
+from qcomp.dialects.stablehlo_verify_nn import (  # noqa: E402  (second half of the verifiers)
+    verify_batch_norm_inference,
+    verify_convolution,
+    verify_dot,
+    verify_dot_general,
+    verify_gather,
+    verify_optimization_barrier,
+    verify_reduce,
+    verify_reduce_window,
+)
+
+__all__ = [
+    "verify_batch_norm_inference", "verify_convolution", "verify_dot", "verify_dot_general",
+    "verify_gather", "verify_optimization_barrier", "verify_reduce", "verify_reduce_window",
+]
