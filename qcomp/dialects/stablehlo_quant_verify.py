@@ -65,11 +65,11 @@ def verify_add(lhs: Attribute, rhs: Attribute, result: Attribute) -> None:
         if not qo.is_per_axis:
             fail("result is not per_axis quantized but lhs or rhs are")
         if ql.is_per_axis and ql.quantized_dimension != qo.quantized_dimension:
-            fail(f"quantization_dimension of lhs and result are not same {_text(lhs)} vs "
-                 f"{_text(result)}")
+            fail(f"quantization_dimension of lhs and result are not same {_text(ql)} vs "
+                 f"{_text(qo)}")
         if qr.is_per_axis and qr.quantized_dimension != qo.quantized_dimension:
-            fail(f"quantization_dimension of rhs and result are not same {_text(rhs)} vs "
-                 f"{_text(result)}")
+            fail(f"quantization_dimension of rhs and result are not same {_text(qr)} vs "
+                 f"{_text(qo)}")
         return
     if qo.is_per_axis:
         fail("result per_axis quantized but none from rhs and lhs are per_axis quantized")
@@ -94,8 +94,9 @@ def verify_same_per_tensor_params(a: Attribute, b: Attribute) -> None:
 def verify_same_per_axis_params(a: Attribute, b: Attribute) -> None:
     qa, qb = _per_axis(a), _per_axis(b)
     if qa is not None and qb is not None:
-        if (list(qa.scales) != list(qb.scales)
-                or list(qa.zero_points) != list(qb.zero_points)):
+        # Upstream compares the parameter lists pairwise up to the shorter one.
+        if (any(x != y for x, y in zip(qa.scales, qb.scales))
+                or any(x != y for x, y in zip(qa.zero_points, qb.zero_points))):
             fail(f"expect same quantization scales and zero_points but got {_text(a)} vs "
                  f"{_text(b)}")
 

@@ -275,7 +275,7 @@ def verify_transpose(op) -> None:
         fail(f"TransposeOp operand rank {rank} does not match permutation size {len(perm)}")
     if sorted(perm) != list(range(rank)):
         fail(f"attribute permutation must be a permutation of [{', '.join(map(str, range(rank)))}]"
-             f" but got [{', '.join(map(str, perm))}]")
+             f" but got {', '.join(map(str, perm))}")
     inferred = tuple(shape(ot)[d] for d in perm)
     check_inferred(TensorType(element_type(rt), inferred), rt)
     qv.verify_transpose(ot, perm, rt)

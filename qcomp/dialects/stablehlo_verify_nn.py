@@ -247,8 +247,8 @@ def verify_batch_norm_inference(op) -> None:
     s = shape(op.operand.type)
     fi = op.feature_index
     if fi >= len(s):
-        fail(f"expects feature_index to be smaller than the rank of multi-dimensional operands; "
-             f"got feature_index {fi}, and rank {len(s)}.")
+        fail(f"expects featureIndex to be smaller than the rank of multi-dimensional operands; "
+             f"got featureIndex {fi}, and rank {len(s)}.")
     for v in (op.scale, op.offset, op.mean, op.variance):
         n = shape(v.type)[0]
         if not dims_compatible(n, s[fi]):
