@@ -63,7 +63,7 @@ class _Emitter:
         return PassDiagnostic(self.op, f"{PASS}: {message}")
 
     def insert(self, new: Operation) -> SSAValue:
-        self.rewriter.insert_op(new, self.point)
+        self.rewriter.insert(new, self.point)
         return new.results[0]
 
     def tosa_const(self, value: int, element: IntegerType) -> SSAValue:
@@ -85,8 +85,9 @@ class _Emitter:
             ends = tosa_rescale(np.array(in_range, np.int64), m, s, izp, ozp,
                                 out_bitwidth=out_e.width.data)
         except RescaleError as e:
-            raise self.fail(f"{what}: input range [{in_range[0]}, {in_range[1]}] with "
-                            f"multiplier {m}, shift {s}: {e}") from None
+            raise self.fail(f"{what}: scale {scale!r} is multiplier {m}, shift {s}, but "
+                            f"x - zp spans [{in_range[0] - izp}, {in_range[1] - izp}] and TOSA "
+                            f"requires -2^{s - 1} <= x - zp < 2^{s - 1}") from None
         in_e = _storage(_tensor(value).element_type)
         new = RescaleOp(value, self.tosa_const(m, i32), self.tosa_const(s, IntegerType(8)),
                         self.tosa_const(izp, in_e), self.tosa_const(ozp, out_e), result_type,
@@ -217,7 +218,7 @@ class LegalizeQuantElementwise(RewritePattern):
             new = self._compare(em, op, operand_q[0], operand_q[1])
         else:
             new = self._binary(em, op, operand_q[0], operand_q[1], result_q[0])
-        rewriter.replace_op(op, [], [new])
+        rewriter.replace(op, [], [new])
 
     @staticmethod
     def _abs(em: _Emitter, op: Operation, q_in: UniformQuantizedType,

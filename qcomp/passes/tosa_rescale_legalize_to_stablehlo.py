@@ -90,7 +90,7 @@ class _Emitter:
         self.shape = shape
 
     def insert(self, new: Operation) -> SSAValue:
-        self.rewriter.insert_op(new, self.point)
+        self.rewriter.insert(new, self.point)
         return new.results[0]
 
     def op(self, cls: type, operands: list[SSAValue], element: Attribute = i64,
@@ -172,7 +172,11 @@ class LegalizeRescale(RewritePattern):
             r = em.op(shlo.ConvertOp, [r], out_e)
         if isinstance(out_t.element_type, UniformQuantizedType):
             r = em.op(BitcastConvertOp, [r], out_t.element_type)
-        rewriter.replace_op(op, [], [r])
+        owners = {v.owner for v in (op.multiplier, op.shift, op.input_zp, op.output_zp)}
+        rewriter.replace(op, [], [r])
+        for const in owners:   # parameter constants left without uses
+            if isinstance(const, ConstOp) and not const.results[0].uses:
+                rewriter.erase(const)
 
     @staticmethod
     def _params(op: RescaleOp) -> RescaleParams:
@@ -194,10 +198,9 @@ class LegalizeRescale(RewritePattern):
         in_e = _storage(in_t.element_type)
         out_e = _storage(out_t.element_type)
         in_w, out_w = in_e.width.data, out_e.width.data
-        if op.is_scale32 and in_w > 32:
-            raise fail(f"scale32 with a {in_w}-bit input can overflow i64")
-        if in_w > 48:
-            raise fail(f"{in_w}-bit input is wider than TOSA allows (48)")
+        if in_w not in (8, 16, 32) or out_w not in (8, 16, 32):
+            raise fail(f"i{in_w} -> i{out_w}: StableHLO integers are 2/4/8/16/32/64-bit, so "
+                       "only 8-, 16- and 32-bit inputs and outputs can be legalized")
         mult = np.array(values["multiplier"], np.int64)
         shift = np.array(values["shift"], np.int64)
         if np.any(shift < 2) or np.any(shift > 62):
@@ -234,16 +237,20 @@ class TosaRescaleLegalizeToStablehloPass(ModulePass):
     rank-0 constants broadcast to the shape, or, per channel, rank-1 constants broadcast
     along the last axis. scale16 (`scale32 = false`, i16 multiplier) uses the same
     formula; INEXACT_ROUND is lowered as SINGLE_ROUND (the spec allows it). The i64
-    product cannot overflow: |value| < 2^48 with a 16-bit multiplier, < 2^33 with a
-    32-bit one.
+    product cannot overflow: |value| < 2^33 and the multiplier < 2^31.
 
     Beyond upstream (which accepts only per-tensor, SINGLE_ROUND, scale32, signed):
-    per-channel, DOUBLE_ROUND, scale16 with 16- and 48-bit inputs, unsigned input and
-    output. Inputs that break a TOSA REQUIRE (|value| >= 2^(shift-1) with scale32) get
+    per-channel, DOUBLE_ROUND, INEXACT_ROUND, scale16, unsigned input and output, with
+    8-, 16- and 32-bit inputs. A 48-bit input is refused: StableHLO has no 48-bit
+    integer type, so no StableHLO op can read it (TOSA's i48 comes from its own
+    accumulating ops). Inputs that break a TOSA REQUIRE (|value| >= 2^(shift-1) with scale32) get
     the formula's value; the spec leaves them undefined.
 
+    `tosa.const` parameters left without uses are erased.
+
     Errors: multiplier, shift or zero point not a constant; dynamic or unranked shapes;
-    shift outside [2, 62] or a negative/too wide multiplier.
+    48-bit (or other non-StableHLO width) input; shift outside [2, 62] or a negative or
+    too wide multiplier.
     """
 
     name = "tosa-rescale-legalize-to-stablehlo"
