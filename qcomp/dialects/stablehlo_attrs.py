@@ -117,12 +117,15 @@ def format_int_list(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
-def parse_struct(parser: AttrParser, kind: str, fields: dict[str, bool]) -> dict[str, object]:
+def parse_struct(parser: AttrParser, kind: str, fields: dict[str, bool],
+                 opened: bool = False) -> dict[str, object]:
     """Read `<key = value, ...>` as upstream's parseStruct does.
 
-    `fields` maps each keyword to True for an integer list, False for one integer.
+    `fields` maps each keyword to True for an integer list, False for one integer;
+    `opened`: the `<` was already read.
     """
-    parser.parse_punctuation("<")
+    if not opened:
+        parser.parse_punctuation("<")
     out: dict[str, object] = {}
     if parser.parse_optional_punctuation(">") is not None:
         return out
@@ -353,12 +356,12 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
         if parser.parse_optional_keyword("raw") is not None:
-            f = parse_struct(parser, "conv", _CONV_RAW_FIELDS)
+            f = parse_struct(parser, "conv", _CONV_RAW_FIELDS, opened=True)
             return ConvDimensionNumbersAttr.get(
                 *(f.get(k, () if is_list else 0) for k, is_list in _CONV_RAW_FIELDS.items())  # type: ignore[misc]
             ).parameters
-        parser.parse_punctuation("<")
         attr = parse_conv_dimensions(parser)
         parser.parse_punctuation(">")
         return attr.parameters

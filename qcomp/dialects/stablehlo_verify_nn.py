@@ -207,6 +207,11 @@ def verify_gather(op) -> None:
     dn = op.dimension_numbers
     os_ = shape(op.operand.type)
     ss = op.slice_sizes
+    n_off, n_col, n_bat = (len(dn.offset_dims), len(dn.collapsed_slice_dims),
+                           len(dn.operand_batching_dims))
+    if n_off + n_col + n_bat != len(os_):
+        fail(f"offset_dims size ({n_off}) plus collapse_slice_dims size ({n_col}) plus "
+             f"operand_batching_dims size ({n_bat}) is not equal to operand rank ({len(os_)})")
     if len(ss) != len(os_):
         fail(f"slice_sizes size ({len(ss)}) not equal to (implied) operand rank ({len(os_)})")
     for i, s in enumerate(ss):
