@@ -104,11 +104,11 @@ def collect_expected(source: SourceFile, first_line: int = 1, last_line: int | N
         text = source.line_text(line)
         m = _EXPECTED.search(text)
         if m is None:
-            if text.strip():
-                last_plain = line
-                for e in pending_below:
-                    e.line = line
-                pending_below = []
+            # as in MLIR, any other line (blank and comment lines too) counts
+            last_plain = line
+            for e in pending_below:
+                e.line = line
+            pending_below = []
             continue
         severity, regex, where, body = m.groups()
         offset = source._starts[line - 1] + m.start()

@@ -156,7 +156,8 @@ def passes_help(passes: PassFactories) -> str:
         if dataclasses.is_dataclass(cls):
             for info in get_pass_option_infos(cls):
                 default = f" (default: {info.default_value})" if info.default_value else ""
-                lines.append(f"      {info.name.replace('_', '-')}: {info.expected_type}{default}")
+                kind = info.expected_type.replace("'", "")
+                lines.append(f"      {info.name.replace('_', '-')}: {kind}{default}")
     lines.append("named pipelines:")
     for name, (spec, text) in sorted(_named_pipelines().items()):
         lines.append(f"  --{name:<44} {text} (runs {spec})")

@@ -158,7 +158,14 @@ def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnost
     return None
 
 
-def _parse_error(e: ParseError) -> Diagnostic:
+def _parse_error(e: ParseError, text: str) -> Diagnostic:
+    m = re.match(r"values used but not defined: \[%([^,\]]+)", e.msg)
+    if m is not None:
+        # xDSL reports this at the end of the input; MLIR at the first use
+        use = re.search(r"%" + re.escape(m.group(1)) + r"(?![\w$.-])", text)
+        if use is not None:
+            return Diagnostic("error", f"use of undeclared SSA value name (%{m.group(1)})",
+                              use.start())
     diag = Diagnostic("error", e.msg, e.span.start)
     if isinstance(e, MultipleSpansParseError):
         for span, note in e.refs:
@@ -182,12 +189,13 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     from qcomp.registry import make_context
 
     ctx = make_context(allow_unregistered=opts.allow_unregistered)
+    _load_test_dialect(ctx)
     parser = QcompParser(ctx, text, name)
     t0 = time.perf_counter()
     try:
         module = parser.parse_module()
     except ParseError as e:
-        return None, [_parse_error(e)]
+        return None, [_parse_error(e, text)]
     except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=err)
@@ -228,6 +236,14 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     out = print_module(module, opts.generic)
     timing.add("Output", time.perf_counter() - t0)
     return out, []
+
+
+def _load_test_dialect(ctx) -> None:
+    """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect."""
+    from xdsl.dialects.test import Test
+
+    if "test" not in ctx.registered_dialect_names:
+        ctx.load_dialect(Test)
 
 
 def _write_atomic(path: str, text: str) -> None:

@@ -1,0 +1,63 @@
+// RUN: qcomp-opt %s -split-input-file -verify-diagnostics
+
+// Every way of placing an expectation: next line, same line, lines above and
+// below, @above and @below (the nearest line, blank or not, that is not itself a
+// designator).
+
+func.func @next_line(%arg0: tensor<2xf32>) -> tensor<2xi8> {
+  // expected-error @+1 {{'func.return' op Expected arguments to have the same types as the function output types}}
+  return %arg0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @same_line(%arg0: tensor<2xf32>) -> tensor<2xi8> {
+  return %arg0 : tensor<2xf32> // expected-error {{expected [tensor<2xi8>], got [tensor<2xf32>]}}
+}
+
+// -----
+
+func.func @line_above(%arg0: tensor<2xf32>) -> tensor<2xi8> {
+  return %arg0 : tensor<2xf32>
+
+  // expected-error @-2 {{same types as the function output types}}
+}
+
+// -----
+
+func.func @above(%arg0: tensor<2xf32>) -> tensor<2xi8> {
+  return %arg0 : tensor<2xf32>
+  // expected-error @above {{same types}}
+}
+
+// -----
+
+func.func @below(%arg0: tensor<2xf32>) -> tensor<2xi8> {
+  // expected-error @below {{expected [tensor<2xi8>]}}
+  return %arg0 : tensor<2xf32>
+}
+
+// -----
+
+// Parse errors point at the offending token.
+func.func @undefined(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  %0 = stablehlo.add %arg0, %nothing : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Literal errors point at the element.
+func.func @literal() -> tensor<2xi8> {
+  // expected-error @+1 {{integer constant out of range for type}}
+  %0 = stablehlo.constant dense<[1, 300]> : tensor<2xi8>
+  return %0 : tensor<2xi8>
+}
+
+// -----
+
+// A chunk without errors is fine too.
+func.func @clean(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  return %arg0 : tensor<2xf32>
+}
