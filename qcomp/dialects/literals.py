@@ -23,7 +23,12 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
+    MemRefType,
+    TensorType,
+    VectorType,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -547,6 +552,17 @@ class QcompParser(Parser):
             if isinstance(e, OverflowError):
                 msg = f"float literal '{text}' out of range for type"
             self.raise_error(msg, Span(start, start + len(text), self.lexer.input))
+
+    def _parse_dense_literal_type(self):
+        # xDSL rebuilds an IRDL constraint on every call (~25 ms); plain checks here
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not (isinstance(type, TensorType | VectorType | MemRefType) and isinstance(
+                type.get_element_type(), IntegerType | IndexType | AnyFloat | ComplexType)):
+            self.raise_error("Expected memref, vector or tensor type of "
+                             "integer, index, float, or complex type")
+        if any(dim == DYNAMIC_INDEX for dim in type.get_shape()):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
 
     def parse_dense_int_or_fp_elements_attr(self, type) -> DenseIntOrFPElementsAttr:
         lt = self._current_token.span.start
