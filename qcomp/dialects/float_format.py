@@ -26,24 +26,34 @@ _SEMANTICS: dict[str, tuple[int, int]] = {
 }
 
 
+_BF16_MAX = 3.3895313892515355e38
+
+
+def _round_bf16(value: float) -> float:
+    """Round a double straight to bf16, ties to even (no detour through f32, which
+    would round twice: 1 + 2^-8 + 2^-30 must give 1 + 2^-7, not 1)."""
+    if not math.isfinite(value) or value == 0.0:
+        return value
+    mag = abs(value)
+    exponent = max(math.frexp(mag)[1] - 1, -126)
+    ulp = math.ldexp(1.0, exponent - 7)
+    rounded = round(mag / ulp) * ulp  # exact scaling; round() ties to even
+    if rounded > _BF16_MAX:
+        rounded = math.inf
+    return math.copysign(rounded, value)
+
+
 def _round_to(value: float, kind: str) -> float:
     """Round a double to the nearest value of the float kind (ties to even)."""
     if kind == "f64":
         return value
-    if kind == "f32":
-        return float(np.float32(value))
-    if kind == "f16":
-        return float(np.float16(value))
+    with np.errstate(over="ignore"):
+        if kind == "f32":
+            return float(np.float32(value))
+        if kind == "f16":
+            return float(np.float16(value))
     if kind == "bf16":
-        bits = float_to_bits(float(np.float32(value)), "f32")
-        # round the f32 bit pattern to its top 16 bits, ties to even
-        if math.isnan(value):
-            return value
-        lower = bits & 0xFFFF
-        upper = bits >> 16
-        if lower > 0x8000 or (lower == 0x8000 and (upper & 1)):
-            upper += 1
-        return bits_to_float(upper, "bf16")
+        return _round_bf16(value)
     raise ValueError(f"unknown float kind {kind}")
 
 

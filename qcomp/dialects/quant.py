@@ -281,17 +281,24 @@ def parse_quant_body(mnemonic: str, text: str) -> Attribute:
         kind = float_kind(expressed)
         assert kind is not None
         lo, hi = _expressed_limits(kind)
+        scales = []
         for scale, _, off in params:
-            if not (lo <= scale <= hi):
+            value = scale
+            if flavour == "sub-channel" and kind != "f64":
+                # MLIR stores sub-channel scales in the expressed type's precision and
+                # prints them in it (f16's smallest scale prints as 5.960460e-08, a hair
+                # below 2^-24), so the range applies to the stored value here
+                try:
+                    value = parse_float(repr(scale), kind)
+                except ValueError:
+                    value = math.inf
+            if not (lo <= value <= hi):
                 raise QuantParseError(
                     off,
                     f"scale {mlir_double_text(scale)} out of expressed type range "
                     f"[{mlir_double_text(lo)}, {mlir_double_text(hi)}]",
                 )
-        scales = [s for s, _, _ in params]
-        if flavour == "sub-channel":
-            # MLIR stores sub-channel scales in the expressed type's precision
-            scales = [parse_float(repr(s), kind) if kind != "f64" else s for s in scales]
+            scales.append(value)
         return UniformQuantizedType.build(
             storage, expressed, scales, [z for _, z, _ in params],
             quantized_dimensions=dims, block_sizes=blocks, params_shape=shape,
