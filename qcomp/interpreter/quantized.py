@@ -63,6 +63,12 @@ class QuantSemantics:
     def upstream(self) -> bool:
         return self.mode == "stablehlo"
 
+    def _view(self, q: np.ndarray, qt: UniformQuantizedType) -> np.ndarray:
+        """Storage as the semantics reads it: upstream reads unsigned storage as signed iN."""
+        if self.upstream and not qt.is_signed:
+            return up.signless_view(q, qt.storage_bitwidth)
+        return q
+
     # -- quantize / dequantize -------------------------------------------------------
     def dequantize(self, q: np.ndarray, t: Attribute) -> np.ndarray:
         """Storage integers of type `t` -> values of its expressed type."""
@@ -70,7 +76,7 @@ class QuantSemantics:
         assert qt is not None
         s, z = _params(qt, q.shape)
         if self.upstream and isinstance(qt.expressed_type, Float32Type):
-            return up.dequantize(q, s, z)
+            return up.dequantize(self._view(q, qt), s, z)
         return uniform.dequantize(q, s, z, _kind(qt))
 
     def quantize(self, x: np.ndarray, t: Attribute) -> np.ndarray:
@@ -79,7 +85,8 @@ class QuantSemantics:
         assert qt is not None
         s, z = _params(qt, x.shape)
         if self.upstream and x.dtype == np.float32:
-            return up.quantize(x, s, z, qt.storage_min, qt.storage_max).astype(_container(qt))
+            r = up.quantize(x, s, z, qt.storage_min, qt.storage_max, qt.storage_bitwidth)
+            return wrap(r, qt.storage_bitwidth, qt.is_signed)
         return uniform.quantize(x, s, z, qt.storage_min, qt.storage_max, _kind(qt), _container(qt))
 
     def uniform_quantize(self, x: np.ndarray, in_t: Attribute, out_t: Attribute) -> np.ndarray:
@@ -95,7 +102,7 @@ class QuantSemantics:
                 raise RunError("Cannot requantize while changing quantization_axis")
             si, zi = _params(iq, shape)
             so, zo = _params(oq, shape)
-            r = up.requantize(x, si, zi, so, zo, oq.storage_min, oq.storage_max,
+            r = up.requantize(self._view(x, iq), si, zi, so, zo, oq.storage_min, oq.storage_max,
                               oq.storage_bitwidth, same_type=(iq == oq))
             return wrap(r, oq.storage_bitwidth, oq.is_signed)
         return self.quantize(self.dequantize(x, in_t), out_t)
@@ -131,14 +138,14 @@ class QuantSemantics:
         if self.upstream and lq and rq and oq:
             if lq.is_per_tensor and rq.is_per_tensor and oq.is_per_tensor:
                 shape = lhs.shape
-                r = up.add(lhs, rhs, _params(lq, shape), _params(rq, shape), _params(oq, shape),
+                r = up.add(self._view(lhs, lq), self._view(rhs, rq), _params(lq, shape), _params(rq, shape), _params(oq, shape),
                            oq.storage_min, oq.storage_max,
                            res_is_i32=oq.storage_bitwidth == 32 and oq.is_signed,
                            lhs_same=(lq == oq), rhs_same=(rq == oq))
                 return wrap(r, oq.storage_bitwidth, oq.is_signed)
             if (lq == rq == oq and lq.is_per_axis and lq.storage_bitwidth == 32 and lq.is_signed):
                 _, z = _params(oq, lhs.shape)
-                return wrap(up.add_per_axis_i32(lhs, rhs, z), 32, True)
+                return wrap(up.add_per_axis_i32(self._view(lhs, lq), self._view(rhs, rq), z), 32, True)
         return self.qdq(float_add, [lhs, rhs], [lt, rt], ot)
 
     # -- dot_general ------------------------------------------------------------------------
@@ -164,6 +171,7 @@ class QuantSemantics:
         return self.qdq(float_dot, [lhs, rhs], [lt, rt], ot)
 
     def _upstream_dot(self, lhs, rhs, lq, rq, oq, lb, rb, lc, rc) -> np.ndarray:
+        lhs, rhs = self._view(lhs, lq), self._view(rhs, rq)
         raw = kernels.dot_general(lhs, rhs, lb, rb, lc, rc, "int")
         zl = int(lq.zero_point)
         zr = int(rq.zero_point) if rq.is_per_tensor else 0
@@ -212,9 +220,12 @@ class QuantSemantics:
         return self.qdq(float_conv, [lhs, rhs], [lt, rt], ot)
 
     def _upstream_conv(self, lhs, rhs, lq, rq, oq, conv) -> np.ndarray:
+        lhs, rhs = self._view(lhs, lq), self._view(rhs, rq)
         zl = int(lq.zero_point)
         pad_value = int(wrap(np.int64(zl), 8, True))  # upstream pads with an i8 constant
         raw = kernels.convolution(lhs, rhs, accumulate="int", pad_value=pad_value, **conv)
+        # upstream's reference interpreter accumulates a convolution in its operand type
+        raw = wrap(raw, lq.storage_bitwidth, True).astype(np.int64)
         off = None
         if zl != 0:
             n = rhs.ndim

@@ -76,7 +76,10 @@ def _make_binary(op_type, name):
             lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
             if (name in ("maximum", "minimum") and self.sem.upstream
                     and quant_of(lt) == quant_of(rt) == quant_of(ot)):
-                return (np.maximum(a, b) if name == "maximum" else np.minimum(a, b),)
+                q = quant_of(lt)
+                va, vb = self.sem._view(a, q), self.sem._view(b, q)  # upstream compares signless
+                pick_a = va >= vb if name == "maximum" else va <= vb
+                return (np.where(pick_a, a, b),)
             return (self.sem.qdq(_binary_fn(name), [a, b], [lt, rt], ot),)
         e = element_type(op.operands[0].type)
         return (elementwise.binary(name, a, b, e, element_type(op.results[0].type)),)
@@ -291,10 +294,17 @@ class StablehloFunctions(_GeneratedElementwise):
             r = self.sem.convolution(lhs, rhs, lt, rt, ot, conv)
         else:
             r = _contract_plain(lambda a, b, acc: kernels.convolution(a, b, accumulate=acc, **conv),
-                                lhs, rhs, ot)
+                                lhs, rhs, ot, self._conv_operand_wrap(lt))
         if tuple(r.shape) != shape_of(ot):
             raise RunError(f"convolution produced shape {tuple(r.shape)}, result type says {shape_of(ot)}")
         return (r,)
+
+    def _conv_operand_wrap(self, lt):
+        """Under stablehlo semantics, integer convolutions wrap to the lhs element type."""
+        e = element_type(lt)
+        if self.sem.upstream and numpy_dtype(e).kind in "iu":
+            return e
+        return None
 
     # -- reductions and misc ----------------------------------------------------------------------
     @impl(sh.ReduceOp)
@@ -354,14 +364,21 @@ def _bits(e) -> int:
     return numpy_dtype(e).itemsize * 8
 
 
-def _contract_plain(fn, lhs, rhs, ot):
-    """Non-quantized dot/conv: ints accumulate exactly then wrap; floats in float64."""
+def _contract_plain(fn, lhs, rhs, ot, operand_type=None):
+    """Non-quantized dot/conv: ints accumulate exactly then wrap; floats in float64.
+
+    `operand_type`: wrap the integer sum to this type first (upstream's interpreter
+    accumulates convolutions in the operand type).
+    """
     e = element_type(ot)
     dt = numpy_dtype(e)
     if lhs.dtype == np.bool_:
         return fn(lhs.astype(np.int64), rhs.astype(np.int64), "int") != 0
     if dt.kind in "iu":
-        return to_type(fn(lhs, rhs, "int"), e)
+        acc = fn(lhs, rhs, "int")
+        if operand_type is not None:
+            acc = to_type(acc, operand_type).astype(np.int64)
+        return to_type(acc, e)
     acc = "complex" if dt.kind == "c" else "float"
     return fn(lhs, rhs, acc).astype(dt)
 

@@ -8,6 +8,11 @@ makes f32 constants of every scale); integer math is i32 and wraps.
 
 Where they depart from the spec (`qcomp.quant.uniform`), see REFERENCE.md §2:
 add rounds each operand separately, dot/conv rescales truncate and wrap.
+
+Unsigned storage: upstream lowers `u8` storage to the signless `i8` (MLIR's
+`getStorageType()`), so every float -> storage conversion saturates to the signed
+range (u8 values above 127 become 127) and storage integers are read back as signed
+(`signless_view`: a stored 200 is -56).
 """
 
 from __future__ import annotations
@@ -22,12 +27,29 @@ I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
 F32 = np.float32
 
 
-def quantize(x, scales, zero_points, storage_min: int, storage_max: int) -> np.ndarray:
+def signless_range(bitwidth: int) -> tuple[int, int]:
+    """Range of the signless iN upstream converts storage to: [-2^(N-1), 2^(N-1) - 1]."""
+    return -(1 << (bitwidth - 1)), (1 << (bitwidth - 1)) - 1
+
+
+def signless_view(q, bitwidth: int) -> np.ndarray:
+    """Storage integers as upstream reads them: the N-bit pattern as a signed value (int64)."""
+    return wrap(np.asarray(q), bitwidth, True).astype(np.int64)
+
+
+def quantize(x, scales, zero_points, storage_min: int, storage_max: int,
+             storage_bitwidth: int | None = None) -> np.ndarray:
     """f32 -> storage: convert(round_half_to_even(clamp(f32(min), x / f32(s) + f32(zp), f32(max)))).
 
-    Upstream lowers uniform_quantize this way for f32 operands only.
+    Upstream lowers uniform_quantize this way for f32 operands only. `convert` goes to
+    the signless iN of `storage_bitwidth` (saturating), so unsigned storage tops out
+    at 2^(N-1) - 1. Returns int64.
     """
-    return _quantize(x, scales, zero_points, storage_min, storage_max, "f32")
+    r = _quantize(x, scales, zero_points, storage_min, storage_max, "f32")
+    if storage_bitwidth is not None:
+        lo, hi = signless_range(storage_bitwidth)
+        r = np.clip(r, lo, hi)
+    return r
 
 
 def dequantize(q, scales, zero_points) -> np.ndarray:
@@ -48,7 +70,8 @@ def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storag
     """q -> q': round_half_to_even(f32(q) * f32(s_in/s_out) + f32(zp_out - zp_in*s_in/s_out)).
 
     Clamped to [f32(storage_min), f32(storage_max)] only when the output is narrower
-    than 32 bits; then converted (toward zero, saturating) to the output integer.
+    than 32 bits; then converted (toward zero, saturating) to the signless output
+    integer iN (see `signless_range`). `q` holds signless values (`signless_view`).
     `same_type`: input and output types are equal, and upstream just converts.
     Returns int64 values.
     """
@@ -60,9 +83,8 @@ def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storag
     if out_bitwidth < 32:
         f = np.minimum(np.maximum(f, F32(storage_min)), F32(storage_max))
     f = np.rint(f)
-    if out_bitwidth >= 32:
-        return float_to_int(f, I32_MIN, I32_MAX)
-    return float_to_int(f, storage_min, storage_max)
+    lo, hi = signless_range(min(out_bitwidth, 32))
+    return float_to_int(f, lo, hi)
 
 
 def add(lhs, rhs, lhs_params, rhs_params, res_params, storage_min: int, storage_max: int,

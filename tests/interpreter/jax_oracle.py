@@ -1,0 +1,38 @@
+"""StableHLO's reference interpreter (shipped in jaxlib) as an oracle (REFERENCE.md §4).
+
+The program goes through a portable artifact because jaxlib's Python context has no
+`quant` dialect. `eval_module` lowers quantized ops with upstream's quant-to-math
+pass before interpreting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:  # pragma: no cover - depends on the environment
+    from jax._src.interpreters import mlir as _jmlir
+    from jax._src.lib.mlir import ir as _ir
+    from jaxlib.mlir.dialects import stablehlo as _sh
+
+    AVAILABLE = True
+    REASON = ""
+except Exception as e:  # noqa: BLE001 - any import problem means "no oracle"
+    AVAILABLE = False
+    REASON = f"jax/jaxlib not importable ({type(e).__name__}: {e}); install the 'oracle' extra"
+
+
+def eval_upstream(src: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    """Results of `@main(args...)` in upstream's reference interpreter."""
+    art = _sh.serialize_portable_artifact_str(src, _sh.get_current_version())
+    ctx = _jmlir.make_ir_context()
+    with ctx, _ir.Location.unknown():
+        m = _sh.deserialize_portable_artifact(ctx, art)
+        outs = _sh.eval_module(m, [_attr(np.ascontiguousarray(a)) for a in args])
+        return [np.array(o) for o in outs]
+
+
+def _attr(a: np.ndarray):
+    """A dense attribute of `a`'s type (unsigned arrays as `uiN`, which jaxlib would make `iN`)."""
+    if a.dtype.kind == "u":
+        return _ir.DenseElementsAttr.get(a, type=_ir.IntegerType.get_unsigned(a.dtype.itemsize * 8))
+    return _ir.DenseElementsAttr.get(a)
