@@ -278,6 +278,14 @@ def _verify_operand(op: IRDLOperation, index: int, ok: bool, what: str) -> None:
             f"operand #{index} must be {what}, but got {_tq(op.operands[index].type)}")
 
 
+def _require_properties(op: IRDLOperation, kinds: Mapping[str, type | tuple[type, ...]]) -> None:
+    """Upstream's inherent-attribute check, in its order (by name) and words: a missing
+    property, or one of the wrong kind, is `requires attribute 'name'`."""
+    for name in sorted(kinds):
+        if not isinstance(op.properties.get(name), kinds[name]):
+            raise VerifyException(f"requires attribute '{name}'")
+
+
 def _is_scalar_tensor(t: Attribute) -> bool:
     """Upstream `Tosa_ScalarTensor`: a rank-1 tensor of one element."""
     return isinstance(t, TensorType) and tuple(t.get_shape()) == (1,)
@@ -498,8 +506,8 @@ class ClampOp(_EnumAttrDictFormat):
     name = "tosa.clamp"
     input = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    min_val = prop_def(IntegerAttr | FloatAttr)
-    max_val = prop_def(IntegerAttr | FloatAttr)
+    min_val = opt_prop_def(Attribute)   # IntegerAttr | FloatAttr, checked in verify_
+    max_val = opt_prop_def(Attribute)
     nan_mode = opt_prop_def(NanModeAttr)
     traits = traits_def(NoMemoryEffect())
     _DEFAULTS: ClassVar[Mapping[str, Attribute]] = _NAN_DEFAULT
@@ -511,10 +519,13 @@ class ClampOp(_EnumAttrDictFormat):
             "max_val": max_val, "min_val": min_val, "nan_mode": NanModeAttr(nan_mode)})
 
     def verify_(self) -> None:
+        _require_properties(self, {"max_val": (IntegerAttr, FloatAttr),
+                                   "min_val": (IntegerAttr, FloatAttr)})
         _same_element_types([self.input.type, self.output.type], True)
         _same_shapes([self.input.type, self.output.type])
         element = _storage_element(self.input.type)
-        lo, hi = self.min_val, self.max_val
+        lo, hi = self.properties["min_val"], self.properties["max_val"]
+        assert isinstance(lo, IntegerAttr | FloatAttr) and isinstance(hi, IntegerAttr | FloatAttr)
         if lo.type != element or hi.type != element:
             raise VerifyException(
                 "min/max attributes types are incompatible with input/output element types.")
@@ -575,11 +586,12 @@ class RescaleOp(_EnumAttrDictFormat):
     input_zp = operand_def(TensorType | UnrankedTensorType)
     output_zp = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    scale32 = prop_def(BoolAttr)
-    rounding_mode = prop_def(RoundingModeAttr)
-    per_channel = prop_def(BoolAttr)
-    input_unsigned = prop_def(BoolAttr)
-    output_unsigned = prop_def(BoolAttr)
+    # required; kinds checked in verify_ with upstream's words
+    scale32 = opt_prop_def(Attribute)
+    rounding_mode = opt_prop_def(Attribute)
+    per_channel = opt_prop_def(Attribute)
+    input_unsigned = opt_prop_def(Attribute)
+    output_unsigned = opt_prop_def(Attribute)
     traits = traits_def(NoMemoryEffect())
 
     def __init__(self, input: SSAValue | Operation, multiplier: SSAValue | Operation,
@@ -598,23 +610,34 @@ class RescaleOp(_EnumAttrDictFormat):
         super().__init__(operands=[input, multiplier, shift, input_zp, output_zp],
                          result_types=[result_type], properties=props)
 
+    def _flag(self, name: str) -> bool:
+        value = self.properties.get(name)
+        return isinstance(value, IntegerAttr) and bool(value.value.data)
+
     @property
     def is_scale32(self) -> bool:
-        return bool(self.scale32.value.data)
+        return self._flag("scale32")
 
     @property
     def is_per_channel(self) -> bool:
-        return bool(self.per_channel.value.data)
+        return self._flag("per_channel")
 
     @property
     def is_input_unsigned(self) -> bool:
-        return bool(self.input_unsigned.value.data)
+        return self._flag("input_unsigned")
 
     @property
     def is_output_unsigned(self) -> bool:
-        return bool(self.output_unsigned.value.data)
+        return self._flag("output_unsigned")
 
     def verify_(self) -> None:
+        # (BoolAttr is IntegerAttr[i1]: the i1 part is checked just below)
+        _require_properties(self, {"input_unsigned": IntegerAttr, "output_unsigned": IntegerAttr,
+                                   "per_channel": IntegerAttr,
+                                   "rounding_mode": RoundingModeAttr, "scale32": IntegerAttr})
+        for name in ("input_unsigned", "output_unsigned", "per_channel", "scale32"):
+            if self.properties[name] != BoolAttr.from_bool(self._flag(name)):
+                raise VerifyException(f"requires attribute '{name}'")
         m_t, s_t = self.multiplier.type, self.shift.type
         one_d = isinstance(m_t, TensorType) and len(m_t.get_shape()) == 1
         _verify_operand(self, 1, one_d and (_is_signless_int(_element(m_t), 16)

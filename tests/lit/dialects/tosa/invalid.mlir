@@ -388,3 +388,36 @@ func.func @const_custom_form() -> tensor<1xi32> {
   %0 = tosa.const {values = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
   return %0 : tensor<1xi32>
 }
+
+// -----
+
+func.func @rescale_missing_rounding_mode(%x: tensor<4xi8>, %m: tensor<1xi32>, %s: tensor<1xi8>, %zp: tensor<1xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{requires attribute 'rounding_mode'}}
+  %0 = tosa.rescale %x, %m, %s, %zp, %zp {input_unsigned = false, output_unsigned = false, per_channel = false, scale32 = true} : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// a string is not a rounding mode: the entry stays a discardable attribute
+func.func @rescale_string_rounding_mode(%x: tensor<4xi8>, %m: tensor<1xi32>, %s: tensor<1xi8>, %zp: tensor<1xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{requires attribute 'rounding_mode'}}
+  %0 = tosa.rescale %x, %m, %s, %zp, %zp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = "SINGLE_ROUND", scale32 = true} : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @rescale_integer_flag(%x: tensor<4xi8>, %m: tensor<1xi32>, %s: tensor<1xi8>, %zp: tensor<1xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{requires attribute 'scale32'}}
+  %0 = tosa.rescale %x, %m, %s, %zp, %zp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = 1 : i32} : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @clamp_missing_max(%a: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{requires attribute 'max_val'}}
+  %0 = tosa.clamp %a {min_val = -5 : i8} : (tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
