@@ -12,10 +12,11 @@ tests end with, printed and parsed as upstream spells them.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ComplexType,
     FloatAttr,
     IntegerAttr,
@@ -25,7 +26,6 @@ from xdsl.dialects.builtin import (
     TensorType,
     f64,
 )
-from xdsl.dialects.builtin import AnyFloat
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -82,22 +82,21 @@ def _require_ranked_tensor(op: IRDLOperation, index: int) -> None:
 # -- shared text ----------------------------------------------------------------------
 
 class _CheckOp(IRDLOperation):
-    """Custom text built from a few pieces (MLIR's declarative format, by hand):
+    """MLIR's declarative formats of these ops, written out by hand:
 
-    `_HEAD`: what follows the operands, e.g. `, value` for `$lhs, $value`;
-    `_OPTIONAL`: `(keyword, property, default)` groups `, keyword = value`, printed
-    only when the property is set to a non-default value;
-    `_TYPES`: how many operand types follow `:` (0 when the value carries the type).
+    `$operands [, $value] (, keyword = $prop)* attr-dict [: types]`, where
+    `_VALUE`: a constant elements attribute follows the operands (`, dense<...> : T`);
+    `_KEYWORDS`: `(keyword, property, default)` groups, printed when the property is
+    set to a non-default value (the first is required when `_FIRST_KEYWORD_REQUIRED`);
+    `_TYPES`: how many operand types follow `:` (0 when the value carries the type);
+    `_TYPES_AFTER_COLON_FIRST`: `: attr-dict types` (expect_close's order).
     """
 
     _VALUE: ClassVar[bool] = False
     _KEYWORDS: ClassVar[Sequence[tuple[str, str, Attribute | None]]] = ()
-    _TYPES_AFTER_COLON_FIRST: ClassVar[bool] = False  # expect_close: `: attr-dict types`
+    _FIRST_KEYWORD_REQUIRED: ClassVar[bool] = False
+    _TYPES_AFTER_COLON_FIRST: ClassVar[bool] = False
     _TYPES: ClassVar[int] = 1
-
-    @classmethod
-    def _value_parsers(cls) -> Mapping[str, Callable[[Parser], Attribute]]:
-        return {}
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -147,8 +146,6 @@ class _CheckOp(IRDLOperation):
             props[key] = attrs.pop(key)
         return cls.create(operands=parser.resolve_operands(operands, types, pos),
                           properties=dict(sorted(props.items())), attributes=attrs)
-
-    _FIRST_KEYWORD_REQUIRED: ClassVar[bool] = False
 
     @classmethod
     def _parse_keyword_value(cls, parser: Parser, prop: str) -> Attribute:
