@@ -9,48 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
-from qcomp.dialects.quant import (
-    DequantizeCastOp,
-    QuantizeCastOp,
-    StorageCastOp,
-    UniformQuantizedType,
-    float_kind,
-    quantized_element,
-)
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
+from qcomp.interpreter.quant_functions import QuantFunctions
 from qcomp.interpreter.runner import make_interpreter
 from qcomp.interpreter.values import element_type, numpy_dtype, shape_of
-from qcomp.quant import uniform
-
-
-@register_impls
-class QuantCastFunctions(InterpreterFunctions):
-    """quant.qcast / quant.dcast by the spec formulas (qcomp.quant), quant.scast as
-    the identity on the stored integers."""
-
-    @impl(StorageCastOp)
-    def run_scast(self, interpreter: Interpreter, op: StorageCastOp, args):
-        return (np.asarray(args[0]).astype(numpy_dtype(element_type(op.res.type))),)
-
-    @impl(QuantizeCastOp)
-    def run_qcast(self, interpreter: Interpreter, op: QuantizeCastOp, args):
-        q = quantized_element(op.res.type)
-        assert q is not None
-        x = np.asarray(args[0])
-        return (uniform.quantize(x, q.broadcast_scales(x.shape), q.broadcast_zero_points(x.shape),
-                                 q.storage_min, q.storage_max, float_kind(q.expressed_type),
-                                 numpy_dtype(q)),)
-
-    @impl(DequantizeCastOp)
-    def run_dcast(self, interpreter: Interpreter, op: DequantizeCastOp, args):
-        q = quantized_element(op.arg.type)
-        assert q is not None
-        s = np.asarray(args[0])
-        return (uniform.dequantize(s, q.broadcast_scales(s.shape), q.broadcast_zero_points(s.shape),
-                                   float_kind(q.expressed_type)),)
 
 
 def draw(t: Attribute, rng: np.random.Generator, quantized_like: UniformQuantizedType | None = None
@@ -85,7 +50,7 @@ def draw(t: Attribute, rng: np.random.Generator, quantized_like: UniformQuantize
 
 def run_function(module: ModuleOp, name: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
     interp = make_interpreter(module, "spec")
-    interp.register_implementations(QuantCastFunctions())
+    interp.register_implementations(QuantFunctions())
     f = next(op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_name.data == name)
     return [np.asarray(r) for r in interp.call_op(f, tuple(inputs))]
 

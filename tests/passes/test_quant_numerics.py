@@ -111,3 +111,17 @@ def test_strip_keeps_values():
     got = run_function(run_pass(StripFuncQuantTypesPass(), src), "f", [a])[0]
     # |(q - 3) * 0.5| / 0.5 + 3: -128 -> 65.5 -> 134 -> 127 (clamped), -1 -> 7
     assert want.tolist() == got.tolist() == [127, 7, 3, 127]
+
+
+def test_quant_functions_per_axis_exact_values():
+    """The interpreter's quant.qcast (the reference the lowering is checked against):
+    axis 1, scales [0.5, 0.25], zero points [0, 1]. Column 0: 0.25 / 0.5 = 0.5 -> 0,
+    1.0 / 0.5 = 2; column 1: 0.125 / 0.25 + 1 = 1.5 -> 2, -0.375 / 0.25 + 1 = -0.5 -> 0."""
+    src = """
+    func.func @q(%x: tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25:1}>> {
+      %0 = quant.qcast %x : tensor<2x2xf32> to tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25:1}>>
+      return %0 : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25:1}>>
+    }"""
+    x = np.array([[0.25, 0.125], [1.0, -0.375]], dtype=np.float32)
+    for module in (parse(src), run_pass(LowerQuantOpsPass(), src)):
+        assert run_function(module, "q", [x])[0].tolist() == [[0, 2], [2, 0]]
