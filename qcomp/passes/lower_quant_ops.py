@@ -61,6 +61,7 @@ class _TensorEmitter:
         self.rewriter = rewriter
         self.point = InsertPoint.before(anchor)
         self.shape = shape
+        self.dynamic = any(d < 0 for d in shape)
 
     def op(self, name: str, operands: list[SSAValue], element: Attribute,
            shape: tuple[int, ...] | None = None, **props: Attribute) -> SSAValue:
@@ -79,6 +80,22 @@ class _TensorEmitter:
 
     def scalar(self, value: float | int, element: Attribute) -> SSAValue:
         return self.constant(np.array(value), element)
+
+    def with_params(self, name: str, v: SSAValue, q: UniformQuantizedType, values: np.ndarray,
+                    element: Attribute) -> SSAValue:
+        """`name` (add, subtract, multiply, divide) of `v` and the parameter tensor
+        `values`: StableHLO on the parameters broadcast to a static shape; for dynamic
+        shapes `chlo.broadcast_<name>` of the small constant (rank 0, or 1-D along the
+        quantized dimension)."""
+        if not self.dynamic:
+            return self.op(f"stablehlo.{name}", [v, self.params(q, values, element)], element)
+        if q.is_per_tensor:
+            small, dims = self.constant(values.reshape(()), element), None
+        else:
+            small = self.constant(values.reshape(-1), element)
+            dims = _i64_array([q.quantized_dimension])
+        props = {} if dims is None else {"broadcast_dimensions": dims}
+        return self.op(f"chlo.broadcast_{name}", [v, small], element, **props)
 
     def params(self, q: UniformQuantizedType, values: np.ndarray, element: Attribute) -> SSAValue:
         """The parameter tensor `values` (shaped like `q`'s parameters) broadcast to the
@@ -112,20 +129,21 @@ def _i64_array(values: list[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, values)
 
 
-def _static_shape(op: Operation, t: Attribute) -> tuple[int, ...]:
+def _tensor_shape(op: Operation, t: Attribute, q: UniformQuantizedType) -> tuple[int, ...]:
     assert isinstance(t, TensorType)
     shape = tuple(t.get_shape())
-    if any(d < 0 for d in shape):
-        raise PassDiagnostic(op, "lower-quant-ops: dynamic dimensions are not supported")
+    if q.is_blockwise and any(d < 0 for d in shape):
+        raise PassDiagnostic(
+            op, "lower-quant-ops: sub-channel quantization needs a static shape")
     return shape
 
 
 def quantize_tensor(em: _TensorEmitter, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
     """Storage integers of `quantize(x)`: clamp, round half to even, convert."""
     e = q.expressed_type
-    v = em.op("stablehlo.divide", [x, em.params(q, q.scales, e)], e)
+    v = em.with_params("divide", x, q, q.scales, e)
     if np.any(q.zero_points != 0):
-        v = em.op("stablehlo.add", [v, em.params(q, q.zero_points.astype(np.float64), e)], e)
+        v = em.with_params("add", v, q, q.zero_points.astype(np.float64), e)
     lo, hi = em.scalar(float(q.storage_min), e), em.scalar(float(q.storage_max), e)
     v = em.op("stablehlo.clamp", [lo, v, hi], e)
     v = em.op("stablehlo.round_nearest_even", [v], e)
@@ -143,9 +161,9 @@ def dequantize_tensor(em: _TensorEmitter, s: SSAValue, q: UniformQuantizedType) 
     if np.any(q.zero_points != 0):
         w = _wide_int(q)
         s = em.op("stablehlo.convert", [s], w)
-        s = em.op("stablehlo.subtract", [s, em.params(q, q.zero_points, w)], w)
+        s = em.with_params("subtract", s, q, q.zero_points, w)
     f = em.op("stablehlo.convert", [s], e)
-    return em.op("stablehlo.multiply", [f, em.params(q, q.scales, e)], e)
+    return em.with_params("multiply", f, q, q.scales, e)
 
 
 class _ScalarEmitter:
@@ -207,7 +225,7 @@ class LowerQuantizeCast(RewritePattern):
         q = quantized_element(op.res.type)
         assert q is not None
         if isinstance(op.res.type, TensorType):
-            em = _TensorEmitter(self.ctx, rewriter, op, _static_shape(op, op.res.type))
+            em = _TensorEmitter(self.ctx, rewriter, op, _tensor_shape(op, op.res.type, q))
             stored = quantize_tensor(em, op.arg, q)
         else:
             stored = quantize_scalar(_ScalarEmitter(rewriter, op), op.arg, q)
@@ -223,7 +241,7 @@ class LowerDequantizeCast(RewritePattern):
         q = quantized_element(op.arg.type)
         assert q is not None
         if isinstance(op.arg.type, TensorType):
-            em = _TensorEmitter(self.ctx, rewriter, op, _static_shape(op, op.arg.type))
+            em = _TensorEmitter(self.ctx, rewriter, op, _tensor_shape(op, op.arg.type, q))
             storage = TensorType(q.storage, em.shape)
             cast = StorageCastOp(op.arg, storage)
             rewriter.insert(cast, em.point)
@@ -251,7 +269,7 @@ class LowerQuantOpsPass(ModulePass):
     subtraction is done in i32, or i64 for 32-bit storage); `quant.scast` moves between
     the quantized type and its storage integers, as upstream.
 
-    Tensors (static shapes) lower to StableHLO ops: `constant`, `broadcast_in_dim`
+    Tensors of static shape lower to StableHLO ops: `constant`, `broadcast_in_dim`
     of the parameters to the tensor's shape (per-tensor from a rank-0 constant,
     per-axis along the quantized dimension, sub-channel into (count, block) pairs then
     `reshape`), `divide`, `add`, `clamp`, `round_nearest_even`, `convert`, `subtract`,
@@ -264,7 +282,12 @@ class LowerQuantOpsPass(ModulePass):
     type and rounded half to even before the conversion, which is the spec. A NaN
     input gives the storage value nearest 0.
 
-    Errors: tensors with dynamic dimensions are not supported yet.
+    Tensors with dynamic dimensions use `chlo.broadcast_divide` / `broadcast_add` /
+    `broadcast_subtract` / `broadcast_multiply` of the rank-0 (per-tensor) or 1-D
+    (per-axis, `broadcast_dimensions = [axis]`) parameter constant instead, as
+    upstream's quant-to-math does.
+
+    Errors: sub-channel types on tensors with dynamic dimensions.
     """
 
     name = "lower-quant-ops"
