@@ -42,10 +42,12 @@ from xdsl.irdl import (
 from xdsl.traits import IsTerminator, NoMemoryEffect, Pure, RecursiveMemoryEffect
 
 from qcomp.dialects import stablehlo_syntax as syntax
+from qcomp.dialects import stablehlo_syntax_nn as syntax_nn
 from qcomp.dialects import stablehlo_verify as check
 from qcomp.dialects.stablehlo_attrs import (
     STABLEHLO_ATTRS,
     ConvDimensionNumbersAttr,
+    DotAlgorithmAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
 )
@@ -283,8 +285,8 @@ class DotOp(IRDLOperation):
     precision_config = opt_prop_def(_Prec)
     traits = traits_def(Pure())
 
-    parse = classmethod(syntax.parse_dot)
-    print = syntax.print_dot
+    parse = classmethod(syntax_nn.parse_dot)
+    print = syntax_nn.print_dot
 
     def verify_(self) -> None:
         check.verify_dot(self)
@@ -300,11 +302,11 @@ class DotGeneralOp(IRDLOperation):
     result = result_def(TensorType)
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(_Prec)
-    algorithm = opt_prop_def(Attribute)
+    algorithm = opt_prop_def(DotAlgorithmAttr)
     traits = traits_def(NoMemoryEffect())
 
-    parse = classmethod(syntax.parse_dot_general)
-    print = syntax.print_dot_general
+    parse = classmethod(syntax_nn.parse_dot_general)
+    print = syntax_nn.print_dot_general
 
     lhs_batching_dimensions = property(lambda self: self.dot_dimension_numbers.lhs_batching_dimensions)
     rhs_batching_dimensions = property(lambda self: self.dot_dimension_numbers.rhs_batching_dimensions)
@@ -336,8 +338,8 @@ class ConvolutionOp(IRDLOperation):
     precision_config = opt_prop_def(_Prec)
     traits = traits_def(NoMemoryEffect())
 
-    parse = classmethod(syntax.parse_convolution)
-    print = syntax.print_convolution
+    parse = classmethod(syntax_nn.parse_convolution)
+    print = syntax_nn.print_convolution
 
     @property
     def num_spatial_dims(self) -> int:

@@ -507,6 +507,56 @@ class ResultAccuracyAttr(ParametrizedAttribute):
             raise VerifyException("Negative tolerance")
 
 
+# ---------------------------------------------------------------------------
+# #stablehlo.dot_algorithm
+# ---------------------------------------------------------------------------
+_ALG_TYPES = ("lhs_precision_type", "rhs_precision_type", "accumulation_type")
+_ALG_INTS = ("lhs_component_count", "rhs_component_count", "num_primitive_operations")
+
+
+@irdl_attr_definition
+class DotAlgorithmAttr(ParametrizedAttribute):
+    """`#stablehlo.dot_algorithm<lhs_precision_type = tf32, ..., allow_imprecise_accumulation = false>`."""
+
+    name = "stablehlo.dot_algorithm"
+
+    lhs_precision_type: Attribute
+    rhs_precision_type: Attribute
+    accumulation_type: Attribute
+    lhs_component_count: IntAttr
+    rhs_component_count: IntAttr
+    num_primitive_operations: IntAttr
+    allow_imprecise_accumulation: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        params: list[Attribute] = []
+        for i, key in enumerate((*_ALG_TYPES, *_ALG_INTS, "allow_imprecise_accumulation")):
+            if i:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(key)
+            parser.parse_punctuation("=")
+            if key in _ALG_TYPES:
+                params.append(parser.parse_type())
+            elif key in _ALG_INTS:
+                params.append(IntAttr(parser.parse_integer()))
+            else:
+                params.append(IntAttr(int(parser.parse_boolean())))
+        parser.parse_punctuation(">")
+        return params
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for i, key in enumerate(_ALG_TYPES):
+            printer.print_string(f"{', ' if i else ''}{key} = ")
+            printer.print_attribute(getattr(self, key))
+        for key in _ALG_INTS:
+            printer.print_string(f", {key} = {getattr(self, key).data}")
+        flag = "true" if self.allow_imprecise_accumulation.data else "false"
+        printer.print_string(f", allow_imprecise_accumulation = {flag}>")
+
+
 STABLEHLO_ATTRS = [
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
@@ -516,4 +566,5 @@ STABLEHLO_ATTRS = [
     GatherDimensionNumbersAttr,
     DotDimensionNumbersAttr,
     ConvDimensionNumbersAttr,
+    DotAlgorithmAttr,
 ]
