@@ -6,8 +6,10 @@ quantized operands and results (docs/spec.md, "Constraints" of each op):
 - ops whose quantized meaning is `dequantize_op_quantize` (`DQ_OP_Q_OPS`) take
   per-tensor types whose baseline (storage type, storage range, expressed type) is
   the same for every operand and the result; `add` also allows per-axis (C3-C7);
-- ops that only move elements (`MOVEMENT_OPS`) keep the quantized element type: it
-  must be the same on every operand and the result;
+- ops that only move elements (`MOVEMENT_OPS`) keep the stored integers: per-tensor
+  operand and result types must be equal; per-axis is allowed on `transpose`,
+  `reshape` and `broadcast_in_dim` when the quantized dimension follows the op
+  (transpose C4, reshape C3, broadcast_in_dim C6) and the parameters are the same;
 - `dot`, `dot_general`, `convolution`: lhs per-tensor, `storage_type(lhs) =
   storage_type(rhs)`, one expressed type, rhs zero points all 0 (dot_general C15),
   a per-axis rhs only along a non-contracting (dot_general C16) or the kernel output
@@ -163,6 +165,72 @@ def _contraction_refusal(op: Operation, operand_types: Sequence[Attribute],
     return None
 
 
+def _params(q: UniformQuantizedType) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    return (tuple(float(v) for v in q.scales.flat), tuple(int(v) for v in q.zero_points.flat))
+
+
+def _dims_product(shape: Sequence[int], dims: range) -> int:
+    out = 1
+    for d in dims:
+        out *= shape[d]
+    return out
+
+
+def _per_axis_movement_refusal(op: Operation, operand_type: Attribute, result_type: Attribute,
+                               a: UniformQuantizedType, r: UniformQuantizedType) -> str | None:
+    """Per-axis `transpose`, `reshape`, `broadcast_in_dim`: the quantized dimension must
+    follow the op (spec transpose C4, reshape C3, broadcast_in_dim C6) and every
+    element keep its scale and zero point."""
+    name = op_name(op)
+    short = name.removeprefix("stablehlo.")
+    if not (a.is_per_axis and r.is_per_axis):
+        return f"{short}: operand and result must both be per-axis or both per-tensor"
+    if _baseline(a) != _baseline(r):
+        return f"{short}: operand and result differ in storage or expressed type"
+    in_shape = list(operand_type.get_shape()) if isinstance(operand_type, TensorType) else []
+    out_shape = list(result_type.get_shape()) if isinstance(result_type, TensorType) else []
+    qa, qr = a.quantized_dimension, r.quantized_dimension
+    if name == "stablehlo.transpose":
+        perm = list(getattr(op, "permutation", ()))
+        if qr >= len(perm) or perm[qr] != qa:
+            return "transpose: the result's quantized dimension must be the operand's, permuted (spec C4)"
+    elif name == "stablehlo.reshape":
+        if (_dims_product(in_shape, range(qa)) != _dims_product(out_shape, range(qr))
+                or in_shape[qa] != out_shape[qr]
+                or _dims_product(in_shape, range(qa + 1, len(in_shape)))
+                != _dims_product(out_shape, range(qr + 1, len(out_shape)))):
+            return "reshape: the quantized dimension must keep its place in the element order (spec C3)"
+    elif name == "stablehlo.broadcast_in_dim":
+        bdims = list(getattr(op, "broadcast_dimensions", ()))
+        if qa >= len(bdims) or bdims[qa] != qr:
+            return "broadcast_in_dim: the result's quantized dimension must be broadcast_dimensions[operand's] (spec C6)"
+        if in_shape[qa] == 1:
+            sa, za = _params(a)
+            sr, zr = _params(r)
+            if set(sr) != set(sa) or set(zr) != set(za):
+                return "broadcast_in_dim: a size-1 quantized dimension repeats its one scale and zero point (spec C6)"
+            return None
+    else:
+        return f"{short} takes per-tensor quantization only"
+    if _params(a) != _params(r):
+        return (f"{short} keeps the stored integers, so operand and result scales and zero "
+                "points must be equal")
+    return None
+
+
+def _movement_refusal(op: Operation, operand_types: Sequence[Attribute], result_type: Attribute,
+                      ins: Sequence[UniformQuantizedType], out: UniformQuantizedType) -> str | None:
+    short = op_name(op).removeprefix("stablehlo.")
+    if any(q.is_per_axis for q in [*ins, out]):
+        if len(ins) != 1:
+            return f"{short} takes per-tensor quantization only"
+        return _per_axis_movement_refusal(op, operand_types[0], result_type, ins[0], out)
+    if len(set([*ins, out])) != 1:
+        return (f"{short} keeps the stored integers, so operand and result quantization "
+                "must be equal")
+    return None
+
+
 def refusal(op: Operation, operand_types: Sequence[Attribute],
             result_type: Attribute) -> str | None:
     """Why `op` with these (quantized) operand and result types would not be a legal
@@ -180,12 +248,5 @@ def refusal(op: Operation, operand_types: Sequence[Attribute],
     if name in DQ_OP_Q_OPS:
         return _dq_op_q_refusal(name, ins_q, out)
     if name in MOVEMENT_OPS:
-        for q in [*ins_q, out]:
-            if not q.is_per_tensor:
-                return (f"{name.removeprefix('stablehlo.')}: per-axis operands are not fused "
-                        "(the quantized dimension would have to follow the op)")
-        if len(set([*ins_q, out])) != 1:
-            return (f"{name.removeprefix('stablehlo.')} keeps the stored integers, so operand "
-                    "and result quantization must be equal")
-        return None
+        return _movement_refusal(op, operand_types, result_type, ins_q, out)
     return f"'{name}' has no quantized form in the StableHLO spec"

@@ -109,11 +109,14 @@ class StablehloLegalizeQDQToQuantizedOpPass(ModulePass):
       `dequantize_op_quantize`, a data-movement op, `dot`, `dot_general` or
       `convolution` (not e.g. `convert`, `custom_call`, `compare`);
     - all quantized types share one expressed type, equal to the float type of `f`;
-    - per-tensor only, except `add` (per-axis with matching dimensions) and the rhs
-      and result of `dot`/`dot_general`/`convolution`;
+    - per-tensor only, except `add` (per-axis with matching dimensions), the rhs and
+      result of `dot`/`dot_general`/`convolution`, and `transpose`, `reshape`,
+      `broadcast_in_dim`;
     - elementwise ops: one storage type and storage range throughout;
-    - data-movement ops: operand and result quantization equal (their quantized form
-      keeps the stored integers, while QDQ would requantize);
+    - data-movement ops keep the stored integers, so every element must keep its
+      scale and zero point: equal quantization, or for per-axis `transpose` /
+      `reshape` / `broadcast_in_dim` a quantized dimension that follows the op (spec
+      transpose C4, reshape C3, broadcast_in_dim C6) with the same parameters;
     - `dot`, `dot_general`, `convolution`: lhs per-tensor, same storage type for lhs
       and rhs, rhs zero points 0, per-axis rhs not along a contracting dimension
       (convolution: along the kernel output feature dimension), per-tensor rhs only

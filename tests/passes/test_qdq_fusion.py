@@ -33,6 +33,9 @@ EXPECTED_REASON = {
     "reshape_requantizes": "quantization must be equal",
     "no_quantized_form": "has no quantized form",
     "expressed_type_mismatch": "expressed types",
+    "transpose_wrong_axis": "(spec C4)",
+    "reshape_merges_axis": "(spec C3)",
+    "slice_per_axis": "per-tensor quantization only",
 }
 
 

@@ -133,3 +133,49 @@ func.func @chain_and_shared_dequantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.
   %5 = stablehlo.uniform_quantize %4 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
   func.return %5, %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4xf32>
 }
+
+// -----
+
+// Per-axis data movement: transpose, reshape and broadcast_in_dim fuse when the
+// quantized dimension follows the op and every element keeps its scale and zero
+// point. Here dimension 0 of the operand becomes dimension 1 of the result.
+
+// CHECK-LABEL: func.func @transpose_per_axis
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:0, {{.*}}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {{.*}}>>
+// CHECK-NEXT:    func.return %[[R]]
+func.func @transpose_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:0, {0.5:1, 0.25:-1}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5:1, 0.25:-1}>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5:1, 0.25:-1}>>) -> tensor<2x3xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<3x2xf32>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5:1, 0.25:-1}>>
+  func.return %2 : tensor<3x2x!quant.uniform<i8:f32:1, {0.5:1, 0.25:-1}>>
+}
+
+// -----
+
+// broadcast_in_dim of a size-1 quantized dimension repeats its one scale and zero
+// point along the broadcast result dimension.
+
+// CHECK-LABEL: func.func @broadcast_in_dim_per_axis
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.broadcast_in_dim %arg0, dims = [0, 2]
+// CHECK-NEXT:    func.return %[[R]]
+func.func @broadcast_in_dim_per_axis(%arg0: tensor<2x1x!quant.uniform<i8:f32:1, {0.5:2}>>) -> tensor<2x3x3x!quant.uniform<i8:f32:2, {0.5:2, 0.5:2, 0.5:2}>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:2}>>) -> tensor<2x1xf32>
+  %1 = stablehlo.broadcast_in_dim %0, dims = [0, 2] : (tensor<2x1xf32>) -> tensor<2x3x3xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<2x3x3xf32>) -> tensor<2x3x3x!quant.uniform<i8:f32:2, {0.5:2, 0.5:2, 0.5:2}>>
+  func.return %2 : tensor<2x3x3x!quant.uniform<i8:f32:2, {0.5:2, 0.5:2, 0.5:2}>>
+}
+
+// -----
+
+// reshape keeps the quantized dimension (size 2) with 3 elements before it and 2
+// after it in element order: 3x2x2 -> 3x2x1x2, quantized dimension 1 in both.
+
+// CHECK-LABEL: func.func @reshape_per_axis
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.reshape %arg0
+// CHECK-NEXT:    func.return %[[R]]
+func.func @reshape_per_axis(%arg0: tensor<3x2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<3x2x1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<3x2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<3x2x2xf32>
+  %1 = stablehlo.reshape %0 : (tensor<3x2x2xf32>) -> tensor<3x2x1x2xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<3x2x1x2xf32>) -> tensor<3x2x1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  func.return %2 : tensor<3x2x1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+}

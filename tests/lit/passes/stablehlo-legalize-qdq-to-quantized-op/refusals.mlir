@@ -249,3 +249,48 @@ func.func @expressed_type_mismatch(%arg0: tensor<4x!quant.uniform<i8:f16, 0.5>>)
   %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
   func.return %2 : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// A per-axis transpose whose result quantizes the wrong dimension: after
+// dims = [1, 0] the operand's dimension 0 is the result's dimension 1, not 0
+// (spec transpose C4).
+
+// CHECK-LABEL: func.func @transpose_wrong_axis
+// CHECK:         stablehlo.transpose %{{.*}}, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT:    stablehlo.uniform_quantize
+func.func @transpose_wrong_axis(%arg0: tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x2xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  func.return %2 : tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+}
+
+// -----
+
+// A reshape that merges the quantized dimension with its neighbour (2x3 -> 6):
+// no per-axis result type can keep each element's scale (spec reshape C3).
+
+// CHECK-LABEL: func.func @reshape_merges_axis
+// CHECK:         stablehlo.reshape %{{.*}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    stablehlo.uniform_quantize
+func.func @reshape_merges_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x3xf32>
+  %1 = stablehlo.reshape %0 : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<3x2xf32>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  func.return %2 : tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+}
+
+// -----
+
+// Slicing takes per-tensor quantization only.
+
+// CHECK-LABEL: func.func @slice_per_axis
+// CHECK:         stablehlo.slice
+// CHECK-NEXT:    stablehlo.uniform_quantize
+func.func @slice_per_axis(%arg0: tensor<4x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<4x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<4x2xf32>
+  %1 = stablehlo.slice %0 [0:2, 0:2] : (tensor<4x2xf32>) -> tensor<2x2xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  func.return %2 : tensor<2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+}
