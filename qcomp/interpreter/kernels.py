@@ -27,8 +27,23 @@ def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(a64, b64)
 
 
-def matmul(a: np.ndarray, b: np.ndarray, accumulate: str) -> np.ndarray:
-    """Batched matmul: 'int' exact int64, 'float' in float64, 'complex' in complex128."""
+def sequential_matmul(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Batched `a @ b` summed term by term in `dtype`, in contraction order:
+    acc = 0; acc = dtype(acc + dtype(a_k * b_k)) for k = 0, 1, ... — what the StableHLO
+    reference interpreter does for float dot products. Loops over K, not over elements."""
+    a, b = a.astype(dtype), b.astype(dtype)
+    acc = np.zeros(a.shape[:-1] + b.shape[-1:], dtype)
+    with np.errstate(all="ignore"):
+        for k in range(a.shape[-1]):
+            acc = (acc + a[..., :, k:k + 1] * b[..., k:k + 1, :]).astype(dtype)
+    return acc
+
+
+def matmul(a: np.ndarray, b: np.ndarray, accumulate) -> np.ndarray:
+    """Batched matmul: 'int' exact int64, 'float' in float64, 'complex' in complex128;
+    a NumPy dtype: term by term in that dtype (`sequential_matmul`)."""
+    if isinstance(accumulate, np.dtype):
+        return sequential_matmul(a, b, accumulate)
     if accumulate == "int":
         return int_matmul(a, b)
     if accumulate == "complex":
@@ -37,7 +52,7 @@ def matmul(a: np.ndarray, b: np.ndarray, accumulate: str) -> np.ndarray:
 
 
 def dot_general(lhs: np.ndarray, rhs: np.ndarray, lhs_batch: Sequence[int], rhs_batch: Sequence[int],
-                lhs_contract: Sequence[int], rhs_contract: Sequence[int], accumulate: str) -> np.ndarray:
+                lhs_contract: Sequence[int], rhs_contract: Sequence[int], accumulate) -> np.ndarray:
     """result[batch..., lhs_free..., rhs_free...] = sum over contracting dims of lhs * rhs."""
     lb, rb, lc, rc = list(lhs_batch), list(rhs_batch), list(lhs_contract), list(rhs_contract)
     lf = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
@@ -76,7 +91,7 @@ def convolution(lhs: np.ndarray, rhs: np.ndarray, *, input_batch: int, input_fea
                 output_spatial: Sequence[int], strides: Sequence[int],
                 padding: Sequence[tuple[int, int]], lhs_dilation: Sequence[int],
                 rhs_dilation: Sequence[int], reversal: Sequence[bool], feature_groups: int,
-                batch_groups: int, accumulate: str, pad_value=0) -> np.ndarray:
+                batch_groups: int, accumulate, pad_value=0) -> np.ndarray:
     """StableHLO convolution on arrays in any layout; returns the output layout.
 
     lhs -> (N, spatial..., C), rhs -> (spatial..., I, O); lhs dilated with and padded by
@@ -85,9 +100,6 @@ def convolution(lhs: np.ndarray, rhs: np.ndarray, *, input_batch: int, input_fea
     n_sp = len(input_spatial)
     x = np.transpose(lhs, [input_batch, *input_spatial, input_feature])
     w = np.transpose(rhs, [*kernel_spatial, kernel_in, kernel_out])
-    flip = [d for d in range(n_sp) if reversal[d]]
-    if flip:
-        w = np.flip(w, axis=flip)
     x = pad(x, pad_value, [0] + [p[0] for p in padding] + [0], [0] + [p[1] for p in padding] + [0],
             [0] + [d - 1 for d in lhs_dilation] + [0])
     ksz = w.shape[:n_sp]
@@ -104,6 +116,9 @@ def convolution(lhs: np.ndarray, rhs: np.ndarray, *, input_batch: int, input_fea
         sel = (slice(None),) + tuple(slice(None, None, s) for s in strides) + (slice(None),) \
             + tuple(slice(None, None, d) for d in rhs_dilation)
         win = win[sel][(slice(None),) + tuple(slice(0, p) for p in out_sp)]
+        flip = [2 + n_sp + d for d in range(n_sp) if reversal[d]]
+        if flip:  # window reversal flips each lhs window (the reference's summation order)
+            win = np.flip(win, axis=flip)
         positions = math.prod(out_sp)
         taps = math.prod(ksz)
         # patches: (N, P, taps, C)
@@ -119,12 +134,17 @@ def convolution(lhs: np.ndarray, rhs: np.ndarray, *, input_batch: int, input_fea
     return np.transpose(acc, inv)
 
 
-def _acc_dtype(accumulate: str):
+def _acc_dtype(accumulate):
+    if isinstance(accumulate, np.dtype):
+        return accumulate
     return {"int": np.int64, "float": np.float64, "complex": np.complex128}[accumulate]
 
 
-def _grouped(patches: np.ndarray, wk: np.ndarray, fg: int, bg: int, accumulate: str) -> np.ndarray:
-    """patches (N, P, T, C) x kernel (T, C/fg, O) -> (N/bg, P, O) with feature/batch groups."""
+def _grouped(patches: np.ndarray, wk: np.ndarray, fg: int, bg: int, accumulate) -> np.ndarray:
+    """patches (N, P, T, C) x kernel (T, C/fg, O) -> (N/bg, P, O) with feature/batch groups.
+
+    The contraction runs over (taps, features) in row-major order: spatial window
+    positions first, the feature last, like the reference interpreter."""
     n, p, t, c = patches.shape
     o = wk.shape[-1]
     if fg == 1 and bg == 1:

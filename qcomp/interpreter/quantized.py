@@ -63,6 +63,13 @@ class QuantSemantics:
     def upstream(self) -> bool:
         return self.mode == "stablehlo"
 
+    def float_accumulation(self, dtype: np.dtype):
+        """How float contractions sum: float64/complex128 (spec), or term by term in
+        `dtype` in the reference interpreter's order (stablehlo)."""
+        if self.upstream:
+            return np.dtype(dtype)
+        return "complex" if np.dtype(dtype).kind == "c" else "float"
+
     def _view(self, q: np.ndarray, qt: UniformQuantizedType) -> np.ndarray:
         """Storage as the semantics reads it: upstream reads unsigned storage as signed iN."""
         if self.upstream and not qt.is_signed:
@@ -153,7 +160,7 @@ class QuantSemantics:
         lq, rq, oq = quant_of(lt), quant_of(rt), quant_of(ot)
 
         def float_dot(vals, elems, res_e):
-            acc = "complex" if vals[0].dtype.kind == "c" else "float"
+            acc = self.float_accumulation(numpy_dtype(res_e))  # dot sums in the result type
             r = kernels.dot_general(vals[0], vals[1], lb, rb, lc, rc, acc)
             return r.astype(numpy_dtype(res_e))
 
@@ -201,7 +208,7 @@ class QuantSemantics:
         lq, rq, oq = quant_of(lt), quant_of(rt), quant_of(ot)
 
         def float_conv(vals, elems, res_e):
-            acc = "complex" if vals[0].dtype.kind == "c" else "float"
+            acc = self.float_accumulation(vals[0].dtype)  # convolution sums in the lhs type
             return kernels.convolution(vals[0], vals[1], accumulate=acc, **conv).astype(
                 numpy_dtype(res_e))
 

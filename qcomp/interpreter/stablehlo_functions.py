@@ -274,7 +274,8 @@ class StablehloFunctions(_GeneratedElementwise):
         if _any_quant(op):
             return self.sem.dot_general(lhs, rhs, lt, rt, ot, list(lb), list(rb), list(lc), list(rc))
         return _contract_plain(lambda a, b, acc: kernels.dot_general(a, b, lb, rb, lc, rc, acc),
-                               lhs, rhs, ot)
+                               lhs, rhs, ot,
+                               float_acc=self.sem.float_accumulation(numpy_dtype(element_type(ot))))
 
     @impl(sh.ConvolutionOp)
     def run_convolution(self, interpreter: Interpreter, op: sh.ConvolutionOp, args: tuple[Any, ...]):
@@ -294,7 +295,8 @@ class StablehloFunctions(_GeneratedElementwise):
             r = self.sem.convolution(lhs, rhs, lt, rt, ot, conv)
         else:
             r = _contract_plain(lambda a, b, acc: kernels.convolution(a, b, accumulate=acc, **conv),
-                                lhs, rhs, ot, self._conv_operand_wrap(lt))
+                                lhs, rhs, ot, self._conv_operand_wrap(lt),
+                                float_acc=self.sem.float_accumulation(lhs.dtype))
         if tuple(r.shape) != shape_of(ot):
             raise RunError(f"convolution produced shape {tuple(r.shape)}, result type says {shape_of(ot)}")
         return (r,)
@@ -364,7 +366,7 @@ def _bits(e) -> int:
     return numpy_dtype(e).itemsize * 8
 
 
-def _contract_plain(fn, lhs, rhs, ot, operand_type=None):
+def _contract_plain(fn, lhs, rhs, ot, operand_type=None, float_acc="float"):
     """Non-quantized dot/conv: ints accumulate exactly then wrap; floats in float64.
 
     `operand_type`: wrap the integer sum to this type first (upstream's interpreter
@@ -379,8 +381,9 @@ def _contract_plain(fn, lhs, rhs, ot, operand_type=None):
         if operand_type is not None:
             acc = to_type(acc, operand_type).astype(np.int64)
         return to_type(acc, e)
-    acc = "complex" if dt.kind == "c" else "float"
-    return fn(lhs, rhs, acc).astype(dt)
+    if isinstance(float_acc, str) and dt.kind == "c":
+        float_acc = "complex"
+    return fn(lhs, rhs, float_acc).astype(dt)
 
 
 _REDUCERS = {

@@ -44,7 +44,12 @@ class QType:
         return np.dtype(f"{'int' if self.signed else 'uint'}{b}")
 
     def storage_ir(self) -> str:
-        return self.storage if self.signed else f"ui{self.bits}"
+        return f"i{self.bits}" if self.signed else f"ui{self.bits}"
+
+    def container_ir(self) -> str:
+        """The argument/result type: storage widened to 8 bits (jaxlib takes no i4 arrays)."""
+        bits = max(self.bits, 8)
+        return f"i{bits}" if self.signed else f"ui{bits}"
 
 
 def tensor(shape, elem: str) -> str:
@@ -77,11 +82,16 @@ def storage_program(op_text: str, shapes: list[tuple[int, ...]], in_types: list[
 
     `op_text` formats with {operands}, {in_types}, {out_type}.
     """
-    args = ", ".join(f"%a{i}: {tensor(s, q.storage_ir())}" for i, (s, q) in enumerate(zip(shapes, in_types)))
+    args = ", ".join(f"%a{i}: {tensor(s, q.container_ir())}" for i, (s, q) in enumerate(zip(shapes, in_types)))
     rs = result_shape
-    lines = [f"func.func @main({args}) -> {tensor(rs, out_type.storage_ir())} {{"]
+    lines = [f"func.func @main({args}) -> {tensor(rs, out_type.container_ir())} {{"]
     for i, (s, q) in enumerate(zip(shapes, in_types)):
-        lines.append(f"  %q{i} = stablehlo.bitcast_convert %a{i} : ({tensor(s, q.storage_ir())}) -> "
+        src = f"%a{i}"
+        if q.bits < 8:
+            lines.append(f"  %n{i} = stablehlo.convert %a{i} : ({tensor(s, q.container_ir())}) -> "
+                         f"{tensor(s, q.storage_ir())}")
+            src = f"%n{i}"
+        lines.append(f"  %q{i} = stablehlo.bitcast_convert {src} : ({tensor(s, q.storage_ir())}) -> "
                      f"{tensor(s, q.text())}")
     operands = ", ".join(f"%q{i}" for i in range(len(shapes)))
     in_t = ", ".join(tensor(s, q.text()) for s, q in zip(shapes, in_types))
@@ -89,6 +99,11 @@ def storage_program(op_text: str, shapes: list[tuple[int, ...]], in_types: list[
                                              out_type=tensor(rs, out_type.text())))
     lines.append(f"  %o = stablehlo.bitcast_convert %r : ({tensor(rs, out_type.text())}) -> "
                  f"{tensor(rs, out_type.storage_ir())}")
-    lines.append(f"  func.return %o : {tensor(rs, out_type.storage_ir())}")
+    res = "%o"
+    if out_type.bits < 8:
+        lines.append(f"  %w = stablehlo.convert %o : ({tensor(rs, out_type.storage_ir())}) -> "
+                     f"{tensor(rs, out_type.container_ir())}")
+        res = "%w"
+    lines.append(f"  func.return {res} : {tensor(rs, out_type.container_ir())}")
     lines.append("}")
     return "\n".join(lines)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from diff_programs import QType, qdq_program, storage_program, tensor
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jax_oracle import AVAILABLE, REASON, eval_upstream
 
@@ -23,6 +23,7 @@ from qcomp.interpreter import run
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=REASON)
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+                    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # no slow shrinking
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 NICE_SCALES = [1.0, 0.5, 2.0, 0.25, 0.1, 0.003921568859368563, 3.0, 0.0078125, 1.5]
