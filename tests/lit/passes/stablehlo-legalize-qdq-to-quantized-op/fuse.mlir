@@ -179,3 +179,20 @@ func.func @reshape_per_axis(%arg0: tensor<3x2x2x!quant.uniform<i8:f32:1, {0.5, 0
   %2 = stablehlo.uniform_quantize %1 : (tensor<3x2x1x2xf32>) -> tensor<3x2x1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
   func.return %2 : tensor<3x2x1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
 }
+
+// -----
+
+// The float result has another use: the quantized op is created for the
+// quantize's users and the float op stays for the other one (as upstream).
+
+// CHECK-LABEL: func.func @float_result_also_used
+// CHECK-NEXT:    %[[D:.*]] = stablehlo.uniform_dequantize %arg0
+// CHECK-NEXT:    %[[F:.*]] = stablehlo.sqrt %[[D]] : tensor<4xf32>
+// CHECK-NEXT:    %[[Q:.*]] = stablehlo.sqrt %arg0 : tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>
+// CHECK-NEXT:    func.return %[[Q]], %[[F]]
+func.func @float_result_also_used(%arg0: tensor<4x!quant.uniform<i8:f32, 0.25>>) -> (tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4xf32>) {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4xf32>
+  %1 = stablehlo.sqrt %0 : tensor<4xf32>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  func.return %2, %1 : tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4xf32>
+}
