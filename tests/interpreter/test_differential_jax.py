@@ -236,8 +236,9 @@ def test_convolution_quantized(data):
 @given(st.data())
 def test_add_quantized_storage(data):
     shape = data.draw(shapes())
-    qa, qb = data.draw(qtypes()), data.draw(qtypes())
-    qo = data.draw(qtypes(storages=("i8", "u8", "i16", "i4", "i32")))
+    # upstream: operands and result share the storage type
+    spec = data.draw(storage_specs(("i8", "u8", "i16", "i4", "i32")))
+    qa, qb, qo = (data.draw(qtypes(spec=spec)) for _ in range(3))
     a, b = storage_inputs(data.draw, shape, qa), storage_inputs(data.draw, shape, qb)
     op = "stablehlo.add {operands} : ({in_types}) -> {out_type}"
     assert_same(storage_program(op, [shape, shape], [qa, qb], qo, shape), [a, b])
