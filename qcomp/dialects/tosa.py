@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     BoolAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -55,7 +56,7 @@ __all__ = [
 
 # -- helpers --------------------------------------------------------------------------
 
-_DYN = -1
+_DYN = DYNAMIC_INDEX
 
 
 def _type_text(t: Attribute) -> str:
@@ -88,7 +89,13 @@ def _shape(t: Attribute) -> tuple[int, ...] | None:
 
 
 def _shape_text(shape: Sequence[int]) -> str:
+    """`2x3`, as upstream's broadcast diagnostics write a shape."""
     return "x".join("?" if d == _DYN else str(d) for d in shape)
+
+
+def _shape_list_text(shape: Sequence[int]) -> str:
+    """`2, 3`, as upstream's shape-inference diagnostics write a shape."""
+    return ", ".join("?" if d == _DYN else str(d) for d in shape)
 
 
 def _int_width(t: Attribute) -> int | None:
@@ -113,17 +120,19 @@ def _const_ints(value: SSAValue) -> list[int] | None:
 
 
 def _broadcast_shape(a: Sequence[int], b: Sequence[int]) -> list[int] | None:
-    """TOSA broadcast of two equal-rank shapes (1 stretches), None if incompatible."""
+    """MLIR's `getBroadcastedShape`: NumPy-style (right-aligned, 1 stretches; a dynamic
+    size takes the other side's size when that is > 1), None if incompatible."""
+    rank = max(len(a), len(b))
+    a = [1] * (rank - len(a)) + list(a)
+    b = [1] * (rank - len(b)) + list(b)
     out = []
     for x, y in zip(a, b):
-        if x == y:
+        if _DYN in (x, y):
+            out.append(x if x > 1 else y if y > 1 else y if x == 1 else x if y == 1 else _DYN)
+        elif x == y or y == 1:
             out.append(x)
         elif x == 1:
             out.append(y)
-        elif y == 1:
-            out.append(x)
-        elif x == _DYN or y == _DYN:
-            out.append(_DYN if x in (_DYN, 1) and y in (_DYN, 1) else max(x, y))
         else:
             return None
     return out
@@ -252,24 +261,23 @@ def _same_shapes(values: Sequence[Attribute]) -> None:
 
 
 def _verify_binary_broadcast(op: IRDLOperation) -> None:
-    """Upstream's rank check and `ResultsBroadcastableShape` trait for two inputs."""
+    """Upstream's `ResultsBroadcastableShape` trait (NumPy-style broadcasting; the
+    result's trailing sizes must fit), then TOSA's equal-rank rule."""
     a, b = _shape(op.operands[0].type), _shape(op.operands[1].type)
     out = _shape(op.results[0].type)
     if a is None or b is None:
         return
-    if len(a) != len(b):
-        raise VerifyException("operands don't have matching ranks")
     shape = _broadcast_shape(a, b)
     if shape is None:
         raise VerifyException("operands don't have broadcast-compatible shapes")
-    if out is None:
-        return
-    if len(out) != len(shape):
-        raise VerifyException("result type has different rank than operands")
-    if not all(o == s or _DYN in (o, s) for o, s in zip(out, shape)):
+    if out is not None and not _compatible(shape, out[-len(shape):] if shape else ()):
         raise VerifyException(
             f"result type '{_shape_text(out)}' not broadcast compatible with broadcasted "
             f"operands's shapes '{_shape_text(shape)}'")
+    if len(a) != len(b):
+        raise VerifyException("operands don't have matching ranks")
+    if out is not None and len(out) != len(a):
+        raise VerifyException("result type has different rank than operands")
 
 
 def _verify_operand(op: IRDLOperation, index: int, ok: bool, what: str) -> None:
@@ -382,14 +390,17 @@ class MulOp(IRDLOperation):
         _verify_operand(self, 2, _is_scalar_tensor(shift_t)
                         and _is_signless_int(_element(shift_t), 8),
                         "tosa-conformant scalar tensor of 8-bit signless integer values")
-        _same_element_types([self.input1.type, self.input2.type], False)
         a = _storage_element(self.input1.type)
         out = _storage_element(self.output.type)
-        if isinstance(a, IntegerType):
-            if not isinstance(out, IntegerType) or out.width.data < a.width.data:
-                raise VerifyException("invalid data type size for operands or result")
+        if not isinstance(out, IntegerType):
+            _same_element_types([self.input1.type, self.input2.type, self.output.type], True)
         else:
-            _same_element_types([self.input1.type, self.output.type], True)
+            _same_element_types([self.input1.type, self.input2.type], False)
+            if not isinstance(a, IntegerType):
+                raise VerifyException("requires the same element type for all operands")
+            if out.width.data < a.width.data:
+                raise VerifyException("invalid data type size for operands or result")
+        if not isinstance(a, IntegerType):
             shift = _const_ints(self.shift)
             if shift is not None and any(s != 0 for s in shift):
                 raise VerifyException("require shift to be 0 for float type")
@@ -412,8 +423,8 @@ class MulOp(IRDLOperation):
                 f"result type has different rank than a, got {len(so)} vs {len(sa)}")
         if not _compatible(so, shape):
             raise VerifyException(
-                f"expected output shape {_shape_text(so)} to be compatible with inferred "
-                f"shape {_shape_text(shape)}")
+                f"expected output shape {_shape_list_text(so)} to be compatible with "
+                f"inferred shape {_shape_list_text(shape)}")
 
 
 class _CompareOp(IRDLOperation):
@@ -474,8 +485,8 @@ class AbsOp(IRDLOperation):
         super().__init__(operands=[input1], result_types=[result_type])
 
     def verify_(self) -> None:
-        _same_element_types([self.input1.type, self.output.type], True)
         _same_shapes([self.input1.type, self.output.type])
+        _same_element_types([self.input1.type, self.output.type], True)
 
 
 @irdl_op_definition
@@ -521,8 +532,8 @@ class ClampOp(_EnumAttrDictFormat):
     def verify_(self) -> None:
         _require_properties(self, {"max_val": (IntegerAttr, FloatAttr),
                                    "min_val": (IntegerAttr, FloatAttr)})
-        _same_element_types([self.input.type, self.output.type], True)
         _same_shapes([self.input.type, self.output.type])
+        _same_element_types([self.input.type, self.output.type], True)
         element = _storage_element(self.input.type)
         lo, hi = self.properties["min_val"], self.properties["max_val"]
         assert isinstance(lo, IntegerAttr | FloatAttr) and isinstance(hi, IntegerAttr | FloatAttr)
@@ -682,18 +693,18 @@ class RescaleOp(_EnumAttrDictFormat):
                     "requires input to be at least rank 1 when per_channel is true, but got "
                     "rank 0")
             channels = _DYN if in_shape is None else in_shape[-1]
+        out_shape = _shape(self.output.type)
+        if in_shape is not None and out_shape is not None and not _compatible(
+                in_shape, out_shape):
+            raise VerifyException(
+                f"expected output shape {_shape_list_text(out_shape)} to be compatible with "
+                f"inferred shape {_shape_list_text(in_shape)}")
         for what, t in (("multiplier", m_t), ("shift", s_t)):
             size = tuple(t.get_shape())[0]  # rank 1, checked above
             if size != _DYN and channels != _DYN and size != channels:
                 raise VerifyException(
                     f"expect shape of {{ {channels} }} for {what} input, got {{ {size} }}")
         self._verify_unsigned(in_e.width.data, out_e.width.data)
-        out_shape = _shape(self.output.type)
-        if in_shape is not None and out_shape is not None and not _compatible(
-                in_shape, out_shape):
-            raise VerifyException(
-                f"expected output shape {_shape_text(out_shape)} to be compatible with "
-                f"inferred shape {_shape_text(in_shape)}")
 
     @staticmethod
     def _verify_zero_point(name: str, element: IntegerType, zp: SSAValue,
@@ -703,14 +714,14 @@ class RescaleOp(_EnumAttrDictFormat):
             return
         width = element.width.data
         value = values[0]
+        if unsigned:
+            value &= (1 << width) - 1   # an unsigned operand's zero point reads unsigned
         if width == 8:
             return
         if width == 16 and unsigned:
-            as_unsigned = value & 0xFFFF
-            if as_unsigned not in (0, 32768):
+            if value not in (0, 32768):
                 raise VerifyException(
-                    f"expect {name}_zp of 0 or 32768 for unsigned int16 {name}, got "
-                    f"{as_unsigned}")
+                    f"expect {name}_zp of 0 or 32768 for unsigned int16 {name}, got {value}")
             return
         if value != 0:
             raise VerifyException(f"expect {name}_zp of 0, got {value}")
