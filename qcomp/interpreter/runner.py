@@ -137,14 +137,11 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
 
 
 def _optional_functions(semantics) -> list:
-    """Interpreter functions of dialects that may be absent from this build."""
-    out = []
-    try:
-        from qcomp.interpreter.tosa_functions import TosaFunctions
-    except ImportError:
-        return out
-    out.append(TosaFunctions())
-    return out
+    """Interpreter functions of the other qcomp dialects (chlo, tosa)."""
+    from qcomp.interpreter.chlo_functions import ChloFunctions
+    from qcomp.interpreter.tosa_functions import TosaFunctions
+
+    return [ChloFunctions(), TosaFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
