@@ -144,7 +144,7 @@ class LowerQuantizedOp(RewritePattern):
             if new.type != old.type:
                 new = em.insert(StorageCastOp(new, old.type)).results[0]
             results.append(new)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 class FoldStorageCasts(RewritePattern):
@@ -153,11 +153,11 @@ class FoldStorageCasts(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: StorageCastOp, rewriter: PatternRewriter) -> None:
         if not op.res.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
             return
         inner = op.arg.owner
         if isinstance(inner, StorageCastOp) and inner.arg.type == op.res.type:
-            rewriter.replace_op(op, [], [inner.arg])
+            rewriter.replace(op, [], [inner.arg])
 
 
 def _check_no_quant_left(module: ModuleOp) -> None:
@@ -185,8 +185,9 @@ class LegalizeQuantToMathPass(ModulePass):
       uniform_dequantize x = convert(q - zp) * s (`qcomp.quant.uniform.dequantize`);
       dot, dot_general, convolution: integer kernel with the LiteRT zero-point terms
                         acc = Σq_l q_r - z_r Σq_l - z_l Σq_r + K z_l z_r (constant terms
-                        folded), q = clamp(round_half_even(f64(acc) * s_l s_r / s_res
-                        + z_res), min, max) (`qcomp.quant.accumulator.rescale_accumulator`);
+                        folded), q = clamp(round_half_even(f64(acc) * (s_l s_r) / s_res
+                        + z_res), min, max) in f64
+                        (`qcomp.quant.accumulator.rescale_accumulator`);
       add and the other arithmetic ops: dequantize → float op → quantize.
     `fixed-point`: as `float`, but every quantized → quantized rescale is integer only:
       v' = ((v * M + 2^(shift-1)) >> shift) + zp, clamped, (M, shift) =

@@ -11,9 +11,9 @@ window position holds a real value). Terms whose operand is a constant are folde
 into one constant; only Σ q_l (when z_r != 0) and Σ q_r of a non-constant rhs are
 computed at run time, as `stablehlo.reduce`. Then, by `rescale`:
 
-- `float`: `clamp(round_nearest_even(f64(acc) * M + z_res), min, max)`, M = s_l s_r / s_res
-  (`qcomp.quant.accumulator.rescale_accumulator`); acc in i32 when it provably fits,
-  else i64.
+- `float`: `clamp(round_nearest_even(f64(acc) * (s_l s_r) / s_res + z_res), min, max)`
+  in float64 (`qcomp.quant.accumulator.rescale_accumulator`, what `--semantics spec`
+  computes); acc in i32 when it provably fits, else i64.
 - `fixed-point`: `clamp(((acc * M + 2^(shift-1)) >> shift) + z_res, min, max)` with
   (M, shift) = `multiplier_and_shift(s_l s_r / s_res)` per channel
   (`qcomp.quant.accumulator.fixed_point_rescale`).
@@ -39,7 +39,6 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import (
     StorageCastOp,
     UniformQuantizedType,
-    float_kind,
     quantized_element,
 )
 from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr
@@ -282,27 +281,29 @@ def zero_point_terms(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     return terms
 
 
-def _kind(q: UniformQuantizedType) -> str:
-    return float_kind(q.expressed_type) or "f32"
+def _along(values, axis: int | None) -> tuple[np.ndarray, int | None]:
+    v = np.asarray(values).reshape(-1)
+    if v.size == 1:
+        return v.reshape(()), None
+    return v, axis
 
 
-def _result_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | None]:
-    """(M, z_res, result dim of the channels) with M = s_l * s_r / s_res per channel."""
+def _fixed_point_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """(M = s_l * s_r / s_res, z_res, result dim of the channels), one channel axis."""
     rq, oq = c.rhs_q, c.res_q
-    short = c.op.name.removeprefix("stablehlo.")
-    if oq.is_per_axis and rq.is_per_tensor:
-        raise _fail(c.op, f"{short}: a per-tensor rhs needs a per-tensor result")
-    if oq.is_per_axis and oq.quantized_dimension != c.rhs_channel_dim:
-        raise _fail(c.op, f"{short}: per-axis result must quantize dimension "
-                    f"{c.rhs_channel_dim}, where the rhs channels land")
+    res_axis = oq.quantized_dimension if oq.is_per_axis else None
+    if rq.is_per_axis and oq.is_per_axis and res_axis != c.rhs_channel_dim:
+        raise _fail(c.op, f"{c.op.name.removeprefix('stablehlo.')}: rescale=fixed-point needs "
+                    "the per-axis rhs and result channels on one result dimension")
+    axis = c.rhs_channel_dim if rq.is_per_axis else res_axis
     n = max(np.asarray(rq.scales).size, np.asarray(oq.scales).size)
-    sr = np.broadcast_to(np.asarray(rq.scales).reshape(-1), n)
-    so = np.broadcast_to(np.asarray(oq.scales).reshape(-1), n)
+    sr = np.broadcast_to(np.asarray(rq.scales, np.float64).reshape(-1), n)
+    so = np.broadcast_to(np.asarray(oq.scales, np.float64).reshape(-1), n)
     zo = np.broadcast_to(np.asarray(oq.zero_points).reshape(-1), n).astype(np.int64)
-    m = accumulator_multiplier(c.lhs_q.scale, sr, so, _kind(c.lhs_q))
+    m = accumulator_multiplier(c.lhs_q.scale, sr, so)
     if n == 1:
         return m.reshape(()), zo.reshape(()), None
-    return m, zo, c.rhs_channel_dim
+    return m, zo, axis
 
 
 def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
@@ -314,20 +315,28 @@ def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     if c.is_conv and c.rhs_q.is_per_tensor and c.rhs_q.zero_point != 0:
         raise _fail(c.op, "convolution: rhs zero point must be 0")
     acc_t = accumulator_type(c)
-    m, zo, axis = _result_params(c)
+    fixed = _fixed_point_params(c) if rescale == "fixed-point" else None
     acc = _kernel(em, c, lhs, rhs, acc_t, pad_with_zero_point=True)
     corr = _combine(em, c, zero_point_terms(em, c, lhs, rhs, acc_t), acc_t)
     if corr is not None:
         acc = em.binary(sh.AddOp, acc, corr)
     oq = c.res_q
     shape = c.result_shape
-    if rescale == "fixed-point":
+    if fixed is not None:
+        m, zo, axis = fixed
         return fixed_point_rescale(em, acc, m, axis, zo, oq.storage_min, oq.storage_max,
                                    oq.storage, c.op)
+    # qcomp.quant.accumulator.rescale_accumulator
+    lhs_rhs = np.float64(c.lhs_q.scale) * np.asarray(c.rhs_q.scales, np.float64)
+    c1, c1_axis = _along(lhs_rhs, c.rhs_channel_dim)
+    res_axis = oq.quantized_dimension if oq.is_per_axis else None
+    so, so_axis = _along(np.asarray(oq.scales, np.float64), res_axis)
+    zo, zo_axis = _along(np.asarray(oq.zero_points, np.int64), res_axis)
     f = em.convert(acc, f64)
-    f = em.binary(sh.MultiplyOp, f, em.full(m, f64, shape, axis))
+    f = em.binary(sh.MultiplyOp, f, em.full(c1, f64, shape, c1_axis))
+    f = em.binary(sh.DivideOp, f, em.full(so, f64, shape, so_axis))
     if np.any(zo != 0):
-        f = em.binary(sh.AddOp, f, em.full(zo.astype(np.float64), f64, shape, axis))
+        f = em.binary(sh.AddOp, f, em.full(zo.astype(np.float64), f64, shape, zo_axis))
     f = em.clamp(f, float(oq.storage_min), float(oq.storage_max))
     f = em.op(sh.RoundNearestEvenOp, [f], f64)
     return em.convert(f, oq.storage)

@@ -65,7 +65,7 @@ class Emitter:
         self.point = InsertPoint.before(anchor)
 
     def insert(self, op: Operation) -> Operation:
-        self.rewriter.insert_op(op, self.point)
+        self.rewriter.insert(op, self.point)
         return op
 
     def op(self, cls: type, operands: list[SSAValue], element: Attribute,
@@ -86,6 +86,15 @@ class Emitter:
     def broadcast(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
         if shape_of(x) == shape and dims == list(range(len(shape))):
             return x
+        if dims != sorted(dims):
+            # transpose first, so broadcast_in_dim only ever gets increasing dims
+            perm = sorted(range(len(dims)), key=lambda k: dims[k])
+            in_shape = shape_of(x)
+            x = self.op(sh.TransposeOp, [x], element_of(x), tuple(in_shape[p] for p in perm),
+                        permutation=i64_array(perm))
+            dims = sorted(dims)
+            if shape_of(x) == shape and dims == list(range(len(shape))):
+                return x
         return self.op(sh.BroadcastInDimOp, [x], element_of(x), shape,
                        broadcast_dimensions=i64_array(dims))
 

@@ -168,7 +168,7 @@ def retype_block_args(block: Block, rewriter) -> None:
         new = rewriter.insert_block_argument(block, index, new_type)
         new.name_hint = old.name_hint
         cast = StorageCastOp(new, old.type)
-        rewriter.insert_op(cast, point)
+        rewriter.insert(cast, point)
         point = InsertPoint.after(cast)
         rewriter.replace_all_uses_with(old, cast.res)
         rewriter.erase_block_argument(old)

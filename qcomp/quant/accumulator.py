@@ -18,33 +18,31 @@ from __future__ import annotations
 import numpy as np
 
 from qcomp.quant.fixed_point import multiplier_and_shift
-from qcomp.quant.uniform import expressed_numpy_dtype
 
 
-def accumulator_multiplier(lhs_scale, rhs_scales, result_scales, expressed) -> np.ndarray:
-    """M = f64(s_l) * f64(s_r) / f64(s_res), each scale first rounded to the expressed type.
+def accumulator_multiplier(lhs_scale, rhs_scales, result_scales) -> np.ndarray:
+    """M = s_l * s_r / s_res in float64 (the fixed-point rescale's real factor)."""
+    return (np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
+            / np.asarray(result_scales, np.float64))
 
-    `rhs_scales` / `result_scales` are scalars or arrays broadcastable against the
-    result (per-axis along the result's channel dimension). Returns float64.
+
+def rescale_accumulator(acc, lhs_scale, rhs_scales, result_scales, result_zero_points,
+                        storage_min: int, storage_max: int) -> np.ndarray:
+    """`rescale=float` (and `--semantics spec`): the exact real result, quantized once.
+
+        real = f64(acc) * (f64(s_l) * f64(s_r))
+        q    = clamp(round_half_to_even(real / f64(s_res) + f64(z_res)), min, max)
+
+    all in float64 (acc is exact below 2^53); `rhs_scales`, `result_scales` and
+    `result_zero_points` are scalars or arrays broadcastable against the result
+    (per-axis along the result dimension where the channel lands). Returns int64.
     """
-    dt = expressed_numpy_dtype(expressed)
-    sl = np.asarray(lhs_scale).astype(dt).astype(np.float64)
-    sr = np.asarray(rhs_scales).astype(dt).astype(np.float64)
-    so = np.asarray(result_scales).astype(dt).astype(np.float64)
-    return sl * sr / so
-
-
-def rescale_accumulator(acc, multiplier, zero_points, storage_min: int,
-                        storage_max: int) -> np.ndarray:
-    """`rescale=float`: clamp(round_half_to_even(f64(acc) * M + f64(z_res)), min, max), int64.
-
-    One rounding of the real result (acc is exact below 2^53; M * acc rounds once in
-    f64), ties to even, saturation to the storage range.
-    """
-    f = np.asarray(acc).astype(np.float64) * np.asarray(multiplier, np.float64)
-    f = f + np.asarray(zero_points).astype(np.float64)
-    f = np.clip(f, float(storage_min), float(storage_max))
-    return np.rint(f).astype(np.int64)
+    c = np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
+    real = np.asarray(acc).astype(np.float64) * c
+    v = real / np.asarray(result_scales, np.float64) + np.asarray(result_zero_points).astype(
+        np.float64)
+    v = np.clip(v, float(storage_min), float(storage_max))
+    return np.rint(v).astype(np.int64)
 
 
 def fixed_point_parameters(multiplier) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,176 @@
+"""stablehlo-legalize-quant-to-math computes exactly what the un-lowered program means.
+
+- `rescale=float`: the lowered program, run by qcomp's interpreter, equals the
+  un-lowered program under `--semantics spec`, bit for bit.
+- `rescale=stablehlo`: the lowered program equals jaxlib's StableHLO reference
+  interpreter on the un-lowered program (which lowers it with upstream's pass),
+  bit for bit — run by qcomp's interpreter and by jaxlib; where upstream refuses a
+  program, qcomp's lowering refuses it too.
+- `rescale=fixed-point`: results equal the NumPy model `qcomp.quant.accumulator`
+  (`fixed_point_rescale`) for requantize and dot_general, and no `!quant` is left.
+
+Programs are hypothesis-generated (tests/passes/quant_to_math_programs.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qcomp.dialects.literals import parse_module, print_module
+from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.legalize_quant_to_math import LegalizeQuantToMathPass
+from qcomp.quant.accumulator import fixed_point_parameters, fixed_point_rescale
+from qcomp.registry import make_context
+from tests.passes import quant_to_math_programs as progs
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def lower(src: str, rescale: str):
+    ctx = make_context()
+    module = parse_module(src, ctx)
+    module.verify()
+    LegalizeQuantToMathPass(rescale=rescale).apply(ctx, module)
+    module.verify()
+    text = print_module(module)
+    assert "!quant" not in text and "quant." not in text
+    return module, text
+
+
+def interpret(module, inputs, semantics: str) -> list[np.ndarray]:
+    from qcomp.interpreter import run
+
+    (fr,) = run(module, list(inputs), semantics=semantics)
+    assert fr.error is None, fr.error
+    return [np.asarray(r) for r in fr.results]
+
+
+def assert_same(got: list[np.ndarray], want: list[np.ndarray]) -> None:
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_array_equal(g.astype(np.float64), w.astype(np.float64))
+
+
+# ---------------------------------------------------------------------------
+# rescale=float == --semantics spec
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("family", sorted(progs.FAMILIES))
+@SETTINGS
+@given(data=st.data())
+def test_float_rescale_equals_spec_semantics(family, data):
+    src, inputs = progs.FAMILIES[family](data)
+    want = interpret(parse_module(src, make_context()), inputs, "spec")
+    module, _ = lower(src, "float")
+    assert_same(interpret(module, inputs, "spec"), want)
+
+
+# ---------------------------------------------------------------------------
+# rescale=stablehlo == jaxlib's reference interpreter
+# ---------------------------------------------------------------------------
+def _jax():
+    try:
+        from jax._src.interpreters import mlir as jmlir
+        from jax._src.lib.mlir import ir
+        from jaxlib.mlir.dialects import stablehlo as sh
+    except Exception as e:  # noqa: BLE001
+        pytest.skip(f"jax/jaxlib not importable ({e}); install jax jaxlib for the oracle")
+    return jmlir, ir, sh
+
+
+def jax_eval(src: str, inputs) -> list[np.ndarray] | None:
+    """Results of jaxlib's eval_module, or None when upstream's lowering rejects `src`."""
+    jmlir, ir, sh = _jax()
+    art = sh.serialize_portable_artifact_str(src, sh.get_current_version())
+    ctx = jmlir.make_ir_context()
+    with ctx, ir.Location.unknown():
+        m = sh.deserialize_portable_artifact(ctx, art)
+        try:
+            outs = sh.eval_module(m, [ir.DenseElementsAttr.get(np.asarray(a)) for a in inputs])
+        except Exception as e:  # noqa: BLE001
+            if "legalize" in str(e) or "quant" in str(e).lower():
+                return None
+            raise
+    return [np.array(o) for o in outs]
+
+
+STABLEHLO_FAMILIES = {
+    **progs.FAMILIES,
+    # upstream lowers no lhs dilation, and only NHWC/NCHW/NDHWC/NCDHW layouts
+    "convolution": lambda data: progs.convolution(data, lhs_dilation=False),
+}
+
+
+@pytest.mark.parametrize("family", sorted(STABLEHLO_FAMILIES))
+@SETTINGS
+@given(data=st.data())
+def test_stablehlo_rescale_equals_jaxlib(family, data):
+    src, inputs = STABLEHLO_FAMILIES[family](data)
+    want = jax_eval(src, inputs)
+    if want is None:
+        with pytest.raises(PassDiagnostic):
+            lower(src, "stablehlo")
+        return
+    module, text = lower(src, "stablehlo")
+    assert_same(interpret(module, inputs, "stablehlo"), want)
+    got_jax = jax_eval(text.replace("builtin.module", "module", 1), inputs)
+    assert got_jax is not None
+    assert_same(got_jax, want)
+
+
+# ---------------------------------------------------------------------------
+# rescale=fixed-point against the NumPy model
+# ---------------------------------------------------------------------------
+def _per_tensor(data, storage):
+    return progs.scales(data)[0], progs.zp(data, storage)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_fixed_point_requantize_matches_model(data):
+    shape = [data.draw(st.integers(1, 6))]
+    si, so = (data.draw(st.sampled_from(["i8", "i16", "u8"])) for _ in range(2))
+    (s_in, z_in), (s_out, z_out) = _per_tensor(data, si), _per_tensor(data, so)
+    qi, qo = progs.qtype(si, s_in, z_in), progs.qtype(so, s_out, z_out)
+    src = progs.main([progs.tensor(shape, si)], [
+        f"%q = quant.scast %arg0 : {progs.tensor(shape, si)} to {progs.tensor(shape, qi)}",
+        f"%r = stablehlo.uniform_quantize %q : ({progs.tensor(shape, qi)}) -> "
+        f"{progs.tensor(shape, qo)}"], progs.tensor(shape, qo))
+    lo, hi = progs.STORAGE[si]
+    q = np.random.default_rng(data.draw(st.integers(0, 2**31))).integers(lo, hi + 1, shape)
+    module, _ = lower(src, "fixed-point")
+    (got,) = interpret(module, [q.astype(np.int64)], "spec")
+    m, sh_ = fixed_point_parameters(np.float64(s_in) / np.float64(s_out))
+    want = fixed_point_rescale(q - z_in, m, sh_, z_out, *progs.STORAGE[so])
+    np.testing.assert_array_equal(got.astype(np.int64), want)
+
+
+def test_fixed_point_dot_general_matches_model():
+    w = np.array([[1, -2, 3], [4, 5, -6]], np.int64)
+    x = np.array([[-128, 127], [3, -7]], np.int64)
+    ql, qr, qo = "!quant.uniform<i8:f32, 0.5:3>", "!quant.uniform<i8:f32:1, {0.25, 0.5, 1.5}>", \
+        "!quant.uniform<i8:f32:1, {2.0:1, 0.75:-2, 3.0:0}>"
+    src = f"""func.func @main(%arg0: tensor<2x2xi8>) -> tensor<2x3x{qo}> {{
+  %l = quant.scast %arg0 : tensor<2x2xi8> to tensor<2x2x{ql}>
+  %w = stablehlo.constant() <{{value = dense<[[1, -2, 3], [4, 5, -6]]> : tensor<2x3xi8>}}> : () -> tensor<2x3x{qr}>
+  %r = stablehlo.dot_general %l, %w, contracting_dims = [1] x [0] : (tensor<2x2x{ql}>, tensor<2x3x{qr}>) -> tensor<2x3x{qo}>
+  func.return %r : tensor<2x3x{qo}>
+}}"""
+    module, text = lower(src, "fixed-point")
+    # the zero-point term -3 * Σ w is folded into one constant: no reduce at run time
+    assert "stablehlo.reduce" not in text
+    assert re.search(r"dense<\[-15, -9, 9\]>", text)
+    (got,) = interpret(module, [x], "spec")
+    acc = (x - 3) @ w
+    m = 0.5 * np.array([0.25, 0.5, 1.5]) / np.array([2.0, 0.75, 3.0])
+    mult, shift = fixed_point_parameters(m)
+    want = fixed_point_rescale(acc, mult, shift, np.array([1, -2, 0]), -128, 127)
+    np.testing.assert_array_equal(got.astype(np.int64), want)
+    # by hand: acc = [[365, 882, -1137], [-40, -50, 60]]; -40 * 0.0625 = -2.5 ties up to -2
+    assert want.tolist() == [[24, 127, -128], [-1, -19, 15]]
