@@ -1,0 +1,135 @@
+"""qcomp-run's command line: exit codes, diagnostics with locations, npz I/O, memory limit."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qcomp.tools.qcomp_run import main, parse_size
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "stablehlo"
+
+
+def cli(*argv: str, stdin: str = ""):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), io.StringIO(stdin), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+CHECKS = """func.func @ok() {
+  %c = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi8>
+  %d = stablehlo.add %c, %c : tensor<3xi8>
+  check.expect_eq_const %d, dense<[2, 4, 6]> : tensor<3xi8>
+  func.return
+}
+
+// -----
+
+func.func @bad() {
+  %c = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi8>
+  %d = stablehlo.add %c, %c : tensor<3xi8>
+  check.expect_eq_const %d, dense<[2, 5, 7]> : tensor<3xi8>
+  func.return
+}
+"""
+
+
+def test_failing_check_reports_location_and_elements(tmp_path):
+    f = write(tmp_path, "c.mlir", CHECKS)
+    code, out, err = cli(f, "--split-input-file")
+    assert code == 1
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+    assert f"{f}:13:3: error: check.expect_eq_const failed in @bad: 2 mismatching element(s)" in err
+    assert "at [1]: got 4, expected 5" in err and "at [2]: got 6, expected 7" in err
+
+
+def test_all_passing_exits_0(tmp_path):
+    f = write(tmp_path, "c.mlir", CHECKS.split("// -----")[0])
+    assert cli(f) == (0, "1 passed, 0 failed\n", "")
+
+
+MAIN = """func.func @main(%a: tensor<3xf32>, %b: tensor<3xi8>) -> (tensor<3x!quant.uniform<i8:f32, 0.5:-1>>, tensor<3xi8>) {
+  %q = stablehlo.uniform_quantize %a : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 0.5:-1>>
+  %d = stablehlo.multiply %b, %b : tensor<3xi8>
+  func.return %q, %d : tensor<3x!quant.uniform<i8:f32, 0.5:-1>>, tensor<3xi8>
+}
+"""
+
+
+def test_inputs_outputs_and_print(tmp_path):
+    f = write(tmp_path, "m.mlir", MAIN)
+    inp, outp = tmp_path / "in.npz", tmp_path / "out.npz"
+    np.savez(inp, arg0=np.array([1.0, 2.25, -100], np.float32), arg1=np.array([3, 12, -128], np.int8))
+    code, out, err = cli(f, "--inputs", str(inp), "--output", str(outp), "--print-results")
+    assert code == 0, err
+    assert "@main result0 (storage)" in out and "[   1    4 -128]" in out
+    data = np.load(outp)
+    assert data["result0"].dtype == np.int8 and data["result0"].tolist() == [1, 4, -128]
+    assert data["result1"].tolist() == [9, -112, 0]
+
+
+def test_input_errors_exit_2(tmp_path):
+    f = write(tmp_path, "m.mlir", MAIN)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, arg0=np.zeros(2, np.float32), arg1=np.zeros(3, np.int8))
+    code, _, err = cli(f, "--inputs", str(bad))
+    assert code == 2 and "input 'arg0' has shape (2,), the argument needs (3,)" in err
+    np.savez(bad, arg0=np.zeros(3, np.float32))
+    code, _, err = cli(f, "--inputs", str(bad))
+    assert code == 2 and "--inputs has no array named arg1" in err
+    code, _, err = cli(f)
+    assert code == 2 and "m.mlir:1:1: error: @main takes 2 argument(s)" in err
+
+
+def test_program_errors_are_diagnostics_not_tracebacks(tmp_path):
+    f = write(tmp_path, "u.mlir", """func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %d = stablehlo.reduce_precision %a, format = e5m10 : tensor<3xf32>
+  func.return %d : tensor<3xf32>
+}
+""")
+    inp = tmp_path / "in.npz"
+    np.savez(inp, arg0=np.zeros(3, np.float32))
+    code, _, err = cli(f, "--inputs", str(inp))
+    assert code == 2
+    assert "u.mlir:2:3: error: unsupported operation 'stablehlo.reduce_precision'" in err
+    assert "Traceback" not in err
+    p = write(tmp_path, "p.mlir", "func.func @f() { %c = stablehlo.constant dense<[1, 2]> : tensor<3xi8> }")
+    code, _, err = cli(p)
+    assert code == 2 and "p.mlir:1:48: error:" in err and "Traceback" not in err
+    code, _, err = cli(str(tmp_path / "missing.mlir"))
+    assert code == 2 and "could not open input file" in err
+    code, _, err = cli()
+    assert code == 2 and "error:" in err
+
+
+def test_max_memory(tmp_path):
+    f = write(tmp_path, "big.mlir", """func.func @main() -> tensor<1000000xf32> {
+  %c = stablehlo.constant dense<1.0> : tensor<1000000xf32>
+  func.return %c : tensor<1000000xf32>
+}
+""")
+    code, _, err = cli(f, "--max-memory", "1M")
+    assert code == 2 and "over the memory limit of 1.0 MiB (--max-memory)" in err
+    assert cli(f, "--max-memory", "1G")[0] == 0
+
+
+def test_parse_size():
+    assert parse_size("4G") == 4 << 30
+    assert parse_size("512MiB") == 512 << 20
+    assert parse_size("1000") == 1000
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"conformance data not found at {SHARED}")
+def test_semantics_flag_on_conformance_file():
+    f = str(SHARED / "interpret" / "quantized_ops.mlir")
+    for sem in ("spec", "stablehlo"):
+        assert cli(f, "--split-input-file", "--semantics", sem)[:2] == (0, "5 passed, 0 failed\n")
