@@ -278,3 +278,27 @@ def test_type_only_ops(data):
         assert_same(src, [x])
         return
     assert_same(storage_program(op, [shape], [q], q, out), [x])
+
+
+@SETTINGS
+@given(st.data())
+def test_chain_of_quantized_ops(data):
+    shape = data.draw(shapes())
+    spec = data.draw(storage_specs())
+    q = [data.draw(qtypes(spec=spec)) for _ in range(4)]
+    ops = [data.draw(st.sampled_from(BINARY)), data.draw(st.sampled_from(UNARY)),
+           data.draw(st.sampled_from(BINARY))]
+    a, b = float_inputs(data.draw, shape, q[0]), float_inputs(data.draw, shape, q[1])
+    f = tensor(shape, "f32")
+    t = [tensor(shape, x.text()) for x in q]
+    src = "\n".join([
+        f"func.func @main(%a: {f}, %b: {f}) -> {f} {{",
+        f"  %qa = stablehlo.uniform_quantize %a : ({f}) -> {t[0]}",
+        f"  %qb = stablehlo.uniform_quantize %b : ({f}) -> {t[1]}",
+        f'  %x = "stablehlo.{ops[0]}"(%qa, %qb) : ({t[0]}, {t[1]}) -> {t[2]}',
+        f'  %y = "stablehlo.{ops[1]}"(%x) : ({t[2]}) -> {t[2]}',
+        f'  %z = "stablehlo.{ops[2]}"(%y, %qa) : ({t[2]}, {t[0]}) -> {t[3]}',
+        f"  %d = stablehlo.uniform_dequantize %z : ({t[3]}) -> {f}",
+        f"  func.return %d : {f}",
+        "}"])
+    assert_same(src, [a, b])
