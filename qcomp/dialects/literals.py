@@ -19,6 +19,7 @@ import math
 import re
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
@@ -595,11 +596,18 @@ class QcompParser(Parser):
 
 
 def _print_dense_without_type(printer: Printer, attr: DenseIntOrFPElementsAttr) -> None:
-    printer.print_string("dense<" + dense_body_text(attr) + ">")
+    limit = getattr(printer, "elements_hex_limit", HEX_PRINT_LIMIT)
+    printer.print_string("dense<" + dense_body_text(attr, limit) + ">")
 
 
+@dataclass(eq=False, repr=False)
 class QcompPrinter(Printer):
-    """xDSL's printer with MLIR's float text and dense-attribute layout."""
+    """xDSL's printer with MLIR's float text and dense-attribute layout.
+
+    `elements_hex_limit`: MLIR's `-mlir-print-elementsattrs-with-hex-if-larger`
+    (non-splat constants with more elements print as hex; -1 never)."""
+
+    elements_hex_limit: int = HEX_PRINT_LIMIT
 
     def print_attribute(self, attribute: Attribute) -> None:
         if (isinstance(attribute, DenseIntOrFPElementsAttr)
@@ -645,9 +653,11 @@ def parse_module(text: str, ctx: Context | None = None, name: str = "<stdin>") -
     return QcompParser(ctx, text, name).parse_module()
 
 
-def print_module(op: Operation, generic: bool = False) -> str:
+def print_module(op: Operation, generic: bool = False,
+                 elements_hex_limit: int = HEX_PRINT_LIMIT) -> str:
     """Text of `op` as qcomp prints it (MLIR float and dense layout), with a newline."""
     out = io.StringIO()
-    QcompPrinter(stream=out, print_generic_format=generic).print_op(op)
+    QcompPrinter(stream=out, print_generic_format=generic,
+                 elements_hex_limit=elements_hex_limit).print_op(op)
     out.write("\n")
     return out.getvalue()

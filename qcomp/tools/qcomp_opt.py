@@ -87,6 +87,10 @@ def _arg_parser() -> _ArgParser:
     p.add_argument("--print-ir-after-change", "--mlir-print-ir-after-change",
                    action="store_true", help="print the IR to stderr after passes that "
                    "changed it")
+    p.add_argument("--mlir-print-elementsattrs-with-hex-if-larger", type=int, default=100,
+                   dest="hex_limit", metavar="N",
+                   help="print non-splat constants with more than N elements as hex "
+                        "(default 100 as in MLIR; -1: never)")
     p.add_argument("--timing", "--mlir-timing", action="store_true",
                    help="print a per-pass wall-time report to stderr")
     p.add_argument("--verify-each", nargs="?", const=True, default=True, type=_bool_flag,
@@ -181,6 +185,10 @@ class Options:
     after_all: bool
     after_change: bool
     passes: list[ModulePass]
+    hex_limit: int = 100
+
+    def print(self, module: ModuleOp) -> str:
+        return print_module(module, self.generic, self.hex_limit)
 
 
 def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: TextIO
@@ -210,7 +218,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     if diag is not None:
         return None, [diag]
     for p in opts.passes:
-        before = print_module(module, opts.generic) if opts.after_change else None
+        before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
         try:
             p.apply(ctx, module)
@@ -228,12 +236,12 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
                 diag.message = f"{diag.message} (after pass '{p.name}')"
                 return None, [diag]
         if opts.after_all or opts.after_change:
-            after = print_module(module, opts.generic)
+            after = opts.print(module)
             if opts.after_all or after != before:
                 err.write(f"// -----// IR Dump After {type(p).__name__} ({p.name}) "
                           f"//----- //\n{after}\n")
     t0 = time.perf_counter()
-    out = print_module(module, opts.generic)
+    out = opts.print(module)
     timing.add("Output", time.perf_counter() - t0)
     return out, []
 
@@ -290,7 +298,8 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
                          f"{e.strerror}\n")
             return 1
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
-                   args.print_ir_after_all, args.print_ir_after_change, passes)
+                   args.print_ir_after_all, args.print_ir_after_change, passes,
+                   args.hex_limit)
     timing = Timing()
     outputs: list[str] = []
     failed = False
@@ -312,7 +321,12 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     result = (SPLIT_MARKER + "\n").join(outputs)
     if args.output and args.output != "-":
         if not failed:
-            _write_atomic(args.output, result)
+            try:
+                _write_atomic(args.output, result)
+            except OSError as e:
+                stderr.write(f"{PROG}: error: cannot write output file '{args.output}': "
+                             f"{e.strerror}\n")
+                return 1
     elif result.strip():
         # like mlir-opt: the chunks that succeeded are printed even when others failed
         stdout.write(result)

@@ -249,6 +249,12 @@ def test_output_file_written_only_on_success(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mlir", "x.mlir"]
 
 
+def test_unwritable_output_is_a_diagnostic(tmp_path):
+    code, out, err = opt("-", "-o", str(tmp_path / "no" / "such" / "dir.mlir"), stdin=GOOD)
+    assert code == 1 and out == ""
+    assert err.startswith("qcomp-opt: error: cannot write output file ")
+
+
 # --- help --------------------------------------------------------------------
 
 
