@@ -34,9 +34,11 @@ from qcomp.dialects.quant import (
     QuantizeCastOp,
     StorageCastOp,
     UniformQuantizedType,
+    float_kind,
     quantized_element,
 )
 from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.quant.uniform import expressed_numpy_dtype
 
 
 def _signless(width: int) -> IntegerType:
@@ -46,6 +48,15 @@ def _signless(width: int) -> IntegerType:
 def _wide_int(q: UniformQuantizedType) -> IntegerType:
     """Signless integer wide enough for `q - zero_point` (i32, or i64 for 32-bit storage)."""
     return _signless(32 if q.storage_bitwidth < 32 else 64)
+
+
+def _in_type(values: np.ndarray, element: Attribute) -> np.ndarray:
+    """Float constants rounded to the expressed type first (65535 is inf in f16, as
+    the spec's convert gives), so the constant holds exactly what the formula uses."""
+    kind = float_kind(element)
+    if kind is None:
+        return values
+    return np.asarray(values, dtype=np.float64).astype(expressed_numpy_dtype(kind)).astype(np.float64)
 
 
 def _zero_in_range(q: UniformQuantizedType) -> bool:
@@ -73,6 +84,7 @@ class _TensorEmitter:
 
     def constant(self, values: np.ndarray, element: Attribute) -> SSAValue:
         shape = tuple(values.shape)
+        values = _in_type(values, element)
         flat = [float(v) if not isinstance(element, IntegerType) else int(v)
                 for v in values.reshape(-1)]
         attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, shape), flat)
@@ -129,8 +141,15 @@ def _i64_array(values: list[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, values)
 
 
+STABLEHLO_INT_WIDTHS = (2, 4, 8, 16, 32, 64)
+
+
 def _tensor_shape(op: Operation, t: Attribute, q: UniformQuantizedType) -> tuple[int, ...]:
     assert isinstance(t, TensorType)
+    if q.storage_bitwidth not in STABLEHLO_INT_WIDTHS:
+        raise PassDiagnostic(
+            op, f"lower-quant-ops: {q.storage_bitwidth}-bit storage has no StableHLO integer "
+            "type (2, 4, 8, 16, 32 or 64 bits)")
     shape = tuple(t.get_shape())
     if q.is_blockwise and any(d < 0 for d in shape):
         raise PassDiagnostic(
@@ -176,6 +195,7 @@ class _ScalarEmitter:
         return op.results[0]
 
     def float_const(self, value: float, e: Attribute) -> SSAValue:
+        value = float(_in_type(np.array(value), e))
         return self.add(arith.ConstantOp(FloatAttr(value, e)))  # pyright: ignore
 
     def int_const(self, value: int, t: IntegerType) -> SSAValue:
@@ -287,7 +307,9 @@ class LowerQuantOpsPass(ModulePass):
     (per-axis, `broadcast_dimensions = [axis]`) parameter constant instead, as
     upstream's quant-to-math does.
 
-    Errors: sub-channel types on tensors with dynamic dimensions.
+    Errors: sub-channel types on tensors with dynamic dimensions; tensors whose
+    storage width StableHLO has no integer type for (i3, u5, ...; scalars of any
+    width lower through `arith`).
     """
 
     name = "lower-quant-ops"

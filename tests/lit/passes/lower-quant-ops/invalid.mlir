@@ -17,3 +17,14 @@ func.func @sub_channel_dynamic_dcast(%arg0: tensor<2x?x!quant.uniform<i8:f32:{0:
   %0 = quant.dcast %arg0 : tensor<2x?x!quant.uniform<i8:f32:{0:1}, {{0.5}, {0.25}}>> to tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
 }
+
+// -----
+
+// StableHLO has 2, 4, 8, 16, 32 and 64-bit integers only; a 3-bit storage tensor
+// has no StableHLO type to hold its integers.
+
+func.func @odd_storage_width(%arg0: tensor<4xf32>) -> tensor<4x!quant.uniform<u3:f32, 0.5>> {
+  // expected-error @+1 {{lower-quant-ops: 3-bit storage has no StableHLO integer type (2, 4, 8, 16, 32 or 64 bits)}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<u3:f32, 0.5>>
+  return %0 : tensor<4x!quant.uniform<u3:f32, 0.5>>
+}
