@@ -12,19 +12,30 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+_EXACT_F32 = float(1 << 24)
 _EXACT_F64 = float(1 << 53)
 
 
+def _absmax(x: np.ndarray) -> int:
+    if not x.size:
+        return 0
+    return max(abs(int(x.max())), abs(int(x.min())))
+
+
 def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Exact int64 `a @ b` (batched), through float64 BLAS when no sum can exceed 2^53."""
-    a64 = a.astype(np.int64, copy=False)
-    b64 = b.astype(np.int64, copy=False)
-    k = a.shape[-1]
-    amax = int(np.abs(a64).max()) if a64.size else 0
-    bmax = int(np.abs(b64).max()) if b64.size else 0
-    if float(amax) * float(bmax) * max(k, 1) < _EXACT_F64:
-        return np.matmul(a64.astype(np.float64), b64.astype(np.float64)).astype(np.int64)
-    return np.matmul(a64, b64)
+    """Exact int64 `a @ b` (batched) through float BLAS.
+
+    Every partial sum is an integer bounded by K * max|a| * max|b|; below 2^24 float32
+    represents all of them exactly (so any summation order is exact), below 2^53
+    float64 does; otherwise int64 matmul (wrapping as int64 does).
+    """
+    k = max(a.shape[-1], 1)
+    bound = float(_absmax(a)) * float(_absmax(b)) * k
+    if bound < _EXACT_F32:
+        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.int64)
+    if bound < _EXACT_F64:
+        return np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.int64)
+    return np.matmul(a.astype(np.int64), b.astype(np.int64))
 
 
 def sequential_matmul(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> np.ndarray:

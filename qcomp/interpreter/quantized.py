@@ -174,7 +174,8 @@ class QuantSemantics:
                     lhs, rhs, lq, rq, oq, ot,
                     lambda a, b: kernels.dot_general(a, b, lb, rb, lc, rc, "int"),
                     rhs_axis_to_result=_dot_rhs_axis_map(lhs.ndim, rhs.ndim, lb, rb, lc, rc),
-                    float_fn=lambda a, b: kernels.dot_general(a, b, lb, rb, lc, rc, "float"))
+                    float_fn=lambda a, b: kernels.dot_general(a, b, lb, rb, lc, rc, "float"),
+                    centered_fn=lambda a, b, zl, zr: _centered_dot(a, b, zl, zr, lb, rb, lc, rc))
         return self.qdq(float_dot, [lhs, rhs], [lt, rt], ot)
 
     def _upstream_dot(self, lhs, rhs, lq, rq, oq, lb, rb, lc, rc) -> np.ndarray:
@@ -223,7 +224,8 @@ class QuantSemantics:
                     lhs, rhs, lq, rq, oq, ot,
                     lambda a, b: kernels.convolution(a, b, accumulate="int", **conv),
                     rhs_axis_to_result=axis_map,
-                    float_fn=lambda a, b: kernels.convolution(a, b, accumulate="float", **conv))
+                    float_fn=lambda a, b: kernels.convolution(a, b, accumulate="float", **conv),
+                    centered_fn=lambda a, b, zl, zr: _centered_conv(a, b, zl, zr, conv))
         return self.qdq(float_conv, [lhs, rhs], [lt, rt], ot)
 
     def _upstream_conv(self, lhs, rhs, lq, rq, oq, conv) -> np.ndarray:
@@ -243,7 +245,14 @@ class QuantSemantics:
         return up.dot_rescale(raw, off, cs, zres, oq.storage_bitwidth, oq.is_signed)
 
     # -- spec: exact integer contraction -------------------------------------------------------
-    def _spec_contraction(self, lhs, rhs, lq, rq, oq, ot, int_fn, rhs_axis_to_result, float_fn):
+    def _spec_contraction(self, lhs, rhs, lq, rq, oq, ot, int_fn, rhs_axis_to_result, float_fn,
+                          centered_fn=None):
+        """Exact sum of (q_l - zp_l)(q_r - zp_r) scaled by s_l*s_r/s_res, rounded once.
+
+        `centered_fn(lhs, rhs, zl, zr_array)` may compute the centered integer sum from
+        raw storage (smaller operands keep BLAS in float32); else `int_fn` runs on
+        centered int64 operands.
+        """
         out_shape = shape_of(ot)
         if not lq.is_per_tensor or rq.is_blockwise or (rq.is_per_axis
                                                       and rq.quantized_dimension not in rhs_axis_to_result):
@@ -252,9 +261,13 @@ class QuantSemantics:
             dr = uniform.dequantize(rhs, *_params(rq, rhs.shape), "f64")
             real = float_fn(dl, dr)
         else:
-            cl = lhs.astype(np.int64) - int(lq.zero_point)
-            cr = rhs.astype(np.int64) - _params(rq, rhs.shape)[1]
-            acc = int_fn(cl, cr).astype(np.float64)
+            zl = int(lq.zero_point)
+            zr = _params(rq, rhs.shape)[1]
+            if centered_fn is not None:
+                acc = centered_fn(lhs, rhs, zl, zr)
+            else:
+                acc = int_fn(lhs.astype(np.int64) - zl, rhs.astype(np.int64) - zr)
+            acc = acc.astype(np.float64)
             sr = np.float64(rq.scale) if rq.is_per_tensor else _axis_params(
                 rq.scales, rhs_axis_to_result[rq.quantized_dimension], len(out_shape))
             real = acc * (np.float64(lq.scale) * sr)
@@ -262,6 +275,35 @@ class QuantSemantics:
         v = real / so + zo
         v = np.clip(round_half_to_even(v), oq.storage_min, oq.storage_max)
         return v.astype(_container(oq))
+
+
+def _centered_dot(lhs, rhs, zl: int, zr, lb, rb, lc, rc) -> np.ndarray:
+    """Σ (l - zl)(r - zr) = Σ l·(r - zr) - zl·Σ(r - zr), exact in int64 (raw lhs keeps BLAS small)."""
+    cr = rhs.astype(np.int64) - zr
+    raw = kernels.dot_general(lhs, cr, lb, rb, lc, rc, "int")
+    if zl == 0:
+        return raw
+    nb = len(lb)
+    lfree = lhs.ndim - len(lb) - len(lc)
+    rfree = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
+    s = np.sum(np.transpose(cr, list(rb) + rfree + list(rc)), axis=tuple(range(nb + len(rfree), rhs.ndim)))
+    s = s.reshape(s.shape[:nb] + (1,) * lfree + s.shape[nb:])
+    return raw - zl * s
+
+
+def _centered_conv(lhs, rhs, zl: int, zr, conv) -> np.ndarray:
+    """Σ over each window of (l - zl)(r - zr): lhs padded/dilated with zl, so only the
+    kernel sum per output feature needs removing."""
+    cr = rhs.astype(np.int64) - zr
+    raw = kernels.convolution(lhs, cr, accumulate="int", pad_value=zl, **conv)
+    if zl == 0:
+        return raw
+    # Σ_window zl·(r - zr) per output feature: sum the kernel over all but its output dim
+    kout = conv["kernel_out"]
+    ksum = np.sum(cr, axis=tuple(d for d in range(cr.ndim) if d != kout))
+    shape = [1] * raw.ndim
+    shape[conv["output_feature"]] = -1
+    return raw - zl * ksum.reshape(shape)
 
 
 def _axis_params(values: np.ndarray, axis: int, rank: int) -> np.ndarray:
