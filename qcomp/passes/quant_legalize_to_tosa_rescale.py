@@ -1,18 +1,17 @@
-"""The `stablehlo-quant-legalize-to-tosa-rescale` pass: quantized elementwise ops via `tosa.rescale`."""
+"""The `stablehlo-quant-legalize-to-tosa-rescale` pass: quantized ops via `tosa.rescale`."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    Signedness,
     TensorType,
     i1,
     i32,
@@ -30,7 +29,12 @@ from xdsl.rewriter import InsertPoint
 from qcomp.dialects import stablehlo_elementwise as shlo
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo import BroadcastInDimOp, ConstantOp
-from qcomp.dialects.stablehlo_attrs import ComparisonType, ComparisonTypeAttr
+from qcomp.dialects.stablehlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+)
 from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp
 from qcomp.passes.diagnostics import PassDiagnostic
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
@@ -57,7 +61,6 @@ class _Emitter:
         self.rewriter = rewriter
         self.op = op
         self.point = InsertPoint.before(op)
-        self.notes: list[str] = []
 
     def fail(self, message: str) -> PassDiagnostic:
         return PassDiagnostic(self.op, f"{PASS}: {message}")
@@ -71,9 +74,11 @@ class _Emitter:
         return self.insert(ConstOp(DenseIntOrFPElementsAttr.from_list(t, [value])))
 
     def rescale(self, value: SSAValue, scale: float, izp: int, ozp: int,
-                result_type: TensorType, in_range: Range, what: str) -> tuple[SSAValue, Range]:
+                result_type: TensorType, in_range: Range, what: str, *,
+                input_unsigned: bool = False, output_unsigned: bool = False
+                ) -> tuple[SSAValue, Range]:
         """`tosa.rescale` by `scale` (SINGLE_ROUND, scale32, per-tensor); returns the
-        result and its exact range."""
+        result and its exact range (after the rescale's clamp to the output type)."""
         try:
             m, s = multiplier_and_shift(scale)
         except ValueError as e:
@@ -83,30 +88,60 @@ class _Emitter:
             raise self.fail(f"{what}: scale {scale!r} needs shift {s}, outside [2, 62]")
         try:
             ends = tosa_rescale(np.array(in_range, np.int64), m, s, izp, ozp,
-                                out_bitwidth=out_e.width.data)
-        except RescaleError as e:
+                                out_bitwidth=out_e.width.data, output_unsigned=output_unsigned)
+        except RescaleError:
             raise self.fail(f"{what}: scale {scale!r} is multiplier {m}, shift {s}, but "
                             f"x - zp spans [{in_range[0] - izp}, {in_range[1] - izp}] and TOSA "
                             f"requires -2^{s - 1} <= x - zp < 2^{s - 1}") from None
         in_e = _storage(_tensor(value).element_type)
         new = RescaleOp(value, self.tosa_const(m, i32), self.tosa_const(s, IntegerType(8)),
                         self.tosa_const(izp, in_e), self.tosa_const(ozp, out_e), result_type,
-                        input_unsigned=False, output_unsigned=False)
-        self.notes.append(f"{what}: scale {scale!r} -> multiplier {m}, shift {s}")
+                        input_unsigned=input_unsigned, output_unsigned=output_unsigned)
         return self.insert(new), (int(ends[0]), int(ends[1]))
 
     def to_i32(self, value: SSAValue, q: UniformQuantizedType, scale: float,
                what: str) -> tuple[SSAValue, Range]:
-        t = _tensor(value)
-        return self.rescale(value, scale, q.zero_point, 0, TensorType(i32, t.get_shape()),
-                            (q.storage_min, q.storage_max), what)
+        """`value`'s storage minus its zero point, times `scale`, as i32. Unsigned
+        storage goes through i16 first (TOSA has no unsigned -> i32 rescale):
+        u8/u16 -> i16 by 1.0 (zero point removed, exact), then i16 -> i32 by `scale`."""
+        shape = _tensor(value).get_shape()
+        rng = (q.storage_min, q.storage_max)
+        if not q.is_signed:
+            wide = (rng[0] - q.zero_point, rng[1] - q.zero_point)
+            if wide[0] < -(1 << 15) or wide[1] >= (1 << 15):
+                raise self.fail(f"{what}: unsigned storage minus zero point {q.zero_point} "
+                                f"spans [{wide[0]}, {wide[1]}], outside the i16 that TOSA "
+                                "needs between an unsigned type and i32")
+            value, rng = self.rescale(value, 1.0, q.zero_point, 0,
+                                      TensorType(IntegerType(16), shape), rng,
+                                      f"{what} (unsigned to i16)", input_unsigned=True)
+            return self.rescale(value, scale, 0, 0, TensorType(i32, shape), rng, what)
+        return self.rescale(value, scale, q.zero_point, 0, TensorType(i32, shape), rng, what)
 
     def from_i32(self, value: SSAValue, rng: Range, scale: float,
                  result_type: TensorType) -> SSAValue:
+        """Rescale the i32 `value` to the quantized result. Unsigned storage goes through
+        i16: i32 -> i16 by `scale`, then i16 -> u8/u16 by 1.0 adding the zero point;
+        the i16 clamp must not change the final value (checked at the range ends)."""
         q = quantized_element(result_type)
         assert q is not None
-        out, out_rng = self.rescale(value, scale, 0, q.zero_point, result_type, rng,
-                                    "result rescale")
+        if q.is_signed:
+            out, out_rng = self.rescale(value, scale, 0, q.zero_point, result_type, rng,
+                                        "result rescale")
+        else:
+            shape = result_type.get_shape()
+            mid, mid_rng = self.rescale(value, scale, 0, 0, TensorType(IntegerType(16), shape),
+                                        rng, "result rescale (to i16)")
+            exact = tosa_rescale(np.array(rng, np.int64), *multiplier_and_shift(scale), 0,
+                                 q.zero_point, out_bitwidth=64)
+            final = np.clip(np.array(mid_rng) + q.zero_point, q.storage_min, q.storage_max)
+            if final.tolist() != np.clip(exact, q.storage_min, q.storage_max).tolist():
+                raise self.fail("result rescale: the i16 step between i32 and the unsigned "
+                                f"result would clamp values that zero point {q.zero_point} "
+                                "brings back into range")
+            out, out_rng = self.rescale(mid, 1.0, 0, q.zero_point, result_type, mid_rng,
+                                        "result rescale (i16 to unsigned)",
+                                        output_unsigned=True)
         lo, hi = q.storage_min, q.storage_max
         if out_rng[0] < lo or out_rng[1] > hi:     # narrowed storage range, e.g. i8<-127:127>
             st = q.storage
@@ -128,7 +163,6 @@ class _Emitter:
         scalar_t = TensorType(i32, [])
         c = self.insert(ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar_t, [value]),
                                    scalar_t))
-        from xdsl.dialects.builtin import DenseArrayBase
         return self.insert(BroadcastInDimOp.create(
             operands=[c], result_types=[TensorType(i32, t.get_shape())],
             properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])}))
@@ -208,10 +242,6 @@ class LegalizeQuantElementwise(RewritePattern):
         for q in operand_q + result_q:
             if not q.is_per_tensor:
                 raise em.fail("only per-tensor quantized types are supported")
-            if not q.is_signed:
-                raise em.fail(
-                    "unsigned storage is not supported (TOSA forbids rescaling between an "
-                    "unsigned type and i32)")
         if name == "stablehlo.abs":
             new = self._abs(em, op, operand_q[0], result_q[0])
         elif name == "stablehlo.compare":
@@ -302,7 +332,6 @@ class LegalizeQuantElementwise(RewritePattern):
         r, _ = em.to_i32(op.operands[1], q_r, 1.0, "rhs rescale")
         zero, one = em.splat(0, r), em.splat(1, r)
         eq = ComparisonTypeAttr(ComparisonType.SIGNED)
-        from qcomp.dialects.stablehlo_attrs import ComparisonDirection, ComparisonDirectionAttr
         is_zero = em.stablehlo(shlo.CompareOp, [r, zero], i1,
                                comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
                                compare_type=eq)
@@ -316,8 +345,9 @@ class LegalizeQuantElementwise(RewritePattern):
 
 @dataclass(frozen=True)
 class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
-    """Quantized abs, add, subtract, multiply, divide, maximum, minimum and compare as i32 ops between `tosa.rescale`s.
+    """Per-tensor quantized elementwise ops as i32 ops between `tosa.rescale`s.
 
+    Covers abs, add, subtract, multiply, divide, maximum, minimum and compare.
     Per-tensor quantized operands are rescaled to i32 (zero point removed, output zero
     point 0), the op runs on i32, and the i32 result is rescaled to the quantized
     result type. Every `tosa.rescale` is `scale32 = true`, `SINGLE_ROUND`,
@@ -346,13 +376,20 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
     rescale saturates, i.e. +-inf quantized to storage_max/storage_min as the float
     reference does; 0/0 gives the zero point.
 
+    Unsigned storage (u8, u16; upstream emits signed rescales for it): TOSA 1.0 has no
+    unsigned <-> i32 rescale, so an operand goes u8 -> i16 by 1.0 (`input_unsigned`,
+    zero point removed, exact) then i16 -> i32 by its scale, and the result i32 -> i16
+    by the result scale then i16 -> u8 by 1.0 (`output_unsigned`, zero point added);
+    the i16 clamp is checked not to change the result.
+
     Every rescale is checked over its whole input range against the TOSA spec's
     REQUIREs (2 <= shift <= 62, |value| < 2^(shift-1)) and each i32 op against
     overflow; a result type with a narrowed storage range gets a `tosa.clamp`.
 
-    Errors: per-axis types, hybrid ops (some operands not quantized), unsigned storage
-    (TOSA 1.0 has no ui8 <-> i32 rescale), scales for which a rescale would break a
-    REQUIRE, divide on dynamic shapes. Ops without quantized types are left alone.
+    Errors: per-axis types, hybrid ops (some operands not quantized), scales for which
+    a rescale would break a REQUIRE (e.g. i16 or i32 storage with a zero point, a
+    result scale >= 2^29), u16 zero points other than 0 and 32768, divide on dynamic
+    shapes. Ops without quantized types are left alone.
     """
 
     name = "stablehlo-quant-legalize-to-tosa-rescale"

@@ -11,8 +11,6 @@ Spec pseudocode (RESCALE, apply_scale_32 / apply_scale_16):
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 import subprocess
 import sys
@@ -289,8 +287,8 @@ def test_legalized_rescale_equals_tosa_rescale(seed):
 
 
 
-def _quant_program(op: str, sl, zl, sr, zr, so, zo, n=256) -> str:
-    q = lambda s, z: f"!quant.uniform<i8:f32, {s!r}:{z}>"  # noqa: E731
+def _quant_program(op: str, sl, zl, sr, zr, so, zo, n=256, storage="i8") -> str:
+    q = lambda s, z: f"!quant.uniform<{storage}:f32, {s!r}:{z}>"  # noqa: E731
     tl, tr, to = (f"tensor<{n}x{n}x{q(s, z)}>" for s, z in ((sl, zl), (sr, zr), (so, zo)))
     return f"""func.func @main(%a: {tl}, %b: {tr}) -> {to} {{
   %0 = "stablehlo.{op}"(%a, %b) : ({tl}, {tr}) -> {to}
@@ -299,13 +297,13 @@ def _quant_program(op: str, sl, zl, sr, zr, so, zo, n=256) -> str:
 """
 
 
-def _float_reference(op, a, b, sl, zl, sr, zr, so, zo):
+def _float_reference(op, a, b, sl, zl, sr, zr, so, zo, lo=-128, hi=127):
     x = (a.astype(np.float64) - zl) * sl
     y = (b.astype(np.float64) - zr) * sr
     with np.errstate(all="ignore"):
         r = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
              "divide": np.divide, "maximum": np.maximum, "minimum": np.minimum}[op](x, y)
-        return np.clip(np.round(r / so) + zo, -128, 127)
+        return np.clip(np.round(r / so) + zo, lo, hi)
 
 
 @pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "maximum", "minimum"])
@@ -330,6 +328,25 @@ def test_quant_ops_via_tosa_rescale_match_float_reference(op):
     if op == "divide":
         assert np.all(got[(B == zr) & (A > zl)] == 127) and np.all(got[(B == zr) & (A < zl)] == -128)
         assert np.all(got[(B == zr) & (A == zl)] == zo)
+
+
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "maximum", "minimum"])
+def test_unsigned_quant_ops_via_tosa_rescale_match_float_reference(op):
+    """u8 storage goes through i16 on both sides (TOSA has no u8 <-> i32 rescale);
+    every u8 pair against the float reference."""
+    rng = np.random.default_rng(hash(op) % 1000 + 1)
+    sl, sr, so = (float(v) for v in np.exp(rng.uniform(-5, 0, 3)))
+    zl, zr, zo = (int(v) for v in rng.integers(0, 256, 3))
+    module = _parse(_quant_program(op, sl, zl, sr, zr, so, zo, storage="u8"))
+    StablehloQuantLegalizeToTosaRescalePass().apply(CTX, module)
+    TosaRescaleLegalizeToStablehloPass().apply(CTX, module)
+    module.verify()
+    a = np.arange(0, 256).astype(np.uint8)
+    A, B = np.meshgrid(a, a, indexing="ij")
+    got = _run(module, A, B)
+    ref = _float_reference(op, A, B, sl, zl, sr, zr, so, zo, 0, 255)
+    defined = ~np.isnan(ref)
+    assert np.array_equal(got[defined], ref[defined].astype(np.int64))
 
 
 def test_divide_upstream_formula_is_wrong_and_ours_is_right():
@@ -361,12 +378,13 @@ def test_divide_prescale_k():
     assert shifts == [9, 30, 50]
 
 
-def test_refused_unsigned_storage_has_a_diagnostic():
-    text = """func.func @main(%a: tensor<2x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<2x!quant.uniform<u8:f32, 0.5:128>> {
-  %0 = stablehlo.abs %a : tensor<2x!quant.uniform<u8:f32, 0.5:128>>
-  return %0 : tensor<2x!quant.uniform<u8:f32, 0.5:128>>
-}
-"""
-    module = _parse(text)
-    with pytest.raises(PassDiagnostic, match="unsigned storage is not supported"):
+def test_refused_u16_zero_point_has_a_diagnostic():
+    """u16 with zero point 5: x - 5 reaches 65530, beyond the i16 between u16 and i32."""
+    t = "tensor<2x!quant.uniform<u16:f32, 0.5:5>>"
+    module = _parse(f"""func.func @main(%a: {t}) -> {t} {{
+  %0 = stablehlo.abs %a : {t}
+  return %0 : {t}
+}}
+""")
+    with pytest.raises(PassDiagnostic, match=r"spans \[-5, 65530\], outside the i16"):
         StablehloQuantLegalizeToTosaRescalePass().apply(CTX, module)

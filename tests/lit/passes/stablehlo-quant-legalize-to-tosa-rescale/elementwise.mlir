@@ -181,6 +181,40 @@ func.func @add_i16(%arg0: tensor<8x!quant.uniform<i16:f32, 0.5>>) -> tensor<8x!q
 
 // -----
 
+// Unsigned storage: TOSA 1.0 has no u8 -> i32 or i32 -> u8 rescale, so u8 goes
+// through i16: u8 -> i16 by 1.0 with input_unsigned (zero point 128 as tensor<1xui8>),
+// i16 -> i32 by the op's scale; back: i32 -> i16 by the result scale, then i16 -> u8 by
+// 1.0 with output_unsigned adding the zero point. The i16 clamp cannot change the
+// result: |x| >= 32767 lands outside [0, 255] either way.
+// s_l = 0.5, s_r = 0.25: m = 1.0; lhs 0.5 * 2^20 -> shift 11, rhs 0.25 * 2^20 -> shift 12,
+// result 1.0/(0.5 * 2^20) = 2^-19 -> shift 49.
+// CHECK-LABEL: func.func @add_u8
+// CHECK-NEXT:    "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<30> : tensor<1xi8>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<128> : tensor<1xui8>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<0> : tensor<1xi16>}>
+// CHECK-NEXT:    %[[A16:.*]] = tosa.rescale %arg0, {{.*}} {input_unsigned = true, output_unsigned = false, {{.*}} -> tensor<2xi16>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<11> : tensor<1xi8>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<0> : tensor<1xi16>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<0> : tensor<1xi32>}>
+// CHECK-NEXT:    %[[A32:.*]] = tosa.rescale %[[A16]], {{.*}} -> tensor<2xi32>
+// CHECK:         %[[B16:.*]] = tosa.rescale %arg1, {{.*}} {input_unsigned = true, {{.*}} -> tensor<2xi16>
+// CHECK:         "tosa.const"() <{values = dense<12> : tensor<1xi8>}>
+// CHECK:         %[[B32:.*]] = tosa.rescale %[[B16]], {{.*}} -> tensor<2xi32>
+// CHECK-NEXT:    %[[S:.*]] = stablehlo.add %[[A32]], %[[B32]] : tensor<2xi32>
+// CHECK:         "tosa.const"() <{values = dense<49> : tensor<1xi8>}>
+// CHECK:         %[[S16:.*]] = tosa.rescale %[[S]], {{.*}} -> tensor<2xi16>
+// CHECK:         "tosa.const"() <{values = dense<128> : tensor<1xui8>}>
+// CHECK-NEXT:    %[[OUT:.*]] = tosa.rescale %[[S16]], {{.*}} {input_unsigned = false, output_unsigned = true, {{.*}} -> tensor<2x!quant.uniform<u8:f32, 5.000000e-01:128>>
+// CHECK-NEXT:    func.return %[[OUT]]
+func.func @add_u8(%arg0: tensor<2x!quant.uniform<u8:f32, 0.5:128>>, %arg1: tensor<2x!quant.uniform<u8:f32, 0.25:100>>) -> tensor<2x!quant.uniform<u8:f32, 0.5:128>> {
+  %0 = stablehlo.add %arg0, %arg1 : (tensor<2x!quant.uniform<u8:f32, 0.5:128>>, tensor<2x!quant.uniform<u8:f32, 0.25:100>>) -> tensor<2x!quant.uniform<u8:f32, 0.5:128>>
+  return %0 : tensor<2x!quant.uniform<u8:f32, 0.5:128>>
+}
+
+// -----
+
 // Ops without quantized types, and quantized ops outside the list, are left alone.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NEXT:    %[[A:.*]] = stablehlo.add %arg0, %arg0 : tensor<4xf32>

@@ -13,12 +13,12 @@ func.func @per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>
 
 // -----
 
-// Unsigned storage: TOSA 1.0 has no ui8 -> i32 or i32 -> ui8 rescale
-// ("i32 output type is not allowed with unsigned input").
-func.func @unsigned(%arg0: tensor<2x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<2x!quant.uniform<u8:f32, 0.5:128>> {
-  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: unsigned storage is not supported (TOSA forbids rescaling between an unsigned type and i32)}}
-  %0 = stablehlo.abs %arg0 : tensor<2x!quant.uniform<u8:f32, 0.5:128>>
-  return %0 : tensor<2x!quant.uniform<u8:f32, 0.5:128>>
+// Unsigned storage goes through i16 (TOSA has no unsigned <-> i32 rescale): u16 needs
+// zero point 0 or 32768 for x - zp to fit i16 (TOSA's own rule for uint16).
+func.func @u16_zero_point(%arg0: tensor<2x!quant.uniform<u16:f32, 0.5:5>>) -> tensor<2x!quant.uniform<u16:f32, 0.5:5>> {
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: operand rescale: unsigned storage minus zero point 5 spans [-5, 65530], outside the i16 that TOSA needs between an unsigned type and i32}}
+  %0 = stablehlo.abs %arg0 : tensor<2x!quant.uniform<u16:f32, 0.5:5>>
+  return %0 : tensor<2x!quant.uniform<u16:f32, 0.5:5>>
 }
 
 // -----
