@@ -362,6 +362,10 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
         divide:           lhs 2^K, rhs 1.0; q = trunc(lhs' / rhs') in i32;
                           output (s_l / s_r) / (s_res 2^K)
 
+    maximum, minimum and compare see each operand in steps of max(s_l, s_r) 2^-S (the
+    larger-scale operand exactly, the other rounded to that grid), so reals closer than
+    half a step compare equal; add and subtract use steps of 2 max(s_l, s_r) 2^-S.
+
     Divide (upstream rescales the quotient by s_l s_r / s_res, the multiply formula,
     and divides the raw integers, which is wrong twice: the real quotient is
     (s_l v_l)/(s_r v_r) = (s_l/s_r)(v_l/v_r), and v_l/v_r truncated to an integer loses

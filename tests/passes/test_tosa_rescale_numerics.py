@@ -349,6 +349,33 @@ def test_unsigned_quant_ops_via_tosa_rescale_match_float_reference(op):
     assert np.array_equal(got[defined], ref[defined].astype(np.int64))
 
 
+@pytest.mark.parametrize("direction", ["EQ", "NE", "GT", "GE", "LT", "LE"])
+def test_compare_via_tosa_rescale_matches_float_reference(direction):
+    """compare on every i8 pair against dequantize (f32) -> compare, random scales.
+    (Both sides are rescaled to 2^20 steps of max(s_l, s_r): reals closer than that
+    compare equal, which the f32 reference only approximates too.)"""
+    rng = np.random.default_rng(["EQ", "NE", "GT", "GE", "LT", "LE"].index(direction))
+    sl, sr = (float(v) for v in np.exp(rng.uniform(-5, 0, 2)))
+    zl, zr = (int(v) for v in rng.integers(-20, 20, 2))
+    ql, qr = f"!quant.uniform<i8:f32, {sl!r}:{zl}>", f"!quant.uniform<i8:f32, {sr!r}:{zr}>"
+    tl, tr = f"tensor<256x256x{ql}>", f"tensor<256x256x{qr}>"
+    module = _parse(f"""func.func @main(%a: {tl}, %b: {tr}) -> tensor<256x256xi1> {{
+  %0 = stablehlo.compare {direction}, %a, %b, FLOAT : ({tl}, {tr}) -> tensor<256x256xi1>
+  return %0 : tensor<256x256xi1>
+}}
+""")
+    StablehloQuantLegalizeToTosaRescalePass().apply(CTX, module)
+    TosaRescaleLegalizeToStablehloPass().apply(CTX, module)
+    a = np.arange(-128, 128, dtype=np.int8)
+    A, B = np.meshgrid(a, a, indexing="ij")
+    got = _run(module, A, B).astype(bool)
+    x = (A.astype(np.float32) - zl) * np.float32(sl)
+    y = (B.astype(np.float32) - zr) * np.float32(sr)
+    ref = {"EQ": np.equal, "NE": np.not_equal, "GT": np.greater, "GE": np.greater_equal,
+           "LT": np.less, "LE": np.less_equal}[direction](x, y)
+    assert np.array_equal(got, ref)
+
+
 def test_divide_upstream_formula_is_wrong_and_ours_is_right():
     """Upstream's divide rescales trunc(v_l / v_r) by s_l s_r / s_res; with s_l = s_r = 0.5,
     s_res = 0.25: 3 / 2 = 1.5 (quantized 6). Upstream: trunc(3/2) = 1, 1 * 0.25/0.25 = 1."""
