@@ -7,6 +7,7 @@ meaning); everything else is plain NumPy on the values described in `values.py`.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,10 @@ _BINARY = {
     sh.ShiftRightLogicalOp: "shift_right_logical", sh.SubtractOp: "subtract",
     sh.AndOp: "and", sh.OrOp: "or", sh.XorOp: "xor",
 }
+
+
+_CONSTANTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""Decoded constants by op (read-only arrays), so repeated runs of a module decode once."""
 
 
 def _any_quant(op) -> bool:
@@ -111,7 +116,15 @@ class StablehloFunctions(_GeneratedElementwise):
         value = op.value
         if not hasattr(value, "get_type") or not hasattr(value, "data"):
             raise RunError(f"unsupported constant value {value}")
-        return (dense_to_array(value, op.results[0].type),)
+        cached = _CONSTANTS.get(op)
+        if cached is None:
+            cached = dense_to_array(value, op.results[0].type)
+            cached.flags.writeable = False
+            try:
+                _CONSTANTS[op] = cached
+            except TypeError:  # not weak-referenceable: no cache
+                pass
+        return (cached,)
 
     @impl(sh.IotaOp)
     def run_iota(self, interpreter: Interpreter, op: sh.IotaOp, args: tuple[Any, ...]):

@@ -143,7 +143,7 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None) -
             arr = stored != 0
         else:
             w, s = int_info(e)
-            arr = wrap(stored.astype(np.int64) if stored.dtype.kind == "i" else stored, w, s)
+            arr = stored if stored.dtype == container_dtype(w, s) else wrap(stored, w, s)
     elif isinstance(e, builtin.BFloat16Type):
         arr = np.frombuffer(raw, dtype="<u2").view(ml_dtypes.bfloat16)
     elif type(e) in _FLOAT_DTYPES:

@@ -39,8 +39,9 @@ def wrap(x, bitwidth: int, signed: bool) -> np.ndarray:
     a = np.asarray(x)
     if a.dtype.kind not in "iub":
         raise TypeError(f"wrap expects integers, got {a.dtype}")
-    if bitwidth == 64:
-        return a.astype(np.int64 if a.dtype.kind != "u" else np.uint64).astype(out_dtype)
+    if bitwidth in (8, 16, 32, 64):
+        # NumPy integer casts keep the low bits (two's complement), which is the wrap
+        return a.astype(out_dtype)
     u = a.astype(np.uint64) if a.dtype.kind == "u" else a.astype(np.int64).astype(np.uint64)
     u = u & np.uint64((1 << bitwidth) - 1)
     if signed:
