@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.dialects.literals import QcompParser, print_module
 from qcomp.tools.diagnostics import (
@@ -44,6 +45,10 @@ from qcomp.tools.pipeline import (
 PROG = "qcomp-opt"
 SPLIT_MARKER = "// -----"
 _SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
+
+
+class InternalError(Exception):
+    """A bug (not bad input), with what qcomp-opt was doing when it happened."""
 
 
 class UsageError(Exception):
@@ -201,7 +206,10 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     parser = QcompParser(ctx, text, name)
     t0 = time.perf_counter()
     try:
-        module = parser.parse_module()
+        if parser._current_token.kind == MLIRTokenKind.EOF:
+            module = ModuleOp([])  # like mlir-opt: nothing (or only comments) is an empty module
+        else:
+            module = parser.parse_module()
     except ParseError as e:
         return None, [_parse_error(e, text)]
     except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
@@ -226,6 +234,10 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
             op = getattr(e, "op", None)
             message = getattr(e, "message", None) or str(e).strip()
             return None, [Diagnostic("error", message, _op_offset(op, positions))]
+        except Exception as e:
+            line = SourceFile(name, text).line_col(len(text) - len(text.lstrip("\n")))[0]
+            raise InternalError(f"{type(e).__name__}: {e} (in pass '{p.name}' on the input "
+                                f"starting at {name}:{line})") from e
         finally:
             timing.add(type(p).__name__, time.perf_counter() - t0)
         if opts.verify_each:
@@ -346,7 +358,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         stderr.write(f"{PROG}: interrupted\n")
         return 130
     except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
-        stderr.write(f"{PROG}: internal error: {type(e).__name__}: {e}\n")
+        what = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
+        stderr.write(f"{PROG}: internal error: {what}\n")
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=stderr)
         return 2

@@ -134,6 +134,13 @@ def test_generic_printing():
     assert opt("-", stdin=out)[1] == opt("-", stdin=GOOD)[1]
 
 
+def test_empty_input_is_an_empty_module():
+    for text in ("", "\n", "// only a comment\n"):
+        assert opt("-", stdin=text) == (0, "builtin.module {\n}\n", "")
+    code, out, _ = opt("-", "-split-input-file", stdin="// RUN: x\n// -----\n" + GOOD)
+    assert code == 0 and out.startswith("builtin.module {\n}\n// -----\nbuiltin.module {\n  func.func @f(")
+
+
 def test_unregistered_ops():
     src = '"foo.bar"() : () -> ()\n'
     code, _, err = opt("-", stdin=src)
@@ -194,7 +201,8 @@ def test_pass_diagnostic_is_matched_by_verify_diagnostics():
 def test_internal_error_exit_2_without_traceback(monkeypatch):
     monkeypatch.delenv("QCOMP_DEBUG", raising=False)
     code, out, err = opt("-", "--test-crash", stdin=GOOD)
-    assert (code, out, err) == (2, "", "qcomp-opt: internal error: RuntimeError: boom\n")
+    assert (code, out, err) == (2, "", "qcomp-opt: internal error: RuntimeError: boom (in pass "
+                                       "'test-crash' on the input starting at <stdin>:1)\n")
     monkeypatch.setenv("QCOMP_DEBUG", "1")
     code, _, err = opt("-", "--test-crash", stdin=GOOD)
     assert code == 2 and "Traceback" in err

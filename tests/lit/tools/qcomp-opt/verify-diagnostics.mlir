@@ -57,6 +57,14 @@ func.func @literal() -> tensor<2xi8> {
 
 // -----
 
+// -re: the parts in {{...}} are regular expressions.
+func.func @regex(%arg0: tensor<2xf32>) -> tensor<2xi8> {
+  // expected-error-re @+1 {{expected [tensor<{{[0-9]+}}xi8>], got [tensor<2x{{f(16|32)}}>]}}
+  return %arg0 : tensor<2xf32>
+}
+
+// -----
+
 // A chunk without errors is fine too.
 func.func @clean(%arg0: tensor<2xf32>) -> tensor<2xf32> {
   return %arg0 : tensor<2xf32>
