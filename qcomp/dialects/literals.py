@@ -473,12 +473,16 @@ def _element_texts(attr: DenseIntOrFPElementsAttr, values: np.ndarray) -> list[s
         signed = values.view(_storage_dtype(element).newbyteorder("<"))
         return [str(v) for v in signed.tolist()]
     kind = float_kind(element)
+    digits = 2 * element.compile_time_size  # type: ignore[attr-defined]
     out = []
     for b in values.tolist():
-        if kind is not None:
-            out.append(format_float(bits_to_float(b, kind), kind))
-        else:
+        if kind is None:
             out.append(_format_other_float(b, element))
+            continue
+        value = bits_to_float(b, kind)
+        # NaN and inf print as their stored bits (a Python float loses NaN payloads)
+        out.append(format_float(value, kind) if math.isfinite(value)
+                   else "0x" + format(b, f"0{digits}X"))
     return out
 
 
