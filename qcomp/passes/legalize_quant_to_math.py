@@ -6,11 +6,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -32,7 +31,7 @@ from qcomp.passes.quant_to_math_dot import (
     upstream_conv_contraction,
     upstream_types_ok,
 )
-from qcomp.passes.quant_to_math_emit import Emitter
+from qcomp.passes.quant_to_math_emit import Emitter, storage_type_fn
 from qcomp.passes.quant_to_math_ops import (
     SAME_TYPE_ONLY,
     SPEC_DQ_OP_Q,
@@ -46,12 +45,7 @@ from qcomp.passes.quant_to_math_ops import (
     lower_uniform_dequantize,
     lower_uniform_quantize,
     lower_upstream_add,
-)
-from qcomp.passes.strip_func_quant_types import (
-    StripCall,
-    StripFuncSignature,
-    StripReturn,
-    stripped_type,
+    retype_block_args,
 )
 
 RESCALE_MODES = ("float", "fixed-point", "stablehlo")
@@ -90,6 +84,7 @@ def lower_op(op: Operation, em: Emitter, rescale: str, st) -> list[SSAValue]:
     """One value per result of `op` (storage integers where the result is quantized)."""
     name = op.name
     up = rescale == "stablehlo"
+    lowered = storage_type_fn(up)
     if isinstance(op, sh.UniformQuantizeOp):
         return [lower_uniform_quantize(op, em, rescale, st)]
     if isinstance(op, sh.UniformDequantizeOp):
@@ -105,12 +100,12 @@ def lower_op(op: Operation, em: Emitter, rescale: str, st) -> list[SSAValue]:
     if name in type_only:
         if up and name != "stablehlo.select" and name in SAME_TYPE_ONLY:
             if all_same_quantized(op):
-                return lower_type_only(op, em, st)
+                return lower_type_only(op, em, st, lowered)
         elif not up and name in SAME_TYPE_ONLY:
             if all_same_quantized(op):
-                return lower_type_only(op, em, st)
+                return lower_type_only(op, em, st, lowered)
         else:
-            return lower_type_only(op, em, st)
+            return lower_type_only(op, em, st, lowered)
     if name in (UPSTREAM_DQ_OP_Q if up else SPEC_DQ_OP_Q):
         return lower_dq_op_q(op, em, rescale, st)
     raise illegal(op)
@@ -125,6 +120,9 @@ class LowerQuantizedOp(RewritePattern):
     ctx: Context
     rescale: str
 
+    def __post_init__(self):
+        self.lowered = storage_type_fn(self.rescale == "stablehlo")
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, StorageCastOp | func.FuncOp | ModuleOp) or not _is_quantized_op(op):
             return
@@ -133,7 +131,7 @@ class LowerQuantizedOp(RewritePattern):
         em = Emitter(self.ctx, rewriter, op)
 
         def st(v: SSAValue) -> SSAValue:
-            t = stripped_type(v.type)
+            t = self.lowered(v.type)
             if t == v.type:
                 return v
             return em.insert(StorageCastOp(v, t)).results[0]
@@ -145,6 +143,49 @@ class LowerQuantizedOp(RewritePattern):
                 new = em.insert(StorageCastOp(new, old.type)).results[0]
             results.append(new)
         rewriter.replace(op, [], results)
+
+
+@dataclass
+class ConvertFunctionBoundaries(RewritePattern):
+    """func.func signatures, func.return and func.call on storage types (`quant.scast`
+    bridges to the body until `FoldStorageCasts` removes the casts)."""
+
+    lowered: object
+
+    def _to_storage(self, v: SSAValue, rewriter: PatternRewriter, op: Operation) -> SSAValue:
+        t = self.lowered(v.type)
+        if t == v.type:
+            return v
+        return rewriter.insert(StorageCastOp(v, t), InsertPoint.before(op)).results[0]
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        lowered = self.lowered
+        if isinstance(op, func.FuncOp):
+            ft = op.function_type
+            ins = [lowered(t) for t in ft.inputs.data]
+            outs = [lowered(t) for t in ft.outputs.data]
+            if ins == list(ft.inputs.data) and outs == list(ft.outputs.data):
+                return
+            op.function_type = FunctionType.from_lists(ins, outs)
+            rewriter.notify_op_modified(op)
+            if op.body.blocks:
+                retype_block_args(op.body.blocks[0], rewriter, lowered)
+        elif isinstance(op, func.ReturnOp):
+            if all(lowered(v.type) == v.type for v in op.arguments):
+                return
+            rewriter.replace(op, func.ReturnOp(*[self._to_storage(v, rewriter, op)
+                                                 for v in op.arguments]))
+        elif isinstance(op, func.CallOp):
+            types = [lowered(r.type) for r in op.results]
+            if types == [r.type for r in op.results] and all(
+                    lowered(v.type) == v.type for v in op.arguments):
+                return
+            args = [self._to_storage(v, rewriter, op) for v in op.arguments]
+            call = rewriter.insert(func.CallOp(op.callee, args, types), InsertPoint.before(op))
+            results = [n if n.type == o.type else rewriter.insert(
+                StorageCastOp(n, o.type), InsertPoint.before(op)).results[0]
+                for o, n in zip(op.results, call.results)]
+            rewriter.replace(op, [], results)
 
 
 class FoldStorageCasts(RewritePattern):
@@ -219,10 +260,8 @@ class LegalizeQuantToMathPass(ModulePass):
         if self.rescale not in RESCALE_MODES:
             raise PassDiagnostic(op, f"{self.name}: rescale must be one of "
                                  f"{', '.join(RESCALE_MODES)}, not '{self.rescale}'")
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([StripFuncSignature(), StripReturn(), StripCall()]),
-            apply_recursively=False,
-        ).rewrite_module(op)
+        PatternRewriteWalker(ConvertFunctionBoundaries(storage_type_fn(self.rescale == "stablehlo")),
+                             apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(LowerQuantizedOp(ctx, self.rescale), walk_regions_first=True,
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(FoldStorageCasts(), walk_reverse=True).rewrite_module(op)

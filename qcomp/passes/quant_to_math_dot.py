@@ -50,6 +50,7 @@ from qcomp.passes.quant_to_math_emit import (
     fixed_point_rescale,
     shape_of,
     spec_dequantize,
+    upstream_storage,
 )
 from qcomp.quant.accumulator import accumulator_multiplier
 
@@ -428,7 +429,7 @@ def lower_upstream(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue) ->
     if off is not None:
         czp = em.binary(sh.SubtractOp, czp, off)
     out = em.binary(sh.AddOp, acc, czp)
-    return em.convert(out, oq.storage)
+    return em.convert(out, upstream_storage(oq))
 
 
 # ---------------------------------------------------------------------------

@@ -121,6 +121,32 @@ class Emitter:
         return _TensorEmitter(self.ctx, self.rewriter, self.anchor, shape)
 
 
+def upstream_storage(q: UniformQuantizedType) -> IntegerType:
+    """Upstream's storage type: the signless `iN` of the storage width (MLIR keeps the
+    signedness of `u8` in a flag, so upstream's lowering computes on `i8`)."""
+    return IntegerType(q.storage_bitwidth)
+
+
+def storage_type_fn(upstream: bool):
+    """Maps a type to its lowered form: quantized elements become storage integers
+    (`uN` as `uiN`, or as signless `iN` for rescale=stablehlo, as upstream)."""
+    from qcomp.dialects.quant import quantized_element
+    from qcomp.passes.strip_func_quant_types import stripped_type
+
+    if not upstream:
+        return stripped_type
+
+    def convert(t: Attribute) -> Attribute:
+        q = quantized_element(t)
+        if q is None:
+            return t
+        if isinstance(t, TensorType):
+            return TensorType(upstream_storage(q), t.get_shape(), t.encoding)
+        return upstream_storage(q)
+
+    return convert
+
+
 def _axis(q: UniformQuantizedType) -> int | None:
     return q.quantized_dimension if q.is_per_axis else None
 
@@ -203,7 +229,7 @@ def upstream_quantize(em: Emitter, x: SSAValue, q: UniformQuantizedType) -> SSAV
                                        else _f32(q.zero_point), f32, shape, axis))
     v = em.clamp(v, np.float32(q.storage_min), np.float32(q.storage_max))
     v = em.op(sh.RoundNearestEvenOp, [v], f32)
-    return em.convert(v, q.storage)
+    return em.convert(v, upstream_storage(q))
 
 
 def upstream_dequantize(em: Emitter, s: SSAValue, q: UniformQuantizedType) -> SSAValue:

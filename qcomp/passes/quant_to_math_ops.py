@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -30,6 +30,7 @@ from qcomp.passes.quant_to_math_emit import (
     upstream_dequantize,
     upstream_quantize,
     upstream_requantize,
+    upstream_storage,
 )
 from qcomp.passes.strip_func_quant_types import stripped_type
 from qcomp.quant.fixed_point import multiplier_and_shift
@@ -87,7 +88,7 @@ def lower_uniform_quantize(op: Operation, em: Emitter, rescale: str, st: Storage
             if qi.is_per_axis and qo.is_per_axis and \
                     qi.quantized_dimension != qo.quantized_dimension:
                 raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
-            return upstream_requantize(em, st(op.operand), qi, qo, qo.storage)
+            return upstream_requantize(em, st(op.operand), qi, qo, upstream_storage(qo))
         raise PassDiagnostic(op, "Unsupported input element type.")
     if qi is None:
         x = op.operand
@@ -156,13 +157,13 @@ def lower_dq_op_q(op: Operation, em: Emitter, rescale: str, st: Storage) -> list
 # ---------------------------------------------------------------------------
 # Type-only ops
 # ---------------------------------------------------------------------------
-def retype_block_args(block: Block, rewriter) -> None:
-    """Quantized block arguments become storage typed; a `quant.scast` back at the top."""
+def retype_block_args(block: Block, rewriter, lowered=stripped_type) -> None:
+    """Quantized block arguments take their `lowered` types; a `quant.scast` back at the top."""
     from xdsl.rewriter import InsertPoint
 
     point = InsertPoint.at_start(block)
     for index, old in enumerate(list(block.args)):
-        new_type = stripped_type(old.type)
+        new_type = lowered(old.type)
         if new_type == old.type:
             continue
         new = rewriter.insert_block_argument(block, index, new_type)
@@ -174,17 +175,25 @@ def retype_block_args(block: Block, rewriter) -> None:
         rewriter.erase_block_argument(old)
 
 
-def lower_type_only(op: Operation, em: Emitter, st: Storage) -> list[SSAValue]:
-    """The same op on the storage integers (regions moved over, block arguments retyped)."""
+def lower_type_only(op: Operation, em: Emitter, st: Storage,
+                    lowered=stripped_type) -> list[SSAValue]:
+    """The same op on the storage integers (regions moved over, block arguments retyped);
+    `lowered` maps each type to its storage form."""
     if isinstance(op, sh.ConstantOp):
+        t = lowered(op.output.type)
         value = op.value
-        return [em.insert(sh.ConstantOp(value, stripped_type(op.output.type))).results[0]]
+        if value.type != t:  # u8 storage values as signless i8 (rescale=stablehlo)
+            bits = t.element_type.width.data
+            vals = [((int(v) + (1 << (bits - 1))) % (1 << bits)) - (1 << (bits - 1))
+                    for v in value.get_values()]
+            value = DenseIntOrFPElementsAttr.from_list(t, vals)
+        return [em.insert(sh.ConstantOp(value, t)).results[0]]
     regions = [op.detach_region(r) for r in list(op.regions)]
     for region in regions:
         for block in region.blocks:
-            retype_block_args(block, em.rewriter)
+            retype_block_args(block, em.rewriter, lowered)
     new = type(op).create(operands=[st(v) for v in op.operands],
-                          result_types=[stripped_type(r.type) for r in op.results],
+                          result_types=[lowered(r.type) for r in op.results],
                           properties=dict(op.properties), attributes=dict(op.attributes),
                           regions=regions)
     em.insert(new)
@@ -223,7 +232,7 @@ def lower_upstream_add(op: Operation, em: Emitter, st: Storage) -> SSAValue | No
     if qo.storage == i32:
         return v
     v = em.clamp(v, qo.storage_min, qo.storage_max)
-    return em.convert(v, qo.storage)
+    return em.convert(v, upstream_storage(qo))
 
 
 def tosa_add_shift(q: UniformQuantizedType) -> int | None:
