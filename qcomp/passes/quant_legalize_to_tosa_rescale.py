@@ -386,6 +386,9 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
     by the result scale then i16 -> u8 by 1.0 (`output_unsigned`, zero point added);
     the i16 clamp is checked not to change the result.
 
+    Rounding is TOSA's (ties toward +inf) where the StableHLO spec rounds half to even,
+    so results can differ from the un-rewritten program by one step at exact ties.
+
     Every rescale is checked over its whole input range against the TOSA spec's
     REQUIREs (2 <= shift <= 62, |value| < 2^(shift-1)) and each i32 op against
     overflow; a result type with a narrowed storage range gets a `tosa.clamp`.
