@@ -525,6 +525,31 @@ def _nest(texts: list[str], shape: list[int]) -> str:
 # parser and printer
 
 
+_SCALAR = re.compile(
+    r"(?P<minus>-?)\s*(?P<value>0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
+    r"\s*:\s*(?P<type>[A-Za-z0-9_]+)")
+
+
+def _scalar_message(scalar: re.Match, error: Exception) -> str | None:
+    """MLIR's words for a scalar literal that does not fit its type (None: not ours)."""
+    value, type_name = scalar.group("value"), scalar.group("type")
+    is_float_type = type_name.startswith(("f", "bf"))
+    is_int_type = re.fullmatch(r"(?:[su]?i[0-9]+|index)", type_name) is not None
+    if value.startswith("0x") and is_float_type:
+        if scalar.group("minus"):
+            return "hexadecimal float literal should not have a leading minus"
+        return "hexadecimal float constant out of range for type"
+    if ("." in value) and is_int_type:
+        return "floating point value not valid for specified type"
+    if is_float_type and isinstance(error, OverflowError | ValueError):
+        return f"float literal '{scalar.group('minus')}{value}' out of range for type {type_name}"
+    if is_int_type and not isinstance(error, ParseError):
+        if scalar.group("minus") and type_name.startswith("ui"):
+            return "negative integer literal not valid for unsigned integer type"
+        return "integer constant out of range for attribute"
+    return None
+
+
 class QcompParser(Parser):
     """xDSL's parser with MLIR's `dense<>` rules and op source positions.
 
@@ -544,19 +569,25 @@ class QcompParser(Parser):
 
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span.start
-        text = self._current_token.text
+        scalar = _SCALAR.match(self.lexer.input.content, start)
+        if (scalar is not None and scalar.group("minus") and scalar.group("value")
+                .startswith("0x") and scalar.group("type").startswith(("f", "bf"))):
+            at = scalar.start("value")
+            self.raise_error("hexadecimal float literal should not have a leading minus",
+                             Span(at, scalar.end("value"), self.lexer.input))
         try:
             attr = super().parse_optional_builtin_int_or_float_attr()
             if attr is not None:
                 attr.verify()
             return attr
-        except ParseError:
-            raise
-        except (OverflowError, ValueError, Exception) as e:  # noqa: BLE001
-            msg = str(e).split("\n")[0]
-            if isinstance(e, OverflowError):
-                msg = f"float literal '{text}' out of range for type"
-            self.raise_error(msg, Span(start, start + len(text), self.lexer.input))
+        except Exception as e:  # noqa: BLE001 - xDSL raises several kinds here
+            if scalar is None:
+                raise
+            msg = _scalar_message(scalar, e)
+            if msg is None:
+                raise
+            at = scalar.start("value")
+            self.raise_error(msg, Span(at, scalar.end("value"), self.lexer.input))
 
     def _parse_dense_literal_type(self):
         # xDSL rebuilds an IRDL constraint on every call (~25 ms); plain checks here
