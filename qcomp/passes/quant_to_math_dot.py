@@ -186,7 +186,7 @@ def _materialize(em: Emitter, c: Contraction, a, acc: IntegerType) -> SSAValue:
         a = _wrap32(a)
     if a.size == 1:
         return em.full(a.reshape(()), acc, c.result_shape)
-    dims = [d for d, n in enumerate(a.shape) if n != 1 or c.result_shape[d] == 1]
+    dims = [d for d, n in enumerate(a.shape) if n != 1]
     squeezed = a.reshape([a.shape[d] for d in dims])
     return em.broadcast(em.constant(squeezed, acc), c.result_shape, dims)
 
@@ -334,8 +334,10 @@ def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     so, so_axis = _along(np.asarray(oq.scales, np.float64), res_axis)
     zo, zo_axis = _along(np.asarray(oq.zero_points, np.int64), res_axis)
     f = em.convert(acc, f64)
-    f = em.binary(sh.MultiplyOp, f, em.full(c1, f64, shape, c1_axis))
-    f = em.binary(sh.DivideOp, f, em.full(so, f64, shape, so_axis))
+    if np.any(c1 != 1.0):  # x * 1.0 and x / 1.0 are exact: skipped
+        f = em.binary(sh.MultiplyOp, f, em.full(c1, f64, shape, c1_axis))
+    if np.any(so != 1.0):
+        f = em.binary(sh.DivideOp, f, em.full(so, f64, shape, so_axis))
     if np.any(zo != 0):
         f = em.binary(sh.AddOp, f, em.full(zo.astype(np.float64), f64, shape, zo_axis))
     f = em.clamp(f, float(oq.storage_min), float(oq.storage_max))
