@@ -102,6 +102,12 @@ def _arg_parser() -> _ArgParser:
                    help="verify the IR after every pass (default: on)")
     p.add_argument("--no-verify-each", dest="verify_each", action="store_false",
                    help="do not verify after every pass")
+    compat = p.add_argument_group("accepted for mlir-opt compatibility, no effect "
+                                  "(qcomp keeps no locations and runs on one thread)")
+    compat.add_argument("--mlir-disable-threading", action="store_true")
+    compat.add_argument("--mlir-print-local-scope", action="store_true")
+    compat.add_argument("--strip-debuginfo", action="store_true")
+    compat.add_argument("--debug-only", metavar="NAME")
     p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return p
 

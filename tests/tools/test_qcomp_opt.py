@@ -230,6 +230,12 @@ def test_timing_report():
     assert names == ["Parser", "Verifier", "RenameFuncs", "Output", "Total"]
 
 
+def test_mlir_opt_flags_without_effect_are_accepted():
+    plain = opt("-", stdin=GOOD)
+    assert opt("-", "-mlir-disable-threading", "-mlir-print-local-scope", "--strip-debuginfo",
+               "-debug-only=dialect-conversion", stdin=GOOD) == plain
+
+
 def test_verify_each_flags():
     for flag in ("-verify-each=false", "--no-verify-each", "--verify-each", "-verify-each=true"):
         assert opt("-", flag, stdin=GOOD)[0] == 0
