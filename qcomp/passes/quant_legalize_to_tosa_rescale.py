@@ -213,6 +213,18 @@ def saturating_quotient(m: int, s: int, zp: int, lo: int, hi: int) -> int:
 
 # -- the rewrite ----------------------------------------------------------------------
 
+
+def _check_tosa_storage(em: _Emitter, q: UniformQuantizedType) -> None:
+    """TOSA 1.0 rescales 8- and 16-bit values; zero points other than 0 only for i8/u8
+    (and 32768 for u16, which the i16 range check covers)."""
+    bits = q.storage_bitwidth
+    name = f"{'i' if q.is_signed else 'u'}{bits}"
+    if bits not in (8, 16):
+        raise em.fail(f"{name} storage: TOSA rescales only 8- and 16-bit quantized values")
+    if bits == 16 and q.is_signed and q.zero_point != 0:
+        raise em.fail(f"i16 storage needs zero point 0 in TOSA, got {q.zero_point}")
+
+
 _BINARY = {
     "stablehlo.add": "add", "stablehlo.subtract": "add",
     "stablehlo.maximum": "maxmin", "stablehlo.minimum": "maxmin",
@@ -242,6 +254,7 @@ class LegalizeQuantElementwise(RewritePattern):
         for q in operand_q + result_q:
             if not q.is_per_tensor:
                 raise em.fail("only per-tensor quantized types are supported")
+            _check_tosa_storage(em, q)
         if name == "stablehlo.abs":
             new = self._abs(em, op, operand_q[0], result_q[0])
         elif name == "stablehlo.compare":
@@ -393,10 +406,11 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
     REQUIREs (2 <= shift <= 62, |value| < 2^(shift-1)) and each i32 op against
     overflow; a result type with a narrowed storage range gets a `tosa.clamp`.
 
-    Errors: per-axis types, hybrid ops (some operands not quantized), scales for which
-    a rescale would break a REQUIRE (e.g. i16 or i32 storage with a zero point, a
-    result scale >= 2^29), u16 zero points other than 0 and 32768, divide on dynamic
-    shapes. Ops without quantized types are left alone.
+    Errors: per-axis types, hybrid ops (some operands not quantized), storage other
+    than 8 or 16 bits, i16 with a zero point and u16 with one other than 0 or 32768
+    (TOSA's rules), scales for which a rescale would break a REQUIRE (e.g. a result
+    scale >= 2^29), divide on dynamic shapes. Ops without quantized types are left
+    alone.
     """
 
     name = "stablehlo-quant-legalize-to-tosa-rescale"

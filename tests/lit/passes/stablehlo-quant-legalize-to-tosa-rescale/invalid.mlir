@@ -23,21 +23,48 @@ func.func @u16_zero_point(%arg0: tensor<2x!quant.uniform<u16:f32, 0.5:5>>) -> te
 
 // -----
 
-// i16 with a zero point: the input rescale 2^14 (M = 2^30, shift 16) needs
-// |x - zp| < 2^15, but x - 100 reaches -32868.
+// TOSA's zero-point rule: i16 values have zero point 0.
 func.func @i16_zero_point(%arg0: tensor<2x!quant.uniform<i16:f32, 0.5:100>>) -> tensor<2x!quant.uniform<i16:f32, 0.5:100>> {
-  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: lhs rescale: scale 16384.0 is multiplier 1073741824, shift 16, but x - zp spans [-32868, 32667] and TOSA requires -2^15 <= x - zp < 2^15}}
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: i16 storage needs zero point 0 in TOSA, got 100}}
   %0 = stablehlo.add %arg0, %arg0 : tensor<2x!quant.uniform<i16:f32, 0.5:100>>
   return %0 : tensor<2x!quant.uniform<i16:f32, 0.5:100>>
 }
 
 // -----
 
-// i32 storage: the 2^20 input precision cannot be added to 32-bit values.
+// TOSA rescales 8- and 16-bit values only (i4 has no rescale; i32 would also leave no
+// room for the 2^20 input precision).
+func.func @i4_storage(%arg0: tensor<4x!quant.uniform<i4:f16, 0.5:-1>>) -> tensor<4x!quant.uniform<i4:f16, 0.25:2>> {
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: i4 storage: TOSA rescales only 8- and 16-bit quantized values}}
+  %0 = stablehlo.abs %arg0 : (tensor<4x!quant.uniform<i4:f16, 0.5:-1>>) -> tensor<4x!quant.uniform<i4:f16, 0.25:2>>
+  return %0 : tensor<4x!quant.uniform<i4:f16, 0.25:2>>
+}
+
+// -----
+
 func.func @i32_storage(%arg0: tensor<2x!quant.uniform<i32:f32, 0.5>>) -> tensor<2x!quant.uniform<i32:f32, 0.5>> {
-  // expected-error @+1 {{lhs rescale: scale 1048576.0 is multiplier 1073741824, shift 10, but x - zp spans [-2147483648, 2147483647] and TOSA requires -2^9 <= x - zp < 2^9}}
+  // expected-error @+1 {{i32 storage: TOSA rescales only 8- and 16-bit quantized values}}
   %0 = stablehlo.maximum %arg0, %arg0 : tensor<2x!quant.uniform<i32:f32, 0.5>>
   return %0 : tensor<2x!quant.uniform<i32:f32, 0.5>>
+}
+
+// -----
+
+// TOSA REQUIREs 2 <= shift <= 62: multiply with s_l s_r / s_res = 2^30 needs shift 0.
+func.func @require_shift(%arg0: tensor<2x!quant.uniform<i8:f32, 32768.0>>) -> tensor<2x!quant.uniform<i8:f32, 1.0>> {
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: result rescale: scale 1073741824.0 needs shift 0, outside [2, 62]}}
+  %0 = stablehlo.multiply %arg0, %arg0 : (tensor<2x!quant.uniform<i8:f32, 32768.0>>, tensor<2x!quant.uniform<i8:f32, 32768.0>>) -> tensor<2x!quant.uniform<i8:f32, 1.0>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 1.0>>
+}
+
+// -----
+
+// TOSA REQUIREs |x - zp| < 2^(shift-1): abs of i8 with scale ratio 2^28 (M = 2^30,
+// shift 2) admits only |x - zp| < 2, but |x| reaches 128.
+func.func @require_range(%arg0: tensor<2x!quant.uniform<i8:f32, 268435456.0>>) -> tensor<2x!quant.uniform<i8:f32, 1.0>> {
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: result rescale: scale 268435456.0 is multiplier 1073741824, shift 2, but x - zp spans [0, 128] and TOSA requires -2^1 <= x - zp < 2^1}}
+  %0 = stablehlo.abs %arg0 : (tensor<2x!quant.uniform<i8:f32, 268435456.0>>) -> tensor<2x!quant.uniform<i8:f32, 1.0>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 1.0>>
 }
 
 // -----
