@@ -98,7 +98,7 @@ class QuantParseError(Exception):
 
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<hex>0x[0-9a-fA-F]+)"
+    r"\s*(?:(?P<hex>[-+]?0x[0-9a-fA-F]+)"
     r"|(?P<num>[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
     r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<punct>[<>:,{}]))"
@@ -161,11 +161,19 @@ class _BodyParser:
         tok = self.peek()
         if tok is None or tok[0] not in ("num", "hex"):
             raise self.error("expected floating point literal")
+        if tok[0] == "num" and "." not in tok[1]:
+            # MLIR's lexer makes `1` and `5e-3` integer tokens: no float without a '.'
+            raise self.error("unexpected decimal integer literal for a floating point value")
         self.i += 1
+        if tok[0] == "num":
+            return float(tok[1])  # too large a literal reads as +-inf, as in MLIR
         try:
             return parse_float(tok[1], "f64")
         except ValueError as e:
             raise QuantParseError(tok[2], str(e)) from None
+
+    def token_text(self, offset: int) -> str:
+        return next(t for _, t, start in self.tokens if start == offset)
 
     def ident(self) -> tuple[str, int]:
         tok = self.peek()
@@ -202,8 +210,6 @@ class _BodyParser:
                 raise QuantParseError(off_min, f"illegal storage type minimum: {smin}")
             if smax > hi:
                 raise QuantParseError(off_max, f"illegal storage type maximum: {smax}")
-            if smax - smin <= 0:
-                raise QuantParseError(off, f"illegal storage min and storage max: ({smin}:{smax})")
         return storage, smin, smax
 
     def expressed_type(self) -> tuple[Attribute, int]:
@@ -286,12 +292,16 @@ def parse_quant_body(mnemonic: str, text: str) -> Attribute:
             value = scale
             if flavour == "sub-channel" and kind != "f64":
                 # MLIR stores sub-channel scales in the expressed type's precision and
-                # prints them in it (f16's smallest scale prints as 5.960460e-08, a hair
-                # below 2^-24), so the range applies to the stored value here
+                # prints them in it; f16's smallest scale prints as 5.960460e-08, a hair
+                # below 2^-24, which upstream then refuses to read back. qcomp checks
+                # the range on the literal as upstream does, but reads its own printed
+                # text of an in-range value back.
                 try:
                     value = parse_float(repr(scale), kind)
                 except ValueError:
                     value = math.inf
+                if not (lo <= scale <= hi) and format_float(value, kind) != p.token_text(off):
+                    value = scale
             if not (lo <= value <= hi):
                 raise QuantParseError(
                     off,

@@ -319,6 +319,39 @@ func.func @calibrated_range(%arg0: tensor<4xf32>) {
 
 // -----
 
+// a scale needs a '.', as every MLIR float literal (upstream adds the note: add a trailing dot to make the literal a float)
+func.func @scale_integer_literal(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{unexpected decimal integer literal for a floating point value}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 1:2>>
+  return
+}
+
+// -----
+
+func.func @scale_exponent_without_point(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{unexpected decimal integer literal for a floating point value}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 5e-3>>
+  return
+}
+
+// -----
+
+func.func @scale_overflowing_literal(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{scale INF out of expressed type range [4.940656e-324, 1.797693e+308]}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8:f64, 1.8e+308>>
+  return
+}
+
+// -----
+
+func.func @scale_negative_hex(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{hexadecimal float literal should not have a leading minus}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, -0x3F800000>>
+  return
+}
+
+// -----
+
 func.func @qcast_result_not_quantized(%arg0: tensor<4xf32>) {
   // expected-error@+1 {{result #0 must be scalar or tensor of quantized type, but got 'tensor<4xi8>'}}
   %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4xi8>
