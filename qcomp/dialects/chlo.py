@@ -119,9 +119,12 @@ class BroadcastBinaryOp(IRDLOperation):
         res = tuple(ot.get_shape())
         if len(res) != len(shape) or any(a != b and a != -1 and b != -1
                                           for a, b in zip(res, shape)):
+            from qcomp.dialects.stablehlo_types import type_text
+
+            inferred = TensorType(ot.element_type, shape)
             raise VerifyException(
-                f"inferred shape [{', '.join('?' if d < 0 else str(d) for d in shape)}] is "
-                f"incompatible with return type of operation {ot}")
+                f"inferred type(s) '{type_text(inferred)}' are incompatible with return type(s) "
+                f"of operation '{type_text(ot)}'")
         from qcomp.dialects.quant import quantized_element
 
         if quantized_element(lt) is None and quantized_element(ot) is None:

@@ -67,7 +67,7 @@ class ConstantOp(IRDLOperation):
 
     name = "stablehlo.constant"
     value = prop_def(Attribute)
-    output = result_def(TensorType)
+    output = result_def()
     traits = traits_def(Pure())
 
     def __init__(self, value: Attribute, result_type: Attribute | None = None):
@@ -87,7 +87,7 @@ class IotaOp(IRDLOperation):
 
     name = "stablehlo.iota"
     iota_dimension_attr = prop_def(IntegerAttr, prop_name="iota_dimension")
-    output = result_def(TensorType)
+    output = result_def()
     traits = traits_def(Pure())
 
     parse = classmethod(syntax.parse_iota)
@@ -104,8 +104,8 @@ class IotaOp(IRDLOperation):
 class _FunctionalTypeOp(IRDLOperation):
     """`operands attr-dict : functional-type(operands, results)`."""
 
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    result = result_def()
     traits = traits_def(NoMemoryEffect())
 
     def __init__(self, operand, result_type: Attribute):
@@ -140,8 +140,8 @@ class TransposeOp(IRDLOperation):
     """`stablehlo.transpose %x, dims = [1, 0] : (t) -> u`: `result[i] = x[perm(i)]`."""
 
     name = "stablehlo.transpose"
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    result = result_def()
     permutation_attr = prop_def(DenseArrayBase, prop_name="permutation")
     traits = traits_def(NoMemoryEffect())
 
@@ -161,8 +161,8 @@ class BroadcastInDimOp(IRDLOperation):
     """`stablehlo.broadcast_in_dim %x, dims = [1] : (t) -> u`: operand dim i → result dim dims[i]."""
 
     name = "stablehlo.broadcast_in_dim"
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    result = result_def()
     broadcast_dimensions_attr = prop_def(DenseArrayBase, prop_name="broadcast_dimensions")
     traits = traits_def(NoMemoryEffect())
 
@@ -182,8 +182,8 @@ class ConcatenateOp(IRDLOperation):
     """`stablehlo.concatenate %a, %b, dim = 0 : (t, t) -> u`."""
 
     name = "stablehlo.concatenate"
-    inputs = var_operand_def(TensorType)
-    result = result_def(TensorType)
+    inputs = var_operand_def()
+    result = result_def()
     dimension_attr = prop_def(IntegerAttr, prop_name="dimension")
     traits = traits_def(NoMemoryEffect())
 
@@ -203,8 +203,8 @@ class SliceOp(IRDLOperation):
     """`stablehlo.slice %x [0:2, 1:4:2] : (t) -> u`: `start:limit[:stride]` per dimension."""
 
     name = "stablehlo.slice"
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    result = result_def()
     start_indices_attr = prop_def(DenseArrayBase, prop_name="start_indices")
     limit_indices_attr = prop_def(DenseArrayBase, prop_name="limit_indices")
     strides_attr = prop_def(DenseArrayBase, prop_name="strides")
@@ -226,9 +226,9 @@ class PadOp(IRDLOperation):
     """`stablehlo.pad %x, %v, low = [..], high = [..], interior = [..] : (t, s) -> u`."""
 
     name = "stablehlo.pad"
-    operand = operand_def(TensorType)
-    padding_value = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    padding_value = operand_def()
+    result = result_def()
     edge_padding_low_attr = prop_def(DenseArrayBase, prop_name="edge_padding_low")
     edge_padding_high_attr = prop_def(DenseArrayBase, prop_name="edge_padding_high")
     interior_padding_attr = prop_def(DenseArrayBase, prop_name="interior_padding")
@@ -250,9 +250,9 @@ class GatherOp(IRDLOperation):
     """`"stablehlo.gather"(%x, %idx) <{dimension_numbers = #stablehlo.gather<...>, slice_sizes = array<i64: ..>}>`."""
 
     name = "stablehlo.gather"
-    operand = operand_def(TensorType)
-    start_indices = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    start_indices = operand_def()
+    result = result_def()
     dimension_numbers = prop_def(GatherDimensionNumbersAttr)
     slice_sizes_attr = prop_def(DenseArrayBase, prop_name="slice_sizes")
     indices_are_sorted_attr = opt_prop_def(BoolAttr, prop_name="indices_are_sorted")
@@ -279,9 +279,9 @@ class DotOp(IRDLOperation):
     """`stablehlo.dot %a, %b[, precision = [..]] : (t, u) -> v`."""
 
     name = "stablehlo.dot"
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
     precision_config = opt_prop_def(_Prec)
     traits = traits_def(Pure())
 
@@ -297,9 +297,9 @@ class DotGeneralOp(IRDLOperation):
     """`stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]`."""
 
     name = "stablehlo.dot_general"
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(_Prec)
     algorithm = opt_prop_def(DotAlgorithmAttr)
@@ -324,9 +324,9 @@ class ConvolutionOp(IRDLOperation):
     """`stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {...}`."""
 
     name = "stablehlo.convolution"
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
     window_strides_attr = opt_prop_def(DenseArrayBase, prop_name="window_strides")
     padding_attr = opt_prop_def(DenseIntOrFPElementsAttr, prop_name="padding")
     lhs_dilation_attr = opt_prop_def(DenseArrayBase, prop_name="lhs_dilation")
@@ -397,12 +397,12 @@ class BatchNormInferenceOp(IRDLOperation):
     """`(x - mean) / sqrt(variance + epsilon) * scale + offset` along `feature_index`."""
 
     name = "stablehlo.batch_norm_inference"
-    operand = operand_def(TensorType)
-    scale = operand_def(TensorType)
-    offset = operand_def(TensorType)
-    mean = operand_def(TensorType)
-    variance = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    scale = operand_def()
+    offset = operand_def()
+    mean = operand_def()
+    variance = operand_def()
+    result = result_def()
     epsilon = prop_def(Attribute)
     feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
     traits = traits_def(NoMemoryEffect())
@@ -423,9 +423,9 @@ class ReduceOp(IRDLOperation):
     """`stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1]`."""
 
     name = "stablehlo.reduce"
-    inputs = var_operand_def(TensorType)
-    init_values = var_operand_def(TensorType)
-    results_ = var_result_def(TensorType)
+    inputs = var_operand_def()
+    init_values = var_operand_def()
+    results_ = var_result_def()
     dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
     body = region_def("single_block")
     irdl_options = (SameVariadicOperandSize(),)
@@ -447,9 +447,9 @@ class ReduceWindowOp(IRDLOperation):
     """`"stablehlo.reduce_window"(%x, %init) ({...}) <{window_dimensions = ...}>`."""
 
     name = "stablehlo.reduce_window"
-    inputs = var_operand_def(TensorType)
-    init_values = var_operand_def(TensorType)
-    results_ = var_result_def(TensorType)
+    inputs = var_operand_def()
+    init_values = var_operand_def()
+    results_ = var_result_def()
     window_dimensions_attr = prop_def(DenseArrayBase, prop_name="window_dimensions")
     window_strides_attr = opt_prop_def(DenseArrayBase, prop_name="window_strides")
     base_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="base_dilations")

@@ -373,6 +373,12 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
 _NON_SPATIAL = {"b": "batch", "f": "feature", "i": "in", "o": "out"}
 
 
+def _op_error(parser: AttrParser, message: str, pos: int | None = None) -> None:
+    from qcomp.dialects.stablehlo_format import op_error
+
+    op_error(parser, message, pos)
+
+
 def _parse_conv_layout(parser: AttrParser, allowed: str) -> tuple[list[int], dict[str, int]]:
     """One `[b, 0, 1, f]` list: spatial dims by position and letter positions."""
     spatial: dict[int, int] = {}
@@ -385,19 +391,19 @@ def _parse_conv_layout(parser: AttrParser, allowed: str) -> tuple[list[int], dic
         value = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
         if value is not None:
             if value < 0:
-                parser.raise_error(f"Unexpected dimension {value}", pos)
+                _op_error(parser, f"Unexpected dimension {value}", pos)
             if value in spatial:
-                parser.raise_error(f"Duplicate entries for spatial dimension {value}", pos)
+                _op_error(parser, f"Duplicate entries for spatial dimension {value}", pos)
             spatial[value] = index
         else:
             word = parser.parse_optional_identifier()
             if word is None:
-                parser.raise_error("expected integer or keyword", pos)
+                _op_error(parser, "expected integer or keyword", pos)
             if len(word) != 1 or word not in left:
                 if len(word) == 1 and word in allowed:
-                    parser.raise_error(f"Duplicate entries for non-spatial dimension {word}", pos)
+                    _op_error(parser, f"Duplicate entries for non-spatial dimension {word}", pos)
                 expected = ", ".join(f"'{c}'" for c in left)
-                parser.raise_error(f"Unexpected keyword {word}" if not left else
+                _op_error(parser, f"Unexpected keyword {word}" if not left else
                                    f"Unexpected keyword {word} expecting {expected}", pos)
             left.remove(word)
             letters[word] = index
@@ -406,10 +412,10 @@ def _parse_conv_layout(parser: AttrParser, allowed: str) -> tuple[list[int], dic
             break
     parser.parse_punctuation("]")
     if left:
-        parser.raise_error("Expected dimensions " + ", ".join(f"{c}" for c in left) + " not specified")
+        _op_error(parser, "Expected dimensions " + ", ".join(f"{c}" for c in left) + " not specified")
     for d in range(len(spatial)):
         if d not in spatial:
-            parser.raise_error(f"Expected spatial dimension {d} not specified")
+            _op_error(parser, f"Expected spatial dimension {d} not specified")
     return [spatial[d] for d in range(len(spatial))], letters
 
 
@@ -417,7 +423,7 @@ def parse_conv_dimensions(parser: AttrParser) -> ConvDimensionNumbersAttr:
     """`[b, 0, f]x[0, i, o]->[b, 0, f]`."""
     in_sp, in_nl = _parse_conv_layout(parser, "bf")
     if parser.parse_optional_identifier() != "x":
-        parser.raise_error("expected 'x'")
+        _op_error(parser, "expected 'x'")
     k_sp, k_nl = _parse_conv_layout(parser, "io")
     parser.parse_punctuation("->")
     out_sp, out_nl = _parse_conv_layout(parser, "bf")

@@ -7,7 +7,7 @@ Quantized operands mean `dequantize → op → quantize` (the StableHLO spec).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -35,8 +35,8 @@ from qcomp.dialects.stablehlo_attrs import (
 class UnaryElementwiseOp(IRDLOperation):
     """`%r = stablehlo.<op> %x : t` (or `: (t_in) -> t_out`)."""
 
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
+    operand = operand_def()
+    result = result_def()
     traits = traits_def(NoMemoryEffect())
 
     def __init__(self, operand, result_type: Attribute | None = None):
@@ -59,9 +59,9 @@ class AccurateUnaryOp(UnaryElementwiseOp):
 class BinaryElementwiseOp(IRDLOperation):
     """`%r = stablehlo.<op> %a, %b : t` (or the functional type)."""
 
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
     traits = traits_def(NoMemoryEffect())
 
     def __init__(self, lhs, rhs, result_type: Attribute | None = None):
@@ -144,10 +144,10 @@ class ClampOp(IRDLOperation):
     """`stablehlo.clamp %min, %x, %max : t`: `min(max(x, min), max)`."""
 
     name = "stablehlo.clamp"
-    min = operand_def(TensorType)
-    operand = operand_def(TensorType)
-    max = operand_def(TensorType)
-    result = result_def(TensorType)
+    min = operand_def()
+    operand = operand_def()
+    max = operand_def()
+    result = result_def()
     traits = traits_def(NoMemoryEffect())
 
     parse = classmethod(syntax.parse_elementwise)
@@ -162,10 +162,10 @@ class SelectOp(IRDLOperation):
     """`stablehlo.select %pred, %t, %f : pred_type, type`."""
 
     name = "stablehlo.select"
-    pred = operand_def(TensorType)
-    on_true = operand_def(TensorType)
-    on_false = operand_def(TensorType)
-    result = result_def(TensorType)
+    pred = operand_def()
+    on_true = operand_def()
+    on_false = operand_def()
+    result = result_def()
     traits = traits_def(NoMemoryEffect())
 
     parse = classmethod(syntax.parse_select)
@@ -180,9 +180,9 @@ class CompareOp(IRDLOperation):
     """`stablehlo.compare GT, %a, %b[, FLOAT] : (t, t) -> tensor<..xi1>`."""
 
     name = "stablehlo.compare"
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
     comparison_direction_attr = prop_def(ComparisonDirectionAttr, prop_name="comparison_direction")
     compare_type = opt_prop_def(ComparisonTypeAttr)
     traits = traits_def(NoMemoryEffect())
@@ -204,8 +204,8 @@ class ReducePrecisionOp(IRDLOperation):
     """`stablehlo.reduce_precision %x, format = e5m10 : t`."""
 
     name = "stablehlo.reduce_precision"
-    operand = operand_def(TensorType)
-    output = result_def(TensorType)
+    operand = operand_def()
+    output = result_def()
     exponent_bits = prop_def(IntegerAttr)
     mantissa_bits = prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())

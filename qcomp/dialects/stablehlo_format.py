@@ -12,8 +12,9 @@ Each `print_*`/`parse_*` pair mirrors one of upstream's `custom<...>` directives
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -27,8 +28,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
 
 from qcomp.dialects.stablehlo_attrs import Precision, PrecisionAttr
 
@@ -36,6 +38,42 @@ if TYPE_CHECKING:
     from xdsl.irdl import IRDLOperation
 
 OpT = TypeVar("OpT", bound="IRDLOperation")
+
+
+# ---------------------------------------------------------------------------
+# errors from custom parsers: MLIR prefixes them with `custom op '<name>' `
+# ---------------------------------------------------------------------------
+_parsing: list[str] = []
+
+
+def custom_parser(fn: Callable) -> Callable:
+    """Mark `fn(cls, parser)` as the custom parser of `cls` (for `op_error`'s prefix)."""
+    @functools.wraps(fn)
+    def wrapper(cls, parser: Parser):
+        _parsing.append(cls.name)
+        try:
+            return fn(cls, parser)
+        finally:
+            _parsing.pop()
+
+    return wrapper
+
+
+def op_error(parser: Parser | AttrParser, message: str, pos: int | None = None) -> NoReturn:
+    """Raise a parse error, prefixed like MLIR's when inside an op's custom parser."""
+    prefix = f"custom op '{_parsing[-1]}' " if _parsing else ""
+    parser.raise_error(prefix + message, pos)
+
+
+def parse_enum(parser: Parser | AttrParser, enum: type[StrEnum], cpp_name: str):
+    """An enum case spelled by name; upstream's message when it is not one."""
+    pos = parser.pos
+    word = parser.parse_optional_identifier()
+    values = [e.value for e in enum]
+    if word not in values:
+        op_error(parser, f"expected ::mlir::stablehlo::{cpp_name} to be one of: "
+                 + ", ".join(values), pos)
+    return enum(word)
 
 
 # ---------------------------------------------------------------------------
@@ -98,7 +136,8 @@ def print_operand_list(printer: Printer, values: Iterable[SSAValue]) -> None:
 def resolve(parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute],
             ) -> list[SSAValue]:
     if len(operands) != len(types):
-        parser.raise_error(f"{len(operands)} operands present, but expected {len(types)}")
+        op_error(parser, f"number of operands and types do not match: got {len(operands)} "
+                 f"operands and {len(types)} types")
     return [parser.resolve_operand(o, t) for o, t in zip(operands, types)]
 
 
@@ -111,10 +150,10 @@ def parse_functional_type(parser: Parser, n_operands: int | None = None,
     pos = parser.pos
     t = parser.parse_type()
     if not isinstance(t, FunctionType):
-        parser.raise_error("expected a function type", pos)
+        op_error(parser, "expected a function type", pos)
     ins, outs = list(t.inputs.data), list(t.outputs.data)
     if n_operands is not None and len(ins) != n_operands:
-        parser.raise_error(f"{n_operands} operands present, but expected {len(ins)}", pos)
+        op_error(parser, f"{n_operands} operands present, but expected {len(ins)}", pos)
     return ins, outs
 
 
@@ -134,9 +173,9 @@ def parse_same_operands_and_result_type(parser: Parser, n_operands: int,
     if isinstance(t, FunctionType):
         ins, outs = list(t.inputs.data), list(t.outputs.data)
         if len(ins) != n_operands:
-            parser.raise_error(f"{n_operands} operands present, but expected {len(ins)}", pos)
+            op_error(parser, f"{n_operands} operands present, but expected {len(ins)}", pos)
         if len(outs) != 1:
-            parser.raise_error("expected single output", pos)
+            op_error(parser, "expected single output", pos)
         return ins, outs[0]
     return [t] * n_operands, t
 
@@ -214,7 +253,7 @@ def print_precision_config(printer: Printer, precision: Attribute | None) -> Non
 def parse_precision_list(parser: Parser) -> ArrayAttr:
     """`[DEFAULT, HIGH]` after `precision =`."""
     def one() -> PrecisionAttr:
-        return PrecisionAttr(parser.parse_str_enum(Precision))
+        return PrecisionAttr(parse_enum(parser, Precision, "Precision"))
 
     return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one))
 

@@ -23,6 +23,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from qcomp.dialects.stablehlo_format import (
+    custom_parser,
+    op_error,
     array_values,
     build_op,
     fmt_list,
@@ -93,6 +95,7 @@ def print_reduce_body(op: Any, printer: Printer) -> None:
         printer.print_region(op.body, print_entry_block_args=False)
 
 
+@custom_parser
 def parse_reduce_body(cls, parser: Parser):
     pos = parser.pos
     inputs, inits = [], []
@@ -114,7 +117,7 @@ def parse_reduce_body(cls, parser: Parser):
         name_pos = parser.pos
         inner_name = parser.parse_identifier()
         if inner_name not in COMMUTATIVE_BINARY:
-            parser.raise_error(
+            op_error(parser, 
                 "expected the inner-op to be a commutative binary-op from the stablehlo "
                 "dialect, with zero region, producing single result", name_pos)
     parser.parse_keyword("across")
@@ -126,10 +129,10 @@ def parse_reduce_body(cls, parser: Parser):
     fn_pos = parser.pos
     fn = parser.parse_type()
     if not isinstance(fn, FunctionType):
-        parser.raise_error("expected function type", fn_pos)
+        op_error(parser, "expected function type", fn_pos)
     ins, outs = list(fn.inputs.data), list(fn.outputs.data)
     if not ins:
-        parser.raise_error("input types missing in reduce-op function type", fn_pos)
+        op_error(parser, "input types missing in reduce-op function type", fn_pos)
     values = resolve(parser, operands, ins)
     n = len(inputs)
     if inner_name is not None:
@@ -139,7 +142,7 @@ def parse_reduce_body(cls, parser: Parser):
         inner_cls = parser.ctx.get_optional_op(inner_name)
         ret_cls = parser.ctx.get_optional_op("stablehlo.return")
         if inner_cls is None or ret_cls is None:
-            parser.raise_error(f"unknown operation {inner_name}", pos)
+            op_error(parser, f"unknown operation {inner_name}", pos)
         inner = inner_cls.build(operands=[block.args[0], block.args[1]], result_types=[scalar])
         block.add_op(inner)
         block.add_op(ret_cls.build(operands=[[inner.results[0]]]))

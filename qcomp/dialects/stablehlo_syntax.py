@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IntegerAttr,
     StringAttr,
-    TensorType,
+    ShapedType,
     i32,
 )
 from xdsl.ir import Attribute
@@ -29,6 +29,9 @@ from qcomp.dialects.stablehlo_attrs import (
     ResultAccuracyMode,
 )
 from qcomp.dialects.stablehlo_format import (
+    custom_parser,
+    op_error,
+    parse_enum,
     array_values,
     build_op,
     fmt_list,
@@ -60,6 +63,7 @@ def _is_default_accuracy(a: Attribute) -> bool:
 # ---------------------------------------------------------------------------
 # elementwise: `$a, $b attr-dict : custom<SameOperandsAndResultType>`
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_elementwise(cls, parser: Parser) -> Op:
     n = _n_operands(cls)
     operands = parse_operand_list(parser, n)
@@ -84,8 +88,9 @@ def print_elementwise(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # select: `operands attr-dict : pred_type, type` or functional
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_select(cls, parser: Parser) -> Op:
-    operands = parse_operand_list(parser, 3)
+    operands = parse_operand_list(parser)
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     pos = parser.pos
@@ -93,15 +98,18 @@ def parse_select(cls, parser: Parser) -> Op:
     if isinstance(first, FunctionType):
         ins, outs = list(first.inputs.data), list(first.outputs.data)
         if len(ins) != 3:
-            parser.raise_error(f"3 operands present, but expected {len(ins)}", pos)
+            op_error(parser, f"3 operands present, but expected {len(ins)}", pos)
         if len(outs) != 1:
-            parser.raise_error("expected single output", pos)
+            op_error(parser, "expected single output", pos)
         out = outs[0]
     else:
         if parser.parse_optional_punctuation(",") is None:
-            parser.raise_error("expected functional type or list of two types", pos)
+            op_error(parser, "expected functional type or list of two types", pos)
         out = parser.parse_type()
         ins = [first, out, out]
+    if len(operands) != len(ins):
+        op_error(parser, f"number of operands and types do not match: got {len(operands)} "
+                 f"operands and {len(ins)} types")
     return build_op(cls, resolve(parser, operands, ins), [out], attrs)
 
 
@@ -122,13 +130,16 @@ def print_select(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # compare: `GT, $lhs, $rhs (, FLOAT)? attr-dict : functional-type`
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_compare(cls, parser: Parser) -> Op:
-    direction = ComparisonDirectionAttr(parser.parse_str_enum(ComparisonDirection))
+    direction = ComparisonDirectionAttr(
+        parse_enum(parser, ComparisonDirection, "ComparisonDirection"))
     parser.parse_punctuation(",")
     operands = parse_operand_list(parser, 2)
     props: dict[str, Attribute] = {"comparison_direction": direction}
     if parser.parse_optional_punctuation(",") is not None:
-        props["compare_type"] = ComparisonTypeAttr(parser.parse_str_enum(ComparisonType))
+        props["compare_type"] = ComparisonTypeAttr(
+            parse_enum(parser, ComparisonType, "ComparisonType"))
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     ins, outs = parse_functional_type(parser, 2)
@@ -148,6 +159,7 @@ def print_compare(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # reduce_precision: `$x, format = e5m10 attr-dict : SameOperandsAndResultType`
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_reduce_precision(cls, parser: Parser) -> Op:
     import re
 
@@ -159,7 +171,7 @@ def parse_reduce_precision(cls, parser: Parser) -> Op:
     word = parser.parse_identifier()
     m = re.fullmatch(r"e([0-9]+)m([0-9]+)", word)
     if m is None:
-        parser.raise_error(f"expected exponent mantissa in format e#m#, saw {word}", pos)
+        op_error(parser, f"expected exponent mantissa in format e#m#, saw {word}", pos)
     props = {"exponent_bits": IntegerAttr(int(m.group(1)), i32),
              "mantissa_bits": IntegerAttr(int(m.group(2)), i32)}
     attrs = parser.parse_optional_attr_dict()
@@ -180,6 +192,7 @@ def print_reduce_precision(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # constant
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_constant(cls, parser: Parser) -> Op:
     if parser.parse_optional_punctuation("(") is not None:
         parser.parse_punctuation(")")
@@ -198,8 +211,8 @@ def parse_constant(cls, parser: Parser) -> Op:
     pos = parser.pos
     value = parser.parse_attribute()
     vtype = getattr(value, "type", None)
-    if not isinstance(vtype, TensorType):
-        parser.raise_error("expected a tensor-typed elements attribute", pos)
+    if not isinstance(vtype, ShapedType):
+        op_error(parser, "invalid kind of attribute specified", pos)
     return build_op(cls, [], [vtype], attrs, {"value": value})
 
 
@@ -224,6 +237,7 @@ def print_constant(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # iota: `dim = 0 attr-dict : type`
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_iota(cls, parser: Parser) -> Op:
     parser.parse_keyword("dim")
     parser.parse_punctuation("=")
@@ -244,6 +258,7 @@ def print_iota(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # functional: `operands attr-dict : functional-type(operands, results)`
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_functional(cls, parser: Parser) -> Op:
     n = _n_operands(cls)
     operands = parse_operand_list(parser, n)
@@ -266,6 +281,7 @@ _DIMS_PROP = {"stablehlo.transpose": "permutation",
               "stablehlo.broadcast_in_dim": "broadcast_dimensions"}
 
 
+@custom_parser
 def parse_dims_op(cls, parser: Parser) -> Op:
     operand = parser.parse_unresolved_operand()
     parser.parse_punctuation(",")
@@ -290,6 +306,7 @@ def print_dims_op(op: Op, printer: Printer) -> None:
 
 
 # concatenate: `%a, %b, dim = 0 attr-dict : functional`
+@custom_parser
 def parse_concatenate(cls, parser: Parser) -> Op:
     operands = []
     while (o := parser.parse_optional_unresolved_operand()) is not None:
@@ -315,6 +332,7 @@ def print_concatenate(op: Op, printer: Printer) -> None:
 
 
 # slice: `$x [0:2, 1:4:2] attr-dict : functional`
+@custom_parser
 def parse_slice(cls, parser: Parser) -> Op:
     operand = parser.parse_unresolved_operand()
     starts: list[int] = []
@@ -352,6 +370,7 @@ def print_slice(op: Op, printer: Printer) -> None:
 
 
 # pad: `$x, $v, low = [..], high = [..], interior = [..] attr-dict : functional`
+@custom_parser
 def parse_pad(cls, parser: Parser) -> Op:
     operands = parse_operand_list(parser, 2)
     props = {}
@@ -380,6 +399,7 @@ def print_pad(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # reduce
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_reduce(cls, parser: Parser) -> Op:
     from qcomp.dialects.stablehlo_reduce import parse_reduce_body
 
@@ -395,6 +415,7 @@ def print_reduce(op: Op, printer: Printer) -> None:
 # ---------------------------------------------------------------------------
 # return / optimization_barrier / custom_call
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_return(cls, parser: Parser) -> Op:
     operands = []
     if (o := parser.parse_optional_unresolved_operand()) is not None:
@@ -419,6 +440,7 @@ def print_return(op: Op, printer: Printer) -> None:
         printer.print_list([o.type for o in op.operands], printer.print_attribute)
 
 
+@custom_parser
 def parse_optimization_barrier(cls, parser: Parser) -> Op:
     attrs = parser.parse_optional_attr_dict()
     if parser.parse_optional_punctuation("(") is not None:
@@ -441,8 +463,11 @@ def print_optimization_barrier(op: Op, printer: Printer) -> None:
     printer.print_list([o.type for o in op.operands], printer.print_attribute)
 
 
+@custom_parser
 def parse_custom_call(cls, parser: Parser) -> Op:
-    target = parser.parse_symbol_name()
+    target = parser.parse_optional_symbol_name()
+    if target is None:
+        op_error(parser, "expected valid '@'-identifier for symbol name")
     operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
                                                  parser.parse_unresolved_operand)
     attrs = parser.parse_optional_attr_dict()

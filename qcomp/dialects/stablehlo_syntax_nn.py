@@ -18,6 +18,8 @@ from xdsl.printer import Printer
 
 from qcomp.dialects.stablehlo_attrs import format_conv_dimensions, parse_conv_dimensions
 from qcomp.dialects.stablehlo_format import (
+    custom_parser,
+    op_error,
     array_values,
     bool_array,
     build_op,
@@ -40,6 +42,7 @@ Op = Any
 
 
 # ---------------------------------------------------------------------------
+@custom_parser
 def parse_dot(cls, parser: Parser) -> Op:
     operands = parse_operand_list(parser, 2)
     props: dict[str, Attribute] = {}
@@ -65,10 +68,11 @@ def print_dot(op: Op, printer: Printer) -> None:
 def _parse_lhs_rhs(parser: Parser) -> tuple[list[int], list[int]]:
     lhs = parse_i64_list(parser)
     if parser.parse_optional_identifier() != "x":
-        parser.raise_error("expected 'x'")
+        op_error(parser, "expected 'x'")
     return lhs, parse_i64_list(parser)
 
 
+@custom_parser
 def parse_dot_general(cls, parser: Parser) -> Op:
     from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr as Dot
 
@@ -132,6 +136,7 @@ _WINDOW_KEYS = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs
                 "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
 
 
+@custom_parser
 def parse_convolution(cls, parser: Parser) -> Op:
     parser.parse_punctuation("(")
     operands = parse_operand_list(parser, 2)
@@ -146,7 +151,7 @@ def parse_convolution(cls, parser: Parser) -> Op:
     allowed = dict(_WINDOW_KEYS)
     while (key := parser.parse_optional_identifier()) is not None:
         if key not in allowed:
-            parser.raise_error(f"Unexpected keyword {key}")
+            op_error(parser, f"Unexpected keyword {key}")
         prop = allowed.pop(key)
         parser.parse_punctuation("=")
         if key == "pad":
@@ -154,7 +159,7 @@ def parse_convolution(cls, parser: Parser) -> Op:
                 pos = parser.pos
                 p = parse_i64_list(parser)
                 if len(p) != 2:
-                    parser.raise_error(f"Expected array with 2 elements, got {len(p)} "
+                    op_error(parser, f"Expected array with 2 elements, got {len(p)} "
                                        "elements instead", pos)
                 return p
             props[prop] = padding_attr(parser.parse_comma_separated_list(

@@ -57,6 +57,7 @@ RANKED = "ranked tensor"
 STATIC = "statically shaped tensor"
 STATIC_OR_BOUNDED = "statically shaped or single bounded dimension tensor"
 ONE_D = "1D tensor"
+ZERO_D = "0D tensor"
 
 # op name -> (operand kinds per operand (last one repeats), result kinds, result prefix)
 _UNARY = {
@@ -107,7 +108,7 @@ _OTHER: dict[str, tuple[list[tuple[str, tuple[str, ...]]], tuple[str, tuple[str,
     "broadcast_in_dim": ([(RANKED, TENSOR_PA)], (STATIC_OR_BOUNDED, TENSOR_PA)),
     "concatenate": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
     "slice": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
-    "pad": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
+    "pad": ([(RANKED, TENSOR), (ZERO_D, TENSOR)], (RANKED, TENSOR)),
     "gather": ([(RANKED, TENSOR), (RANKED, INT)], (RANKED, TENSOR)),
     "dot": ([(RANKED, TENSOR), (RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
     "dot_general": ([(RANKED, TENSOR), (RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
@@ -172,6 +173,8 @@ def _fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
     if prefix == STATIC_OR_BOUNDED and any(d < 0 for d in shape):
         return False
     if prefix == ONE_D and len(shape) != 1:
+        return False
+    if prefix == ZERO_D and len(shape) != 0:
         return False
     return bool(element_kinds(t) & set(kinds))
 

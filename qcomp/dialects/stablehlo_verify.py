@@ -174,9 +174,11 @@ def verify_reduce_precision(op) -> None:
     verify_value_kinds(op)
     check_compatible_types(op)
     if op.exponent_bits.value.data < 1:
-        fail("exponent_bits must be positive")
+        fail("attribute 'exponent_bits' failed to satisfy constraint: 32-bit signless integer "
+             "attribute whose value is positive")
     if op.mantissa_bits.value.data < 0:
-        fail("mantissa_bits must be non-negative")
+        fail("attribute 'mantissa_bits' failed to satisfy constraint: 32-bit signless integer "
+             "attribute whose value is non-negative")
 
 
 # ---------------------------------------------------------------------------
@@ -186,8 +188,9 @@ def verify_constant(op) -> None:
     verify_value_kinds(op)
     vt = getattr(op.value, "type", None)
     rt = op.output.type
-    if vt is None:
-        fail("value must be an elements attribute")
+    if not isinstance(vt, TensorType):
+        fail(f"invalid properties {{value = {type_text(op.value)}}} for op stablehlo.constant: "
+             f"Invalid attribute `value` in property conversion: {type_text(op.value)}")
     if quantized_element(rt) is not None:
         if vt != storage_of(rt):
             check_inferred(vt, rt)
@@ -222,8 +225,8 @@ def verify_bitcast_convert(op) -> None:
     ot, rt = op.operand.type, op.result.type
     oe, re_ = element_type(ot), element_type(rt)
     if isinstance(oe, ComplexType) != isinstance(re_, ComplexType):
-        fail(f"cannot convert between real and complex types, but got: {type_text(ot)} and "
-             f"{type_text(rt)}")
+        fail(f"cannot convert between real and complex types, but got: '{type_text(ot)}' and "
+             f"'{type_text(rt)}'")
     ow, rw = _bit_width(oe), _bit_width(re_)
     os_, rs = shape(ot), shape(rt)
     small, big = (os_, rs) if ow < rw else (rs, os_)
@@ -235,13 +238,13 @@ def verify_bitcast_convert(op) -> None:
                  f"larger element type ({len(big)}), but {len(small)} != {len(big)} + 1.")
         prefix = small[:-1]
         if small[-1] >= 0 and small[-1] * sw != bw:
-            fail(f"requires compatible bit widths. Got: {type_text(ot)} and {type_text(rt)}, "
+            fail(f"requires compatible bit widths. Got: '{type_text(ot)}' and '{type_text(rt)}', "
                  f"but {sw} * {small[-1]} != {bw}.")
     for a, b in zip(prefix, big):
         if not dims_compatible(a, b):
             fail("operand and result shapes must match except for the innermost dimension of "
-                 f"the shape with the smaller element type. Got: {type_text(ot)} and "
-                 f"{type_text(rt)}.")
+                 f"the shape with the smaller element type. Got: '{type_text(ot)}' and "
+                 f"'{type_text(rt)}'.")
 
 
 def verify_reshape(op) -> None:
@@ -307,7 +310,7 @@ def verify_concatenate(op) -> None:
     check_same_element_type(op)
     types = [v.type for v in op.inputs]
     if not types:
-        fail("expected at least 1 input")
+        fail("expected 1 or more operands, but found 0")
     dim = op.dimension
     rank = len(shape(types[0]))
     if rank == 0:
@@ -359,9 +362,6 @@ def verify_pad(op) -> None:
     verify_value_kinds(op)
     check_same_element_type(op)
     s = shape(op.operand.type)
-    if shape(op.padding_value.type):
-        fail("padding value type should be a rank-0 tensor, is rank "
-             f"{len(shape(op.padding_value.type))}")
     lo, hi, inner = op.edge_padding_low, op.edge_padding_high, op.interior_padding
     if not len(lo) == len(hi) == len(inner) == len(s):
         fail(f"edge_padding_low length ({len(lo)}) must match operand rank ({len(s)})")

@@ -150,11 +150,11 @@ def verify_convolution(op) -> None:
     assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
     n = len(lt.get_shape())
     if n < 2:
-        fail(f"expects convolution arguments to have >= 2 dimensions. Got: {type_text(lt)} and "
-             f"{type_text(rt)}.")
+        fail(f"expects convolution arguments to have >= 2 dimensions. Got: '{type_text(lt)}' and "
+             f"'{type_text(rt)}'.")
     if n != len(rt.get_shape()):
         fail("expects convolution arguments to have same number of dimensions. Got: "
-             f"{type_text(lt)} and {type_text(rt)}.")
+             f"'{type_text(lt)}' and '{type_text(rt)}'.")
     _conv_dimension_checks(op, lt, rt)
     _check_precision(op)
     k = len(op.input_spatial_dimensions)
@@ -228,6 +228,10 @@ def verify_gather(op) -> None:
     ivd = dn.index_vector_dim
     if not 0 <= ivd <= len(idx):
         fail(f"index_vector_dim {ivd} is out of bounds for start indices with rank {len(idx)}")
+    index_size = idx[ivd] if ivd < len(idx) else 1
+    if index_size >= 0 and len(dn.start_index_map) != index_size:
+        fail(f"start_index_map size ({len(dn.start_index_map)}) is not equal to size of index "
+             f"dimension ({ivd}) of start_indices ({index_size})")
     batch = [idx[i] for i in range(len(idx)) if i != ivd]
     offsets = [ss[i] for i in range(len(ss))
                if i not in dn.collapsed_slice_dims and i not in dn.operand_batching_dims]
@@ -294,7 +298,7 @@ def verify_reduce_window(op) -> None:
     rank = len(shape(op.inputs[0].type)) if n else 0
     if len(op.window_dimensions) != rank:
         fail(f"expects window-dimensions size == input rank, but got window-dimensions size: "
-             f"{len(op.window_dimensions)} and input: {type_text(op.inputs[0].type)} with rank "
+             f"{len(op.window_dimensions)} and input: '{type_text(op.inputs[0].type)}' with rank "
              f"= {rank}.")
 
 
