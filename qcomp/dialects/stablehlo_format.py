@@ -134,10 +134,10 @@ def print_operand_list(printer: Printer, values: Iterable[SSAValue]) -> None:
 
 
 def resolve(parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute],
-            ) -> list[SSAValue]:
+            pos: int | None = None) -> list[SSAValue]:
     if len(operands) != len(types):
         op_error(parser, f"number of operands and types do not match: got {len(operands)} "
-                 f"operands and {len(types)} types")
+                 f"operands and {len(types)} types", pos)
     return [parser.resolve_operand(o, t) for o, t in zip(operands, types)]
 
 

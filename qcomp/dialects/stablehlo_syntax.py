@@ -109,7 +109,7 @@ def parse_select(cls, parser: Parser) -> Op:
         ins = [first, out, out]
     if len(operands) != len(ins):
         op_error(parser, f"number of operands and types do not match: got {len(operands)} "
-                 f"operands and {len(ins)} types")
+                 f"operands and {len(ins)} types", pos)
     return build_op(cls, resolve(parser, operands, ins), [out], attrs)
 
 
@@ -424,10 +424,12 @@ def parse_return(cls, parser: Parser) -> Op:
             operands.append(parser.parse_unresolved_operand())
     attrs = parser.parse_optional_attr_dict()
     types: list[Attribute] = []
+    pos = parser.pos
     if operands:
         parser.parse_punctuation(":")
+        pos = parser.pos
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    return build_op(cls, [resolve(parser, operands, types)], [], attrs)
+    return build_op(cls, [resolve(parser, operands, types, pos)], [], attrs)
 
 
 def print_return(op: Op, printer: Printer) -> None:
@@ -448,8 +450,9 @@ def parse_optimization_barrier(cls, parser: Parser) -> Op:
         return build_op(cls, [[]], [[]], attrs)
     operands = parse_operand_list(parser)
     parser.parse_punctuation(":")
+    pos = parser.pos
     types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    return build_op(cls, [resolve(parser, operands, types)], [types], attrs)
+    return build_op(cls, [resolve(parser, operands, types, pos)], [types], attrs)
 
 
 def print_optimization_barrier(op: Op, printer: Printer) -> None:
