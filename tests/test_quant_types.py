@@ -420,9 +420,10 @@ def _bf16_exact(x: float) -> float:
     if x == 0 or not math.isfinite(x):
         return x
     f = abs(Fraction(x))
-    exponent = max(math.floor(math.log2(f)), -126)
+    exponent = math.floor(math.log2(f))
     if Fraction(2) ** exponent > f:  # log2 rounding at the boundary
         exponent -= 1
+    exponent = max(exponent, -126)  # subnormals share the smallest exponent
     ulp = Fraction(2) ** (exponent - 7)
     q, r = divmod(f, ulp)
     if r > ulp / 2 or (r == ulp / 2 and q % 2 == 1):
