@@ -11,7 +11,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -433,6 +433,10 @@ def _bf16_exact(x: float) -> float:
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, width=64))
+@example(5.316235628888126e-41)   # subnormal, rounds up to 2^-133
+@example(2.0**-134)               # tie between 0 and 2^-133: even is 0
+@example(1 + 2**-8 + 2**-30)      # just above a tie
+@example(3.3961e38)               # above max + half an ulp: overflow
 @settings(max_examples=500, deadline=None)
 def test_bf16_rounding_is_single(x):
     expected = _bf16_exact(x)
