@@ -137,11 +137,12 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
 
 
 def _optional_functions(semantics) -> list:
-    """Interpreter functions of the other qcomp dialects (chlo, tosa)."""
+    """Interpreter functions of the other qcomp dialects (chlo, quant, tosa)."""
     from qcomp.interpreter.chlo_functions import ChloFunctions
+    from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
-    return [ChloFunctions(), TosaFunctions()]
+    return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

@@ -222,3 +222,16 @@ def test_memory_limit_stops_before_allocating():
     assert r.error is not None and "memory limit" in r.error.message
     (r,) = run(parse_module(src), max_memory=1 << 30)
     assert r.error is None and r.results[0].shape == (1000000,)
+
+
+def test_quant_dialect_casts():
+    q = "!quant.uniform<i8:f32, 0.5:1>"
+    src = f"""func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi8>) {{
+      %q = quant.qcast %x : tensor<4xf32> to tensor<4x{q}>
+      %s = quant.scast %q : tensor<4x{q}> to tensor<4xi8>
+      %d = quant.dcast %q : tensor<4x{q}> to tensor<4xf32>
+      func.return %d, %s : tensor<4xf32>, tensor<4xi8>
+    }}"""
+    d, s = run_main(src, np.array([0.25, 0.75, 100, -3], np.float32))
+    assert s.tolist() == [2, 2, 127, -5]  # 1.5 -> 2, 2.5 -> 2 (half to even), saturate
+    assert d.tolist() == [0.5, 0.5, 63.0, -3.0]
