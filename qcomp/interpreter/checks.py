@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Operation
 
 from qcomp.dialects import check as chk
 from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.values import dense_to_array, element_type, quant_of, shape_of
+from qcomp.interpreter.values import dense_to_array, shape_of
 
 DEFAULT_TOLERANCE = 1e-4
 MAX_REPORTED = 10

@@ -30,8 +30,8 @@ from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
 from qcomp.quant import stablehlo as up
 from qcomp.quant import uniform
+from qcomp.quant.accumulator import rescale_accumulator
 from qcomp.quant.ranges import container_dtype, wrap
-from qcomp.quant.rounding import round_half_to_even
 
 SEMANTICS = ("spec", "stablehlo")
 
@@ -254,27 +254,24 @@ class QuantSemantics:
         centered int64 operands.
         """
         out_shape = shape_of(ot)
+        so, zo = _params(oq, out_shape)
         if not lq.is_per_tensor or rq.is_blockwise or (rq.is_per_axis
                                                       and rq.quantized_dimension not in rhs_axis_to_result):
             # parameters vary along contracted dims: contract dequantized values in float64
             dl = uniform.dequantize(lhs, *_params(lq, lhs.shape), "f64")
             dr = uniform.dequantize(rhs, *_params(rq, rhs.shape), "f64")
-            real = float_fn(dl, dr)
+            q = rescale_accumulator(float_fn(dl, dr), 1.0, 1.0, so, zo, oq.storage_min, oq.storage_max)
+            return q.astype(_container(oq))
+        zl = int(lq.zero_point)
+        zr = _params(rq, rhs.shape)[1]
+        if centered_fn is not None:
+            acc = centered_fn(lhs, rhs, zl, zr)
         else:
-            zl = int(lq.zero_point)
-            zr = _params(rq, rhs.shape)[1]
-            if centered_fn is not None:
-                acc = centered_fn(lhs, rhs, zl, zr)
-            else:
-                acc = int_fn(lhs.astype(np.int64) - zl, rhs.astype(np.int64) - zr)
-            acc = acc.astype(np.float64)
-            sr = np.float64(rq.scale) if rq.is_per_tensor else _axis_params(
-                rq.scales, rhs_axis_to_result[rq.quantized_dimension], len(out_shape))
-            real = acc * (np.float64(lq.scale) * sr)
-        so, zo = _params(oq, out_shape)
-        v = real / so + zo
-        v = np.clip(round_half_to_even(v), oq.storage_min, oq.storage_max)
-        return v.astype(_container(oq))
+            acc = int_fn(lhs.astype(np.int64) - zl, rhs.astype(np.int64) - zr)
+        sr = np.float64(rq.scale) if rq.is_per_tensor else _axis_params(
+            rq.scales, rhs_axis_to_result[rq.quantized_dimension], len(out_shape))
+        q = rescale_accumulator(acc, lq.scale, sr, so, zo, oq.storage_min, oq.storage_max)
+        return q.astype(_container(oq))
 
 
 def _centered_dot(lhs, rhs, zl: int, zr, lb, rb, lc, rc) -> np.ndarray:

@@ -6,7 +6,6 @@ meaning); everything else is plain NumPy on the values described in `values.py`.
 
 from __future__ import annotations
 
-import math
 import weakref
 from typing import Any
 
@@ -444,6 +443,6 @@ def _reducer_kinds(op) -> list[str]:
             raise RunError("reduce bodies other than a single add/multiply/maximum/minimum/and/or "
                            "per result are not supported")
         kinds.append(kind)
-    if len(kinds) != n or math.prod([1]) != 1:
+    if len(kinds) != n:
         raise RunError("malformed reduce body")
     return kinds
