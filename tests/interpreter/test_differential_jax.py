@@ -302,3 +302,43 @@ def test_chain_of_quantized_ops(data):
         f"  func.return %d : {f}",
         "}"])
     assert_same(src, [a, b])
+
+
+@SETTINGS
+@given(st.data())
+def test_hybrid_dot_general(data):
+    m, k, n = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 8)), data.draw(st.integers(1, 4))
+    per_axis = data.draw(st.booleans())
+    rq = data.draw(qtypes(storages=("i8",), axis=1 if per_axis else None, axis_size=n, zero_zp=True))
+    a = (np.array(data.draw(st.lists(st.floats(-4, 4, width=32), min_size=m * k, max_size=m * k)),
+                  np.float32).reshape(m, k))
+    b = storage_inputs(data.draw, (k, n), rq)
+    src = "\n".join([
+        f"func.func @main(%a: {tensor((m, k), 'f32')}, %b: {tensor((k, n), 'i8')}) -> {tensor((m, n), 'f32')} {{",
+        f"  %qb = stablehlo.bitcast_convert %b : ({tensor((k, n), 'i8')}) -> {tensor((k, n), rq.text())}",
+        f"  %r = stablehlo.dot_general %a, %qb, contracting_dims = [1] x [0] : "
+        f"({tensor((m, k), 'f32')}, {tensor((k, n), rq.text())}) -> {tensor((m, n), 'f32')}",
+        f"  func.return %r : {tensor((m, n), 'f32')}",
+        "}"])
+    assert_same(src, [a, b])
+
+
+@SETTINGS
+@given(st.data())
+def test_convolution_per_axis_integer_path(data):
+    h, w = data.draw(st.integers(2, 5)), data.draw(st.integers(2, 5))
+    cin, cout = data.draw(st.integers(1, 3)), data.draw(st.integers(2, 4))
+    pad = data.draw(st.integers(0, 1))
+    lq = data.draw(qtypes(storages=("i8",)))
+    rq = data.draw(qtypes(storages=("i8",), axis=3, axis_size=cout, zero_zp=True))
+    base = data.draw(scales())
+    oq = QType(data.draw(st.sampled_from(["i8", "i32"])), tuple(base * s for s in rq.scales),
+               (0,) * cout, 3)
+    oh, ow = h + 2 * pad - 1, w + 2 * pad - 1
+    op = ("stablehlo.convolution({operands}) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
+          f"window = {{{{pad = [[{pad}, {pad}], [{pad}, {pad}]]}}}} "
+          "{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({in_types}) -> {out_type}")
+    a = storage_inputs(data.draw, (1, h, w, cin), lq)
+    b = storage_inputs(data.draw, (2, 2, cin, cout), rq, limit=20)
+    assert_same(storage_program(op, [(1, h, w, cin), (2, 2, cin, cout)], [lq, rq], oq,
+                                (1, oh, ow, cout)), [a, b])
