@@ -44,9 +44,15 @@ I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
 Range = tuple[int, int]
 
 
-def shift_base(storage_bitwidth: int) -> int:
-    """Upstream's extra input precision S: 15 for 16-bit storage, else 20."""
-    return 15 if storage_bitwidth == 16 else 20
+def shift_base(storage_bitwidth: int, same_grid: bool = False) -> int:
+    """The extra input precision S: upstream's 15 for 16-bit storage, else 20.
+
+    `same_grid` (maximum, minimum, compare: operands rescaled by s/max(s_l, s_r) * 2^S,
+    up to 2^S itself) uses 14 for 16-bit: 2^15 has shift 15, and TOSA's
+    |x| < 2^(shift-1) = 2^14 would reject half of the i16 range (upstream emits that)."""
+    if storage_bitwidth == 16:
+        return 14 if same_grid else 15
+    return 20
 
 
 class _Emitter:
@@ -192,7 +198,7 @@ def add_sub_scales(s_l: float, s_r: float, s_res: float, bits: int) -> tuple[flo
 
 def max_min_scales(s_l: float, s_r: float, s_res: float, bits: int) -> tuple[float, float, float]:
     """m = max(s_l, s_r): inputs s/m * 2^S, output m / (s_res 2^S)."""
-    S = 1 << shift_base(bits)
+    S = 1 << shift_base(bits, same_grid=True)
     m = max(s_l, s_r)
     return s_l / m * S, s_r / m * S, m / (s_res * S)
 
@@ -216,13 +222,15 @@ def saturating_quotient(m: int, s: int, zp: int, lo: int, hi: int) -> int:
 
 def _check_tosa_storage(em: _Emitter, q: UniformQuantizedType) -> None:
     """TOSA 1.0 rescales 8- and 16-bit values; zero points other than 0 only for i8/u8
-    (and 32768 for u16, which the i16 range check covers)."""
+    and 32768 for u16."""
     bits = q.storage_bitwidth
     name = f"{'i' if q.is_signed else 'u'}{bits}"
     if bits not in (8, 16):
         raise em.fail(f"{name} storage: TOSA rescales only 8- and 16-bit quantized values")
     if bits == 16 and q.is_signed and q.zero_point != 0:
         raise em.fail(f"i16 storage needs zero point 0 in TOSA, got {q.zero_point}")
+    if bits == 16 and not q.is_signed and q.zero_point not in (0, 32768):
+        raise em.fail(f"u16 storage needs zero point 0 or 32768 in TOSA, got {q.zero_point}")
 
 
 _BINARY = {
@@ -274,7 +282,7 @@ class LegalizeQuantElementwise(RewritePattern):
     @staticmethod
     def _compare(em: _Emitter, op: Operation, q_l: UniformQuantizedType,
                  q_r: UniformQuantizedType) -> SSAValue:
-        S = 1 << shift_base(q_l.storage_bitwidth)
+        S = 1 << shift_base(q_l.storage_bitwidth, same_grid=True)
         m = max(q_l.scale, q_r.scale)
         l, _ = em.to_i32(op.operands[0], q_l, q_l.scale / m * S, "lhs rescale")
         r, _ = em.to_i32(op.operands[1], q_r, q_r.scale / m * S, "rhs rescale")
@@ -365,7 +373,10 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
     point 0), the op runs on i32, and the i32 result is rescaled to the quantized
     result type. Every `tosa.rescale` is `scale32 = true`, `SINGLE_ROUND`,
     `per_channel = false`, with (multiplier, shift) = `multiplier_and_shift(scale)`
-    (MLIR's computeMultiplierAndShift). S = 15 for a 16-bit result storage, else 20:
+    (MLIR's computeMultiplierAndShift). S = 20 for 8-bit result storage; for 16-bit
+    S = 15 for add/subtract (upstream) and 14 for maximum/minimum/compare (upstream's 15
+    gives the larger-scale operand multiplier 2^15, shift 15, which TOSA's REQUIRE
+    |x| < 2^14 rejects for half the i16 range):
 
         add, subtract:    m = 2 max(s_l, s_r); inputs s_l/m 2^S, s_r/m 2^S; output m/(s_res 2^S)
         maximum, minimum: m = max(s_l, s_r);   same input/output formulas

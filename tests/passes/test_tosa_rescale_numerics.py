@@ -423,6 +423,10 @@ _VALIDATION_PROGRAMS = {
     "div_i16": ("divide", "i16", (0.01, 0), (0.02, 0), (0.05, 0)),
     "max_u8": ("maximum", "u8", (0.3, 128), (0.1, 7), (0.2, 250)),
     "sub_i16": ("subtract", "i16", (0.7, 0), (0.01, 0), (0.3, 0)),
+    # 16-bit maximum/minimum use S = 14 (upstream's 15 breaks TOSA's value REQUIRE)
+    "max_i16": ("maximum", "i16", (0.013, 0), (0.021, 0), (0.017, 0)),
+    "min_i16": ("minimum", "i16", (0.021, 0), (0.013, 0), (0.011, 0)),
+    "min_u16": ("minimum", "u16", (0.021, 32768), (0.013, 32768), (0.011, 32768)),
 }
 
 
@@ -451,7 +455,7 @@ def test_each_pass_preserves_results(name):
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if st[0] == "i" else (0, (1 << bits) - 1)
     if storage.startswith("i8<"):
         lo, hi = -127, 127
-    dtype = {"i8": np.int8, "i16": np.int16, "u8": np.uint8}[st]
+    dtype = {"i8": np.int8, "i16": np.int16, "u8": np.uint8, "u16": np.uint16}[st]
     a = rng.integers(lo, hi + 1, 64).astype(dtype)
     b = rng.integers(lo, hi + 1, 64).astype(dtype)
     a[:4], b[:4] = [lo, hi, lo, hi], [lo, hi, hi, lo]
@@ -472,7 +476,7 @@ def test_each_pass_preserves_results(name):
     y = (b.astype(np.float64) - zr) * sr
     with np.errstate(all="ignore"):
         r = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
-             "divide": np.divide, "maximum": np.maximum}[op](x, y) / so
+             "divide": np.divide, "maximum": np.maximum, "minimum": np.minimum}[op](x, y) / so
         near_tie = np.abs(np.abs(r - np.floor(r)) - 0.5) < 1e-6
     diff = with_rescale - original
     assert np.all(np.abs(diff) <= 1)

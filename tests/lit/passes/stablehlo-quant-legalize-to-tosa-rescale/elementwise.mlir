@@ -9,7 +9,8 @@
 // (multiplier M, shift) = multiplier_and_shift(scale), i.e. scale ~= M * 2^-shift with
 // M in [2^30, 2^31). The operands are `tosa.const` tensors: M tensor<1xi32>, shift
 // tensor<1xi8>, zero points in the storage type of the value they apply to.
-// S (extra input precision) is 20 for 8-bit results, 15 for 16-bit.
+// S (extra input precision) is 20 for 8-bit results; for 16-bit, 15 (add, subtract)
+// or 14 (maximum, minimum, compare).
 
 // add (upstream's own example, same numbers): s_l = 0.025, s_r = 0.075, s_res = 0.15,
 // m = 2 max(s_l, s_r) = 0.15
@@ -176,6 +177,23 @@ func.func @compare(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1: t
 // CHECK-NEXT:    tosa.rescale {{.*}} -> tensor<8x!quant.uniform<i16:f32, 1.000000e+00>>
 func.func @add_i16(%arg0: tensor<8x!quant.uniform<i16:f32, 0.5>>) -> tensor<8x!quant.uniform<i16:f32, 1.0>> {
   %0 = stablehlo.add %arg0, %arg0 : (tensor<8x!quant.uniform<i16:f32, 0.5>>, tensor<8x!quant.uniform<i16:f32, 0.5>>) -> tensor<8x!quant.uniform<i16:f32, 1.0>>
+  return %0 : tensor<8x!quant.uniform<i16:f32, 1.0>>
+}
+
+// -----
+
+// 16-bit maximum/minimum/compare: S = 14. Upstream's S = 15 rescales the larger-scale
+// operand by 2^15 (M = 2^30, shift 15), and TOSA requires |x| < 2^14 for shift 15,
+// which half of the i16 range breaks. With 2^14: M = 2^30, shift 16, |x| < 2^15.
+// s_l = s_r = 0.5, s_res = 1.0: result 0.5/(1.0 * 2^14) = 2^-15 -> M = 2^30, shift 46.
+// CHECK-LABEL: func.func @maximum_i16
+// CHECK-NEXT:    "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<16> : tensor<1xi8>}>
+// CHECK:         stablehlo.maximum
+// CHECK-NEXT:    "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<46> : tensor<1xi8>}>
+func.func @maximum_i16(%arg0: tensor<8x!quant.uniform<i16:f32, 0.5>>) -> tensor<8x!quant.uniform<i16:f32, 1.0>> {
+  %0 = stablehlo.maximum %arg0, %arg0 : (tensor<8x!quant.uniform<i16:f32, 0.5>>, tensor<8x!quant.uniform<i16:f32, 0.5>>) -> tensor<8x!quant.uniform<i16:f32, 1.0>>
   return %0 : tensor<8x!quant.uniform<i16:f32, 1.0>>
 }
 
