@@ -58,13 +58,17 @@ def _is_quantized_op(op: Operation) -> bool:
 def _lower_contraction(op: Operation, em: Emitter, rescale: str, st) -> SSAValue:
     lq, rq, oq = quantized_types(op)
     if rescale == "stablehlo":
+        # upstream's integer patterns, else its dequantize -> op -> quantize fallback
         kind = upstream_types_ok(lq, rq, oq)
         if kind is None or any(q is not None and q.is_blockwise for q in (lq, rq, oq)):
-            raise illegal(op)
+            return lower_dq_op_q(op, em, rescale, st)[0]
         if kind is False:
             return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=True)
-        c = (upstream_conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
-             else dot_contraction(op, lq, rq, oq, strict=False))
+        try:
+            c = (upstream_conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
+                 else dot_contraction(op, lq, rq, oq, strict=False))
+        except PassDiagnostic:
+            return lower_dq_op_q(op, em, rescale, st)[0]
         return lower_upstream(em, c, st(op.lhs), st(op.rhs))
     if lq is None and rq is not None and oq is None:
         return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=False)

@@ -267,6 +267,22 @@ def _kernel(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: Inte
                                              properties=props)).results[0]
 
 
+def _centered(em: Emitter, v: SSAValue, q: UniformQuantizedType, acc: IntegerType) -> SSAValue:
+    """q - z in the accumulator type (a constant when `v` is one)."""
+    shape = shape_of(v)
+    zps = np.asarray(q.broadcast_zero_points(shape), np.int64)
+    const = constant_values(v)
+    if const is not None:
+        return em.constant(const - zps, acc)
+    x = em.convert(v, acc)
+    if np.any(zps != 0):
+        axis = q.quantized_dimension if q.is_per_axis else None
+        flat = np.asarray(q.zero_points).reshape(-1) if axis is not None else \
+            np.asarray(q.zero_point)
+        x = em.binary(sh.SubtractOp, x, em.full(flat, acc, shape, axis))
+    return x
+
+
 def zero_point_terms(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
                      acc: IntegerType) -> list:
     """[-z_r Σ q_l, -z_l Σ q_r, K z_l z_r] (each present only when non-zero)."""
@@ -309,18 +325,22 @@ def _fixed_point_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | N
 
 def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
                 rescale: str) -> SSAValue:
-    """`rescale=float` / `fixed-point`: exact integer acc, one rescale, clamp."""
-    if c.rhs_q.is_per_axis and np.any(c.rhs_q.zero_points != 0):
-        raise _fail(c.op, f"{c.op.name.removeprefix('stablehlo.')}: per-axis rhs zero "
-                    "points must be 0")
-    if c.is_conv and c.rhs_q.is_per_tensor and c.rhs_q.zero_point != 0:
-        raise _fail(c.op, "convolution: rhs zero point must be 0")
+    """`rescale=float` / `fixed-point`: exact integer acc, one rescale, clamp.
+
+    When the rhs zero points are not 0 and the LiteRT terms would need a windowed sum
+    of the lhs (convolution) or a per-channel one (per-axis rhs), the operands are
+    centred instead: the kernel runs on (q_l - z_l) and (q_r - z_r) (folded for a
+    constant rhs), with zero padding, which is the same exact sum."""
     acc_t = accumulator_type(c)
     fixed = _fixed_point_params(c) if rescale == "fixed-point" else None
-    acc = _kernel(em, c, lhs, rhs, acc_t, pad_with_zero_point=True)
-    corr = _combine(em, c, zero_point_terms(em, c, lhs, rhs, acc_t), acc_t)
-    if corr is not None:
-        acc = em.binary(sh.AddOp, acc, corr)
+    if np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
+        acc = _kernel(em, c, _centered(em, lhs, c.lhs_q, acc_t),
+                      _centered(em, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
+    else:
+        acc = _kernel(em, c, lhs, rhs, acc_t, pad_with_zero_point=True)
+        corr = _combine(em, c, zero_point_terms(em, c, lhs, rhs, acc_t), acc_t)
+        if corr is not None:
+            acc = em.binary(sh.AddOp, acc, corr)
     oq = c.res_q
     shape = c.result_shape
     if fixed is not None:

@@ -17,7 +17,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType, quantized_element
 from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.qdq_rules import DQ_OP_Q_OPS
+from qcomp.passes.qdq_rules import DQ_OP_Q_OPS, QDQ_DECOMPOSED_OPS
 from qcomp.passes.quant_to_math_dot import illegal
 from qcomp.passes.quant_to_math_emit import (
     Emitter,
@@ -48,14 +48,10 @@ TYPE_ONLY = UPSTREAM_TYPE_ONLY | frozenset(
     f"stablehlo.{n}" for n in ("reverse", "optimization_barrier"))
 SAME_TYPE_ONLY = frozenset(("stablehlo.maximum", "stablehlo.minimum", "stablehlo.select"))
 
-# Upstream's dequantize -> op -> quantize fallback (the ops of its list qcomp has).
-UPSTREAM_DQ_OP_Q = frozenset(f"stablehlo.{n}" for n in (
-    "abs", "add", "atan2", "batch_norm_inference", "cbrt", "ceil", "clamp", "compare",
-    "cosine", "divide", "exponential_minus_one", "exponential", "floor", "log_plus_one",
-    "logistic", "log", "maximum", "minimum", "multiply", "negate", "power",
-    "reduce_precision", "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt",
-    "select", "sign", "sine", "sqrt", "subtract", "tanh",
-))
+# Upstream's dequantize -> op -> quantize fallback: the 40 ops of its
+# stablehlo-legalize-quantized-op-to-qdq (the ones qcomp has), dot_general and
+# convolution included (taken when its integer patterns do not apply).
+UPSTREAM_DQ_OP_Q = QDQ_DECOMPOSED_OPS
 SPEC_DQ_OP_Q = DQ_OP_Q_OPS | frozenset(("stablehlo.compare", "stablehlo.select"))
 
 

@@ -62,3 +62,23 @@ func.func @conv_nchw_lhs_dilation_groups(%arg0: tensor<1x4x3x3x!quant.uniform<i8
   %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {lhs_dilate = [2, 2], rhs_dilate = [1, 2], pad = [[0, 1], [1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x3x3x!quant.uniform<i8:f32, 0.5:2>>, tensor<2x2x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x2x5x4x!quant.uniform<i8:f32, 1.0:1>>
   func.return %0 : tensor<1x2x5x4x!quant.uniform<i8:f32, 1.0:1>>
 }
+
+// -----
+
+// A kernel zero point z_r = 2 would need Σ q_l over every window: the operands are
+// centred instead, (q_l - 1) and (q_r - 2) in i32, and the convolution runs on them
+// with its own (zero) padding: the same exact sum.
+
+// CHECK-LABEL: func.func @conv_rhs_zero_point(%arg0: tensor<1x3x3x1xi8>, %arg1: tensor<2x2x1x1xi8>) -> tensor<1x2x2x1xi8>
+// CHECK:         stablehlo.constant dense<1> : tensor<i32>
+// CHECK:         %[[L:.*]] = stablehlo.subtract %{{.*}} : tensor<1x3x3x1xi32>
+// CHECK:         stablehlo.constant dense<2> : tensor<i32>
+// CHECK:         %[[R:.*]] = stablehlo.subtract %{{.*}} : tensor<2x2x1x1xi32>
+// CHECK:         %[[ACC:.*]] = stablehlo.convolution(%[[L]], %[[R]]) {{.*}} : (tensor<1x3x3x1xi32>, tensor<2x2x1x1xi32>) -> tensor<1x2x2x1xi32>
+// CHECK-NOT:     stablehlo.reduce
+// CHECK:         stablehlo.convert %[[ACC]] : (tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xf64>
+func.func @conv_rhs_zero_point(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<2x2x1x1x!quant.uniform<i8:f32, 0.5:2>>) -> tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 0.5:2>>) -> tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>>
+  func.return %0 : tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>>
+}
+
