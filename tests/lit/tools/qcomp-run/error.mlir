@@ -1,0 +1,13 @@
+// RUN: not qcomp-run %s 2>&1 | FileCheck %s
+
+// An op the interpreter does not implement is a diagnostic at the op (exit code 2),
+// never a traceback.
+
+// CHECK:      error.mlir:[[# @LINE + 5]]:3: error: unsupported operation 'stablehlo.reduce_precision'
+// CHECK-NOT:  Traceback
+// CHECK:      0 passed, 1 failed
+func.func @f() {
+  %c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %d = stablehlo.reduce_precision %c, format = e5m10 : tensor<2xf32>
+  func.return
+}
