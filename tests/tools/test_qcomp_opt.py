@@ -263,6 +263,19 @@ def test_output_file_written_only_on_success(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mlir", "x.mlir"]
 
 
+def test_output_file_keeps_its_mode(tmp_path):
+    f = tmp_path / "x.mlir"
+    f.write_text(GOOD)
+    f.chmod(0o644)
+    assert opt(str(f), "-o", str(f))[0] == 0
+    assert f.stat().st_mode & 0o777 == 0o644
+    new = tmp_path / "new.mlir"
+    assert opt(str(f), "-o", str(new))[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
 def test_unwritable_output_is_a_diagnostic(tmp_path):
     code, out, err = opt("-", "-o", str(tmp_path / "no" / "such" / "dir.mlir"), stdin=GOOD)
     assert code == 1 and out == ""
