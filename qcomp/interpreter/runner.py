@@ -62,9 +62,10 @@ def _working_bytes(op: Operation) -> int:
         out = shape_of(op.results[0].type)
         total += 8 * sum(math.prod(s) for s in shapes) + 8 * math.prod(out)
         if name == "stablehlo.convolution":
-            kernel = shapes[1]
             # patches: every output position times every kernel tap and input feature
-            total += 8 * math.prod(out) * math.prod(kernel) // max(out[op.dimension_numbers.output_feature_dimension], 1)
+            o = max(out[op.dimension_numbers.output_feature_dimension], 1)
+            groups = int(op.feature_group_count)
+            total += 8 * (math.prod(out) // o) * (math.prod(shapes[1]) // o) * groups
     return total
 
 
