@@ -235,3 +235,16 @@ def test_quant_dialect_casts():
     d, s = run_main(src, np.array([0.25, 0.75, 100, -3], np.float32))
     assert s.tolist() == [2, 2, 127, -5]  # 1.5 -> 2, 2.5 -> 2 (half to even), saturate
     assert d.tolist() == [0.5, 0.5, 63.0, -3.0]
+
+
+def test_expect_close_counts_ulps():
+    src = """func.func @t() {
+      %a = stablehlo.constant dense<[1.0, -0.0, 2.0]> : tensor<3xf32>
+      %b = stablehlo.constant dense<[1.00000012, 0.0, 2.0]> : tensor<3xf32>
+      check.expect_close %a, %b, max_ulp_difference = 1 : tensor<3xf32>, tensor<3xf32>
+      check.expect_close %a, %b, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<3xf32>, tensor<3xf32>
+      func.return
+    }"""
+    (r,) = run(parse_module(src))
+    assert [c.passed for c in r.checks] == [True, False]
+    assert [m[0] for m in r.checks[1].mismatches] == [(1,), (2,)]
