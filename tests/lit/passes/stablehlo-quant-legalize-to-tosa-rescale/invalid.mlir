@@ -13,12 +13,21 @@ func.func @per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>
 
 // -----
 
-// Unsigned storage goes through i16 (TOSA has no unsigned <-> i32 rescale): u16 needs
-// zero point 0 or 32768 for x - zp to fit i16 (TOSA's own rule for uint16).
+// TOSA's zero-point rule for uint16: 0 or 32768.
 func.func @u16_zero_point(%arg0: tensor<2x!quant.uniform<u16:f32, 0.5:5>>) -> tensor<2x!quant.uniform<u16:f32, 0.5:5>> {
-  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: operand rescale: unsigned storage minus zero point 5 spans [-5, 65530], outside the i16 that TOSA needs between an unsigned type and i32}}
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: u16 storage needs zero point 0 or 32768 in TOSA, got 5}}
   %0 = stablehlo.abs %arg0 : tensor<2x!quant.uniform<u16:f32, 0.5:5>>
   return %0 : tensor<2x!quant.uniform<u16:f32, 0.5:5>>
+}
+
+// -----
+
+// Unsigned storage goes through i16 (TOSA has no unsigned <-> i32 rescale): a u16
+// operand with zero point 0 has x - zp up to 65535, which i16 cannot hold.
+func.func @u16_operand_zero_point_0(%arg0: tensor<2x!quant.uniform<u16:f32, 0.5>>) -> tensor<2x!quant.uniform<u16:f32, 0.5:32768>> {
+  // expected-error @+1 {{stablehlo-quant-legalize-to-tosa-rescale: operand rescale: unsigned storage minus zero point 0 spans [0, 65535], outside the i16 that TOSA needs between an unsigned type and i32}}
+  %0 = stablehlo.abs %arg0 : (tensor<2x!quant.uniform<u16:f32, 0.5>>) -> tensor<2x!quant.uniform<u16:f32, 0.5:32768>>
+  return %0 : tensor<2x!quant.uniform<u16:f32, 0.5:32768>>
 }
 
 // -----
