@@ -66,7 +66,7 @@ def _lower_contraction(op: Operation, em: Emitter, rescale: str, st) -> SSAValue
             return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=True)
         try:
             c = (upstream_conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
-                 else dot_contraction(op, lq, rq, oq, strict=False))
+                 else dot_contraction(op, lq, rq, oq, strict=False, upstream=True))
         except PassDiagnostic:
             return lower_dq_op_q(op, em, rescale, st)[0]
         return lower_upstream(em, c, st(op.lhs), st(op.rhs))

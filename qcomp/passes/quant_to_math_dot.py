@@ -91,14 +91,19 @@ def _dot_dims(op: Operation) -> tuple[list[int], list[int], list[int], list[int]
             list(dn.lhs_contracting_dimensions), list(dn.rhs_contracting_dimensions))
 
 
-def dot_contraction(op: Operation, lq, rq, oq, strict: bool = True) -> Contraction:
+def dot_contraction(op: Operation, lq, rq, oq, strict: bool = True,
+                    upstream: bool = False) -> Contraction:
+    """`upstream`: place the batching dims of the operand sums as upstream does, in
+    increasing operand-dimension order rather than in batching-dims order (it differs,
+    or fails to verify, when the batching dims are listed out of order)."""
     lb, rb, lc, rc = _dot_dims(op)
     ls, rs = shape_of(op.lhs), shape_of(op.rhs)
     nb = len(lb)
     lfree = [d for d in range(len(ls)) if d not in lb and d not in lc]
     rfree = [d for d in range(len(rs)) if d not in rb and d not in rc]
-    lmap = {d: i for i, d in enumerate(lb)} | {d: nb + j for j, d in enumerate(lfree)}
-    rmap = {d: i for i, d in enumerate(rb)} | {d: nb + len(lfree) + j for j, d in enumerate(rfree)}
+    lbo, rbo = (sorted(lb), sorted(rb)) if upstream else (lb, rb)
+    lmap = {d: i for i, d in enumerate(lbo)} | {d: nb + j for j, d in enumerate(lfree)}
+    rmap = {d: i for i, d in enumerate(rbo)} | {d: nb + len(lfree) + j for j, d in enumerate(rfree)}
     k = int(np.prod([ls[d] for d in lc], dtype=np.int64)) if lc else 1
     ch = rmap.get(rq.quantized_dimension) if rq.is_per_axis else None
     if strict and rq.is_per_axis and ch is None:
@@ -158,9 +163,14 @@ def _sum_term(em: Emitter, c: Contraction, value: SSAValue, reduce: list[int],
               mapping: dict[int, int], acc: IntegerType):
     """Σ over `reduce` of `value`: a NumPy array (constant operand) shaped for the result
     by broadcasting, or an SSA value already broadcast to the result shape."""
-    rank = len(shape_of(value))
-    kept = [d for d in range(rank) if d not in reduce]
+    shape = shape_of(value)
+    kept = [d for d in range(len(shape)) if d not in reduce]
     dims = [mapping[d] for d in kept]
+    for i, (d, r) in enumerate(zip(kept, dims)):
+        if shape[d] != 1 and shape[d] != c.result_shape[r]:
+            # upstream's broadcast_in_dim of the sum fails to verify (rescale=stablehlo)
+            raise _fail(c.op, f"size of operand dimension {i} ({shape[d]}) is not equal to 1 "
+                        f"or size of result dimension {r} ({c.result_shape[r]})")
     const = constant_values(value)
     if const is not None:
         s = const.sum(axis=tuple(reduce), dtype=np.int64) if reduce else const.astype(np.int64)
