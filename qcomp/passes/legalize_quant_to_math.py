@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -132,6 +132,10 @@ class LowerQuantizedOp(RewritePattern):
             return
         if not op.name.startswith("stablehlo."):
             raise illegal(op)
+        for v in (*op.operands, *op.results):
+            if isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape()):
+                raise PassDiagnostic(op, f"{op.name}: quantized tensors with dynamic "
+                                     "dimensions are not supported")
         em = Emitter(self.ctx, rewriter, op)
 
         def st(v: SSAValue) -> SSAValue:

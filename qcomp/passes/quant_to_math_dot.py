@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, f32, f64, i32, i64
+from xdsl.dialects.builtin import IntegerType, Signedness, TensorType, f32, f64, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -138,9 +138,16 @@ def constant_values(v: SSAValue) -> np.ndarray | None:
     owner = v.owner
     if not isinstance(owner, sh.ConstantOp):
         return None
-    vals = owner.value.get_values()  # type: ignore[attr-defined]
     shape = shape_of(v)
-    a = np.array(vals, dtype=np.int64)
+    attr = owner.value
+    element = getattr(getattr(attr, "type", None), "element_type", None)
+    raw = getattr(getattr(attr, "data", None), "data", None)
+    if isinstance(element, IntegerType) and isinstance(raw, bytes | bytearray):
+        width = next(b for b in (8, 16, 32, 64) if element.width.data <= b)
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        a = np.frombuffer(raw, dtype=f"<{'u' if unsigned else 'i'}{width // 8}").astype(np.int64)
+    else:
+        a = np.array(attr.get_values(), dtype=np.int64)  # type: ignore[attr-defined]
     return a.reshape(shape) if a.size == int(np.prod(shape)) else np.broadcast_to(a, shape)
 
 
