@@ -77,11 +77,15 @@ def _scalar_message(scalar: re.Match, error: Exception) -> str | None:
     return None
 
 
+_RESULT_LIST = re.compile(
+    r"(?:%[\w$.-]+(?::[0-9]+)?\s*,\s*)*%[\w$.-]+(?::[0-9]+)?\s*=\s*")
+
+
 class QcompParser(Parser):
     """xDSL's parser with MLIR's `dense<>` rules and op source positions.
 
-    `op_positions` maps each parsed operation to the offset of its first character
-    in the input, so diagnostics can point at the op.
+    `op_positions` maps each parsed operation to the offset of its name in the input
+    (MLIR's op location), so diagnostics can point at the op.
     """
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
@@ -90,8 +94,10 @@ class QcompParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        # like MLIR, an op is located at its name, after any `%r:2, %s =`
+        results = _RESULT_LIST.match(self.lexer.input.content, start)
         op = super().parse_operation()
-        self.op_positions[op] = start
+        self.op_positions[op] = results.end() if results is not None else start
         return op
 
     def parse_optional_builtin_int_or_float_attr(self):

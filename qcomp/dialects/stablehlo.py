@@ -7,11 +7,13 @@ the generic form. Inherent attributes are properties, as in MLIR. Op families:
   operand and result types differ), binary `%r = stablehlo.add %a, %b : t`
 - shape ops with functional types (`reshape`, `transpose ..., dims = [1, 0]`, ...)
 - contractions (`dot_general`, `convolution`) with their compact dimension syntax
-- region ops (`reduce`, `reduce_window`) in the generic form
+- `reduce` (compact `applies` form or `reducer` body), `reduce_window`, `gather` and
+  `batch_norm_inference` in the generic form, as upstream prints them
 
-Verifiers (shapes, quantization constraints of the StableHLO spec) are in
-`stablehlo_verify.py`; the custom syntax helpers in `stablehlo_format.py` and
-`stablehlo_syntax.py`.
+Modules: `stablehlo_elementwise` (elementwise ops), `stablehlo_attrs` (attributes),
+`stablehlo_syntax`/`stablehlo_syntax_nn`/`stablehlo_reduce` (custom syntax),
+`stablehlo_format` (shared syntax helpers), `stablehlo_types` (operand/result kinds),
+`stablehlo_verify`/`stablehlo_verify_nn`/`stablehlo_quant_verify` (verifiers).
 """
 
 from __future__ import annotations
@@ -50,12 +52,13 @@ from qcomp.dialects.stablehlo_attrs import (
     DotAlgorithmAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
+    PrecisionAttr,
 )
 from qcomp.dialects.stablehlo_elementwise import *  # noqa: F403  (the elementwise ops)
 from qcomp.dialects.stablehlo_elementwise import ELEMENTWISE_OPS
 from qcomp.dialects.stablehlo_format import array_values, int_value, padding_values
 
-_Prec = ArrayAttr  # ArrayAttr of PrecisionAttr
+_Prec = ArrayAttr[PrecisionAttr]  # precision_config
 
 
 # ---------------------------------------------------------------------------

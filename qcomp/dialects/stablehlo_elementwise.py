@@ -18,7 +18,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.traits import NoMemoryEffect
+from xdsl.traits import Commutative, NoMemoryEffect
 
 from qcomp.dialects import stablehlo_syntax as syntax
 from qcomp.dialects import stablehlo_verify as check
@@ -115,11 +115,15 @@ UniformDequantizeOp = _unary(
     doc="Quantized → float: `x = (q - zp) * scale`.")
 
 
+_COMMUTATIVE = {"add", "maximum", "minimum", "multiply", "and", "or", "xor"}
+
+
 def _binary(op_name: str, cls_name: str, doc: str = ""):
-    cls = type(cls_name, (BinaryElementwiseOp,), {"name": f"stablehlo.{op_name}",
-                                                  "__module__": __name__, "__qualname__": cls_name,
-                                                  "__doc__": doc or f"`stablehlo.{op_name}`."})
-    return irdl_op_definition(cls)
+    body = {"name": f"stablehlo.{op_name}", "__module__": __name__, "__qualname__": cls_name,
+            "__doc__": doc or f"`stablehlo.{op_name}`."}
+    if op_name in _COMMUTATIVE:
+        body["traits"] = traits_def(NoMemoryEffect(), Commutative())
+    return irdl_op_definition(type(cls_name, (BinaryElementwiseOp,), body))
 
 
 AddOp = _binary("add", "AddOp", "`a + b`.")

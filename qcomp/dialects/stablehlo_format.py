@@ -265,5 +265,3 @@ def bool_attr(value: bool) -> IntegerAttr:
 def is_int_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType)
 
-
-ParseFn = Callable[[Parser], object]
