@@ -13,7 +13,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
-from qcomp.interpreter.quant_functions import QuantFunctions
 from qcomp.interpreter.runner import make_interpreter
 from qcomp.interpreter.values import element_type, numpy_dtype, shape_of
 
@@ -49,8 +48,7 @@ def draw(t: Attribute, rng: np.random.Generator, quantized_like: UniformQuantize
 
 
 def run_function(module: ModuleOp, name: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    interp = make_interpreter(module, "spec")
-    interp.register_implementations(QuantFunctions())
+    interp = make_interpreter(module, "spec")  # registers QuantFunctions too
     f = next(op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_name.data == name)
     return [np.asarray(r) for r in interp.call_op(f, tuple(inputs))]
 
