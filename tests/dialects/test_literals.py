@@ -308,3 +308,7 @@ def test_parser_records_op_positions():
     inner = list(func.body.block.ops)
     assert src[p.op_positions[inner[0]]:].startswith('"test.op"')
     assert src[p.op_positions[inner[1]]:].startswith("func.return")
+    src = 'func.func @g() {\n  %a, %b:2 = "test.op"() : () -> (i1, i1, i1)\n  func.return\n}\n'
+    p = QcompParser(CTX, src)
+    inner = list(p.parse_module().ops.first.body.block.ops)
+    assert src[p.op_positions[inner[0]]:].startswith('"test.op"')

@@ -100,7 +100,7 @@ def test_program_errors_are_diagnostics_not_tracebacks(tmp_path):
     np.savez(inp, arg0=np.zeros(3, np.float32))
     code, _, err = cli(f, "--inputs", str(inp))
     assert code == 2
-    assert "u.mlir:2:3: error: unsupported operation 'stablehlo.reduce_precision'" in err
+    assert "u.mlir:2:8: error: unsupported operation 'stablehlo.reduce_precision'" in err
     assert "Traceback" not in err
     p = write(tmp_path, "p.mlir", "func.func @f() { %c = stablehlo.constant dense<[1, 2]> : tensor<3xi8> }")
     code, _, err = cli(p)

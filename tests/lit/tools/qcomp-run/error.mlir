@@ -3,7 +3,7 @@
 // An op the interpreter does not implement is a diagnostic at the op (exit code 2),
 // never a traceback.
 
-// CHECK:      error.mlir:[[# @LINE + 5]]:3: error: unsupported operation 'stablehlo.reduce_precision'
+// CHECK:      error.mlir:[[# @LINE + 5]]:8: error: unsupported operation 'stablehlo.reduce_precision'
 // CHECK-NOT:  Traceback
 // CHECK:      0 passed, 1 failed
 func.func @f() {
