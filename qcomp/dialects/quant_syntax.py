@@ -1,0 +1,313 @@
+"""The text of the quant types: MLIR's lexing of the type body (`i8<-127:127>:f32:1,
+{0.2:20,0.1:10}`), its diagnostics in upstream's words, and the storage and expressed
+type facts they need. `qcomp.dialects.quant` builds the types from what this reads."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatData,
+    IntegerType,
+    Signedness,
+)
+from xdsl.ir import Attribute
+
+from qcomp.dialects.float_format import format_float, parse_float
+
+MAX_STORAGE_BITS = 32
+
+_FLOAT_KINDS: dict[type, str] = {
+    Float16Type: "f16",
+    BFloat16Type: "bf16",
+    Float32Type: "f32",
+    Float64Type: "f64",
+}
+_KIND_TYPES = {kind: cls for cls, kind in _FLOAT_KINDS.items()}
+
+
+def float_kind(t: Attribute) -> str | None:
+    """`f16`/`bf16`/`f32`/`f64` for a float type, else None."""
+    return _FLOAT_KINDS.get(type(t))
+
+
+def storage_type_range(width: int, signed: bool) -> tuple[int, int]:
+    """Default [storage_min, storage_max] of an integer storage type."""
+    if signed:
+        return -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return 0, (1 << width) - 1
+
+
+def mlir_double_text(x: float) -> str:
+    """A double as MLIR diagnostics write it (`raw_ostream << double`, printf `%e`)."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "INF" if x > 0 else "-INF"
+    return f"{x:e}"
+
+
+def expressed_limits(kind: str) -> tuple[float, float]:
+    """(smallest positive subnormal, largest finite) of a float kind."""
+    return {
+        "f16": (2.0**-24, 65504.0),
+        "bf16": (2.0**-133, 3.3895313892515355e38),
+        "f32": (2.0**-149, 3.4028234663852886e38),
+        "f64": (5e-324, 1.7976931348623157e308),
+    }[kind]
+
+
+class QuantParseError(Exception):
+    """A parse error at an offset inside the type body."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<hex>[-+]?0x[0-9a-fA-F]+)"
+    r"|(?P<num>[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
+    r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<punct>[<>:,{}]))"
+)
+
+
+class _BodyParser:
+    """Recursive-descent reader of a quant type body (the text inside `<...>`)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens: list[tuple[str, str, int]] = []
+        pos = 0
+        while pos < len(text):
+            if text[pos:].strip() == "":
+                break
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                stripped = len(text[pos:]) - len(text[pos:].lstrip())
+                raise QuantParseError(pos + stripped, f"unexpected character '{text[pos + stripped]}'")
+            kind = m.lastgroup
+            assert kind is not None
+            self.tokens.append((kind, m.group(kind), m.start(kind)))
+            pos = m.end()
+        self.i = 0
+
+    # -- token helpers -------------------------------------------------------
+    def offset(self) -> int:
+        if self.i < len(self.tokens):
+            return self.tokens[self.i][2]
+        return len(self.text)
+
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def error(self, message: str, offset: int | None = None) -> QuantParseError:
+        return QuantParseError(self.offset() if offset is None else offset, message)
+
+    def optional_punct(self, p: str) -> bool:
+        tok = self.peek()
+        if tok is not None and tok[0] == "punct" and tok[1] == p:
+            self.i += 1
+            return True
+        return False
+
+    def punct(self, p: str) -> None:
+        if not self.optional_punct(p):
+            tok = self.peek()
+            got = "end of type" if tok is None else f"'{tok[1]}'"
+            raise self.error(f"expected '{p}', got {got}")
+
+    def integer(self) -> int:
+        tok = self.peek()
+        if tok is None or tok[0] != "num" or not re.fullmatch(r"[-+]?[0-9]+", tok[1]):
+            raise self.error("expected integer value")
+        self.i += 1
+        return int(tok[1])
+
+    def float_value(self) -> float:
+        tok = self.peek()
+        if tok is None or tok[0] not in ("num", "hex"):
+            raise self.error("expected floating point literal")
+        if tok[0] == "num" and "." not in tok[1]:
+            # MLIR's lexer makes `1` and `5e-3` integer tokens: no float without a '.'
+            raise self.error("unexpected decimal integer literal for a floating point value")
+        self.i += 1
+        if tok[0] == "num":
+            return float(tok[1])  # too large a literal reads as +-inf, as in MLIR
+        try:
+            return parse_float(tok[1], "f64")
+        except ValueError as e:
+            raise QuantParseError(tok[2], str(e)) from None
+
+    def token_text(self, offset: int) -> str:
+        return next(t for _, t, start in self.tokens if start == offset)
+
+    def ident(self) -> tuple[str, int]:
+        tok = self.peek()
+        if tok is None or tok[0] != "ident":
+            raise self.error("expected identifier")
+        self.i += 1
+        return tok[1], tok[2]
+
+    def at_end(self) -> None:
+        if self.i != len(self.tokens):
+            raise self.error(f"unexpected '{self.tokens[self.i][1]}' at end of type")
+
+    # -- grammar ---------------------------------------------------------------
+    def storage_spec(self) -> tuple[IntegerType, int, int]:
+        name, off = self.ident()
+        m = re.fullmatch(r"([iu])([0-9]+)", name)
+        if m is None:
+            raise QuantParseError(off, "illegal storage type prefix")
+        width = int(m.group(2))
+        if width == 0 or width > MAX_STORAGE_BITS:
+            raise QuantParseError(off, f"illegal storage type size: {width}")
+        signed = m.group(1) == "i"
+        storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
+        lo, hi = storage_type_range(width, signed)
+        smin, smax = lo, hi
+        if self.optional_punct("<"):
+            off_min = self.offset()
+            smin = self.integer()
+            self.punct(":")
+            off_max = self.offset()
+            smax = self.integer()
+            self.punct(">")
+            if smin < lo:
+                raise QuantParseError(off_min, f"illegal storage type minimum: {smin}")
+            if smax > hi:
+                raise QuantParseError(off_max, f"illegal storage type maximum: {smax}")
+        return storage, smin, smax
+
+    def expressed_type(self) -> tuple[Attribute, int]:
+        name, off = self.ident()
+        cls = _KIND_TYPES.get(name)
+        if cls is None:
+            if re.fullmatch(r"f8E.*|f4E.*|f6E.*|tf32|f80|f128", name):
+                raise QuantParseError(
+                    off, f"unsupported expressed type {name} (qcomp supports f16, bf16, f32, "
+                    "f64)")
+            raise QuantParseError(off, "invalid kind of type specified")
+        return cls(), off
+
+    def quant_param(self) -> tuple[float, int, int]:
+        off = self.offset()
+        scale = self.float_value()
+        zp = self.integer() if self.optional_punct(":") else 0
+        return scale, zp, off
+
+    def param_list(self) -> tuple[list[tuple[float, int, int]], list[int]]:
+        """`{` already read; returns the flat params and the nested shape."""
+        params: list[tuple[float, int, int]] = []
+        size = 0
+        inner: list[int] | None = None
+        while True:
+            if self.optional_punct("{"):
+                sub, dims = self.param_list()
+            else:
+                sub, dims = [self.quant_param()], []
+            if inner is not None and dims != inner:
+                raise self.error("tensor literal is invalid; ranks are not consistent between elements")
+            inner = dims
+            params += sub
+            size += 1
+            if not self.optional_punct(","):
+                break
+        self.punct("}")
+        return params, [size] + (inner or [])
+
+
+def parse_quant_body(mnemonic: str, text: str) -> Attribute:
+    """Build the quant type named `mnemonic` from its body text."""
+    from qcomp.dialects.quant import (
+        AnyQuantizedType,
+        CalibratedQuantizedType,
+        UniformQuantizedType,
+    )
+
+    p = _BodyParser(text)
+    if mnemonic == "uniform":
+        storage, smin, smax = p.storage_spec()
+        p.punct(":")
+        expressed, _ = p.expressed_type()
+        dims: list[int] = []
+        blocks: list[int] = []
+        flavour = "tensor"
+        if p.optional_punct(":"):
+            if p.optional_punct("{"):
+                flavour = "sub-channel"
+                if not p.optional_punct("}"):
+                    while True:
+                        dims.append(p.integer())
+                        p.punct(":")
+                        blocks.append(p.integer())
+                        if not p.optional_punct(","):
+                            break
+                    p.punct("}")
+            else:
+                flavour = "axis"
+                dims.append(p.integer())
+        p.punct(",")
+        if flavour == "tensor":
+            params = [p.quant_param()]
+            shape: list[int] = []
+        else:
+            p.punct("{")
+            params, shape = p.param_list()
+            if flavour == "axis" and len(shape) != 1:
+                raise p.error("per-axis quantization parameters must be a flat list")
+        p.at_end()
+        kind = float_kind(expressed)
+        assert kind is not None
+        lo, hi = expressed_limits(kind)
+        scales = []
+        for scale, _, off in params:
+            value = scale
+            if flavour == "sub-channel" and kind != "f64":
+                # MLIR stores sub-channel scales in the expressed type's precision and
+                # prints them in it; f16's smallest scale prints as 5.960460e-08, a hair
+                # below 2^-24, which upstream then refuses to read back. qcomp checks
+                # the range on the literal as upstream does, but reads its own printed
+                # text of an in-range value back.
+                try:
+                    value = parse_float(repr(scale), kind)
+                except ValueError:
+                    value = math.inf
+                if not (lo <= scale <= hi) and format_float(value, kind) != p.token_text(off):
+                    value = scale
+            if not (lo <= value <= hi):
+                raise QuantParseError(
+                    off,
+                    f"scale {mlir_double_text(scale)} out of expressed type range "
+                    f"[{mlir_double_text(lo)}, {mlir_double_text(hi)}]",
+                )
+            scales.append(value)
+        return UniformQuantizedType.build(
+            storage, expressed, scales, [z for _, z, _ in params],
+            quantized_dimensions=dims, block_sizes=blocks, params_shape=shape,
+            storage_min=smin, storage_max=smax,
+        )
+    if mnemonic == "any":
+        storage, smin, smax = p.storage_spec()
+        expressed: Attribute | None = None
+        if p.optional_punct(":"):
+            expressed, _ = p.expressed_type()
+        p.at_end()
+        return AnyQuantizedType.build(storage, expressed, smin, smax)
+    if mnemonic == "calibrated":
+        expressed, off = p.expressed_type()
+        p.punct("<")
+        lo = p.float_value()
+        p.punct(":")
+        hi = p.float_value()
+        p.punct(">")
+        p.at_end()
+        return CalibratedQuantizedType(expressed, FloatData(lo), FloatData(hi))
+    raise QuantParseError(0, f"unknown quantized type {mnemonic}")
