@@ -264,6 +264,15 @@ class LegalizeQuantToMathPass(ModulePass):
 
     rescale: str = "float"
 
+    def numerics_contract(self) -> tuple[str, int]:
+        """(semantics the input is read in, storage steps a result may move) for
+        `qcomp-opt --verify-numerics`: `float` is the spec exactly, `stablehlo` is
+        upstream's numerics exactly, `fixed-point` is the spec within one storage step
+        (the 32-bit multiplier rounds the scale)."""
+        if self.rescale == "stablehlo":
+            return ("stablehlo", 0)
+        return ("spec", 1 if self.rescale == "fixed-point" else 0)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.rescale not in RESCALE_MODES:
             raise PassDiagnostic(op, f"{self.name}: rescale must be one of "

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
@@ -35,7 +37,7 @@ from qcomp.dialects.stablehlo_attrs import (
     ComparisonType,
     ComparisonTypeAttr,
 )
-from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp
+from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp, RoundingMode, RoundingModeAttr
 from qcomp.passes.diagnostics import PassDiagnostic
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
 
@@ -76,8 +78,7 @@ class _Emitter:
         return new.results[0]
 
     def tosa_const(self, value: int, element: IntegerType) -> SSAValue:
-        t = TensorType(element, [1])
-        return self.insert(ConstOp(DenseIntOrFPElementsAttr.from_list(t, [value])))
+        return self.insert(ConstOp(_dense1(value, element)))
 
     def rescale(self, value: SSAValue, scale: float, izp: int, ozp: int,
                 result_type: TensorType, in_range: Range, what: str, *,
@@ -100,9 +101,10 @@ class _Emitter:
                             f"x - zp spans [{in_range[0] - izp}, {in_range[1] - izp}] and TOSA "
                             f"requires -2^{s - 1} <= x - zp < 2^{s - 1}") from None
         in_e = _storage(_tensor(value).element_type)
-        new = RescaleOp(value, self.tosa_const(m, i32), self.tosa_const(s, IntegerType(8)),
-                        self.tosa_const(izp, in_e), self.tosa_const(ozp, out_e), result_type,
-                        input_unsigned=input_unsigned, output_unsigned=output_unsigned)
+        operands = [value, self.tosa_const(m, i32), self.tosa_const(s, IntegerType(8)),
+                    self.tosa_const(izp, in_e), self.tosa_const(ozp, out_e)]
+        new = RescaleOp.create(operands=operands, result_types=[result_type],
+                               properties=_rescale_props(input_unsigned, output_unsigned))
         return self.insert(new), (int(ends[0]), int(ends[1]))
 
     def to_i32(self, value: SSAValue, q: UniformQuantizedType, scale: float,
@@ -172,6 +174,25 @@ class _Emitter:
         return self.insert(BroadcastInDimOp.create(
             operands=[c], result_types=[TensorType(i32, t.get_shape())],
             properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])}))
+
+
+@lru_cache(maxsize=4096)
+def _dense1(value: int, element: IntegerType) -> DenseIntOrFPElementsAttr:
+    """`dense<value> : tensor<1xelement>`, built once (attributes are immutable and
+    building one is the bulk of this pass's time)."""
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, [1]), [value])
+
+
+@lru_cache(maxsize=8)
+def _rescale_props(input_unsigned: bool, output_unsigned: bool) -> dict[str, Attribute]:
+    """scale32, SINGLE_ROUND, per-tensor."""
+    return {
+        "input_unsigned": BoolAttr.from_bool(input_unsigned),
+        "output_unsigned": BoolAttr.from_bool(output_unsigned),
+        "per_channel": BoolAttr.from_bool(False),
+        "rounding_mode": RoundingModeAttr(RoundingMode.SINGLE_ROUND),
+        "scale32": BoolAttr.from_bool(True),
+    }
 
 
 def _tensor(v: SSAValue) -> TensorType:
@@ -425,6 +446,11 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
     """
 
     name = "stablehlo-quant-legalize-to-tosa-rescale"
+
+    def numerics_contract(self) -> tuple[str, int]:
+        """For `qcomp-opt --verify-numerics`: the spec within one storage step (each
+        `tosa.rescale` rounds its scale to a 32-bit multiplier and shift)."""
+        return ("spec", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(LegalizeQuantElementwise(), apply_recursively=False).rewrite_module(op)

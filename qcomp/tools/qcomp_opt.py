@@ -96,6 +96,10 @@ def _arg_parser() -> _ArgParser:
                    dest="hex_limit", metavar="N",
                    help="print non-splat constants with more than N elements as hex "
                         "(default 100 as in MLIR; -1: never)")
+    p.add_argument("--verify-numerics", nargs="?", const=16, default=0, type=int, metavar="N",
+                   help="translation validation: run the interpreter on the input and after "
+                        "every pass on N random inputs per function (default 16) and fail "
+                        "naming the first pass that changed the results")
     p.add_argument("--timing", "--mlir-timing", action="store_true",
                    help="print a per-pass wall-time report to stderr")
     p.add_argument("--verify-each", nargs="?", const=True, default=True, type=_bool_flag,
@@ -173,7 +177,9 @@ def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnost
     return None
 
 
-def _parse_error(e: ParseError, text: str) -> Diagnostic:
+def _parse_error(e: ParseError, text: str, ctx) -> Diagnostic:
+    """The diagnostic for a parse error, in MLIR's words and at MLIR's place where
+    xDSL's differ."""
     m = re.match(r"values used but not defined: \[%([^,\]]+)", e.msg)
     if m is not None:
         # xDSL reports this at the end of the input; MLIR at the first use
@@ -181,6 +187,29 @@ def _parse_error(e: ParseError, text: str) -> Diagnostic:
         if use is not None:
             return Diagnostic("error", f"use of undeclared SSA value name (%{m.group(1)})",
                               use.start())
+    m = re.fullmatch(r"Operation (\S+) is not registered", e.msg)
+    if m is not None:
+        # xDSL points after the name; MLIR at it, with words for each form
+        name = m.group(1)
+        generic = text.rfind(f'"{name}"', 0, e.span.start + 1)
+        custom = text.rfind(name, 0, e.span.start + 1)
+        dialect = name.split(".")[0]
+        known = dialect in ctx.registered_dialect_names
+        if generic >= 0 and generic + 1 == custom:
+            msg = (f"unregistered operation '{name}' found in dialect ('{dialect}') that does "
+                   "not allow unknown operations" if known else
+                   "operation being parsed with an unregistered dialect. If this is intended, "
+                   "please use -allow-unregistered-dialect with the MLIR tool used")
+            return Diagnostic("error", msg, generic)
+        if custom >= 0:
+            msg = (f"custom op '{name}' is unknown" if known
+                   else f"Dialect `{dialect}' not found for custom op '{name}' ")
+            return Diagnostic("error", msg, custom)
+    m = re.fullmatch(r"SSA value %(\S+) is already defined", e.msg)
+    if m is not None:
+        return Diagnostic("error", f"redefinition of SSA value '%{m.group(1)}'", e.span.start)
+    if e.msg == " in block definition":
+        return Diagnostic("error", "expected operation name in quotes", e.span.start)
     diag = Diagnostic("error", e.msg, e.span.start)
     if isinstance(e, MultipleSpansParseError):
         for span, note in e.refs:
@@ -197,6 +226,7 @@ class Options:
     after_change: bool
     passes: list[ModulePass]
     hex_limit: int = 100
+    verify_numerics: int = 0
 
     def print(self, module: ModuleOp) -> str:
         return print_module(module, self.generic, self.hex_limit)
@@ -217,7 +247,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         else:
             module = parser.parse_module()
     except ParseError as e:
-        return None, [_parse_error(e, text)]
+        return None, [_parse_error(e, text, ctx)]
     except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=err)
@@ -231,6 +261,13 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     timing.add("Verifier", time.perf_counter() - t0)
     if diag is not None:
         return None, [diag]
+    validator = None
+    if opts.verify_numerics > 0 and opts.passes:
+        from qcomp.tools.verify_numerics import NumericsValidator
+
+        t0 = time.perf_counter()
+        validator = NumericsValidator(module, opts.verify_numerics)
+        timing.add("VerifyNumerics", time.perf_counter() - t0)
     for p in opts.passes:
         before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
@@ -253,6 +290,12 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
             if diag is not None:
                 diag.message = f"{diag.message} (after pass '{p.name}')"
                 return None, [diag]
+        if validator is not None:
+            t0 = time.perf_counter()
+            problem = validator.after_pass(p, module)
+            timing.add("VerifyNumerics", time.perf_counter() - t0)
+            if problem is not None:
+                return None, [Diagnostic("error", problem, None)]
         if opts.after_all or opts.after_change:
             after = opts.print(module)
             if opts.after_all or after != before:
@@ -325,7 +368,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
             return 1
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
                    args.print_ir_after_all, args.print_ir_after_change, passes,
-                   args.hex_limit)
+                   args.hex_limit, args.verify_numerics)
     timing = Timing()
     outputs: list[str] = []
     failed = False

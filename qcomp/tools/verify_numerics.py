@@ -1,0 +1,247 @@
+"""Translation validation for `qcomp-opt --verify-numerics[=N]`.
+
+The interpreter runs the module before the first pass and after every pass on the
+same N random inputs per function; the first pass whose results differ from those
+of the module it was given is named.
+
+What "the same" means is the pass's numerics contract (`numerics_contract()` on the
+pass, else `Contract()`): the semantics under which the quantized program before the
+pass is read (`spec` or `stablehlo`, see `qcomp.interpreter`) and how far a result may
+move:
+
+- integer results (storage integers of quantized results included): at most
+  `storage_tolerance` apart (0: bit for bit);
+- float results: at most `storage_tolerance * s_max` apart, `s_max` the largest scale
+  of any quantized type in the module before the pass (a result one storage step
+  away, dequantized); NaN only where NaN was. With tolerance 0 this is bit for bit.
+
+Inputs are drawn to cover what quantization gets wrong: for quantized arguments,
+storage values uniformly over [storage_min, storage_max] plus the range ends and the
+zero point; for float arguments, for every per-tensor type `(scale, zp)` that the
+module quantizes to, ties `(k + 1/2) * scale` and values past the saturation points
+`(storage_max - zp + k) * scale`, mixed with zeros, small multiples of 1/2 and
+normal draws over several magnitudes; integer arguments over their whole range
+with the ends. A function whose arguments have dynamic shapes is skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
+from xdsl.passes import ModulePass
+
+from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.interpreter import run_function
+from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
+
+SEMANTICS = ("spec", "stablehlo")
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a pass promises about the numbers (see module docstring)."""
+
+    semantics: str = "spec"
+    storage_tolerance: int = 0
+
+
+def contract_of(p: ModulePass) -> Contract:
+    """A pass states its contract as `numerics_contract() -> (semantics, tolerance)`."""
+    get = getattr(p, "numerics_contract", None)
+    return Contract(*get()) if get is not None else Contract()
+
+
+def _quant_types(module: ModuleOp) -> list[UniformQuantizedType]:
+    found: dict[UniformQuantizedType, None] = {}
+    for op in module.walk():
+        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            e = element_type(v.type)
+            if isinstance(e, UniformQuantizedType):
+                found[e] = None
+    return list(found)
+
+
+def _float_pool(qtypes: list[UniformQuantizedType]) -> np.ndarray:
+    """Interesting float values for the module's quantized types."""
+    pool = [0.0, -0.0, 0.5, -0.5, 1.5, -2.5, 1.0, -1.0]
+    for q in qtypes:
+        scales = q.scales.ravel()
+        zps = q.zero_points.ravel()
+        for s, zp in zip(scales[:4], zps[:4]):
+            for k in (-3, -1, 0, 1, 2):
+                pool.append((k + 0.5) * s)
+                pool.append((k - zp + 0.5) * s)
+            for edge, sign in ((q.storage_max, 1), (q.storage_min, -1)):
+                for k in (0, 1, 7):
+                    pool.append((edge - zp + sign * k) * s)
+                pool.append((edge - zp + sign * 0.5) * s)
+    return np.array(pool, dtype=np.float64)
+
+
+def _draw(t: Attribute, rng: np.random.Generator, pool: np.ndarray) -> np.ndarray | None:
+    shape_get = getattr(t, "get_shape", None)
+    shape = tuple(shape_get()) if shape_get is not None else ()
+    if any(d < 0 for d in shape):
+        return None
+    e = element_type(t)
+    n = int(np.prod(shape, dtype=np.int64))
+    if isinstance(e, UniformQuantizedType):
+        lo, hi = e.storage_min, e.storage_max
+        zp = e.zero_points.ravel()
+        edges = np.array([lo, hi, int(zp[0]), min(hi, int(zp[0]) + 1), max(lo, int(zp[0]) - 1)])
+        vals = rng.integers(lo, hi, size=n, endpoint=True)
+        pick = rng.random(n) < 0.25
+        vals[pick] = rng.choice(edges, size=int(pick.sum()))
+        return vals.astype(numpy_dtype(e)).reshape(shape)
+    if is_bool(e):
+        return rng.random(n).reshape(shape) < 0.5
+    if is_float(e):
+        dt = numpy_dtype(e)
+        normal = rng.standard_normal(n) * 10.0 ** rng.integers(-2, 3, size=n)
+        vals = np.where(rng.random(n) < 0.6, rng.choice(pool, size=n), normal)
+        return vals.astype(dt).reshape(shape)
+    try:
+        width, signed = int_info(e)
+    except Exception:  # noqa: BLE001 - an element type the validator cannot draw
+        return None
+    lo = -(1 << (width - 1)) if signed else 0
+    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
+    lo, hi = max(lo, -(1 << 62)), min(hi, (1 << 62))
+    vals = rng.integers(lo, hi, size=n, endpoint=True)
+    small = rng.random(n) < 0.5
+    vals[small] = rng.integers(max(lo, -8), min(hi, 8), size=int(small.sum()), endpoint=True)
+    edge = rng.random(n) < 0.1
+    vals[edge] = rng.choice(np.array([lo, hi]), size=int(edge.sum()))
+    return vals.astype(numpy_dtype(e)).reshape(shape)
+
+
+def _as_type(a: np.ndarray, t: Attribute) -> np.ndarray:
+    """An input drawn for the function before a pass, for its (possibly new) argument
+    type: integers of the same width are reinterpreted (a quantized `u8` argument
+    lowered to upstream's signless `i8` takes the same bits)."""
+    e = element_type(t)
+    try:
+        dt = numpy_dtype(e)
+    except Exception:  # noqa: BLE001 - leave it to the interpreter to report
+        return a
+    if a.dtype == dt or a.dtype.kind not in "iu" or dt.kind not in "iu":
+        return a
+    if a.dtype.itemsize == dt.itemsize:
+        return a.view(dt)
+    return a.astype(dt)
+
+
+def _functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
+
+
+class NumericsValidator:
+    """Runs the module before and after each pass and compares (module docstring)."""
+
+    def __init__(self, module: ModuleOp, samples: int, seed: int = 0):
+        self.samples = max(1, samples)
+        rng = np.random.default_rng(seed)
+        pool = _float_pool(_quant_types(module))
+        self.inputs: dict[str, list[list[np.ndarray]]] = {}
+        for f in _functions(module):
+            arg_types = list(f.function_type.inputs.data)
+            count = self.samples if arg_types else 1
+            draws = []
+            for _ in range(count):
+                args = [_draw(t, rng, pool) for t in arg_types]
+                if any(a is None for a in args):
+                    draws = []
+                    break
+                draws.append(args)
+            if draws:
+                self.inputs[f.sym_name.data] = draws
+        self.reference = self._results(module)
+        self.max_scale = self._max_scale(module)
+
+    @staticmethod
+    def _max_scale(module: ModuleOp) -> float:
+        scales = [float(q.scales.max()) for q in _quant_types(module)]
+        return max(scales, default=0.0)
+
+    def _results(self, module: ModuleOp) -> dict[str, dict[str, list]]:
+        """{semantics: {function: [results or error text per sample]}}."""
+        out: dict[str, dict[str, list]] = {}
+        funcs = {f.sym_name.data: f for f in _functions(module)}
+        has_quant = bool(_quant_types(module))
+        for sem in SEMANTICS:
+            if sem != "spec" and not has_quant and "spec" in out:
+                out[sem] = out["spec"]  # no quantized op: both semantics agree
+                continue
+            per_f: dict[str, list] = {}
+            for name, draws in self.inputs.items():
+                f = funcs.get(name)
+                if f is None:
+                    per_f[name] = ["function removed"]
+                    continue
+                arg_types = list(f.function_type.inputs.data)
+                runs = []
+                for args in draws:
+                    args = [_as_type(a, t) for a, t in zip(args, arg_types)]
+                    try:
+                        r = run_function(module, f, args, semantics=sem)
+                    except Exception as e:  # noqa: BLE001 - e.g. a call to an external function
+                        runs.append(f"{type(e).__name__}: {e}")
+                        continue
+                    runs.append(str(r.error) if r.error is not None else r.results)
+                per_f[name] = runs
+            out[sem] = per_f
+        return out
+
+    def after_pass(self, p: ModulePass, module: ModuleOp) -> str | None:
+        """None when `p` kept the numbers, else a message naming the difference."""
+        contract = contract_of(p)
+        new = self._results(module)
+        before = self.reference[contract.semantics]
+        after = new[contract.semantics]
+        tol = contract.storage_tolerance
+        message = None
+        for name, runs in before.items():
+            for i, (b, a) in enumerate(zip(runs, after.get(name, []))):
+                message = _compare(b, a, tol, tol * self.max_scale)
+                if message is not None:
+                    message = (f"--verify-numerics: pass '{p.name}' changed the results of "
+                               f"@{name} (sample {i}, {contract.semantics} semantics): {message}")
+                    break
+            if message is not None:
+                break
+        self.reference = new
+        self.max_scale = self._max_scale(module) or self.max_scale
+        return message
+
+
+def _compare(before, after, int_tol: int, float_tol: float) -> str | None:
+    if isinstance(before, str):
+        return None  # the interpreter could not run the program before: nothing to compare
+    if isinstance(after, str):
+        return f"the program ran before the pass but not after: {after}"
+    if len(before) != len(after):
+        return f"{len(before)} results before, {len(after)} after"
+    for k, (b, a) in enumerate(zip(before, after)):
+        b, a = np.asarray(b), np.asarray(a)
+        if b.shape != a.shape:
+            return f"result {k}: shape {b.shape} before, {a.shape} after"
+        if b.dtype.kind in "iub" and a.dtype.kind in "iub":
+            diff = np.abs(b.astype(np.int64) - a.astype(np.int64))
+            bad = diff > int_tol
+        else:
+            bf, af = b.astype(np.float64), a.astype(np.float64)
+            nan_b, nan_a = np.isnan(bf), np.isnan(af)
+            with np.errstate(invalid="ignore"):
+                close = (np.abs(bf - af) <= float_tol) | (bf == af)
+            if float_tol == 0:
+                close &= np.signbit(bf) == np.signbit(af)
+            bad = (nan_b != nan_a) | (~nan_b & ~close)
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            return (f"result {k} at index {list(idx)}: {b[idx]!r} before, {a[idx]!r} after "
+                    f"({int(bad.sum())} of {bad.size} elements differ)")
+    return None

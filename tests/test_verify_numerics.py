@@ -1,0 +1,95 @@
+"""Translation validation: every lit test of the passes also passes `--verify-numerics`,
+and the validator catches a pass that changes the numbers."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from qcomp.tools.qcomp_opt import run
+
+LIT_PASSES = Path(__file__).resolve().parent / "lit" / "passes"
+SAMPLES = "--verify-numerics=6"
+
+
+def _first_qcomp_opt(path: Path) -> list[str] | None:
+    """The qcomp-opt command of the file's first RUN line, or None for diagnostic tests."""
+    text = path.read_text()
+    m = re.search(r"//\s*RUN:\s*(.*)", text)
+    if m is None:
+        return None
+    command = m.group(1).split("|")[0]
+    argv = shlex.split(command)
+    if not argv or argv[0] != "qcomp-opt" or any("verify-diagnostics" in a for a in argv):
+        return None
+    return [str(path) if a == "%s" else a for a in argv[1:]]
+
+
+CASES = sorted(p for p in LIT_PASSES.rglob("*.mlir") if _first_qcomp_opt(p) is not None)
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_lit_case_keeps_numerics(path: Path):
+    argv = _first_qcomp_opt(path) + [SAMPLES]
+    out, err = io.StringIO(), io.StringIO()
+    code = run(argv, io.StringIO(), out, err)
+    assert code == 0, err.getvalue()
+
+
+def test_lit_cases_found():
+    assert len(CASES) >= 15
+
+
+# -- the validator must fail on a pass that changes the numbers -----------------------------
+
+PROGRAM = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %q = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %a = stablehlo.abs %q : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %d = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4xf32>
+  func.return %d : tensor<4xf32>
+}
+"""
+
+
+def test_validator_names_the_pass_that_changed_results(tmp_path, monkeypatch):
+    from qcomp.dialects import stablehlo
+    from qcomp import registry
+
+    class AbsToNegate(RewritePattern):
+        def match_and_rewrite(self, op, rewriter: PatternRewriter):
+            if isinstance(op, stablehlo.AbsOp):
+                rewriter.replace_op(op, stablehlo.NegateOp.create(
+                    operands=list(op.operands), result_types=[r.type for r in op.results]))
+
+    @dataclass(frozen=True)
+    class BreakAbs(ModulePass):
+        name = "test-break-abs"
+
+        def apply(self, ctx, op):
+            PatternRewriteWalker(AbsToNegate()).rewrite_module(op)
+
+    monkeypatch.setitem(registry.PASSES, "test-break-abs", lambda: BreakAbs)
+    src = tmp_path / "p.mlir"
+    src.write_text(PROGRAM)
+    out, err = io.StringIO(), io.StringIO()
+    code = run([str(src), "--stablehlo-legalize-quantized-op-to-qdq", "--test-break-abs",
+                "--verify-numerics=8"], io.StringIO(), out, err)
+    assert code == 1
+    assert "--verify-numerics: pass 'test-break-abs' changed the results of @main" in err.getvalue()
+    assert "stablehlo-legalize-quantized-op-to-qdq" not in err.getvalue()
+    # without the broken pass the same run is clean
+    code = run([str(src), "--stablehlo-legalize-quantized-op-to-qdq", "--verify-numerics=8"],
+               io.StringIO(), io.StringIO(), err := io.StringIO())
+    assert code == 0, err.getvalue()
