@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from xdsl.context import Context
@@ -40,6 +41,8 @@ from qcomp.passes.diagnostics import PassDiagnostic
 from qcomp.quant.ranges import storage_range
 
 PASS = "tosa-rescale-legalize-to-stablehlo"
+_GE_SIGNED = {"comparison_direction": ComparisonDirectionAttr(ComparisonDirection.GE),
+              "compare_type": ComparisonTypeAttr(ComparisonType.SIGNED)}
 
 
 def _constant_ints(value: SSAValue) -> list[int] | None:
@@ -96,12 +99,12 @@ class _Emitter:
     def op(self, cls: type, operands: list[SSAValue], element: Attribute = i64,
            **props: Attribute) -> SSAValue:
         return self.insert(cls.create(operands=operands,
-                                      result_types=[TensorType(element, self.shape)],
+                                      result_types=[_tensor_type(element, self.shape)],
                                       properties=props))
 
-    def constant(self, values: list[int], element: Attribute = i64) -> SSAValue:
-        t = TensorType(element, [len(values)] if len(values) != 1 else [])
-        return self.insert(ConstantOp(DenseIntOrFPElementsAttr.from_list(t, values), t))
+    def constant(self, values: list[int]) -> SSAValue:
+        attr = _i64_dense(tuple(values))
+        return self.insert(ConstantOp(attr, attr.get_type()))
 
     def params(self, values: np.ndarray) -> SSAValue:
         """Per-tensor (one value) or per-channel (one per last-axis index) i64 values,
@@ -111,8 +114,27 @@ class _Emitter:
             vals = vals[:1]
         dims = [] if len(vals) == 1 else [len(self.shape) - 1]
         return self.insert(BroadcastInDimOp.create(
-            operands=[self.constant(vals)], result_types=[TensorType(i64, self.shape)],
-            properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, dims)}))
+            operands=[self.constant(vals)], result_types=[_tensor_type(i64, self.shape)],
+            properties={"broadcast_dimensions": _dims(tuple(dims))}))
+
+
+# Attributes are immutable: each distinct one is built once (building them is most of
+# this pass's time on large modules).
+@lru_cache(maxsize=4096)
+def _tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
+    return TensorType(element, shape)
+
+
+@lru_cache(maxsize=4096)
+def _i64_dense(values: tuple[int, ...]) -> DenseIntOrFPElementsAttr:
+    """Rank 0 for one value, rank 1 otherwise."""
+    t = TensorType(i64, [len(values)] if len(values) != 1 else [])
+    return DenseIntOrFPElementsAttr.from_list(t, list(values))
+
+
+@lru_cache(maxsize=64)
+def _dims(dims: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(dims))
 
 
 def rounding_terms(shift: np.ndarray, rounding_mode: str, scale32: bool
@@ -156,9 +178,7 @@ class LegalizeRescale(RewritePattern):
             rnd = em.params(rnd_pos)
         else:
             zero = em.params(np.array([0]))
-            nonneg = em.op(shlo.CompareOp, [value, zero], i1,
-                           comparison_direction=ComparisonDirectionAttr(ComparisonDirection.GE),
-                           compare_type=ComparisonTypeAttr(ComparisonType.SIGNED))
+            nonneg = em.op(shlo.CompareOp, [value, zero], i1, **_GE_SIGNED)
             rnd = em.op(shlo.SelectOp, [nonneg, em.params(rnd_pos), em.params(rnd_neg)])
         r = em.op(shlo.AddOp, [r, rnd])
         r = em.op(shlo.ShiftRightArithmeticOp, [r, em.params(params.shift)])
