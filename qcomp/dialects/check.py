@@ -81,6 +81,9 @@ def _require_ranked_tensor(op: IRDLOperation, index: int) -> None:
 
 # -- shared text ----------------------------------------------------------------------
 
+_Keywords = Sequence[tuple[str, str, Attribute | None]]
+
+
 class _CheckOp(IRDLOperation):
     """MLIR's declarative formats of these ops, written out by hand:
 
@@ -93,7 +96,7 @@ class _CheckOp(IRDLOperation):
     """
 
     _VALUE: ClassVar[bool] = False
-    _KEYWORDS: ClassVar[Sequence[tuple[str, str, Attribute | None]]] = ()
+    _KEYWORDS: ClassVar[_Keywords] = ()
     _FIRST_KEYWORD_REQUIRED: ClassVar[bool] = False
     _TYPES_AFTER_COLON_FIRST: ClassVar[bool] = False
     _TYPES: ClassVar[int] = 1
@@ -264,7 +267,8 @@ class ExpectEqConstOp(_CheckOp):
 
 
 class _AlmostEq(_CheckOp):
-    _KEYWORDS: ClassVar[Sequence[tuple[str, str, Attribute | None]]] = (("tolerance", "tolerance", FloatAttr(DEFAULT_TOLERANCE, f64)),)
+    _KEYWORDS: ClassVar[_Keywords] = (
+        ("tolerance", "tolerance", FloatAttr(DEFAULT_TOLERANCE, f64)),)
 
     @classmethod
     def _parse_keyword_value(cls, parser: Parser, prop: str) -> Attribute:
@@ -331,7 +335,8 @@ class ExpectCloseOp(_CheckOp):
     expected = operand_def(TensorType)
     max_ulp_difference = prop_def(IntegerAttr)
     min_ulp_difference = opt_prop_def(IntegerAttr)
-    _KEYWORDS: ClassVar[Sequence[tuple[str, str, Attribute | None]]] = (("max_ulp_difference", "max_ulp_difference", None),
+    _KEYWORDS: ClassVar[_Keywords] = (
+        ("max_ulp_difference", "max_ulp_difference", None),
                  ("min_ulp_difference", "min_ulp_difference", IntegerAttr(0, _ui64)))
     _FIRST_KEYWORD_REQUIRED: ClassVar[bool] = True
     _TYPES_AFTER_COLON_FIRST: ClassVar[bool] = True
@@ -346,7 +351,8 @@ class ExpectCloseOp(_CheckOp):
         super().__init__(operands=[actual, expected], properties=props)
 
     @classmethod
-    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
+    def create(cls, *, properties: Mapping[str, Attribute] = {},  # type: ignore[override]
+               **kwargs):
         # `max_ulp_difference` is default-valued (1): upstream always materializes it
         props = {"max_ulp_difference": IntegerAttr(1, _ui64), **properties}
         return super().create(properties=dict(sorted(props.items())), **kwargs)
@@ -378,7 +384,8 @@ class ExpectSerializedEqOp(_CheckOp):
     expected = operand_def(TensorType)
     probe_id = prop_def(StringAttr)
     iteration = opt_prop_def(IntegerAttr)
-    _KEYWORDS: ClassVar[Sequence[tuple[str, str, Attribute | None]]] = (("probe_id", "probe_id", None), ("iter", "iteration", IntegerAttr(0, _ui32)))
+    _KEYWORDS: ClassVar[_Keywords] = (
+        ("probe_id", "probe_id", None), ("iter", "iteration", IntegerAttr(0, _ui32)))
     _FIRST_KEYWORD_REQUIRED: ClassVar[bool] = True
 
     def __init__(self, expected: SSAValue | Operation, probe_id: str, iteration: int = 0):

@@ -92,7 +92,8 @@ class _BodyParser:
             m = _TOKEN.match(text, pos)
             if m is None or m.end() == pos:
                 stripped = len(text[pos:]) - len(text[pos:].lstrip())
-                raise QuantParseError(pos + stripped, f"unexpected character '{text[pos + stripped]}'")
+                raise QuantParseError(pos + stripped,
+                                      f"unexpected character '{text[pos + stripped]}'")
             kind = m.lastgroup
             assert kind is not None
             self.tokens.append((kind, m.group(kind), m.start(kind)))
@@ -214,7 +215,8 @@ class _BodyParser:
             else:
                 sub, dims = [self.quant_param()], []
             if inner is not None and dims != inner:
-                raise self.error("tensor literal is invalid; ranks are not consistent between elements")
+                raise self.error(
+                    "tensor literal is invalid; ranks are not consistent between elements")
             inner = dims
             params += sub
             size += 1

@@ -443,7 +443,8 @@ class RescaleOp(EnumAttrDictFormat):
         in_e = storage_element(self.input.type)
         out_e = storage_element(self.output.type)
         if not isinstance(in_e, IntegerType):
-            raise VerifyException(f"expect input to have integer element type, got {quoted_type(in_e)}")
+            raise VerifyException(
+                f"expect input to have integer element type, got {quoted_type(in_e)}")
         if not isinstance(out_e, IntegerType):
             raise VerifyException(
                 f"expect output to have integer element type, got {quoted_type(out_e)}")

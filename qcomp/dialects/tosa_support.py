@@ -117,7 +117,8 @@ class EnumAttrDictFormat(IRDLOperation):
     _DEFAULTS: ClassVar[Mapping[str, Attribute]] = {}
 
     @classmethod
-    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
+    def create(cls, *, properties: Mapping[str, Attribute] = {},  # type: ignore[override]
+               **kwargs):
         props = {**cls._DEFAULTS, **properties}
         return super().create(properties=dict(sorted(props.items())), **kwargs)
 
