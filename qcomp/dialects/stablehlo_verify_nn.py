@@ -278,6 +278,20 @@ def _check_reducer(op, n: int) -> None:
              "parameter(s)")
 
 
+def _accumulator_types(op, n: int) -> list:
+    """Types the reducer returns (the init types when the body has no return yet)."""
+    block = op.body.block
+    last = block.last_op
+    if last is not None and len(last.operands) == n:
+        for i, (v, init) in enumerate(zip(last.operands, op.init_values)):
+            if shape(v.type) != shape(init.type):
+                fail(f"The shape of reduction-region's result type at index {i} differs from the "
+                     f"op's corresponding init-value type: '{type_text(v.type)}' vs "
+                     f"'{type_text(init.type)}'")
+        return [v.type for v in last.operands]
+    return [v.type for v in op.init_values]
+
+
 def verify_reduce(op) -> None:
     verify_value_kinds(op)
     n = len(op.inputs)
@@ -289,6 +303,10 @@ def verify_reduce(op) -> None:
     for d in dims:
         if not 0 <= d < rank:
             fail(f"Out-of-bounds dimension {d}, expected to be in range [0, {rank})")
+    accs = _accumulator_types(op, n)
+    for x, acc, res in zip(op.inputs, accs, op.results):
+        kept = [d for i, d in enumerate(shape(x.type)) if i not in dims]
+        check_inferred(TensorType(element_type(acc), kept), res.type)
 
 
 def verify_reduce_window(op) -> None:
@@ -296,10 +314,28 @@ def verify_reduce_window(op) -> None:
     n = len(op.inputs)
     _check_reducer(op, n)
     rank = len(shape(op.inputs[0].type)) if n else 0
-    if len(op.window_dimensions) != rank:
+    window = op.window_dimensions
+    if len(window) != rank:
         fail(f"expects window-dimensions size == input rank, but got window-dimensions size: "
-             f"{len(op.window_dimensions)} and input: '{type_text(op.inputs[0].type)}' with rank "
-             f"= {rank}.")
+             f"{len(window)} and input: '{type_text(op.inputs[0].type)}' with rank = {rank}.")
+    strides, base, wdil, pads = (op.window_strides, op.base_dilations, op.window_dilations,
+                                 op.padding)
+    for attr, name in ((strides, "window-strides"), (base, "base-dilation factors"),
+                       (wdil, "window-dilation factors"), (pads, "padding-entries")):
+        if len(attr) != rank:
+            fail(f"expects {name} to have same dimension-size as size of window dimensions "
+                 f"({rank}), but got: {len(attr)}.")
+    accs = _accumulator_types(op, n)
+    for x, acc, res in zip(op.inputs, accs, op.results):
+        out = []
+        for i, size in enumerate(shape(x.type)):
+            if size < 0:
+                out.append(-1)
+                continue
+            padded = (0 if size == 0 else (size - 1) * base[i] + 1) + pads[i][0] + pads[i][1]
+            win = 0 if window[i] == 0 else (window[i] - 1) * wdil[i] + 1
+            out.append(_strided_bound(padded, win, strides[i]))
+        check_inferred(TensorType(element_type(acc), out), res.type)
 
 
 def verify_optimization_barrier(op) -> None:

@@ -215,3 +215,41 @@ func.func @batch_norm_feature_index(%a: tensor<2x3xf32>, %s: tensor<3xf32>) {
   %0 = "stablehlo.batch_norm_inference"(%a, %s, %s, %s, %s) <{epsilon = 1.000000e-03 : f32, feature_index = 2 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @reduce_result_shape(%x: tensor<4x8xf32>, %z: tensor<f32>) {
+  // expected-error@+1 {{inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_init_shape(%x: tensor<4x8xf32>, %z: tensor<f32>) {
+  // expected-error@+1 {{The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: 'tensor<f32>' vs 'tensor<4x8xf32>'}}
+  %0 = stablehlo.reduce(%x init: %x) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_body_type(%x: tensor<4x8xf32>, %z: tensor<f32>) {
+  // expected-error@+1 {{inferred type(s) 'tensor<4xf16>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  %0 = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+   reducer(%a: tensor<f16>, %b: tensor<f16>) {
+    stablehlo.return %a : tensor<f16>
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_window_shape(%x: tensor<4x8xf32>, %z: tensor<f32>) {
+  // expected-error@+1 {{inferred type(s) 'tensor<3x7xf32>' are incompatible with return type(s) of operation 'tensor<4x8xf32>'}}
+  %0 = "stablehlo.reduce_window"(%x, %z) <{window_dimensions = array<i64: 2, 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return
+}
