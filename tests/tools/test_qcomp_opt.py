@@ -110,6 +110,27 @@ def test_parse_error_format_and_exit_code():
                    "                            ^\n")
 
 
+@pytest.mark.parametrize("src,expected", [
+    ('"foo.bar"() : () -> ()\n',
+     "<stdin>:1:1: error: operation being parsed with an unregistered dialect. If this is "
+     "intended, please use -allow-unregistered-dialect with the MLIR tool used"),
+    ('"stablehlo.nope"() : () -> ()\n',
+     "<stdin>:1:1: error: unregistered operation 'stablehlo.nope' found in dialect "
+     "('stablehlo') that does not allow unknown operations"),
+    ("func.func @f() {\n  foo.bar\n  return\n}\n",
+     "<stdin>:2:3: error: Dialect `foo' not found for custom op 'foo.bar' "),
+    ("func.func @f() {\n  stablehlo.nope\n  return\n}\n",
+     "<stdin>:2:3: error: custom op 'stablehlo.nope' is unknown"),
+    ('func.func @f() {\n  %0 = "test.op"() : () -> i32\n  %0 = "test.op"() : () -> i32\n'
+     "  return\n}\n", "<stdin>:3:3: error: redefinition of SSA value '%0'"),
+    ("func.func @f() {\n  return\n", "error: expected operation name in quotes"),
+])
+def test_parse_errors_in_mlir_words(src, expected):
+    code, _, err = opt("-", stdin=src)
+    assert code == 1
+    assert expected in err.splitlines()[0]
+
+
 def test_split_input_file_keeps_line_numbers():
     src = GOOD + "\n// -----\n\n" + BAD
     code, out, err = opt("-", "-split-input-file", stdin=src)
