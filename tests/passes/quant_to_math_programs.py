@@ -12,6 +12,7 @@ import math
 import re
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 STORAGE = {"i8": (-128, 127), "u8": (0, 255), "i16": (-32768, 32767), "i4": (-8, 7),
@@ -112,7 +113,7 @@ def _weights(data, shape, storage, rhs_q: str, name: str, args: list[str], body:
         body.append(quantize_line(name, f"arg{len(args) - 1}", shape, rhs_q))
 
 
-def dot_general(data):
+def dot_general(data, ordered_batching: bool = False):
     """dot_general with batching and contracting dims in any order; i8 or i4 storage;
     per-tensor or per-axis rhs; i8 or i32 result; lhs zero point any, rhs zero point 0."""
     nb, nc = data.draw(st.integers(0, 2)), data.draw(st.integers(1, 2))
@@ -133,6 +134,8 @@ def dot_general(data):
         rshape[pos] = (b + c + rf)[logical]
     lb, lc = [lperm[i] for i in range(nb)], [lperm[nb + i] for i in range(nc)]
     rb, rc = [rperm[i] for i in range(nb)], [rperm[nb + i] for i in range(nc)]
+    if ordered_batching:
+        assume(lb == sorted(lb) and rb == sorted(rb))
     rfree = [rperm[nb + nc + i] for i in range(nrf)]
     out_shape = b + [lshape[d] for d in range(len(lshape)) if d not in lb + lc] + \
         [rshape[d] for d in range(len(rshape)) if d not in rb + rc]
