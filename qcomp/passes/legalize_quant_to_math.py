@@ -234,21 +234,25 @@ class LegalizeQuantToMathPass(ModulePass):
       uniform_dequantize x = convert(q - zp) * s (`qcomp.quant.uniform.dequantize`);
       dot, dot_general, convolution: integer kernel with the LiteRT zero-point terms
                         acc = Σq_l q_r - z_r Σq_l - z_l Σq_r + K z_l z_r (constant terms
-                        folded), q = clamp(round_half_even(f64(acc) * (s_l s_r) / s_res
-                        + z_res), min, max) in f64
-                        (`qcomp.quant.accumulator.rescale_accumulator`);
+                        folded; operands centred instead when a convolution or per-axis
+                        kernel has non-zero zero points), then
+                        q = clamp(round_half_even(f64(acc) * (s_l s_r) / s_res + z_res))
+                        in f64 (`qcomp.quant.accumulator.rescale_accumulator`);
       add and the other arithmetic ops: dequantize → float op → quantize.
     `fixed-point`: as `float`, but every quantized → quantized rescale is integer only:
       v' = ((v * M + 2^(shift-1)) >> shift) + zp, clamped, (M, shift) =
       multiplier_and_shift(scale, 32) (`qcomp.quant.accumulator.fixed_point_rescale`);
       add (per-tensor, <= 16-bit) the TOSA way: m = 2 max(s_l, s_r), operands rescaled
       by s/m * 2^S (S = 20 for 8-bit, 15 for 16-bit), summed, rescaled by m / (s_res 2^S).
-    `stablehlo`: upstream's numerics bit for bit (`qcomp.quant.stablehlo`): f32 math;
-      requantize f32(q) * f32(s_in/s_out) + f32(zp_out - zp_in s_in/s_out), clamped only
-      below 32 bits; add requantizes each operand to i32, l + r - zp, clamp unless i32;
-      dot/conv: i32 acc and zp_offset = z_r Σq_l + z_l Σq_r - z_l z_r K, multiplied by
-      cs = s_l s_r / s_res in f32 and truncated when |cs - 1| > 0.001, then
-      convert(acc + zp_res - zp_offset) without clamping; upstream's errors.
+    `stablehlo`: upstream's pass bit for bit (`qcomp.quant.stablehlo`; storage as
+      signless iN, u8 included): f32 math; requantize f32(q) * f32(s_in/s_out) +
+      f32(zp_out - zp_in s_in/s_out), clamped only below 32 bits; add requantizes each
+      operand to i32, l + r - zp, clamp unless i32; dot/conv (its integer patterns:
+      NHWC/NCHW/NDHWC/NCDHW, kernel zero point 0, no lhs dilation): i32 acc and
+      zp_offset = z_r Σq_l + z_l Σq_r - z_l z_r K, multiplied by cs = s_l s_r / s_res in
+      f32 and truncated when |cs - 1| > 0.001, convert(acc + zp_res - zp_offset) without
+      clamping; other quantized dot/conv and upstream's 40 QDQ ops: dequantize → f32 op
+      → quantize.
 
     In every mode: hybrid dot/conv (float lhs, quantized rhs) dequantize the rhs; ops
     that only move values (reshape, transpose, broadcast_in_dim, concatenate, gather,
@@ -256,8 +260,8 @@ class LegalizeQuantToMathPass(ModulePass):
     keep the integers. Convolutions pad the lhs explicitly with z_l (`float` and
     `fixed-point` also materialise lhs dilation that way, for any layout).
     Errors: ops with no lowering ("failed to legalize operation '...' that was
-    explicitly marked illegal"), requantize changing the per-axis dimension,
-    `stablehlo` quantize from non-f32.
+    explicitly marked illegal"), requantize changing the per-axis dimension
+    (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32, dynamic shapes.
     """
 
     name = "stablehlo-legalize-quant-to-math"
@@ -287,7 +291,11 @@ class LegalizeQuantToMathPass(ModulePass):
 
 @dataclass(frozen=True)
 class LegalizeQuantToIntPass(LegalizeQuantToMathPass):
-    """`stablehlo-legalize-quant-to-math` under its older upstream name."""
+    """Lower quantized StableHLO to integer/float math (older name of stablehlo-legalize-quant-to-math).
+
+    The same pass and options as `stablehlo-legalize-quant-to-math`, under the name
+    upstream used before (`stablehlo-legalize-quant-to-int`).
+    """
 
     name = "stablehlo-legalize-quant-to-int"
 

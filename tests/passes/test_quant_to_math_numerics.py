@@ -29,7 +29,7 @@ from qcomp.quant.accumulator import fixed_point_parameters, fixed_point_rescale
 from qcomp.registry import make_context
 from tests.passes import quant_to_math_programs as progs
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -240,3 +240,34 @@ def test_fixed_point_dot_general_matches_model():
     np.testing.assert_array_equal(got.astype(np.int64), want)
     # by hand: acc = [[365, 882, -1137], [-40, -50, 60]]; -40 * 0.0625 = -2.5 ties up to -2
     assert want.tolist() == [[24, 127, -128], [-1, -19, 15]]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_fixed_point_add_matches_tosa_model(data):
+    """add the TOSA way: m = 2 max(s_l, s_r); operands rescaled by s / m * 2^20 to i32,
+    summed, rescaled by m / (s_res * 2^20), + zp_res, clamped (all `fixed_point_rescale`)."""
+    shape = [data.draw(st.integers(1, 6))]
+    params = [_per_tensor(data, "i8") for _ in range(3)]
+    (sl, zl), (sr, zr), (so, zo) = params
+    ql, qr, qo = (progs.qtype("i8", s, z) for s, z in params)
+    t = progs.tensor(shape, "i8")
+    src = progs.main([t, t], [
+        f"%a = quant.scast %arg0 : {t} to {progs.tensor(shape, ql)}",
+        f"%b = quant.scast %arg1 : {t} to {progs.tensor(shape, qr)}",
+        f"%r = stablehlo.add %a, %b : ({progs.tensor(shape, ql)}, {progs.tensor(shape, qr)}) -> "
+        f"{progs.tensor(shape, qo)}"], progs.tensor(shape, qo))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    a, b = rng.integers(-128, 128, shape), rng.integers(-128, 128, shape)
+    module, text = lower(src, "fixed-point")
+    assert "f32" not in text and "f64" not in text  # integer only
+    (got,) = interpret(module, [a, b], "spec")
+    m = 2 * max(sl, sr)
+    i32 = (-(1 << 31), (1 << 31) - 1)
+    parts = []
+    for x, s, z in ((a, sl, zl), (b, sr, zr)):
+        mult, shift = fixed_point_parameters(np.float64(s / m * 2.0 ** 20))
+        parts.append(fixed_point_rescale(x - z, mult, shift, 0, *i32))
+    mult, shift = fixed_point_parameters(np.float64(m / (so * 2.0 ** 20)))
+    want = fixed_point_rescale(parts[0] + parts[1], mult, shift, zo, -128, 127)
+    np.testing.assert_array_equal(got.astype(np.int64), want)

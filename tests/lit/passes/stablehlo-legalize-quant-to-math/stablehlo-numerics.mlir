@@ -96,3 +96,38 @@ func.func @hybrid(%arg0: tensor<2x3xf32>, %arg1: tensor<3x4x!quant.uniform<i8:f3
   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x4xf32>
   func.return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// Per-axis add (operands and result of one i32 per-axis type, upstream's only
+// per-axis case): l + r - zp along the quantized dimension.
+
+// CHECK-LABEL: func.func @add_per_axis_i32(%arg0: tensor<2x3xi32>, %arg1: tensor<2x3xi32>) -> tensor<2x3xi32>
+// CHECK-NEXT:    %[[S:.*]] = stablehlo.add %arg0, %arg1 : tensor<2x3xi32>
+// CHECK-NEXT:    %[[Z:.*]] = stablehlo.constant dense<[1, 0, -2]> : tensor<3xi32>
+// CHECK-NEXT:    %[[ZB:.*]] = stablehlo.broadcast_in_dim %[[Z]], dims = [1] : (tensor<3xi32>) -> tensor<2x3xi32>
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.subtract %[[S]], %[[ZB]] : tensor<2x3xi32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<2x3xi32>
+func.func @add_per_axis_i32(%arg0: tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>, %arg1: tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>) -> tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>
+  func.return %0 : tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>
+}
+
+// -----
+
+// A convolution outside upstream's integer pattern (here: kernel zero point -2) takes
+// its dequantize -> op -> quantize fallback: f32(i32(q) - zp) * s for each operand,
+// the f32 convolution, then quantize (divide, add zp, clamp, round, convert).
+
+// CHECK-LABEL: func.func @convolution_fallback(%arg0: tensor<1x3x3x1xi8>, %arg1: tensor<2x2x1x1xi8>) -> tensor<1x2x2x1xi8>
+// CHECK:         %[[L:.*]] = stablehlo.multiply %{{.*}} : tensor<1x3x3x1xf32>
+// CHECK:         stablehlo.constant dense<-2> : tensor<i32>
+// CHECK:         %[[R:.*]] = stablehlo.multiply %{{.*}} : tensor<2x2x1x1xf32>
+// CHECK:         %[[C:.*]] = stablehlo.convolution(%[[L]], %[[R]]) {{.*}} : (tensor<1x3x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x1xf32>
+// CHECK:         stablehlo.divide %[[C]]
+// CHECK:         stablehlo.round_nearest_even
+// CHECK:         stablehlo.convert %{{.*}} : (tensor<1x2x2x1xf32>) -> tensor<1x2x2x1xi8>
+func.func @convolution_fallback(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<2x2x1x1x!quant.uniform<i8:f32, 0.25:-2>>) -> tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 0.25:-2>>) -> tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>>
+  func.return %0 : tensor<1x2x2x1x!quant.uniform<i8:f32, 1.0>>
+}
