@@ -19,6 +19,8 @@ Parameters become constants (rank 0 per-tensor, rank 1 per-axis) broadcast with
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -55,6 +57,17 @@ def element_of(v: SSAValue) -> Attribute:
     return t.element_type
 
 
+@lru_cache(maxsize=4096)
+def tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
+    """`TensorType(element, shape)`, built once per distinct pair (attributes are immutable)."""
+    return TensorType(element, shape)
+
+
+@lru_cache(maxsize=4096)
+def _dense(element: Attribute, shape: tuple[int, ...], flat: tuple) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(tensor_type(element, shape), list(flat))
+
+
 class Emitter:
     """Inserts StableHLO ops before `anchor`; result shapes default to the first operand's."""
 
@@ -72,7 +85,7 @@ class Emitter:
            shape: tuple[int, ...] | None = None, **props: Attribute) -> SSAValue:
         if shape is None:
             shape = shape_of(operands[0])
-        new = cls.create(operands=operands, result_types=[TensorType(element, shape)],
+        new = cls.create(operands=operands, result_types=[tensor_type(element, tuple(shape))],
                          properties=props)
         return self.insert(new).results[0]
 
@@ -80,7 +93,10 @@ class Emitter:
         a = np.asarray(values)
         flat = ([int(v) for v in a.reshape(-1)] if isinstance(element, IntegerType)
                 else [float(v) for v in a.reshape(-1)])
-        attr = DenseIntOrFPElementsAttr.from_list(TensorType(element, a.shape), flat)
+        if a.size <= 64 and isinstance(element, IntegerType):  # (-0.0 == 0.0 as keys)
+            attr = _dense(element, tuple(a.shape), tuple(flat))
+        else:
+            attr = DenseIntOrFPElementsAttr.from_list(tensor_type(element, tuple(a.shape)), flat)
         return self.insert(sh.ConstantOp(attr)).results[0]
 
     def broadcast(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
