@@ -238,6 +238,18 @@ def saturating_quotient(m: int, s: int, zp: int, lo: int, hi: int) -> int:
     return max(1, q_pos, q_neg)
 
 
+def _quotient_for_storage(em: _Emitter, m: int, s: int, q: UniformQuantizedType) -> int:
+    """An i32 quotient that the result rescale (m, s, zero point) maps to the storage
+    integer nearest 0, which is what a NaN quantizes to."""
+    target = min(max(0, q.storage_min), q.storage_max)
+    half = 1 << (s - 1)
+    cand = -(-((target - q.zero_point) * (1 << s) - half) // m)   # least q reaching target
+    got = tosa_rescale(np.array([cand]), m, s, 0, q.zero_point, out_bitwidth=64)[0]
+    if got != target or abs(cand) > I32_MAX:
+        raise em.fail("divide: no i32 quotient rescales to the storage value of 0/0")
+    return int(cand)
+
+
 # -- the rewrite ----------------------------------------------------------------------
 
 
@@ -379,8 +391,17 @@ class LegalizeQuantElementwise(RewritePattern):
                                compare_type=eq)
         safe = em.stablehlo(shlo.SelectOp, [is_zero, one, r], i32)
         quotient = em.stablehlo(shlo.DivideOp, [l, safe], i32)
-        inf = em.stablehlo(shlo.MultiplyOp, [em.stablehlo(shlo.SignOp, [l], i32),
-                                             em.splat(big, r)], i32)
+        nonneg = em.stablehlo(shlo.CompareOp, [l, zero], i1,
+                              comparison_direction=ComparisonDirectionAttr(ComparisonDirection.GE),
+                              compare_type=eq)
+        inf = em.stablehlo(shlo.SelectOp, [nonneg, em.splat(big, r), em.splat(-big, r)], i32)
+        # 0/0 = NaN: the interpreters quantize it to the storage integer 0 (clamped)
+        nan_q = _quotient_for_storage(em, m_out, s_out, q_res)
+        l_zero = em.stablehlo(shlo.CompareOp, [l, zero], i1,
+                              comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
+                              compare_type=eq)
+        is_nan = em.stablehlo(shlo.AndOp, [is_zero, l_zero], i1)
+        inf = em.stablehlo(shlo.SelectOp, [is_nan, em.splat(nan_q, r), inf], i32)
         v = em.stablehlo(shlo.SelectOp, [is_zero, inf, quotient], i32)
         return em.from_i32(v, (-bound, bound), so, _tensor(op.results[0]))
 
@@ -421,9 +442,11 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
     correctly rounded quantized quotient except within that distance of a rounding tie.
     K is the largest value <= 29 for which every rescale meets the TOSA REQUIREs
     (K = 21 for 8-bit storage, 14 for 16-bit, less when s_l/(s_r s_res) is tiny). A zero
-    divisor (v_r = 0) gives sign(v_l) Q with Q the least i32 quotient that the output
-    rescale saturates, i.e. +-inf quantized to storage_max/storage_min as the float
-    reference does; 0/0 gives the zero point.
+    divisor (v_r = 0) gives +Q for v_l > 0 and -Q for v_l < 0, Q the least i32 quotient
+    that the output rescale saturates (+-inf quantized to storage_max/storage_min);
+    0/0 (NaN) gives the quotient that rescales to storage integer 0, which is how
+    qcomp's interpreter and upstream's reference interpreter quantize NaN (the
+    conformance goldens of div_singularity_0_by_0 and _negative_by_0 rely on it).
 
     Unsigned storage (u8, u16; upstream emits signed rescales for it): TOSA 1.0 has no
     unsigned <-> i32 rescale, so an operand goes u8 -> i16 by 1.0 (`input_unsigned`,

@@ -16,14 +16,18 @@
 // correctly rounded quotient except that close to a rounding tie.
 //
 // Zero divisor (v_r = 0): the float reference gives +-inf, quantized to the storage
-// extremes. The divisor is replaced by 1 (no division by zero at run time) and the
-// quotient by sign(v_l) * Q, Q the least i32 value that the result rescale maps to
-// storage_max (and -Q to storage_min); 0/0 gives the zero point (real 0).
+// extremes, and 0/0 = NaN, which qcomp's and upstream's interpreters quantize to the
+// storage integer 0 (APFloat's NaN -> int). The divisor is replaced by 1 (no division
+// by zero at run time) and the quotient by +Q when v_l > 0, -Q when v_l < 0, Q the least
+// i32 value that the result rescale maps to storage_max (and -Q to storage_min), and
+// for 0/0 by the least quotient that rescales to storage 0.
 
 // s_l = 0.025, s_r = 0.075, s_res = 0.15: (s_l/s_r)/(s_res 2^21) = 2.2222 * 2^-21
 //   -> M = 1193046471, shift 50.
 // Q: the least q with (q M + 2^49) >> 50 >= 127 - (-3) = 130, i.e.
 //   q >= (130 * 2^50 - 2^49) / M = 122211532.9 -> Q = 122211533.
+// 0/0: the least q with (q M + 2^49) >> 50 >= 0 - (-3) = 3: (3 * 2^50 - 2^49) / M
+//   = 2359296.4 -> 2359297.
 // CHECK-LABEL: func.func @divide
 // CHECK-NEXT:    "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
 // CHECK-NEXT:    "tosa.const"() <{values = dense<9> : tensor<1xi8>}>
@@ -42,11 +46,18 @@
 // CHECK-NEXT:    %[[ISZ:.*]] = stablehlo.compare EQ, %[[R]], %[[ZERO]], SIGNED : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi1>
 // CHECK-NEXT:    %[[SAFE:.*]] = stablehlo.select %[[ISZ]], %[[ONE]], %[[R]] : tensor<2x2xi1>, tensor<2x2xi32>
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.divide %[[L]], %[[SAFE]] : tensor<2x2xi32>
-// CHECK-NEXT:    %[[SG:.*]] = stablehlo.sign %[[L]] : tensor<2x2xi32>
+// CHECK-NEXT:    %[[GE:.*]] = stablehlo.compare GE, %[[L]], %[[ZERO]], SIGNED : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi1>
 // CHECK-NEXT:    %[[CQ:.*]] = stablehlo.constant dense<122211533> : tensor<i32>
-// CHECK-NEXT:    %[[BQ:.*]] = stablehlo.broadcast_in_dim %[[CQ]], dims = [] : (tensor<i32>) -> tensor<2x2xi32>
-// CHECK-NEXT:    %[[INF:.*]] = stablehlo.multiply %[[SG]], %[[BQ]] : tensor<2x2xi32>
-// CHECK-NEXT:    %[[V:.*]] = stablehlo.select %[[ISZ]], %[[INF]], %[[Q]] : tensor<2x2xi1>, tensor<2x2xi32>
+// CHECK-NEXT:    %[[PQ:.*]] = stablehlo.broadcast_in_dim %[[CQ]], dims = [] : (tensor<i32>) -> tensor<2x2xi32>
+// CHECK-NEXT:    %[[CN:.*]] = stablehlo.constant dense<-122211533> : tensor<i32>
+// CHECK-NEXT:    %[[NQ:.*]] = stablehlo.broadcast_in_dim %[[CN]], dims = [] : (tensor<i32>) -> tensor<2x2xi32>
+// CHECK-NEXT:    %[[INF:.*]] = stablehlo.select %[[GE]], %[[PQ]], %[[NQ]] : tensor<2x2xi1>, tensor<2x2xi32>
+// CHECK-NEXT:    %[[LZ:.*]] = stablehlo.compare EQ, %[[L]], %[[ZERO]], SIGNED : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi1>
+// CHECK-NEXT:    %[[NAN:.*]] = stablehlo.and %[[ISZ]], %[[LZ]] : tensor<2x2xi1>
+// CHECK-NEXT:    %[[CZ:.*]] = stablehlo.constant dense<2359297> : tensor<i32>
+// CHECK-NEXT:    %[[BZ:.*]] = stablehlo.broadcast_in_dim %[[CZ]], dims = [] : (tensor<i32>) -> tensor<2x2xi32>
+// CHECK-NEXT:    %[[SPECIAL:.*]] = stablehlo.select %[[NAN]], %[[BZ]], %[[INF]] : tensor<2x2xi1>, tensor<2x2xi32>
+// CHECK-NEXT:    %[[V:.*]] = stablehlo.select %[[ISZ]], %[[SPECIAL]], %[[Q]] : tensor<2x2xi1>, tensor<2x2xi32>
 // CHECK-NEXT:    "tosa.const"() <{values = dense<1193046471> : tensor<1xi32>}>
 // CHECK-NEXT:    "tosa.const"() <{values = dense<50> : tensor<1xi8>}>
 // CHECK-NEXT:    "tosa.const"() <{values = dense<0> : tensor<1xi32>}>

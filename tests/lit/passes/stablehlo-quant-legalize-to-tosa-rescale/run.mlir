@@ -24,7 +24,8 @@ func.func @main() {
 
 // divide, all scales 0.5 -> 0.25, zero points 0:
 //   6/4 = 3/2 = 1.5 -> 6;  5/4 = 2.5/2 = 1.25 -> 5;  7/0 = +inf -> 127;  -7/0 -> -128;
-//   0/0 -> the zero point 0;  -6/4 = -1.5 -> -6;  127/1 = 127 -> 508 -> 127
+//   0/0 = NaN -> storage 0 (as the interpreters quantize NaN);  -6/4 = -1.5 -> -6;
+//   127/1 = 127 -> 508 -> 127
 // (upstream's formula: trunc(6/4) = 1 rescaled by 0.5 * 0.5 / 0.25 = 1 -> 1.)
 func.func @main() {
   %a = stablehlo.constant dense<[6, 5, 7, -7, 0, -6, 127]> : tensor<7xi8>
