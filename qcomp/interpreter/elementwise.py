@@ -294,3 +294,53 @@ def convert(x: np.ndarray, from_e: Attribute, to_e: Attribute) -> np.ndarray:
     if is_complex(to_e):
         return x.astype(np.complex128).astype(dt)
     raise RunError(f"unsupported convert from {from_e} to {to_e}")
+
+
+_FLOAT_LAYOUT = {2: (np.uint16, None), 4: (np.uint32, (8, 23)), 8: (np.uint64, (11, 52))}
+
+
+def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
+    """`stablehlo.reduce_precision` (XLA's bit algorithm): round the mantissa to
+    `mantissa_bits` (half to even), then overflow to ±inf / underflow to ±0 outside
+    the exponent range of `exponent_bits`; NaN stays NaN while mantissa_bits > 0,
+    else becomes ±inf (checked against jaxlib's reference interpreter)."""
+    dt = x.dtype
+    if dt.kind != "f" and dt.name != "bfloat16":
+        raise RunError(f"reduce_precision needs floats, got {dt}")
+    nbits = dt.itemsize * 8
+    if dt.name == "bfloat16":
+        src_e, src_m = 8, 7
+    elif dt == np.float16:
+        src_e, src_m = 5, 10
+    else:
+        src_e, src_m = _FLOAT_LAYOUT[dt.itemsize][1]
+    ut = {2: np.uint16, 4: np.uint32, 8: np.uint64}[dt.itemsize]
+    bits = np.ascontiguousarray(x).view(ut).astype(np.uint64)
+    one = np.uint64(1)
+    if mantissa_bits < src_m:
+        shift = np.uint64(src_m - mantissa_bits)
+        last = one << shift
+        bias = (last >> one) - one
+        bias = ((bits & last) >> shift) + bias
+        bits = (bits + bias) & ~(last - one)
+        bits &= np.uint64((1 << nbits) - 1)
+    if exponent_bits < src_e:
+        sign = np.uint64(1 << (nbits - 1))
+        exp_mask = np.uint64(((1 << src_e) - 1) << src_m)
+        bias_src = (1 << (src_e - 1)) - 1
+        bias_red = (1 << (exponent_bits - 1)) - 1
+        max_e, min_e = bias_src + bias_red, bias_src - bias_red
+        e = bits & exp_mask
+        over = e > np.uint64(max_e << src_m)
+        under = e <= np.uint64(min_e << src_m)
+        zero = bits & sign
+        bits = np.where(over, zero | exp_mask, np.where(under, zero, bits))
+    out = bits.astype(ut).view(dt)
+    nan = np.isnan(x.astype(np.float64))
+    if mantissa_bits > 0:
+        out = np.where(nan, x, out).astype(dt)
+    elif np.any(nan):  # no mantissa left for a NaN: it becomes the infinity of its sign
+        src = np.ascontiguousarray(x).view(ut).astype(np.uint64)
+        inf = (src & np.uint64(1 << (nbits - 1))) | np.uint64(((1 << src_e) - 1) << src_m)
+        out = np.where(nan, inf.astype(ut).view(dt), out).astype(dt)
+    return out.reshape(x.shape)

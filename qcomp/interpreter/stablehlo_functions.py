@@ -196,6 +196,18 @@ class StablehloFunctions(_GeneratedElementwise):
             return (self.sem.qdq(fn, list(args), types, op.results[0].type),)
         return (fn(list(args), [element_type(t) for t in types], element_type(op.results[0].type)),)
 
+    @impl(sh.ReducePrecisionOp)
+    def run_reduce_precision(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        e, m = op.exponent_bits.value.data, op.mantissa_bits.value.data
+
+        def fn(vals, elems, res_e):
+            return elementwise.reduce_precision(np.asarray(vals[0]), e, m)
+
+        t = op.operands[0].type
+        if _any_quant(op):
+            return (self.sem.qdq(fn, [args[0]], [t], op.results[0].type),)
+        return (fn([args[0]], [element_type(t)], element_type(t)),)
+
     @impl(sh.SelectOp)
     def run_select(self, interpreter: Interpreter, op: sh.SelectOp, args: tuple[Any, ...]):
         pred, a, b = args

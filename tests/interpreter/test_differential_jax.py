@@ -346,3 +346,19 @@ def test_convolution_per_axis_integer_path(data):
     b = storage_inputs(data.draw, (2, 2, cin, cout), rq, limit=20)
     assert_same(storage_program(op, [(1, h, w, cin), (2, 2, cin, cout)], [lq, rq], oq,
                                 (1, oh, ow, cout)), [a, b])
+
+
+@SETTINGS
+@given(st.data())
+def test_reduce_precision(data):
+    n = data.draw(st.integers(1, 12))
+    e, m = data.draw(st.integers(1, 8)), data.draw(st.integers(0, 23))
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 65504.0, 1e-8, 3.0e38, 1.125, -2.5]
+    vals = data.draw(st.lists(st.one_of(st.sampled_from(special),
+                                        st.floats(-1e6, 1e6, width=32)), min_size=n, max_size=n))
+    x = np.array(vals, np.float32)
+    t = tensor((n,), "f32")
+    src = (f"func.func @main(%x: {t}) -> {t} {{\n"
+           f"  %r = stablehlo.reduce_precision %x, format = e{e}m{m} : {t}\n"
+           f"  func.return %r : {t}\n}}")
+    assert_same(src, [x])

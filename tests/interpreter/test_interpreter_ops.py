@@ -193,12 +193,23 @@ def test_checks_are_logged_with_mismatches():
 
 def test_unsupported_op_is_a_run_error_naming_it():
     src = """func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {
-      %d = stablehlo.reduce_precision %a, format = e5m10 : tensor<3xf32>
+      %d = stablehlo.custom_call @my.kernel(%a) : (tensor<3xf32>) -> tensor<3xf32>
       func.return %d : tensor<3xf32>
     }"""
     (r,) = run(parse_module(src), [np.zeros(3, np.float32)])
-    assert r.error is not None and "stablehlo.reduce_precision" in r.error.message
-    assert r.error.op is not None and r.error.op.name == "stablehlo.reduce_precision"
+    assert r.error is not None and r.error.message == "unsupported custom_call target @my.kernel"
+    assert r.error.op is not None and r.error.op.name == "stablehlo.custom_call"
+
+
+def test_reduce_precision_rounds_mantissa_and_exponent():
+    src = """func.func @main(%a: tensor<5xf32>) -> tensor<5xf32> {
+      %d = stablehlo.reduce_precision %a, format = e5m2 : tensor<5xf32>
+      func.return %d : tensor<5xf32>
+    }"""
+    x = np.array([1.125, 1.375, 70000.0, 1e-6, np.nan], np.float32)
+    got = run_main(src, x)[0]
+    # 1.125 = 1.001b -> 1.0 (tie to even), 1.375 = 1.011b -> 1.5, e5 overflows to inf, underflows to 0
+    assert got[:4].tolist() == [1.0, 1.5, np.inf, 0.0] and np.isnan(got[4])
 
 
 def test_input_shape_and_dtype_are_checked():
