@@ -18,6 +18,8 @@ Modules: `stablehlo_elementwise` (elementwise ops), `stablehlo_attrs` (attribute
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -30,18 +32,16 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     IRDLOperation,
-    SameVariadicOperandSize,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
-    region_def,
     result_def,
     traits_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import IsTerminator, NoMemoryEffect, Pure, RecursiveMemoryEffect
+from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 
 from qcomp.dialects import stablehlo_syntax as syntax
 from qcomp.dialects import stablehlo_syntax_nn as syntax_nn
@@ -56,7 +56,14 @@ from qcomp.dialects.stablehlo_attrs import (
 )
 from qcomp.dialects.stablehlo_elementwise import *  # noqa: F403  (the elementwise ops)
 from qcomp.dialects.stablehlo_elementwise import ELEMENTWISE_OPS
-from qcomp.dialects.stablehlo_format import array_values, int_value, padding_values
+from qcomp.dialects.stablehlo_reduce import ReduceOp, ReduceWindowOp
+from qcomp.dialects.stablehlo_format import (
+    array_values,
+    i64_array,
+    i64_attr,
+    int_value,
+    padding_values,
+)
 
 _Prec = ArrayAttr[PrecisionAttr]  # precision_config
 
@@ -92,6 +99,10 @@ class IotaOp(IRDLOperation):
     iota_dimension_attr = prop_def(IntegerAttr, prop_name="iota_dimension")
     output = result_def()
     traits = traits_def(Pure())
+
+    def __init__(self, iota_dimension: int, result_type: Attribute):
+        super().__init__(result_types=[result_type],
+                         properties={"iota_dimension": i64_attr(iota_dimension)})
 
     parse = classmethod(syntax.parse_iota)
     print = syntax.print_iota
@@ -148,6 +159,14 @@ class TransposeOp(IRDLOperation):
     permutation_attr = prop_def(DenseArrayBase, prop_name="permutation")
     traits = traits_def(NoMemoryEffect())
 
+    def __init__(self, operand, permutation: Sequence[int], result_type: Attribute | None = None):
+        """`result_type` defaults to the operand type with permuted dimensions."""
+        if result_type is None:
+            t = operand.type
+            result_type = TensorType(t.element_type, [t.get_shape()[d] for d in permutation])
+        super().__init__(operands=[operand], result_types=[result_type],
+                         properties={"permutation": i64_array(permutation)})
+
     parse = classmethod(syntax.parse_dims_op)
     print = syntax.print_dims_op
 
@@ -169,6 +188,10 @@ class BroadcastInDimOp(IRDLOperation):
     broadcast_dimensions_attr = prop_def(DenseArrayBase, prop_name="broadcast_dimensions")
     traits = traits_def(NoMemoryEffect())
 
+    def __init__(self, operand, broadcast_dimensions: Sequence[int], result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type],
+                         properties={"broadcast_dimensions": i64_array(broadcast_dimensions)})
+
     parse = classmethod(syntax.parse_dims_op)
     print = syntax.print_dims_op
 
@@ -189,6 +212,16 @@ class ConcatenateOp(IRDLOperation):
     result = result_def()
     dimension_attr = prop_def(IntegerAttr, prop_name="dimension")
     traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, inputs: Sequence, dimension: int, result_type: Attribute | None = None):
+        """`result_type` defaults to the inputs' type with `dimension` summed (static sizes)."""
+        if result_type is None:
+            t = inputs[0].type
+            shape = list(t.get_shape())
+            shape[dimension] = sum(v.type.get_shape()[dimension] for v in inputs)
+            result_type = TensorType(t.element_type, shape)
+        super().__init__(operands=[list(inputs)], result_types=[result_type],
+                         properties={"dimension": i64_attr(dimension)})
 
     parse = classmethod(syntax.parse_concatenate)
     print = syntax.print_concatenate
@@ -212,6 +245,17 @@ class SliceOp(IRDLOperation):
     limit_indices_attr = prop_def(DenseArrayBase, prop_name="limit_indices")
     strides_attr = prop_def(DenseArrayBase, prop_name="strides")
     traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, operand, start_indices: Sequence[int], limit_indices: Sequence[int],
+                 strides: Sequence[int] | None = None, result_type: Attribute | None = None):
+        """`result_type` defaults to `ceil((limit - start) / stride)` per dimension."""
+        strides = list(strides) if strides is not None else [1] * len(start_indices)
+        if result_type is None:
+            shape = [-(-(b - a) // c) for a, b, c in zip(start_indices, limit_indices, strides)]
+            result_type = TensorType(operand.type.element_type, shape)
+        super().__init__(operands=[operand], result_types=[result_type], properties={
+            "start_indices": i64_array(start_indices), "limit_indices": i64_array(limit_indices),
+            "strides": i64_array(strides)})
 
     parse = classmethod(syntax.parse_slice)
     print = syntax.print_slice
@@ -307,6 +351,13 @@ class DotGeneralOp(IRDLOperation):
     precision_config = opt_prop_def(_Prec)
     algorithm = opt_prop_def(DotAlgorithmAttr)
     traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, lhs, rhs, dot_dimension_numbers: DotDimensionNumbersAttr,
+                 result_type: Attribute, precision_config: ArrayAttr | None = None):
+        props: dict[str, Attribute] = {"dot_dimension_numbers": dot_dimension_numbers}
+        if precision_config is not None:
+            props["precision_config"] = precision_config
+        super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
 
     parse = classmethod(syntax_nn.parse_dot_general)
     print = syntax_nn.print_dot_general
@@ -421,65 +472,6 @@ class BatchNormInferenceOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 # Region ops and terminators
 # ---------------------------------------------------------------------------
-@irdl_op_definition
-class ReduceOp(IRDLOperation):
-    """`stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1]`."""
-
-    name = "stablehlo.reduce"
-    inputs = var_operand_def()
-    init_values = var_operand_def()
-    results_ = var_result_def()
-    dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
-    body = region_def("single_block")
-    irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect())
-
-    parse = classmethod(syntax.parse_reduce)
-    print = syntax.print_reduce
-
-    @property
-    def dimensions(self) -> tuple[int, ...]:
-        return array_values(self.dimensions_attr) or ()
-
-    def verify_(self) -> None:
-        check.verify_reduce(self)
-
-
-@irdl_op_definition
-class ReduceWindowOp(IRDLOperation):
-    """`"stablehlo.reduce_window"(%x, %init) ({...}) <{window_dimensions = ...}>`."""
-
-    name = "stablehlo.reduce_window"
-    inputs = var_operand_def()
-    init_values = var_operand_def()
-    results_ = var_result_def()
-    window_dimensions_attr = prop_def(DenseArrayBase, prop_name="window_dimensions")
-    window_strides_attr = opt_prop_def(DenseArrayBase, prop_name="window_strides")
-    base_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="base_dilations")
-    window_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="window_dilations")
-    padding_attr = opt_prop_def(DenseIntOrFPElementsAttr, prop_name="padding")
-    body = region_def("single_block")
-    irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect())
-
-    def _rank(self) -> int:
-        t = self.inputs[0].type if self.inputs else None
-        return len(t.get_shape()) if isinstance(t, TensorType) else 0
-
-    window_dimensions = property(lambda self: array_values(self.window_dimensions_attr) or ())
-    window_strides = property(
-        lambda self: array_values(self.window_strides_attr) or (1,) * self._rank())
-    base_dilations = property(
-        lambda self: array_values(self.base_dilations_attr) or (1,) * self._rank())
-    window_dilations = property(
-        lambda self: array_values(self.window_dilations_attr) or (1,) * self._rank())
-    padding = property(
-        lambda self: padding_values(self.padding_attr) or ((0, 0),) * self._rank())
-
-    def verify_(self) -> None:
-        check.verify_reduce_window(self)
-
-
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
     """`stablehlo.return %x : t`: terminator of stablehlo regions."""

@@ -7,7 +7,7 @@ Quantized operands mean `dequantize → op → quantize` (the StableHLO spec).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i1, i32
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -23,7 +23,9 @@ from xdsl.traits import Commutative, NoMemoryEffect
 from qcomp.dialects import stablehlo_syntax as syntax
 from qcomp.dialects import stablehlo_verify as check
 from qcomp.dialects.stablehlo_attrs import (
+    ComparisonDirection,
     ComparisonDirectionAttr,
+    ComparisonType,
     ComparisonTypeAttr,
     ResultAccuracyAttr,
 )
@@ -154,6 +156,10 @@ class ClampOp(IRDLOperation):
     result = result_def()
     traits = traits_def(NoMemoryEffect())
 
+    def __init__(self, min, operand, max, result_type: Attribute | None = None):
+        super().__init__(operands=[min, operand, max],
+                         result_types=[result_type or operand.type])
+
     parse = classmethod(syntax.parse_elementwise)
     print = syntax.print_elementwise
 
@@ -171,6 +177,10 @@ class SelectOp(IRDLOperation):
     on_false = operand_def()
     result = result_def()
     traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, pred, on_true, on_false, result_type: Attribute | None = None):
+        super().__init__(operands=[pred, on_true, on_false],
+                         result_types=[result_type or on_true.type])
 
     parse = classmethod(syntax.parse_select)
     print = syntax.print_select
@@ -190,6 +200,17 @@ class CompareOp(IRDLOperation):
     comparison_direction_attr = prop_def(ComparisonDirectionAttr, prop_name="comparison_direction")
     compare_type = opt_prop_def(ComparisonTypeAttr)
     traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, lhs, rhs, direction: str, compare_type: str | None = None,
+                 result_type: Attribute | None = None):
+        """`result_type` defaults to an `i1` tensor shaped like `lhs`."""
+        props: dict[str, Attribute] = {
+            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction))}
+        if compare_type is not None:
+            props["compare_type"] = ComparisonTypeAttr(ComparisonType(compare_type))
+        if result_type is None:
+            result_type = TensorType(i1, lhs.type.get_shape())
+        super().__init__(operands=[lhs, rhs], result_types=[result_type], properties=props)
 
     parse = classmethod(syntax.parse_compare)
     print = syntax.print_compare
@@ -213,6 +234,11 @@ class ReducePrecisionOp(IRDLOperation):
     exponent_bits = prop_def(IntegerAttr)
     mantissa_bits = prop_def(IntegerAttr)
     traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, operand, exponent_bits: int, mantissa_bits: int):
+        super().__init__(operands=[operand], result_types=[operand.type], properties={
+            "exponent_bits": IntegerAttr(exponent_bits, i32),
+            "mantissa_bits": IntegerAttr(mantissa_bits, i32)})
 
     parse = classmethod(syntax.parse_reduce_precision)
     print = syntax.print_reduce_precision

@@ -1,4 +1,5 @@
-"""`stablehlo.reduce` custom syntax (upstream's printReduceOp / parseReduceOp).
+"""`stablehlo.reduce` and `stablehlo.reduce_window`, and reduce's custom syntax
+(upstream's printReduceOp / parseReduceOp).
 
 Compact form, when the body is one commutative binary stablehlo op on the two
 scalar block arguments, in order, whose result is returned:
@@ -17,11 +18,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import FunctionType, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, FunctionType, TensorType
+from xdsl.irdl import (
+    IRDLOperation,
+    SameVariadicOperandSize,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import RecursiveMemoryEffect
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from qcomp.dialects import stablehlo_verify as check
 from qcomp.dialects.stablehlo_format import (
     custom_parser,
     op_error,
@@ -29,6 +43,7 @@ from qcomp.dialects.stablehlo_format import (
     build_op,
     fmt_list,
     i64_array,
+    padding_values,
     parse_i64_list,
     print_attr_dict,
     print_functional_type,
@@ -158,3 +173,62 @@ def parse_reduce_body(cls, parser: Parser):
         region = parser.parse_region(elems + accs)
     return build_op(cls, [values[:n], values[n:]], [outs], attrs,
                     {"dimensions": i64_array(dims)}, regions=[region])
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """`stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1]`."""
+
+    name = "stablehlo.reduce"
+    inputs = var_operand_def()
+    init_values = var_operand_def()
+    results_ = var_result_def()
+    dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    parse = classmethod(parse_reduce_body)
+    print = print_reduce_body
+
+    @property
+    def dimensions(self) -> tuple[int, ...]:
+        return array_values(self.dimensions_attr) or ()
+
+    def verify_(self) -> None:
+        check.verify_reduce(self)
+
+
+@irdl_op_definition
+class ReduceWindowOp(IRDLOperation):
+    """`"stablehlo.reduce_window"(%x, %init) ({...}) <{window_dimensions = ...}>`."""
+
+    name = "stablehlo.reduce_window"
+    inputs = var_operand_def()
+    init_values = var_operand_def()
+    results_ = var_result_def()
+    window_dimensions_attr = prop_def(DenseArrayBase, prop_name="window_dimensions")
+    window_strides_attr = opt_prop_def(DenseArrayBase, prop_name="window_strides")
+    base_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="base_dilations")
+    window_dilations_attr = opt_prop_def(DenseArrayBase, prop_name="window_dilations")
+    padding_attr = opt_prop_def(DenseIntOrFPElementsAttr, prop_name="padding")
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def _rank(self) -> int:
+        t = self.inputs[0].type if self.inputs else None
+        return len(t.get_shape()) if isinstance(t, TensorType) else 0
+
+    window_dimensions = property(lambda self: array_values(self.window_dimensions_attr) or ())
+    window_strides = property(
+        lambda self: array_values(self.window_strides_attr) or (1,) * self._rank())
+    base_dilations = property(
+        lambda self: array_values(self.base_dilations_attr) or (1,) * self._rank())
+    window_dilations = property(
+        lambda self: array_values(self.window_dilations_attr) or (1,) * self._rank())
+    padding = property(
+        lambda self: padding_values(self.padding_attr) or ((0, 0),) * self._rank())
+
+    def verify_(self) -> None:
+        check.verify_reduce_window(self)

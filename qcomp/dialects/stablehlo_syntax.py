@@ -397,22 +397,6 @@ def print_pad(op: Op, printer: Printer) -> None:
 
 
 # ---------------------------------------------------------------------------
-# reduce
-# ---------------------------------------------------------------------------
-@custom_parser
-def parse_reduce(cls, parser: Parser) -> Op:
-    from qcomp.dialects.stablehlo_reduce import parse_reduce_body
-
-    return parse_reduce_body(cls, parser)
-
-
-def print_reduce(op: Op, printer: Printer) -> None:
-    from qcomp.dialects.stablehlo_reduce import print_reduce_body
-
-    print_reduce_body(op, printer)
-
-
-# ---------------------------------------------------------------------------
 # return / optimization_barrier / custom_call
 # ---------------------------------------------------------------------------
 @custom_parser

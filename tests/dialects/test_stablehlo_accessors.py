@@ -171,3 +171,42 @@ def test_chlo_broadcast_shapes() -> None:
       return %0 : tensor<4x8xf32>
     }""")
     assert only(m, BroadcastAddOp).broadcast_dimensions == (0,)
+
+
+def test_convenience_builders_infer_result_types() -> None:
+    from xdsl.dialects.func import FuncOp, ReturnOp
+    from xdsl.dialects.builtin import i32
+
+    from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr
+
+    t = TensorType(f32, [2, 3])
+    func = FuncOp("f", ([t, t], []))
+    a, b = func.body.block.args
+    ops = [
+        sh.CompareOp(a, b, "GT", "FLOAT"),
+        sh.TransposeOp(a, [1, 0]),
+        sh.ConcatenateOp([a, b], 1),
+        sh.SliceOp(a, [0, 1], [2, 3], [1, 2]),
+        sh.DotGeneralOp(a, b, DotDimensionNumbersAttr.get([], [], [1], [1]), TensorType(f32, [2, 2])),
+        sh.IotaOp(1, TensorType(i32, [2, 3])),
+        sh.ReducePrecisionOp(a, 5, 10),
+    ]
+    ops.append(sh.SelectOp(ops[0].result, a, b))
+    ops.append(sh.ClampOp(a, b, a))
+    ops.append(sh.BroadcastInDimOp(ops[5].output, [0, 1], TensorType(i32, [2, 3])))
+    func.body.block.add_ops([*ops, ReturnOp()])
+    module = ModuleOp([func])
+    module.verify()
+    lines = [line.strip().split(" = ", 1)[-1] for line in text_of(module).splitlines()[2:12]]
+    assert lines == [
+        "stablehlo.compare GT, %0, %1, FLOAT : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>",
+        "stablehlo.transpose %0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>",
+        "stablehlo.concatenate %0, %1, dim = 1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>",
+        "stablehlo.slice %0 [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>",
+        "stablehlo.dot_general %0, %1, contracting_dims = [1] x [1] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>",
+        "stablehlo.iota dim = 1 : tensor<2x3xi32>",
+        "stablehlo.reduce_precision %0, format = e5m10 : tensor<2x3xf32>",
+        "stablehlo.select %2, %0, %1 : tensor<2x3xi1>, tensor<2x3xf32>",
+        "stablehlo.clamp %0, %1, %0 : tensor<2x3xf32>",
+        "stablehlo.broadcast_in_dim %7, dims = [0, 1] : (tensor<2x3xi32>) -> tensor<2x3xi32>",
+    ]
