@@ -16,7 +16,8 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 STORAGE = {"i8": (-128, 127), "u8": (0, 255), "i16": (-32768, 32767), "i4": (-8, 7),
-           "i32": (-(1 << 31), (1 << 31) - 1)}
+           "i32": (-(1 << 31), (1 << 31) - 1), "i8<-127:127>": (-127, 127),
+           "u8<1:200>": (1, 200)}
 
 
 def qtype(storage: str, scale: float, zp: int) -> str:
@@ -70,7 +71,7 @@ def quantize_requantize(data):
     """f32 -> q (per-tensor or per-axis) -> q' (per-tensor or per-axis, same axis)."""
     shape = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3))
     axis = data.draw(st.integers(0, len(shape) - 1))
-    kinds = ["i8", "u8", "i16", "i4"]
+    kinds = ["i8", "u8", "i16", "i4", "i8<-127:127>", "u8<1:200>"]
     s_in, s_out = data.draw(st.sampled_from(kinds)), data.draw(st.sampled_from(kinds))
 
     def make(storage):

@@ -1,4 +1,5 @@
 // RUN: qcomp-opt %s --stablehlo-legalize-quant-to-math --split-input-file | FileCheck %s
+// RUN: qcomp-opt %s --stablehlo-legalize-quant-to-int --split-input-file | FileCheck %s
 
 // rescale=float (the default) lowers uniform_quantize / uniform_dequantize to the
 // StableHLO spec's formulas on the stored integers. Function arguments and results
