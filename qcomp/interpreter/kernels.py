@@ -219,3 +219,23 @@ def gather(operand: np.ndarray, indices: np.ndarray, *, offset_dims: Sequence[in
     for j, pos in enumerate(sorted(offset_dims)):
         src[pos] = nb + j
     return np.ascontiguousarray(np.transpose(full, src))
+
+
+def window_view(x: np.ndarray, init, windows: Sequence[int], strides: Sequence[int],
+                base_dilations: Sequence[int], window_dilations: Sequence[int],
+                padding: Sequence[tuple[int, int]]) -> np.ndarray:
+    """reduce_window's windows: x dilated and padded with `init`, as an array
+    (out_1..out_n, w_1..w_n) to be reduced over its last n axes."""
+    n = x.ndim
+    xp = pad(x, init, [p[0] for p in padding], [p[1] for p in padding],
+             [d - 1 for d in base_dilations])
+    eff = [(w - 1) * d + 1 for w, d in zip(windows, window_dilations)]
+    out = [max(0, (xp.shape[i] - eff[i]) // strides[i] + 1) if xp.shape[i] >= eff[i] else 0
+           for i in range(n)]
+    if min(out, default=1) == 0:
+        return np.zeros(out + list(windows), x.dtype)
+    win = sliding_window_view(xp, eff)
+    sel = tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d)
+                                                             for d in window_dilations)
+    win = win[sel]
+    return win[tuple(slice(0, o) for o in out)]

@@ -10,6 +10,7 @@ import weakref
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import i64
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, impl_terminator, register_impls
 from xdsl.interpreter import ReturnedValues
 
@@ -348,6 +349,31 @@ class StablehloFunctions(_GeneratedElementwise):
             out.append(elementwise.binary(kind, r, np.broadcast_to(init, r.shape), e, e)
                        if kind in ("add", "multiply", "maximum", "minimum", "and", "or")
                        else r)
+        return tuple(out)
+
+    @impl(sh.ReduceWindowOp)
+    def run_reduce_window(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        n = len(op.inputs)
+        inputs, inits = args[:n], args[n:]
+        kinds = _reducer_kinds(op)
+        out = []
+        for x, init, kind, arg, res in zip(inputs, inits, kinds, op.inputs, op.results):
+            q = quant_of(res.type)
+            if q is not None and not self.sem.upstream:
+                raise RunError("quantized reduce_window is only defined under --semantics stablehlo "
+                               "(upstream reduces the storage integers)")
+            e = q or element_type(res.type)
+            init_v = np.asarray(init).reshape(())
+            win = kernels.window_view(np.asarray(x), init_v, op.window_dimensions, op.window_strides,
+                                      op.base_dilations, op.window_dilations, op.padding)
+            axes = tuple(range(x.ndim, 2 * x.ndim))
+            if q is not None:  # upstream: the body runs on the (signless) storage integers
+                r = _REDUCERS[kind](self.sem._view(win, q), axes, i64)
+                init64 = np.broadcast_to(self.sem._view(init_v, q), r.shape)
+                out.append(to_type(elementwise.binary(kind, r, init64, i64, i64), q))
+                continue
+            r = _REDUCERS[kind](win, axes, e)
+            out.append(elementwise.binary(kind, r, np.broadcast_to(init_v, r.shape), e, e))
         return tuple(out)
 
     @impl(sh.BatchNormInferenceOp)

@@ -259,3 +259,18 @@ def test_expect_close_counts_ulps():
     (r,) = run(parse_module(src))
     assert [c.passed for c in r.checks] == [True, False]
     assert [m[0] for m in r.checks[1].mismatches] == [(1,), (2,)]
+
+
+def test_reduce_window_strides_dilations_padding():
+    # values checked against jaxlib's reference interpreter
+    src = """func.func @main(%x: tensor<5x5xf32>) -> tensor<3x4xf32> {
+      %i = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %r = "stablehlo.reduce_window"(%x, %i) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 1>, base_dilations = array<i64: 1, 1>, window_dilations = array<i64: 1, 2>, padding = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = stablehlo.maximum %a, %b : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) : (tensor<5x5xf32>, tensor<f32>) -> tensor<3x4xf32>
+      func.return %r : tensor<3x4xf32>
+    }"""
+    x = np.arange(1, 26, dtype=np.float32).reshape(5, 5)
+    assert run_main(src, x)[0].tolist() == [[7, 8, 9, 10], [17, 18, 19, 20], [22, 23, 24, 25]]
