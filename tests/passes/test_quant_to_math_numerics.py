@@ -271,3 +271,37 @@ def test_fixed_point_add_matches_tosa_model(data):
     mult, shift = fixed_point_parameters(np.float64(m / (so * 2.0 ** 20)))
     want = fixed_point_rescale(parts[0] + parts[1], mult, shift, zo, -128, 127)
     np.testing.assert_array_equal(got.astype(np.int64), want)
+
+
+CONV3D = {
+    # layout: (dimension numbers, lhs shape, kernel shape, result shape)
+    "NDHWC": ("[b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f]", (1, 4, 4, 3, 2), (2, 2, 2, 2, 3),
+              (1, 4, 3, 2, 3)),
+    # upstream's NCDHW table takes kernel dim 0 as the input feature: i = o here, so
+    # its zero-point sums still verify (and rescale=stablehlo reproduces its numbers)
+    "NCDHW": ("[b, f, 0, 1, 2]x[i, o, 0, 1, 2]->[b, f, 0, 1, 2]", (1, 2, 4, 4, 3), (2, 2, 2, 2, 2),
+              (1, 2, 4, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(CONV3D))
+def test_conv3d_layouts(layout):
+    dn, ls, ks, os_ = CONV3D[layout]
+    ql, qr, qo = (progs.qtype("i8", 0.5, 3), progs.qtype("i8", 0.25, 0),
+                  progs.qtype("i8", 0.75, -2))
+    src = progs.main([progs.tensor(ls, "f32"), progs.tensor(ks, "f32")], [
+        progs.quantize_line("l", "arg0", ls, ql), progs.quantize_line("w", "arg1", ks, qr),
+        f"%r = stablehlo.convolution(%l, %w) dim_numbers = {dn}, window = {{pad = [[1, 0], [0, 0], "
+        f"[0, 0]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : "
+        f"({progs.tensor(ls, ql)}, {progs.tensor(ks, qr)}) -> {progs.tensor(os_, qo)}"],
+        progs.tensor(os_, qo))
+    rng = np.random.default_rng(1)
+    inputs = [rng.integers(-40, 40, ls).astype(np.float32) * 0.25,
+              rng.integers(-40, 40, ks).astype(np.float32) * 0.25]
+    want = interpret(parse_module(src, make_context()), inputs, "spec")
+    module, _ = lower(src, "float")
+    assert_same(interpret(module, inputs, "spec"), want)
+    want = jax_eval(src, inputs)
+    assert isinstance(want, list)
+    module, _ = lower(src, "stablehlo")
+    assert_same(interpret(module, inputs, "stablehlo"), want)
