@@ -11,11 +11,13 @@ quantized operands and results (docs/spec.md, "Constraints" of each op):
   `reshape` and `broadcast_in_dim` when the quantized dimension follows the op
   (transpose C4, reshape C3, broadcast_in_dim C6) and the parameters are the same;
 - `dot`, `dot_general`, `convolution`: lhs per-tensor, `storage_type(lhs) =
-  storage_type(rhs)`, one expressed type, rhs zero points all 0 (dot_general C15),
-  a per-axis rhs only along a non-contracting (dot_general C16) or the kernel output
-  feature dimension (convolution C32), per-tensor rhs implies per-tensor result
-  (C19/C31), a per-axis result only along the dimension that rhs's quantized
-  dimension becomes (convolution C33: the output feature dimension).
+  storage_type(rhs)`, one expressed type, per-tensor rhs implies per-tensor result
+  (dot_general C17-C19, convolution C31-C33); `dot`/`dot_general`: rhs zero points
+  all 0 (C15), a per-axis rhs not along a contracting dimension (C16), a per-axis
+  result along the dimension rhs's quantized dimension becomes; `convolution`: a
+  per-axis rhs along the kernel output feature dimension (C29), a per-axis result
+  along the output feature dimension (C30). (The spec puts no zero-point
+  constraint on convolution's rhs.)
 
 `refusal(...)` returns why a quantized op would be illegal, or None when it is legal.
 """
@@ -124,7 +126,12 @@ def _rhs_dim_in_result(op: Operation, rhs_rank: int, lhs_rank: int, dim: int) ->
 
 def _contraction_refusal(op: Operation, operand_types: Sequence[Attribute],
                          result_type: Attribute) -> str | None:
-    short = op_name(op).removeprefix("stablehlo.")
+    name = op_name(op)
+    short = name.removeprefix("stablehlo.")
+    conv = name == "stablehlo.convolution"
+    # the spec's constraint numbers: dot_general C15-C19, convolution C29-C33
+    c = (dict(storage="C31", expressed="C32", per_tensor="C33") if conv else
+         dict(storage="C17", expressed="C18", per_tensor="C19"))
     lhs, rhs, out = _q(operand_types[0]), _q(operand_types[1]), _q(result_type)
     if lhs is None or rhs is None or out is None:
         return f"{short}: lhs, rhs and result must all be quantized"
@@ -133,29 +140,27 @@ def _contraction_refusal(op: Operation, operand_types: Sequence[Attribute],
     if rhs.is_blockwise or out.is_blockwise:
         return f"{short}: sub-channel quantization is not a StableHLO type"
     if lhs.storage != rhs.storage:
-        return f"{short}: lhs and rhs storage types differ (spec C17)"
+        return f"{short}: lhs and rhs storage types differ (spec {c['storage']})"
     if len({lhs.expressed_type, rhs.expressed_type, out.expressed_type}) != 1:
-        return f"{short}: lhs, rhs and result expressed types differ (spec C18)"
-    if any(int(z) != 0 for z in rhs.zero_points.flat):
+        return f"{short}: lhs, rhs and result expressed types differ (spec {c['expressed']})"
+    if not conv and any(int(z) != 0 for z in rhs.zero_points.flat):
         return f"{short}: rhs zero points must be 0 (spec C15)"
     if rhs.is_per_tensor and not out.is_per_tensor:
-        return f"{short}: a per-tensor rhs needs a per-tensor result (spec C19)"
+        return f"{short}: a per-tensor rhs needs a per-tensor result (spec {c['per_tensor']})"
+    if conv:
+        dn = op.properties.get("dimension_numbers")
+        kof = getattr(dn, "kernel_output_feature_dimension", None)
+        of = getattr(dn, "output_feature_dimension", None)
+        if rhs.is_per_axis and rhs.quantized_dimension != kof:
+            return "convolution: per-axis rhs must quantize the kernel output feature dimension (spec C29)"
+        if out.is_per_axis and out.quantized_dimension != of:
+            return "convolution: per-axis result must quantize the output feature dimension (spec C30)"
+        return None
     if not rhs.is_per_axis:
         return None
     rank_l = len(operand_types[0].get_shape()) if isinstance(operand_types[0], TensorType) else 0
     rank_r = len(operand_types[1].get_shape()) if isinstance(operand_types[1], TensorType) else 0
     axis = rhs.quantized_dimension
-    if op_name(op) == "stablehlo.convolution":
-        dn = op.properties.get("dimension_numbers")
-        kof = getattr(dn, "kernel_output_feature_dimension", None)
-        of = getattr(dn, "output_feature_dimension", None)
-        kof = getattr(kof, "data", kof)
-        of = getattr(of, "data", of)
-        if axis != kof:
-            return "convolution: per-axis rhs must quantize the kernel output feature dimension (spec C32)"
-        if out.is_per_axis and out.quantized_dimension != of:
-            return "convolution: per-axis result must quantize the output feature dimension (spec C33)"
-        return None
     landed = _rhs_dim_in_result(op, rank_r, rank_l, axis)
     if landed is None:
         return f"{short}: per-axis rhs must not quantize a contracting dimension (spec C16)"

@@ -118,9 +118,11 @@ class StablehloLegalizeQDQToQuantizedOpPass(ModulePass):
       `reshape` / `broadcast_in_dim` a quantized dimension that follows the op (spec
       transpose C4, reshape C3, broadcast_in_dim C6) with the same parameters;
     - `dot`, `dot_general`, `convolution`: lhs per-tensor, same storage type for lhs
-      and rhs, rhs zero points 0, per-axis rhs not along a contracting dimension
-      (convolution: along the kernel output feature dimension), per-tensor rhs only
-      with a per-tensor result, per-axis result along the matching dimension;
+      and rhs, per-tensor rhs only with a per-tensor result, per-axis result along
+      the matching dimension; `dot_general` also needs rhs zero points 0 and a
+      per-axis rhs not along a contracting dimension; `convolution` a per-axis rhs
+      along the kernel output feature dimension (the spec does not ask convolution
+      for rhs zero points 0);
     - sub-channel types are never fused (StableHLO has none).
 
     The rules are in `qcomp/passes/qdq_rules.py`; the fused op must also pass its

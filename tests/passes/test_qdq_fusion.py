@@ -25,7 +25,7 @@ EXPECTED_REASON = {
     "dot_general_per_axis_result_per_tensor_rhs": "per-tensor result (spec C19)",
     "dot_general_per_axis_lhs": "lhs must be per-tensor",
     "dot_general_storage_mismatch": "storage types differ (spec C17)",
-    "convolution_kernel_axis": "kernel output feature dimension (spec C32)",
+    "convolution_kernel_axis": "kernel output feature dimension (spec C29)",
     "multiply_per_axis": "per-tensor quantization only",
     "add_per_axis_result_only": "(spec C5)",
     "abs_storage_change": "baseline_element_type",

@@ -196,3 +196,20 @@ func.func @float_result_also_used(%arg0: tensor<4x!quant.uniform<i8:f32, 0.25>>)
   %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
   func.return %2, %1 : tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4xf32>
 }
+
+// -----
+
+// Unlike dot_general, the spec does not require convolution's rhs zero points to
+// be 0 (StableHLO's conformance tests use -128): this fuses.
+
+// CHECK-LABEL: func.func @convolution_rhs_zero_point
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.convolution(%arg0, %arg1)
+// CHECK-SAME:      (tensor<1x3x3x1x!quant.uniform<i8:f32, 5.000000e-01:-3>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 2.500000e-01:-128>>) -> tensor<1x2x2x1x!quant.uniform<i32:f32, 1.250000e-01>>
+// CHECK-NEXT:    func.return %[[R]]
+func.func @convolution_rhs_zero_point(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:-3>>, %arg1: tensor<2x2x1x1x!quant.uniform<i8:f32, 0.25:-128>>) -> tensor<1x2x2x1x!quant.uniform<i32:f32, 0.125>> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1x3x3x1xf32>
+  %1 = stablehlo.uniform_dequantize %arg1 : (tensor<2x2x1x1x!quant.uniform<i8:f32, 0.25:-128>>) -> tensor<2x2x1x1xf32>
+  %2 = stablehlo.convolution(%0, %1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x1xf32>
+  %3 = stablehlo.uniform_quantize %2 : (tensor<1x2x2x1xf32>) -> tensor<1x2x2x1x!quant.uniform<i32:f32, 0.125>>
+  func.return %3 : tensor<1x2x2x1x!quant.uniform<i32:f32, 0.125>>
+}

@@ -135,7 +135,7 @@ func.func @dot_general_storage_mismatch(%arg0: tensor<2x3x!quant.uniform<i8:f32,
 // -----
 
 // A convolution kernel may be per-axis only along its output feature dimension
-// (spec C32); here it is quantized along the input feature dimension i (2).
+// (spec C29); here it is quantized along the input feature dimension i (2).
 
 // CHECK-LABEL: func.func @convolution_kernel_axis
 // CHECK:         stablehlo.convolution(%{{.*}}, %{{.*}}) {{.*}} -> tensor<1x2x2x2xf32>
