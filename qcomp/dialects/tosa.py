@@ -521,6 +521,10 @@ class RescaleOp(EnumAttrDictFormat):
             raise VerifyException("i32 input type is not allowed with unsigned output.")
         if in_width == 48 and self.is_scale32:
             raise VerifyException("scale32 is not allowed with 48-bit input.")
+        mode = self.rounding_mode
+        if not self.is_scale32 and isinstance(mode, RoundingModeAttr) and \
+                mode.data == RoundingMode.DOUBLE_ROUND:
+            raise VerifyException("DOUBLE_ROUND is only allowed with scale32=true.")
 
 
 TOSA = Dialect(

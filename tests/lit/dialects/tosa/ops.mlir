@@ -22,9 +22,9 @@ func.func @rescale(%x: tensor<4xi8>) -> tensor<4xi8> {
 
 // CHECK-LABEL: func.func @rescale_modes
 func.func @rescale_modes(%x: tensor<2x3xi16>, %m: tensor<3xi16>, %s: tensor<3xi8>, %izp: tensor<1xi16>, %ozp: tensor<1xi32>, %m1: tensor<1xi32>, %s1: tensor<1xi8>, %u: tensor<5xi8>, %uzp: tensor<1xi8>, %zp16: tensor<1xi16>) {
-  // CHECK: tosa.rescale {{.*}} {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = DOUBLE_ROUND, scale32 = false} : (tensor<2x3xi16>, tensor<3xi16>, tensor<3xi8>, tensor<1xi16>, tensor<1xi32>) -> tensor<2x3xi32>
-  // GENERIC: rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>
-  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = DOUBLE_ROUND, scale32 = false} : (tensor<2x3xi16>, tensor<3xi16>, tensor<3xi8>, tensor<1xi16>, tensor<1xi32>) -> tensor<2x3xi32>
+  // CHECK: tosa.rescale {{.*}} {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = INEXACT_ROUND, scale32 = false} : (tensor<2x3xi16>, tensor<3xi16>, tensor<3xi8>, tensor<1xi16>, tensor<1xi32>) -> tensor<2x3xi32>
+  // GENERIC: rounding_mode = #tosa.rounding_mode<INEXACT_ROUND>
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = INEXACT_ROUND, scale32 = false} : (tensor<2x3xi16>, tensor<3xi16>, tensor<3xi8>, tensor<1xi16>, tensor<1xi32>) -> tensor<2x3xi32>
   // the qualified enum spelling is read too; discardable attributes print in the
   // same sorted dictionary
   // CHECK: tosa.rescale {{.*}} {input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = INEXACT_ROUND, scale32 = true, zzz = 1 : i32} : (tensor<5xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi16>) -> tensor<5xi16>

@@ -88,6 +88,19 @@ func.func @i48_input_scale32(%x: tensor<4xi48>) -> tensor<4xi8> {
 
 // -----
 
+// TOSA: ERROR_IF(!scale32 && rounding_mode == DOUBLE_ROUND)
+func.func @double_round_without_scale32(%x: tensor<1xi8>) -> tensor<1xi16> {
+  %m = "tosa.const"() <{values = dense<19689> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
+  // expected-error@+1 {{'tosa.rescale' op DOUBLE_ROUND is only allowed with scale32=true.}}
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = false} : (tensor<1xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi16>) -> tensor<1xi16>
+  return %0 : tensor<1xi16>
+}
+
+// -----
+
 // allowed: unsigned 8/16-bit on one side
 func.func @u8_to_i16(%x: tensor<4xi8>) -> tensor<4xi16> {
   %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
