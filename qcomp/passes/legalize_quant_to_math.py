@@ -300,4 +300,4 @@ class LegalizeQuantToIntPass(LegalizeQuantToMathPass):
     name = "stablehlo-legalize-quant-to-int"
 
 
-__all__ = ["LegalizeQuantToIntPass", "LegalizeQuantToMathPass", "InsertPoint"]
+__all__ = ["LegalizeQuantToIntPass", "LegalizeQuantToMathPass", "RESCALE_MODES"]

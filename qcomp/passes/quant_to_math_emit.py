@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
     f32,
-    f64,
     i32,
     i64,
 )
@@ -293,5 +292,5 @@ def upstream_requantize(em: Emitter, s: SSAValue, q_in: UniformQuantizedType,
 __all__ = [
     "Emitter", "element_of", "shape_of", "spec_quantize", "spec_dequantize",
     "fixed_point_rescale", "fixed_point_requantize", "upstream_quantize",
-    "upstream_dequantize", "upstream_requantize", "f64",
+    "upstream_dequantize", "upstream_requantize", "upstream_storage", "storage_type_fn",
 ]

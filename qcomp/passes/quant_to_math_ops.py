@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -33,7 +33,6 @@ from qcomp.passes.quant_to_math_emit import (
     upstream_storage,
 )
 from qcomp.passes.strip_func_quant_types import stripped_type
-from qcomp.quant.fixed_point import multiplier_and_shift
 
 Storage = Callable[[SSAValue], SSAValue]
 
@@ -274,5 +273,5 @@ __all__ = [
     "SAME_TYPE_ONLY", "SPEC_DQ_OP_Q", "TYPE_ONLY", "UPSTREAM_DQ_OP_Q", "UPSTREAM_TYPE_ONLY",
     "all_same_quantized", "lower_dq_op_q", "lower_fixed_point_add", "lower_type_only",
     "lower_uniform_dequantize", "lower_uniform_quantize", "lower_upstream_add", "q_of",
-    "multiplier_and_shift", "IntegerType",
+    "retype_block_args",
 ]

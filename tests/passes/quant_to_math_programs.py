@@ -8,7 +8,6 @@ integers, bit for bit).
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -298,4 +297,3 @@ FAMILIES = {
     "quantize_requantize": quantize_requantize, "add": add, "dot_general": dot_general,
     "convolution": convolution, "elementwise": elementwise, "hybrid_dot": hybrid_dot,
 }
-_ = math
