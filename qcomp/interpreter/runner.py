@@ -138,12 +138,15 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
 
 
 def _optional_functions(semantics) -> list:
-    """Interpreter functions of the other qcomp dialects (chlo, quant, tosa)."""
+    """Interpreter functions of the other dialects (chlo, quant, tosa, arith, math)."""
+    from qcomp.interpreter.arith_functions import ArithFunctions
     from qcomp.interpreter.chlo_functions import ChloFunctions
+    from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
-    return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions()]
+    return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
+            MathFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
