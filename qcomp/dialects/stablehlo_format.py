@@ -18,12 +18,10 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FunctionType,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -212,13 +210,6 @@ def int_value(attr: Attribute | None, default: int = 0) -> int:
     return attr.value.data
 
 
-def bool_value(attr: Attribute | None, default: bool = False) -> bool:
-    if attr is None:
-        return default
-    assert isinstance(attr, IntegerAttr)
-    return bool(attr.value.data)
-
-
 def padding_attr(pairs: Sequence[Sequence[int]]) -> DenseIntOrFPElementsAttr:
     """`dense<[[lo, hi], ...]> : tensor<Nx2xi64>`."""
     flat = [int(v) for p in pairs for v in p]
@@ -257,11 +248,4 @@ def parse_precision_list(parser: Parser) -> ArrayAttr:
 
     return ArrayAttr(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one))
 
-
-def bool_attr(value: bool) -> IntegerAttr:
-    return BoolAttr.from_bool(value)
-
-
-def is_int_tensor(t: Attribute) -> bool:
-    return isinstance(t, TensorType) and isinstance(t.element_type, IntegerType)
 
