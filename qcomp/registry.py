@@ -147,13 +147,14 @@ PIPELINES: dict[str, tuple[str, str]] = {
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with builtin, func, arith and every qcomp dialect loaded."""
+    """A context with builtin, func, arith, math and every qcomp dialect loaded."""
     from xdsl.dialects.arith import Arith
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
+    from xdsl.dialects.math import Math
 
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in (Builtin, Func, Arith):
+    for d in (Builtin, Func, Arith, Math):  # math: lower-quant-ops' scalar roundeven
         ctx.load_dialect(d)
     for factory in DIALECTS.values():
         ctx.load_dialect(factory())
