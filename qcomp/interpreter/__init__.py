@@ -8,7 +8,8 @@
 """
 
 from qcomp.interpreter.errors import MemoryLimitError, RunError
-from qcomp.interpreter.runner import DEFAULT_MAX_MEMORY, FunctionRun, entry_functions, run, run_function
+from qcomp.interpreter.runner import (DEFAULT_MAX_MEMORY, FunctionRun, entry_functions, run, run_function,
+                                    semantics_matter)
 
 __all__ = ["DEFAULT_MAX_MEMORY", "FunctionRun", "MemoryLimitError", "RunError", "entry_functions",
-           "run", "run_function"]
+           "run", "run_function", "semantics_matter"]

@@ -44,7 +44,8 @@ from qcomp.quant.uniform import float_to_int
 
 def _out(x, t) -> np.ndarray:
     """`x` as an array of the NumPy dtype of type `t`'s elements."""
-    return np.asarray(x).astype(numpy_dtype(element_type(t)), copy=False)
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(numpy_dtype(element_type(t)), copy=False)
 
 
 def signed_view(x: np.ndarray, width: int) -> np.ndarray:

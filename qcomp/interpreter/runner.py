@@ -125,6 +125,25 @@ def entry_functions(module: ModuleOp, entry: str | None = None) -> list[func.Fun
     return [f for f in funcs if not f.function_type.inputs.data and f.body.blocks.first is not None]
 
 
+_SEMANTICS_SENSITIVE_OPS = frozenset({
+    "stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution", "stablehlo.reduce",
+    "stablehlo.reduce_window"})
+
+
+def semantics_matter(module: ModuleOp) -> bool:
+    """Whether `spec` and `stablehlo` semantics can give different results for `module`:
+    it has quantized values, or contractions/reductions (float sums run in float64 under
+    `spec`, term by term in the element type under `stablehlo`; integer convolutions wrap
+    to the lhs type under `stablehlo`)."""
+    for op in module.walk():
+        if op.name in _SEMANTICS_SENSITIVE_OPS:
+            return True
+        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            if quant_of(v.type) is not None:
+                return True
+    return False
+
+
 def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
                      max_memory: int = DEFAULT_MAX_MEMORY) -> QcompInterpreter:
     interp = QcompInterpreter(module)

@@ -345,6 +345,9 @@ class StablehloFunctions(_GeneratedElementwise):
         for x, init, kind, res in zip(inputs, inits, kinds, op.results):
             e = element_type(res.type)
             axes = tuple(op.dimensions)
+            if self._sequential(kind, e):
+                out.append(sequential_reduce(kind, np.asarray(x), np.asarray(init), axes))
+                continue
             r = _REDUCERS[kind](x, axes, e)
             out.append(elementwise.binary(kind, r, np.broadcast_to(init, r.shape), e, e)
                        if kind in ("add", "multiply", "maximum", "minimum", "and", "or")
@@ -372,9 +375,17 @@ class StablehloFunctions(_GeneratedElementwise):
                 init64 = np.broadcast_to(self.sem._view(init_v, q), r.shape)
                 out.append(to_type(elementwise.binary(kind, r, init64, i64, i64), q))
                 continue
+            if self._sequential(kind, e):
+                out.append(sequential_reduce(kind, win, init_v, axes))
+                continue
             r = _REDUCERS[kind](win, axes, e)
             out.append(elementwise.binary(kind, r, np.broadcast_to(init_v, r.shape), e, e))
         return tuple(out)
+
+    def _sequential(self, kind: str, e) -> bool:
+        """stablehlo semantics: float sums and products run term by term in the element
+        type, starting from the init value (the reference interpreter's order)."""
+        return self.sem.upstream and kind in ("add", "multiply") and _is_floating(e)
 
     @impl(sh.BatchNormInferenceOp)
     def run_batch_norm_inference(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
@@ -444,6 +455,27 @@ _REDUCERS = {
     "and": lambda x, axes, e: np.bitwise_and.reduce(x, axis=axes) if x.size else _identity(x, axes, -1),
     "or": lambda x, axes, e: np.bitwise_or.reduce(x, axis=axes) if x.size else _identity(x, axes, 0),
 }
+
+
+def _is_floating(e) -> bool:
+    from qcomp.interpreter.values import is_complex, is_float
+
+    return is_float(e) or is_complex(e)
+
+
+def sequential_reduce(kind: str, x: np.ndarray, init: np.ndarray, axes) -> np.ndarray:
+    """acc = init; acc = acc (+ or *) x[i] for the reduced positions i in row-major
+    order, each step rounded to x's dtype (`np.add.accumulate` runs exactly that
+    recurrence, vectorised over the kept positions)."""
+    axes = tuple(sorted(axes))  # input index order, whatever order `dimensions` lists
+    kept = [d for d in range(x.ndim) if d not in axes]
+    out_shape = [x.shape[d] for d in kept]
+    flat = np.transpose(x, kept + list(axes)).reshape(out_shape + [-1])
+    start = np.broadcast_to(np.asarray(init, x.dtype).reshape(()), out_shape + [1])
+    terms = np.concatenate([start, flat], axis=-1)
+    ufunc = np.add if kind == "add" else np.multiply
+    with np.errstate(all="ignore"):
+        return ufunc.accumulate(terms, axis=-1, dtype=x.dtype)[..., -1]
 
 
 def _identity(x, axes, v):
