@@ -66,8 +66,8 @@ def float_to_bits(value: float, kind: str = "f64") -> int:
     if kind == "f16":
         return int(np.array(value, dtype=np.float16).view(np.uint16))
     if kind == "bf16":
-        if math.isnan(value):
-            return 0x7FC0 | (0x8000 if math.copysign(1.0, value) < 0 else 0)
+        if math.isnan(value):  # keep the payload: a bf16 NaN is the top half of an f32 NaN
+            return float_to_bits(value, "f32") >> 16
         return float_to_bits(_round_to(value, "bf16"), "f32") >> 16
     raise ValueError(f"unknown float kind {kind}")
 
