@@ -43,9 +43,29 @@ from qcomp.quant.uniform import float_to_int
 
 
 def _out(x, t) -> np.ndarray:
-    """`x` as an array of the NumPy dtype of type `t`'s elements."""
+    """`x` as an array of the NumPy dtype of type `t`'s elements (floats rounded once)."""
+    dt = numpy_dtype(element_type(t))
+    a = np.asarray(x)
     with np.errstate(all="ignore"):
-        return np.asarray(x).astype(numpy_dtype(element_type(t)), copy=False)
+        if a.dtype == np.float64 and dt.kind == "V":  # ml_dtypes bf16 / f8
+            return round_float64(a, dt)
+        return a.astype(dt, copy=False)
+
+
+def round_float64(f: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """float64 -> an ml_dtypes float type (bf16, f8) with one rounding to nearest even.
+
+    ml_dtypes casts float64 through float32, rounding twice; rounding to odd at float32
+    first (truncate toward zero, set the last bit when inexact) keeps enough bits for
+    the final rounding to be the correct one."""
+    f = np.asarray(f, np.float64)
+    with np.errstate(all="ignore"):
+        f32 = f.astype(np.float32)
+        back = f32.astype(np.float64)
+        inexact = (back != f) & np.isfinite(f)
+        trunc = np.where(np.abs(back) > np.abs(f), np.nextafter(f32, np.float32(0)), f32)
+        odd = (np.asarray(trunc, np.float32).view(np.uint32) | np.uint32(1)).view(np.float32)
+        return np.asarray(np.where(inexact, odd, f32).astype(dt))
 
 
 def signed_view(x: np.ndarray, width: int) -> np.ndarray:
@@ -265,10 +285,20 @@ def _int_to_float(args, op, unsigned: bool):
     dt = numpy_dtype(element_type(op.results[0].type))
     if dt.itemsize >= 4 and dt.kind == "f":
         return np.asarray(v.astype(dt))
-    # f16/bf16/f8: go through float64 only when that is exact (|v| < 2^53), else round to odd first
-    if np.all(np.abs(v.astype(np.float64)) < 2.0 ** 53):
-        return np.asarray(v.astype(np.float64).astype(dt))
-    return np.asarray(v.astype(np.float32).astype(dt))  # f32 keeps 24 bits: exact enough for 16-bit types
+    # f16/bf16/f8: through float64, exact below 2^53; above, rounded to odd first so
+    # the second rounding is the only one that counts
+    f = v.astype(np.float64)
+    big = np.abs(f) >= 2.0 ** 53
+    if np.any(big):
+        mag = np.abs(f)
+        m = v.astype(np.uint64) if v.dtype == np.uint64 else np.abs(v).astype(np.uint64)
+        back = np.where(mag >= 2.0 ** 64, np.uint64(2 ** 64 - 1),
+                        np.where(mag >= 2.0 ** 64, 0.0, mag).astype(np.uint64))
+        over = (mag >= 2.0 ** 64) | (back > m)
+        trunc = np.where(over, np.nextafter(mag, 0.0), mag)
+        odd = np.where(back != m, (trunc.view(np.int64) | 1).view(np.float64), mag)
+        f = np.where(big, np.copysign(odd, f), f)
+    return round_float64(f, dt) if dt.kind == "V" else np.asarray(f.astype(dt))
 
 
 def _float_to_int(args, op, unsigned: bool):

@@ -222,3 +222,13 @@ def test_math_fma_rounds_once():
 }"""
     (r,) = run_main(src, a, b, c)
     assert r.tolist() == [2.0 ** -11 + 2.0 ** -24]
+
+
+def test_conversions_to_bf16_round_once():
+    # ml_dtypes casts float64 -> bf16 through f32 (two roundings): 1 + 2^-8 + 2^-30 would
+    # become a tie at f32 and round down to 1; rounded once it is 1 + 2^-7
+    assert cast("arith.truncf", "f64", "bf16", [1 + 2.0 ** -8 + 2.0 ** -30], np.float64) == [1 + 2.0 ** -7]
+    v = (1 << 62) + (1 << 54) + 1  # a bf16 tie broken upward by the last bit
+    assert cast("arith.sitofp", "i64", "bf16", [v, -v], np.int64) == [2.0 ** 62 * (1 + 2.0 ** -7),
+                                                                       -(2.0 ** 62) * (1 + 2.0 ** -7)]
+    assert cast("arith.uitofp", "i64", "f32", [-1], np.int64) == [2.0 ** 64]
