@@ -17,10 +17,11 @@ from qcomp.registry import make_context
 pytestmark = pytest.mark.skipif(shutil.which("tosa-opt") is None,
                                 reason="tosa-opt not installed (pip install tosa-tools)")
 
-# qcomp's verifier also enforces the TOSA spec's signedness rules, which upstream only
+# qcomp's verifier also enforces the TOSA spec's ERROR_IF rules (signedness, DOUBLE_ROUND
+# only with scale32), which upstream only
 # reports from `--tosa-validate=strict-op-spec-alignment`
 _QCOMP_ONLY = ("cannot be unsigned", "not allowed with unsigned", "cannot be both unsigned",
-               "scale32 is not allowed")
+               "scale32 is not allowed", "DOUBLE_ROUND is only allowed with scale32")
 
 
 def _tensor(shape, element: str) -> str:
