@@ -124,15 +124,14 @@ def _nonzero(b: np.ndarray, what: str) -> np.ndarray:
 
 
 def _check_signed_overflow(a, b, w):
-    if np.any((a == -(1 << (w - 1))) & (b == -1)) and w > 1:
+    if np.any((a == -(1 << (w - 1))) & (b == -1)):
         raise RunError("signed division overflow INT_MIN / -1 (undefined behaviour)")
 
 
 def _divsi(a, b, w):
     _nonzero(b, "division")
     _check_signed_overflow(a, b, w)
-    q = np.abs(a) // np.abs(b)
-    return np.where((a < 0) != (b < 0), -q, q)
+    return (a - np.fmod(a, b)) // b  # exact: truncation toward zero without abs(INT_MIN)
 
 
 def _remsi(a, b, w):
@@ -149,7 +148,7 @@ def _floordivsi(a, b, w):
 def _ceildivsi(a, b, w):
     _nonzero(b, "division")
     _check_signed_overflow(a, b, w)
-    return -np.floor_divide(-a, b)
+    return np.floor_divide(a, b) + (np.remainder(a, b) != 0)
 
 
 def _divui(a, b, w):

@@ -232,3 +232,15 @@ def test_conversions_to_bf16_round_once():
     assert cast("arith.sitofp", "i64", "bf16", [v, -v], np.int64) == [2.0 ** 62 * (1 + 2.0 ** -7),
                                                                        -(2.0 ** 62) * (1 + 2.0 ** -7)]
     assert cast("arith.uitofp", "i64", "f32", [-1], np.int64) == [2.0 ** 64]
+
+
+def test_64_bit_division_near_int_min():
+    lo = np.iinfo(np.int64).min
+    a = np.array([lo, lo, lo + 1], np.int64)
+    b = np.array([2, 3, -7], np.int64)
+    assert binary("arith.divsi", "tensor<3xi64>", a, b).tolist() == [lo // 2, -(-lo // 3), (-(lo + 1)) // 7]
+    assert binary("arith.ceildivsi", "tensor<3xi64>", a, b).tolist() == [lo // 2, -(-lo // 3), -((lo + 1) // 7)]
+    (r,) = run(parse_module(
+        "func.func @main(%a: i64, %b: i64) -> i64 {\n  %r = arith.divsi %a, %b : i64\n"
+        "  func.return %r : i64\n}"), [np.array(lo, np.int64), np.array(-1, np.int64)])
+    assert r.error is not None and "overflow" in r.error.message
