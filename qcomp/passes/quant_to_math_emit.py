@@ -39,7 +39,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.stablehlo_format import i64_array
 from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.lower_quant_ops import _TensorEmitter, dequantize_tensor, quantize_tensor
+from qcomp.passes.quant_tensor_emit import TensorEmitter, dequantize_tensor, quantize_tensor
 from qcomp.quant.accumulator import fixed_point_parameters
 from qcomp.quant.stablehlo import merged_scale_and_zero_point
 
@@ -132,8 +132,8 @@ class Emitter:
         return self.op(sh.ClampOp, [self.constant(np.array(lo), e), x,
                                     self.constant(np.array(hi), e)], e, shape_of(x))
 
-    def tensor_emitter(self, shape: tuple[int, ...]) -> _TensorEmitter:
-        return _TensorEmitter(self.ctx, self.rewriter, self.anchor, shape)
+    def tensor_emitter(self, shape: tuple[int, ...]) -> TensorEmitter:
+        return TensorEmitter(self.ctx, self.rewriter, self.anchor, shape)
 
 
 def upstream_storage(q: UniformQuantizedType) -> IntegerType:
