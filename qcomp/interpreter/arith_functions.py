@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.float_rounding import round_float64
 from qcomp.interpreter.values import (
     dense_to_array,
     element_type,
@@ -50,22 +51,6 @@ def _out(x, t) -> np.ndarray:
         if a.dtype == np.float64 and dt.kind == "V":  # ml_dtypes bf16 / f8
             return round_float64(a, dt)
         return a.astype(dt, copy=False)
-
-
-def round_float64(f: np.ndarray, dt: np.dtype) -> np.ndarray:
-    """float64 -> an ml_dtypes float type (bf16, f8) with one rounding to nearest even.
-
-    ml_dtypes casts float64 through float32, rounding twice; rounding to odd at float32
-    first (truncate toward zero, set the last bit when inexact) keeps enough bits for
-    the final rounding to be the correct one."""
-    f = np.asarray(f, np.float64)
-    with np.errstate(all="ignore"):
-        f32 = f.astype(np.float32)
-        back = f32.astype(np.float64)
-        inexact = (back != f) & np.isfinite(f)
-        trunc = np.where(np.abs(back) > np.abs(f), np.nextafter(f32, np.float32(0)), f32)
-        odd = (np.asarray(trunc, np.float32).view(np.uint32) | np.uint32(1)).view(np.float32)
-        return np.asarray(np.where(inexact, odd, f32).astype(dt))
 
 
 def signed_view(x: np.ndarray, width: int) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
 from qcomp.quant.rounding import round_half_away_from_zero
 from qcomp.quant.uniform import float_to_int
@@ -139,7 +140,7 @@ def unary(name: str, x: np.ndarray, e: Attribute, result_e: Attribute) -> np.nda
         if fn is None:
             raise RunError(f"'{name}' is not defined on {e}")
         with np.errstate(all="ignore"):
-            return fn(_wide(x)).astype(numpy_dtype(result_e))
+            return to_float(fn(_wide(x)), numpy_dtype(result_e))
     if is_complex(e):
         fn = _COMPLEX_UNARY.get(name)
         if fn is None:
@@ -189,7 +190,7 @@ def binary(name: str, a: np.ndarray, b: np.ndarray, e: Attribute, result_e: Attr
         if fn is None:
             raise RunError(f"'{name}' is not defined on {e}")
         with np.errstate(all="ignore"):
-            return fn(_wide(a), _wide(b)).astype(numpy_dtype(result_e))
+            return to_float(fn(_wide(a), _wide(b)), numpy_dtype(result_e))
     if is_complex(e):
         fn = _COMPLEX_BINARY.get(name)
         if fn is None:
@@ -290,7 +291,7 @@ def convert(x: np.ndarray, from_e: Attribute, to_e: Attribute) -> np.ndarray:
             return np.real(x).astype(dt)
         if x.dtype.kind in "iub":
             return x.astype(dt)  # one rounding (NumPy casts integers directly)
-        return _wide(x).astype(dt)
+        return to_float(_wide(x), dt)
     if is_complex(to_e):
         return x.astype(np.complex128).astype(dt)
     raise RunError(f"unsupported convert from {from_e} to {to_e}")

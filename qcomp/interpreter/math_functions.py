@@ -18,6 +18,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from qcomp.interpreter.arith_functions import signed_view, unsigned_view
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import element_type, int_info, is_bool, numpy_dtype, to_type
 from qcomp.quant.rounding import round_half_away_from_zero
 
@@ -41,7 +42,7 @@ def _float_unary(fn):
     def run(args, op):
         x = np.asarray(args[0])
         with np.errstate(all="ignore"):
-            return np.asarray(fn(x.astype(np.float64))).astype(x.dtype)
+            return to_float(np.asarray(fn(x.astype(np.float64)), np.float64), x.dtype)
     return run
 
 
@@ -49,7 +50,8 @@ def _float_binary(fn):
     def run(args, op):
         a = np.asarray(args[0])
         with np.errstate(all="ignore"):
-            return np.asarray(fn(a.astype(np.float64), np.asarray(args[1]).astype(np.float64))).astype(a.dtype)
+            return to_float(np.asarray(fn(a.astype(np.float64), np.asarray(args[1]).astype(np.float64)),
+                                       np.float64), a.dtype)
     return run
 
 
@@ -72,7 +74,7 @@ def _fma(args, op):
         inexact = (err != 0) & np.isfinite(s)
         towards = np.where(np.sign(err) == np.sign(s), 0, -1)  # truncate toward zero first
         bits = np.where(inexact, (bits + towards) | 1, bits)
-        return bits.view(np.float64).astype(dt)
+        return to_float(bits.view(np.float64), dt)
 
 
 def _wrap_like(r: np.ndarray, op) -> np.ndarray:
@@ -139,7 +141,7 @@ def _fpowi(args, op):
     x = np.asarray(args[0])
     n = signed_view(args[1], int_info(element_type(op.operands[1].type))[0])
     with np.errstate(all="ignore"):
-        return np.power(x.astype(np.float64), n.astype(np.float64)).astype(x.dtype)
+        return to_float(np.power(x.astype(np.float64), n.astype(np.float64)), x.dtype)
 
 
 _OTHER: dict[type, Callable] = {
