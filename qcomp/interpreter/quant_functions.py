@@ -12,6 +12,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from qcomp.dialects import quant
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.values import element_type, int_info, numpy_dtype, quant_of, to_type
 
@@ -34,7 +35,7 @@ class QuantFunctions(InterpreterFunctions):
         if quant_of(op.arg.type) is None:
             raise RunError("quant.dcast needs a quantized operand")
         r = self.sem.dequantize(np.asarray(args[0]), op.arg.type)
-        return (r.astype(numpy_dtype(element_type(op.res.type))),)
+        return (to_float(r, numpy_dtype(element_type(op.res.type))),)
 
     @impl(quant.StorageCastOp)
     def run_scast(self, interpreter: Interpreter, op, args):

@@ -17,6 +17,7 @@ from xdsl.interpreter import ReturnedValues
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter import checks, elementwise, kernels
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.values import (
     dense_to_array,
@@ -172,7 +173,7 @@ class StablehloFunctions(_GeneratedElementwise):
         if quant_of(t) is None:
             raise RunError("uniform_dequantize needs a quantized operand")
         r = self.sem.dequantize(args[0], t)
-        return (r.astype(numpy_dtype(element_type(op.results[0].type))),)
+        return (to_float(r, numpy_dtype(element_type(op.results[0].type))),)
 
     # -- elementwise with special quantized meaning -------------------------------------------
     @impl(sh.AddOp)
@@ -398,7 +399,7 @@ class StablehloFunctions(_GeneratedElementwise):
         shape[op.feature_index] = -1
         f = [np.asarray(a, np.float64).reshape(shape) for a in (scale, offset, mean, var)]
         r = (x.astype(np.float64) - f[2]) / np.sqrt(f[3] + eps) * f[0] + f[1]
-        return (r.astype(numpy_dtype(element_type(t))),)
+        return (to_float(r, numpy_dtype(element_type(t))),)
 
     @impl(sh.OptimizationBarrierOp)
     def run_optimization_barrier(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
@@ -444,7 +445,7 @@ def _contract_plain(fn, lhs, rhs, ot, operand_type=None, float_acc="float"):
         return to_type(acc, e)
     if isinstance(float_acc, str) and dt.kind == "c":
         float_acc = "complex"
-    return fn(lhs, rhs, float_acc).astype(dt)
+    return to_float(fn(lhs, rhs, float_acc), dt)
 
 
 _REDUCERS = {
@@ -489,7 +490,7 @@ def _reduce_with(fn, x, axes, e):
         return to_type(fn(x.astype(np.int64 if dt != np.uint64 else np.uint64), axis=axes), e)
     if dt.kind == "b":
         return fn(x, axis=axes) != 0
-    return fn(x.astype(np.complex128 if dt.kind == "c" else np.float64), axis=axes).astype(dt)
+    return to_float(fn(x.astype(np.complex128 if dt.kind == "c" else np.float64), axis=axes), dt)
 
 
 _BODY_KINDS = {sh.AddOp: "add", sh.MultiplyOp: "multiply", sh.MaximumOp: "maximum",
