@@ -13,7 +13,9 @@ named pipeline `stablehlo-lower-quant` (built by qcomp-opt's own pipeline code),
 verifier after the pipeline, and print (`print_module`).
 
 Targets (issue 5): pass time <= 2x (parse + print) of the same module, and the largest
-module's pass time <= 55x the 1k-op one at 50x the ops (linear, no quadratic walk).
+module's pass time <= 55x the 1k-op one at 50x the ops (linear, no quadratic walk;
+judged only when the sizes span 1k -> 40x or more: `--quick` sizes are too noisy for a
+10% bound). Exit status 1 when a target is missed.
 `--profile N` runs cProfile on the pipeline for the N-op module and prints the top
 functions.
 """
@@ -194,11 +196,14 @@ def main(argv: list[str] | None = None) -> int:
             ok = False
     if len(results) > 1:
         first, last = results[0], results[-1]
-        allowed = 55 / 50 * last["ops"] / first["ops"]
+        growth = last["ops"] / first["ops"]
         ratio = sum(t for _, t in last["passes"]) / sum(t for _, t in first["passes"])
-        if ratio > allowed:
-            print(f"target missed: pass time grows {ratio:.1f}x for "
-                  f"{last['ops'] / first['ops']:.1f}x the ops (allowed {allowed:.1f}x)")
+        print(f"pass time grows {ratio:.2f}x for {growth:.2f}x the ops")
+        if first["ops"] < 1000 or growth < 40:
+            # small modules are too noisy for a 10% bound; issue 5 sets it for 1k -> 50k
+            print("(scaling target judged on the full 1k -> 50k run only)")
+        elif ratio > 1.1 * growth:
+            print(f"target missed: more than 1.1 x {growth:.1f} (55x for 50x the ops)")
             ok = False
     print("targets met" if ok else "targets missed")
     return 0 if ok else 1
