@@ -471,7 +471,8 @@ def sequential_reduce(kind: str, x: np.ndarray, init: np.ndarray, axes) -> np.nd
     axes = tuple(sorted(axes))  # input index order, whatever order `dimensions` lists
     kept = [d for d in range(x.ndim) if d not in axes]
     out_shape = [x.shape[d] for d in kept]
-    flat = np.transpose(x, kept + list(axes)).reshape(out_shape + [-1])
+    k = int(np.prod([x.shape[d] for d in axes], dtype=np.int64))
+    flat = np.transpose(x, kept + list(axes)).reshape(out_shape + [k])
     start = np.broadcast_to(np.asarray(init, x.dtype).reshape(()), out_shape + [1])
     terms = np.concatenate([start, flat], axis=-1)
     ufunc = np.add if kind == "add" else np.multiply

@@ -92,3 +92,17 @@ def test_stablehlo_reduce_matches_jaxlib(dims, out, op, init):
         x = (rng.standard_normal((2, 3)) * 10.0 ** rng.integers(-3, 5, (2, 3))).astype(np.float32)
         ours = reduce("stablehlo", x, dims=dims, out=out, op=op, init=init)
         assert ours.view(np.uint32).tolist() == eval_upstream(src, [x])[0].view(np.uint32).tolist()
+
+
+def test_empty_inputs_reduce_to_the_init_value_or_nothing():
+    src = """func.func @main(%x: tensor<0x3xf32>, %y: tensor<2x0xf32>) -> (tensor<0xf32>, tensor<2xf32>) {
+  %i = stablehlo.constant dense<1.5> : tensor<f32>
+  %a = stablehlo.reduce(%x init: %i) applies stablehlo.add across dimensions = [1] : (tensor<0x3xf32>, tensor<f32>) -> tensor<0xf32>
+  %b = stablehlo.reduce(%y init: %i) applies stablehlo.add across dimensions = [1] : (tensor<2x0xf32>, tensor<f32>) -> tensor<2xf32>
+  func.return %a, %b : tensor<0xf32>, tensor<2xf32>
+}"""
+    for sem in ("stablehlo", "spec"):
+        (r,) = run(parse_module(src), [np.zeros((0, 3), np.float32), np.zeros((2, 0), np.float32)],
+                   semantics=sem)
+        assert r.error is None, r.error.message
+        assert r.results[0].shape == (0,) and r.results[1].tolist() == [1.5, 1.5]
