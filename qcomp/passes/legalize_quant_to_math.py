@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -15,7 +15,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import StorageCastOp, quantized_element
@@ -45,8 +44,8 @@ from qcomp.passes.quant_to_math_ops import (
     lower_uniform_dequantize,
     lower_uniform_quantize,
     lower_upstream_add,
-    retype_block_args,
 )
+from qcomp.passes.storage_boundaries import TypeMap, lower_function_boundary
 
 RESCALE_MODES = ("float", "fixed-point", "stablehlo")
 
@@ -158,42 +157,10 @@ class ConvertFunctionBoundaries(RewritePattern):
     """func.func signatures, func.return and func.call on storage types (`quant.scast`
     bridges to the body until `FoldStorageCasts` removes the casts)."""
 
-    lowered: object
-
-    def _to_storage(self, v: SSAValue, rewriter: PatternRewriter, op: Operation) -> SSAValue:
-        t = self.lowered(v.type)
-        if t == v.type:
-            return v
-        return rewriter.insert(StorageCastOp(v, t), InsertPoint.before(op)).results[0]
+    lowered: TypeMap
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        lowered = self.lowered
-        if isinstance(op, func.FuncOp):
-            ft = op.function_type
-            ins = [lowered(t) for t in ft.inputs.data]
-            outs = [lowered(t) for t in ft.outputs.data]
-            if ins == list(ft.inputs.data) and outs == list(ft.outputs.data):
-                return
-            op.function_type = FunctionType.from_lists(ins, outs)
-            rewriter.notify_op_modified(op)
-            if op.body.blocks:
-                retype_block_args(op.body.blocks[0], rewriter, lowered)
-        elif isinstance(op, func.ReturnOp):
-            if all(lowered(v.type) == v.type for v in op.arguments):
-                return
-            rewriter.replace(op, func.ReturnOp(*[self._to_storage(v, rewriter, op)
-                                                 for v in op.arguments]))
-        elif isinstance(op, func.CallOp):
-            types = [lowered(r.type) for r in op.results]
-            if types == [r.type for r in op.results] and all(
-                    lowered(v.type) == v.type for v in op.arguments):
-                return
-            args = [self._to_storage(v, rewriter, op) for v in op.arguments]
-            call = rewriter.insert(func.CallOp(op.callee, args, types), InsertPoint.before(op))
-            results = [n if n.type == o.type else rewriter.insert(
-                StorageCastOp(n, o.type), InsertPoint.before(op)).results[0]
-                for o, n in zip(op.results, call.results)]
-            rewriter.replace(op, [], results)
+        lower_function_boundary(op, rewriter, self.lowered)
 
 
 class FoldStorageCasts(RewritePattern):

@@ -146,7 +146,7 @@ def storage_type_fn(upstream: bool):
     """Maps a type to its lowered form: quantized elements become storage integers
     (`uN` as `uiN`, or as signless `iN` for rescale=stablehlo, as upstream)."""
     from qcomp.dialects.quant import quantized_element
-    from qcomp.passes.strip_func_quant_types import stripped_type
+    from qcomp.passes.storage_boundaries import stripped_type
 
     if not upstream:
         return stripped_type

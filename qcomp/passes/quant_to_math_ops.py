@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i32, i64
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType, quantized_element
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.diagnostics import PassDiagnostic
 from qcomp.passes.qdq_rules import DQ_OP_Q_OPS, QDQ_DECOMPOSED_OPS
 from qcomp.passes.quant_to_math_dot import illegal
@@ -32,7 +32,7 @@ from qcomp.passes.quant_to_math_emit import (
     upstream_requantize,
     upstream_storage,
 )
-from qcomp.passes.strip_func_quant_types import stripped_type
+from qcomp.passes.storage_boundaries import retype_block_args, stripped_type
 
 Storage = Callable[[SSAValue], SSAValue]
 
@@ -152,24 +152,6 @@ def lower_dq_op_q(op: Operation, em: Emitter, rescale: str, st: Storage) -> list
 # ---------------------------------------------------------------------------
 # Type-only ops
 # ---------------------------------------------------------------------------
-def retype_block_args(block: Block, rewriter, lowered=stripped_type) -> None:
-    """Quantized block arguments take their `lowered` types; a `quant.scast` back at the top."""
-    from xdsl.rewriter import InsertPoint
-
-    point = InsertPoint.at_start(block)
-    for index, old in enumerate(list(block.args)):
-        new_type = lowered(old.type)
-        if new_type == old.type:
-            continue
-        new = rewriter.insert_block_argument(block, index, new_type)
-        new.name_hint = old.name_hint
-        cast = StorageCastOp(new, old.type)
-        rewriter.insert(cast, point)
-        point = InsertPoint.after(cast)
-        rewriter.replace_all_uses_with(old, cast.res)
-        rewriter.erase_block_argument(old)
-
-
 def lower_type_only(op: Operation, em: Emitter, st: Storage,
                     lowered=stripped_type) -> list[SSAValue]:
     """The same op on the storage integers (regions moved over, block arguments retyped);
@@ -273,5 +255,4 @@ __all__ = [
     "SAME_TYPE_ONLY", "SPEC_DQ_OP_Q", "TYPE_ONLY", "UPSTREAM_DQ_OP_Q", "UPSTREAM_TYPE_ONLY",
     "all_same_quantized", "lower_dq_op_q", "lower_fixed_point_add", "lower_type_only",
     "lower_uniform_dequantize", "lower_uniform_quantize", "lower_upstream_add", "q_of",
-    "retype_block_args",
 ]
