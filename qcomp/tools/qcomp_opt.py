@@ -27,6 +27,15 @@ from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, 
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.dialects.literals import QcompParser, print_module
+from qcomp.tools.cli import (
+    SPLIT_MARKER,
+    ArgParser,
+    InternalError,
+    UsageError,
+    guarded_main,
+    op_offset,
+    split_chunks,
+)
 from qcomp.tools.diagnostics import (
     Diagnostic,
     SourceFile,
@@ -43,22 +52,6 @@ from qcomp.tools.pipeline import (
 )
 
 PROG = "qcomp-opt"
-SPLIT_MARKER = "// -----"
-_SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
-
-
-class InternalError(Exception):
-    """A bug (not bad input), with what qcomp-opt was doing when it happened."""
-
-
-class UsageError(Exception):
-    """Bad command line."""
-
-
-class _ArgParser(argparse.ArgumentParser):
-    def error(self, message: str):  # never sys.exit from inside main()
-        raise UsageError(message)
-
 
 def _bool_flag(text: str) -> bool:
     if text.lower() in ("1", "true", "yes", "on"):
@@ -68,8 +61,8 @@ def _bool_flag(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"'{text}' is not a boolean")
 
 
-def _arg_parser() -> _ArgParser:
-    p = _ArgParser(prog=PROG, add_help=False,
+def _arg_parser() -> ArgParser:
+    p = ArgParser(prog=PROG, add_help=False,
                    usage=f"{PROG} [options] [FILE|-] [--<pass-name>[='opt=value ...']]",
                    description="Parse, verify, transform and print MLIR with qcomp's "
                                "dialects (quant, stablehlo, chlo, tosa, ...) and passes. "
@@ -137,25 +130,6 @@ class Timing:
         return "\n".join(lines) + "\n"
 
 
-def split_chunks(text: str, split: bool) -> list[str]:
-    """Chunks of the input, each padded with newlines so line numbers stay those of
-    the whole file."""
-    if not split:
-        return [text]
-    marks = list(_SPLIT.finditer(text))
-    starts = [0] + [m.end() for m in marks]
-    ends = [m.start() for m in marks] + [len(text)]
-    return ["\n" * text.count("\n", 0, s) + text[s:e] for s, e in zip(starts, ends)]
-
-
-def _op_offset(op: Operation | None, positions: dict[Operation, int]) -> int | None:
-    while op is not None:
-        if op in positions:
-            return positions[op]
-        op = op.parent_op()
-    return None
-
-
 def _op_message(op: Operation, error: Exception) -> str:
     msg = str(error).strip() or type(error).__name__
     if msg.startswith("'") or msg.startswith("Operation "):
@@ -169,11 +143,11 @@ def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnost
         try:
             op.verify(verify_nested_ops=False)
         except DiagnosticException as e:
-            return Diagnostic("error", _op_message(op, e), _op_offset(op, positions))
+            return Diagnostic("error", _op_message(op, e), op_offset(op, positions))
     try:
         module.verify()
     except DiagnosticException as e:
-        return Diagnostic("error", str(e).strip(), _op_offset(module, positions))
+        return Diagnostic("error", str(e).strip(), op_offset(module, positions))
     return None
 
 
@@ -276,7 +250,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         except DiagnosticException as e:
             op = getattr(e, "op", None)
             message = getattr(e, "message", None) or str(e).strip()
-            return None, [Diagnostic("error", message, _op_offset(op, positions))]
+            return None, [Diagnostic("error", message, op_offset(op, positions))]
         except Exception as e:
             line = SourceFile(name, text).line_col(len(text) - len(text.lstrip("\n")))[0]
             raise InternalError(f"{type(e).__name__}: {e} (in pass '{p.name}' on the input "
@@ -405,21 +379,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Entry point of the `qcomp-opt` console script; returns the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
-    stderr = sys.stderr if stderr is None else stderr
-    try:
-        return run(argv, stdin, stdout, stderr)
-    except KeyboardInterrupt:
-        stderr.write(f"{PROG}: interrupted\n")
-        return 130
-    except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
-        what = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
-        stderr.write(f"{PROG}: internal error: {what}\n")
-        if os.environ.get("QCOMP_DEBUG") == "1":
-            traceback.print_exc(file=stderr)
-        return 2
+    return guarded_main(PROG, run, argv, stdin, stdout, stderr)
 
 
 if __name__ == "__main__":

@@ -14,25 +14,16 @@ program or the command line (diagnostic, never a traceback).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-import traceback
 from typing import TextIO
 
 import numpy as np
 
+from qcomp.tools.cli import ArgParser, UsageError, guarded_main, op_offset, split_chunks
+
 PROG = "qcomp-run"
 DEFAULT_MAX_MEMORY = 4 << 30
-
-
-class UsageError(Exception):
-    """Bad command line."""
-
-
-class _ArgParser(argparse.ArgumentParser):
-    def error(self, message: str):
-        raise UsageError(message)
 
 
 def parse_size(text: str) -> int:
@@ -44,8 +35,8 @@ def parse_size(text: str) -> int:
     return int(float(m.group(1)) * scale)
 
 
-def _arg_parser() -> _ArgParser:
-    p = _ArgParser(prog=PROG, description="Run StableHLO programs on NumPy and report checks.")
+def _arg_parser() -> ArgParser:
+    p = ArgParser(prog=PROG, description="Run StableHLO programs on NumPy and report checks.")
     p.add_argument("input", help="input .mlir file ('-' for stdin)")
     p.add_argument("--split-input-file", action="store_true",
                    help="run each '// -----'-separated chunk on its own")
@@ -68,35 +59,13 @@ def _format_check_failure(source, c, positions, fname: str) -> str:
 
     what = c.op.name if c.op.name != "stablehlo.custom_call" else "check.eq"
     head = Diagnostic("error", f"{what} failed in @{fname}: {c.total_mismatches} "
-                               f"mismatching element(s)", _op_offset(c.op, positions))
+                               f"mismatching element(s)", op_offset(c.op, positions))
     lines = [render(source, head).rstrip("\n")]
     for idx, got, want in c.mismatches:
         lines.append(f"  at {list(idx)}: got {got!r}, expected {want!r}")
     if c.total_mismatches > len(c.mismatches):
         lines.append(f"  ... and {c.total_mismatches - len(c.mismatches)} more")
     return "\n".join(lines) + "\n"
-
-
-_SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
-
-
-def split_chunks(text: str, split: bool) -> list[str]:
-    """Chunks of the input, padded with newlines so line numbers stay the file's."""
-    if not split:
-        return [text]
-    marks = list(_SPLIT.finditer(text))
-    starts = [0] + [m.end() for m in marks]
-    ends = [m.start() for m in marks] + [len(text)]
-    return ["\n" * text.count("\n", 0, s) + text[s:e] for s, e in zip(starts, ends)]
-
-
-def _op_offset(op, positions) -> int | None:
-    """Source offset of `op` or of its closest parsed ancestor."""
-    while op is not None:
-        if op in positions:
-            return positions[op]
-        op = op.parent_op()
-    return None
 
 
 def verify_module(module, positions):
@@ -112,7 +81,7 @@ def verify_module(module, positions):
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             if not msg.startswith("'"):
                 msg = f"'{op.name}' op {msg}"
-            return Diagnostic("error", msg, _op_offset(op, positions))
+            return Diagnostic("error", msg, op_offset(op, positions))
     return None
 
 
@@ -203,7 +172,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             try:
                 f_inputs = _inputs_for(f, inputs)
             except RunError as e:
-                stderr.write(render(source, Diagnostic("error", e.message, _op_offset(f, positions))))
+                stderr.write(render(source, Diagnostic("error", e.message, op_offset(f, positions))))
                 error = True
                 failed += 1
                 continue
@@ -216,7 +185,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
                     failed += 1
                     stderr.write(_format_check_failure(source, c, positions, fname))
             if r.error is not None:
-                loc = _op_offset(r.error.op, positions)
+                loc = op_offset(r.error.op, positions)
                 stderr.write(render(source, Diagnostic("error", r.error.message, loc)))
                 error = True
                 failed += 1
@@ -259,20 +228,7 @@ def _inputs_for(f, inputs: dict[str, np.ndarray] | None) -> list[np.ndarray]:
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Entry point of the `qcomp-run` console script; returns the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
-    stderr = sys.stderr if stderr is None else stderr
-    try:
-        return run_tool(argv, stdin, stdout, stderr)
-    except KeyboardInterrupt:
-        stderr.write(f"{PROG}: interrupted\n")
-        return 130
-    except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
-        stderr.write(f"{PROG}: internal error: {type(e).__name__}: {e}\n")
-        if os.environ.get("QCOMP_DEBUG") == "1":
-            traceback.print_exc(file=stderr)
-        return 2
+    return guarded_main(PROG, run_tool, argv, stdin, stdout, stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+"""What qcomp's command-line tools share: argument errors as exceptions, the
+`// -----` input split, op -> source offset, and the guarded entry point that
+turns any bug into a one-line `internal error` (never a traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import traceback
+from collections.abc import Callable
+from typing import TextIO
+
+SPLIT_MARKER = "// -----"
+_SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
+
+
+class InternalError(Exception):
+    """A bug (not bad input), with what the tool was doing when it happened."""
+
+
+class UsageError(Exception):
+    """Bad command line."""
+
+
+class ArgParser(argparse.ArgumentParser):
+    """argparse that raises `UsageError` instead of exiting (never sys.exit from main)."""
+
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def split_chunks(text: str, split: bool) -> list[str]:
+    """Chunks of the input, each padded with newlines so line numbers stay those of
+    the whole file."""
+    if not split:
+        return [text]
+    marks = list(_SPLIT.finditer(text))
+    starts = [0] + [m.end() for m in marks]
+    ends = [m.start() for m in marks] + [len(text)]
+    return ["\n" * text.count("\n", 0, s) + text[s:e] for s, e in zip(starts, ends)]
+
+
+def op_offset(op, positions) -> int | None:
+    """Source offset of `op` or of its closest parsed ancestor."""
+    while op is not None:
+        if op in positions:
+            return positions[op]
+        op = op.parent_op()
+    return None
+
+
+Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]
+
+
+def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO | None,
+                 stdout: TextIO | None, stderr: TextIO | None) -> int:
+    """`run(argv, stdin, stdout, stderr)` with the process's streams by default; exit
+    code 130 on Ctrl-C, 2 with `prog: internal error: ...` on any exception
+    (the traceback only with QCOMP_DEBUG=1)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    try:
+        return run(argv, stdin, stdout, stderr)
+    except KeyboardInterrupt:
+        stderr.write(f"{prog}: interrupted\n")
+        return 130
+    except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
+        what = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
+        stderr.write(f"{prog}: internal error: {what}\n")
+        if os.environ.get("QCOMP_DEBUG") == "1":
+            traceback.print_exc(file=stderr)
+        return 2
