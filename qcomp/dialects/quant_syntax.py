@@ -163,14 +163,16 @@ class _BodyParser:
 
     # -- grammar ---------------------------------------------------------------
     def storage_spec(self) -> tuple[IntegerType, int, int]:
+        # MLIR's parser takes any integer type here (`i8`, `si8`, `ui8`; signed unless
+        # unsigned) or the keyword `uN`; `si8` prints back as `i8` and `ui8` as `u8`.
         name, off = self.ident()
-        m = re.fullmatch(r"([iu])([0-9]+)", name)
+        m = re.fullmatch(r"(si|ui|i|u)([0-9]+)", name)
         if m is None:
             raise QuantParseError(off, "illegal storage type prefix")
         width = int(m.group(2))
         if width == 0 or width > MAX_STORAGE_BITS:
             raise QuantParseError(off, f"illegal storage type size: {width}")
-        signed = m.group(1) == "i"
+        signed = m.group(1) in ("i", "si")
         storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
         lo, hi = storage_type_range(width, signed)
         smin, smax = lo, hi

@@ -469,3 +469,27 @@ func.func @scast_per_axis_rank(%arg0: tensor<2xi8>) {
   %0 = quant.scast %arg0 : tensor<2xi8> to tensor<2x!quant.uniform<i8:f32:1, {1.0, 2.0}>>
   return
 }
+
+// -----
+
+func.func @ui8_zero_point_range(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{illegal storage type minimum: -1}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<ui8<-1:255>:f32, 1.0>>
+  return
+}
+
+// -----
+
+func.func @si8_range(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{illegal storage type maximum: 128}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<si8<-128:128>:f32, 1.0>>
+  return
+}
+
+// -----
+
+func.func @ui_width(%arg0: tensor<4xf32>) {
+  // expected-error@+1 {{illegal storage type size: 33}}
+  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<ui33:f32, 1.0>>
+  return
+}
