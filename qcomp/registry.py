@@ -147,15 +147,29 @@ PIPELINES: dict[str, tuple[str, str]] = {
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with builtin, func, arith, math and every qcomp dialect loaded."""
-    from xdsl.dialects.arith import Arith
+    """A context with builtin and func loaded, and arith, math and every qcomp dialect
+    registered: each is imported and loaded the first time one of its ops or types is
+    parsed or looked up (a tool run pays only for the dialects its input uses)."""
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
-    from xdsl.dialects.math import Math
 
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in (Builtin, Func, Arith, Math):  # math: lower-quant-ops' scalar roundeven
+    for d in (Builtin, Func):
         ctx.load_dialect(d)
-    for factory in DIALECTS.values():
-        ctx.load_dialect(factory())
+    ctx.register_dialect("arith", _arith)
+    ctx.register_dialect("math", _math)  # lower-quant-ops' scalar roundeven
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
     return ctx
+
+
+def _arith() -> Dialect:
+    from xdsl.dialects.arith import Arith
+
+    return Arith
+
+
+def _math() -> Dialect:
+    from xdsl.dialects.math import Math
+
+    return Math
