@@ -10,6 +10,7 @@ interpreter runs them as plain integer/float programs. Skipped, saying why, when
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -28,20 +29,32 @@ def _cases(path: Path) -> list[str]:
     return [c for c in path.read_text().split("// -----") if "func.func" in c and "!quant" in c]
 
 
+@functools.cache
+def _parsed() -> tuple:
+    """(file name, context, module) of every case, parsed once per session; each
+    test lowers clones, so the three rescale modes share one parse."""
+    out = []
+    for path in FILES:
+        for case in _cases(path):
+            ctx = make_context()
+            out.append((path.name, ctx, parse_module(case, ctx)))
+    return tuple(out)
+
+
 @pytest.mark.skipif(not FILES, reason=f"conformance data not found at {SHARED}")
 @pytest.mark.parametrize("rescale", ["float", "fixed-point", "stablehlo"])
 def test_conformance_cases_pass_after_lowering(rescale):
     failures = []
     count = 0
-    for path in FILES:
-        for case in _cases(path):
-            ctx = make_context()
-            module = parse_module(case, ctx)
-            LegalizeQuantToMathPass(rescale=rescale).apply(ctx, module)
-            module.verify()
-            for fr in run(module, None, semantics="spec"):
-                count += 1
-                if not fr.passed:
-                    failures.append(f"{path.name}:{fr.name}: {fr.error or 'check failed'}")
+    parsed = _parsed()
+    assert {name for name, _, _ in parsed} == {p.name for p in FILES}  # every file has cases
+    for name, ctx, original in parsed:
+        module = original.clone()
+        LegalizeQuantToMathPass(rescale=rescale).apply(ctx, module)
+        module.verify()
+        for fr in run(module, None, semantics="spec"):
+            count += 1
+            if not fr.passed:
+                failures.append(f"{name}:{fr.name}: {fr.error or 'check failed'}")
     assert count >= 131
     assert not failures, "\n".join(failures[:20])
