@@ -470,24 +470,23 @@ def quantized_element(t: Attribute) -> UniformQuantizedType | None:
     return e if isinstance(e, UniformQuantizedType) else None
 
 
+def _with_element(t: Attribute, element: Attribute) -> Attribute:
+    """`t` (a tensor or a scalar) with `element` as its element type."""
+    if isinstance(t, TensorType):
+        return TensorType(element, t.shape, t.encoding)
+    return element
+
+
 def expressed_of(t: Attribute) -> Attribute:
     """`t` with its quantized element type replaced by the expressed type."""
     q = quantized_element(t)
-    if q is None:
-        return t
-    if isinstance(t, TensorType):
-        return TensorType(q.expressed_type, t.shape, t.encoding)
-    return q.expressed_type
+    return t if q is None else _with_element(t, q.expressed_type)
 
 
 def storage_of(t: Attribute) -> Attribute:
     """`t` with its quantized element type replaced by the storage type."""
     q = quantized_element(t)
-    if q is None:
-        return t
-    if isinstance(t, TensorType):
-        return TensorType(q.storage, t.shape, t.encoding)
-    return q.storage
+    return t if q is None else _with_element(t, q.storage)
 
 
 def _verify_tensor_quant(t: Attribute) -> None:
