@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, OpImplResult
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation
 
+from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.quantized import QuantSemantics
@@ -151,6 +152,7 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(StablehloFunctions(semantics))
     interp.register_implementations(CheckFunctions())
+    interp.register_implementations(BuiltinFunctions())
     for extra in _optional_functions(semantics):
         interp.register_implementations(extra)
     return interp

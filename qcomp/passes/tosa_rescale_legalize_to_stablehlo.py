@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     Signedness,
     TensorType,
+    UnrealizedConversionCastOp,
     i1,
     i64,
 )
@@ -151,8 +152,8 @@ def rounding_terms(shift: np.ndarray, rounding_mode: str, scale32: bool
 
 
 class LegalizeRescale(RewritePattern):
-    """One `tosa.rescale` with constant parameters → convert, subtract, multiply, add,
-    shift_right_arithmetic, add, clamp, convert (in i64)."""
+    """One `tosa.rescale` with constant parameters → convert (an unrealized cast for
+    i48), subtract, multiply, add, shift_right_arithmetic, add, clamp, convert (in i64)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: RescaleOp, rewriter: PatternRewriter) -> None:
@@ -169,7 +170,12 @@ class LegalizeRescale(RewritePattern):
             x = em.op(BitcastConvertOp, [x], in_e)
         if op.is_input_unsigned and not _is_unsigned(in_e):
             x = em.op(BitcastConvertOp, [x], _unsigned_twin(in_e))   # read as unsigned
-        value = em.op(shlo.ConvertOp, [x])
+        if in_e.width.data == 48:
+            # no StableHLO type holds i48: widen it at the type-system boundary
+            value = em.insert(UnrealizedConversionCastOp(
+                operands=[x], result_types=[_tensor_type(i64, shape)]))
+        else:
+            value = em.op(shlo.ConvertOp, [x])
         if params.input_zp != 0:
             value = em.op(shlo.SubtractOp, [value, em.params(np.array([params.input_zp]))])
         rnd_pos, rnd_neg = rounding_terms(params.shift, op.rounding_mode.data, op.is_scale32)
@@ -218,9 +224,12 @@ class LegalizeRescale(RewritePattern):
         in_e = _storage(in_t.element_type)
         out_e = _storage(out_t.element_type)
         in_w, out_w = in_e.width.data, out_e.width.data
-        if in_w not in (8, 16, 32) or out_w not in (8, 16, 32):
-            raise fail(f"i{in_w} -> i{out_w}: StableHLO integers are 2/4/8/16/32/64-bit, so "
-                       "only 8-, 16- and 32-bit inputs and outputs can be legalized")
+        if in_w not in (8, 16, 32, 48) or out_w not in (8, 16, 32):
+            raise fail(f"i{in_w} -> i{out_w}: only 8-, 16-, 32- and 48-bit inputs and 8-, "
+                       "16- and 32-bit outputs can be legalized")
+        if in_w == 48 and op.is_scale32:
+            raise fail("a 48-bit input needs scale32 = false (a 16-bit multiplier), so that "
+                       "value * multiplier fits i64")
         mult = np.array(values["multiplier"], np.int64)
         shift = np.array(values["shift"], np.int64)
         if np.any(shift < 2) or np.any(shift > 62):
@@ -230,6 +239,8 @@ class LegalizeRescale(RewritePattern):
             raise fail(f"multiplier must be in [0, 2^{mult_bits - 1}), got {values['multiplier']}")
         izp = values["input_zp"][0]
         ozp = values["output_zp"][0]
+        if in_w == 48 and izp != 0:
+            raise fail(f"a 48-bit input needs input_zp 0, got {izp}")
         if op.is_input_unsigned:
             izp &= (1 << in_w) - 1
         if op.is_output_unsigned:
@@ -257,19 +268,27 @@ class TosaRescaleLegalizeToStablehloPass(ModulePass):
     rank-0 constants broadcast to the shape, or, per channel, rank-1 constants broadcast
     along the last axis. scale16 (`scale32 = false`, i16 multiplier) uses the same
     formula; INEXACT_ROUND is lowered as SINGLE_ROUND (the spec allows it). The i64
-    product cannot overflow: |value| < 2^33 and the multiplier < 2^31.
+    sum cannot overflow: with 8/16/32-bit inputs |value| < 2^33 and the multiplier
+    < 2^31; with a 48-bit input |value| <= 2^47 and the multiplier < 2^15, so
+    |value * multiplier| < 2^62 and round <= 2^61.
+
+    48-bit input (TOSA's accumulator type; TOSA requires scale32 = false and
+    input_zp = 0): StableHLO has no i48, and `stablehlo.convert` rejects it, so the
+    input is widened with `builtin.unrealized_conversion_cast` (tensor<..xi48> to
+    tensor<..xi64>, a sign-extension) in place of the convert, the usual bridge of a
+    partial lowering; it resolves once the producer of the i48 value is lowered too.
 
     Beyond upstream (which accepts only per-tensor, SINGLE_ROUND, scale32, signed):
     per-channel, DOUBLE_ROUND, INEXACT_ROUND, scale16, unsigned input and output, with
-    8-, 16- and 32-bit inputs. A 48-bit input is refused: StableHLO has no 48-bit
-    integer type, so no StableHLO op can read it (TOSA's i48 comes from its own
-    accumulating ops). Inputs that break a TOSA REQUIRE (|value| >= 2^(shift-1) with scale32) get
-    the formula's value; the spec leaves them undefined.
+    8-, 16-, 32- and 48-bit inputs. Inputs that break a TOSA REQUIRE (|value| >= 2^(shift-1)
+    with scale32; a scale16 result outside i32) get the formula's value; the spec
+    leaves them undefined.
 
     `tosa.const` parameters left without uses are erased.
 
     Errors: multiplier, shift or zero point not a constant; dynamic or unranked shapes;
-    48-bit (or other non-StableHLO width) input; shift outside [2, 62] or a negative or
+    an input width other than 8/16/32/48 or output width other than 8/16/32; a 48-bit
+    input with scale32 or a nonzero input_zp; shift outside [2, 62] or a negative or
     too wide multiplier.
     """
 

@@ -27,15 +27,16 @@ func.func @dynamic_shape(%arg0: tensor<?xi8>) -> tensor<?xi32> {
 
 // -----
 
-// A 48-bit input (TOSA's accumulator type, scale32 = false) has no StableHLO type.
-func.func @i48_input(%arg0: tensor<4xi48>) -> tensor<4xi32> {
-  %m = "tosa.const"() <{values = dense<16384> : tensor<1xi16>}> : () -> tensor<1xi16>
-  %s = "tosa.const"() <{values = dense<40> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %iz = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
-  %oz = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  // expected-error @+1 {{tosa-rescale-legalize-to-stablehlo: i48 -> i32: StableHLO integers are 2/4/8/16/32/64-bit, so only 8-, 16- and 32-bit inputs and outputs can be legalized}}
-  %0 = tosa.rescale %arg0, %m, %s, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = false} : (tensor<4xi48>, tensor<1xi16>, tensor<1xi8>, tensor<1xi48>, tensor<1xi32>) -> tensor<4xi32>
-  return %0 : tensor<4xi32>
+// A 48-bit output has no StableHLO type to convert to (48-bit inputs are legalized,
+// see i48.mlir: an unrealized_conversion_cast widens them to i64).
+func.func @i48_output(%arg0: tensor<4xi32>) -> tensor<4xi48> {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %iz = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %oz = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
+  // expected-error @+1 {{tosa-rescale-legalize-to-stablehlo: i32 -> i48: only 8-, 16-, 32- and 48-bit inputs and 8-, 16- and 32-bit outputs can be legalized}}
+  %0 = tosa.rescale %arg0, %m, %s, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi48>) -> tensor<4xi48>
+  return %0 : tensor<4xi48>
 }
 
 // -----

@@ -3,7 +3,7 @@
 // The legalized programs, run by qcomp's interpreter, against values computed by hand
 // from the TOSA spec's pseudocode (every check.expect_eq_const must pass).
 
-// CHECK: 7 passed, 0 failed
+// CHECK: 8 passed, 0 failed
 
 // REFERENCE.md §6 (the TOSA reference model's output): M = 2/3 * 2^31, shift 31,
 // input_zp 3, output_zp -1:
@@ -90,5 +90,22 @@ func.func @main() {
   %oz = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
   %0 = tosa.rescale %x, %m, %s, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = false} : (tensor<4xi16>, tensor<1xi16>, tensor<1xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<4xi8>
   check.expect_eq_const %0, dense<[11, -1, 127, -128]> : tensor<4xi8>
+  return
+}
+
+// -----
+
+// 48-bit input (widened by builtin.unrealized_conversion_cast), values at the ends of
+// i48: M = 2^14, shift 40 (scale 2^-26), round = 2^39:
+//    2^47 - 1 -> floor(2^21 - 2^-26 + 0.5) = 2^21 = 2097152;  -2^47 -> -2^21 + 0.5 -> -2097152
+//    2^25 -> floor(0.5 + 0.5) = 1;  -2^25 -> floor(-0.5 + 0.5) = 0 (ties toward +inf)
+func.func @main() {
+  %x = "tosa.const"() <{values = dense<[140737488355327, -140737488355328, 33554432, -33554432]> : tensor<4xi48>}> : () -> tensor<4xi48>
+  %m = "tosa.const"() <{values = dense<16384> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %s = "tosa.const"() <{values = dense<40> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %iz = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
+  %oz = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %0 = tosa.rescale %x, %m, %s, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = false} : (tensor<4xi48>, tensor<1xi16>, tensor<1xi8>, tensor<1xi48>, tensor<1xi32>) -> tensor<4xi32>
+  check.expect_eq_const %0, dense<[2097152, -2097152, 1, 0]> : tensor<4xi32>
   return
 }
