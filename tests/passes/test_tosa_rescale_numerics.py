@@ -188,7 +188,7 @@ _DTYPES = {8: np.int8, 16: np.int16, 32: np.int32, 48: np.int64}
 
 def _random_rescale(rng, force_double_round: bool = False):
     """A random valid TOSA 1.0 rescale configuration (verifier rules respected)."""
-    in_w = int(rng.choice([8, 16, 32]))  # i48 is refused: StableHLO has no 48-bit integers
+    in_w = int(rng.choice([8, 16, 32]))  # i48: test_legalized_i48_rescale_equals_tosa_rescale
     out_w = int(rng.choice([8, 16, 32]))
     scale32 = bool(rng.integers(2))
     iu = in_w in (8, 16) and out_w != 32 and bool(rng.integers(2))
@@ -286,6 +286,74 @@ def test_legalized_rescale_equals_tosa_rescale(seed):
 
 
 
+
+
+_I48_MIN, _I48_MAX = -(1 << 47), (1 << 47) - 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_legalized_i48_rescale_equals_tosa_rescale(seed):
+    """48-bit input (widened to i64 by builtin.unrealized_conversion_cast, run by the
+    interpreter as a sign-extension): exactly `tosa_rescale` on i48 values, including
+    +-2^47 and its neighbours and rounding ties. TOSA: scale32 = false (16-bit
+    multiplier), input_zp = 0; shifts >= 33 keep |x * M / 2^shift| within i32 (the
+    scale16 REQUIRE) for every i48 x, so no value is out of the spec's domain."""
+    rng = np.random.default_rng(1000 + seed)
+    out_w = int(rng.choice([8, 16, 32]))
+    per_channel = bool(seed % 2)
+    n = 3 if per_channel else 1
+    mult = [int(v) for v in rng.integers(0, 1 << 15, n)]
+    mult[0] = (1 << 15) - 1                      # the widest product: (2^47) * (2^15 - 1)
+    shift = [int(v) for v in rng.integers(33, 63, n)]
+    if per_channel:
+        mult[1], shift[1] = 1, int(rng.integers(33, 48))   # ties at x = +-2^(shift-1)
+    ozp = int(rng.integers(-128, 128)) if out_w == 8 else 0
+    mode = "SINGLE_ROUND" if seed % 3 else "INEXACT_ROUND"
+    c = dict(in_w=48, out_w=out_w, scale32=False, iu=False, ou=False, per_channel=per_channel,
+             mode=mode, mult=mult, shift=shift, izp=0, ozp=ozp)
+    shape = (10, 3)
+    x = rng.integers(_I48_MIN, _I48_MAX + 1, shape, dtype=np.int64)
+    x[0], x[1] = _I48_MIN, _I48_MAX
+    x[2], x[3] = _I48_MIN + 1, _I48_MAX - 1
+    x[4], x[5] = -1, 0
+    for ch in range(3):   # +-2^(shift-1) (kept within i48): a tie where M = 1
+        s = shift[ch if per_channel else 0]
+        x[6, ch], x[7, ch] = 1 << min(s - 1, 46), -(1 << min(s - 1, 46))
+    assert all(_in_domain(c, int(v), idx[-1] if per_channel else 0)
+               for idx, v in np.ndenumerate(x))
+    module = _parse(_rescale_program(shape, "i48", f"i{out_w}", mult, shift, 0, ozp,
+                                     mode=mode, scale32=False, per_channel=per_channel))
+    TosaRescaleLegalizeToStablehloPass().apply(CTX, module)
+    module.verify()
+    names = [op.name for op in module.walk()]
+    assert "tosa.rescale" not in names
+    assert names.count("builtin.unrealized_conversion_cast") == 1
+    assert _run(module, x).tolist() == _expected(c, x).tolist(), c
+
+
+def test_legalized_i48_rescale_at_the_ends_by_hand():
+    """M = 2^15 - 1, shift 33: (x * 32767 + 2^32) >> 33, i32 output.
+    2^47 - 1: (2^47 - 1) * 32767 + 2^32 = 4611545285233967105 = 536854528.4999... * 2^33
+              -> 536854528;
+    -2^47:    -2^47 * 32767 + 2^32 = -4611545276644065280 = -536854527.5 * 2^33
+              -> floor = -536854528;
+    2^17:     2^17 * 32767 + 2^32 = 8589803520 = 0.99998 * 2^33 -> 0."""
+    module = _parse(_rescale_program((3,), "i48", "i32", [32767], [33], 0, 0, scale32=False))
+    TosaRescaleLegalizeToStablehloPass().apply(CTX, module)
+    module.verify()
+    x = np.array([_I48_MAX, _I48_MIN, 1 << 17], np.int64)
+    assert _run(module, x).tolist() == [536854528, -536854528, 0]
+    assert tosa_rescale(x, 32767, 33, 0, 0, scale32=False, out_bitwidth=32).tolist() == \
+        [536854528, -536854528, 0]
+
+
+def test_i48_with_scale32_is_refused_by_the_pass():
+    """The verifier rejects a 48-bit input with scale32; the pass refuses it too when
+    handed an unverified module (x * M could pass 2^63 with a 31-bit multiplier)."""
+    text = _rescale_program((2,), "i48", "i32", [1 << 30], [40], 0, 0, scale32=True)
+    module = QcompParser(CTX, text).parse_module()
+    with pytest.raises(PassDiagnostic, match=r"a 48-bit input needs scale32 = false"):
+        TosaRescaleLegalizeToStablehloPass().apply(CTX, module)
 
 
 def _quant_program(op: str, sl, zl, sr, zr, so, zo, n=256, storage="i8") -> str:
