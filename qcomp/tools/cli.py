@@ -51,6 +51,19 @@ def op_offset(op, positions) -> int | None:
     return None
 
 
+def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str, str] | None:
+    """(name, text) of the input file (`-`: stdin, named `<stdin>`); None after
+    writing `prog: error: could not open input file ...` when it cannot be read."""
+    if path == "-":
+        return "<stdin>", stdin.read()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return path, f.read()
+    except OSError as e:
+        stderr.write(f"{prog}: error: could not open input file '{path}': {e.strerror}\n")
+        return None
+
+
 Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]
 
 

@@ -34,6 +34,7 @@ from qcomp.tools.cli import (
     UsageError,
     guarded_main,
     op_offset,
+    read_input,
     split_chunks,
 )
 from qcomp.tools.diagnostics import (
@@ -329,17 +330,10 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     except PipelineError as e:
         stderr.write(f"{PROG}: error: {e}\n")
         return 1
-    if args.input == "-":
-        name, text = "<stdin>", stdin.read()
-    else:
-        name = args.input
-        try:
-            with open(args.input, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError as e:
-            stderr.write(f"{PROG}: error: could not open input file '{args.input}': "
-                         f"{e.strerror}\n")
-            return 1
+    source = read_input(PROG, args.input, stdin, stderr)
+    if source is None:
+        return 1
+    name, text = source
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
                    args.print_ir_after_all, args.print_ir_after_change, passes,
                    args.hex_limit, args.verify_numerics)

@@ -20,7 +20,14 @@ from typing import TextIO
 
 import numpy as np
 
-from qcomp.tools.cli import ArgParser, UsageError, guarded_main, op_offset, split_chunks
+from qcomp.tools.cli import (
+    ArgParser,
+    UsageError,
+    guarded_main,
+    op_offset,
+    read_input,
+    split_chunks,
+)
 
 PROG = "qcomp-run"
 DEFAULT_MAX_MEMORY = 4 << 30
@@ -114,16 +121,10 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     except UsageError as e:
         stderr.write(f"{PROG}: error: {e}\n")
         return 2
-    if args.input == "-":
-        name, text = "<stdin>", stdin.read()
-    else:
-        name = args.input
-        try:
-            with open(args.input, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError as e:
-            stderr.write(f"{PROG}: error: could not open input file '{args.input}': {e.strerror}\n")
-            return 2
+    source = read_input(PROG, args.input, stdin, stderr)
+    if source is None:
+        return 2
+    name, text = source
     inputs = None
     if args.inputs:
         try:
