@@ -70,7 +70,7 @@ def test_validator_names_the_pass_that_changed_results(tmp_path, monkeypatch):
     class AbsToNegate(RewritePattern):
         def match_and_rewrite(self, op, rewriter: PatternRewriter):
             if isinstance(op, stablehlo.AbsOp):
-                rewriter.replace_op(op, stablehlo.NegateOp.create(
+                rewriter.replace(op, stablehlo.NegateOp.create(
                     operands=list(op.operands), result_types=[r.type for r in op.results]))
 
     @dataclass(frozen=True)
