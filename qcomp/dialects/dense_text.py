@@ -21,12 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BFloat16Type,
     BytesAttr,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerType,
     Signedness,
@@ -34,17 +30,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
-from qcomp.dialects.float_format import bits_to_float, format_float
+from qcomp.dialects.float_format import bits_to_float, float_kind, format_float
 
 HEX_PRINT_LIMIT = 100
 """MLIR prints a non-splat dense attribute with more elements than this as hex."""
 
-_FLOAT_KINDS: dict[type, str] = {
-    Float16Type: "f16",
-    BFloat16Type: "bf16",
-    Float32Type: "f32",
-    Float64Type: "f64",
-}
 _NUMPY_FLOAT = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 _UINT_OF_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -68,11 +58,6 @@ class LiteralError(Exception):
 
 # ---------------------------------------------------------------------------
 # element types
-
-
-def float_kind(t: Attribute) -> str | None:
-    """'f16' / 'bf16' / 'f32' / 'f64' for those float types, else None."""
-    return _FLOAT_KINDS.get(type(t))
 
 
 def _int_range(t: IntegerType | IndexType) -> tuple[int, int]:

@@ -14,6 +14,23 @@ import re
 import struct
 
 import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.ir import Attribute
+
+FLOAT_KINDS: dict[type, str] = {
+    Float16Type: "f16",
+    BFloat16Type: "bf16",
+    Float32Type: "f32",
+    Float64Type: "f64",
+}
+"""The float types qcomp prints and reads, by their kind name."""
+KIND_TYPES: dict[str, type] = {kind: cls for cls, kind in FLOAT_KINDS.items()}
+
+
+def float_kind(t: Attribute) -> str | None:
+    """`f16` / `bf16` / `f32` / `f64` for those float types, else None."""
+    return FLOAT_KINDS.get(type(t))
+
 
 _FLOAT_LITERAL = re.compile(r"^[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
 

@@ -8,32 +8,16 @@ import math
 import re
 
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatData,
     IntegerType,
     Signedness,
 )
 from xdsl.ir import Attribute
 
-from qcomp.dialects.float_format import format_float, parse_float
+from qcomp.dialects.float_format import KIND_TYPES, float_kind, format_float, parse_float
 
 MAX_STORAGE_BITS = 32
 
-_FLOAT_KINDS: dict[type, str] = {
-    Float16Type: "f16",
-    BFloat16Type: "bf16",
-    Float32Type: "f32",
-    Float64Type: "f64",
-}
-_KIND_TYPES = {kind: cls for cls, kind in _FLOAT_KINDS.items()}
-
-
-def float_kind(t: Attribute) -> str | None:
-    """`f16`/`bf16`/`f32`/`f64` for a float type, else None."""
-    return _FLOAT_KINDS.get(type(t))
 
 
 def storage_type_range(width: int, signed: bool) -> tuple[int, int]:
@@ -191,7 +175,7 @@ class _BodyParser:
 
     def expressed_type(self) -> tuple[Attribute, int]:
         name, off = self.ident()
-        cls = _KIND_TYPES.get(name)
+        cls = KIND_TYPES.get(name)
         if cls is None:
             if re.fullmatch(r"f8E.*|f4E.*|f6E.*|tf32|f80|f128", name):
                 raise QuantParseError(
