@@ -10,12 +10,10 @@ import random
 import re
 import shutil
 import struct
-import subprocess
 
 import pytest
 
-from qcomp.dialects.literals import parse_module, print_module
-from qcomp.registry import make_context
+from tosa_opt_oracle import qcomp_result, upstream_results
 
 pytestmark = pytest.mark.skipif(shutil.which("tosa-opt") is None,
                                 reason="tosa-opt not installed (pip install tosa-tools)")
@@ -109,45 +107,8 @@ def _case(rng: random.Random, i: int) -> str:
             f"  %1 = quant.dcast %0 : {qt} to {ft}\n  return\n}}")
 
 
-def _upstream(chunks: list[str], tmp_path) -> list[tuple[str | None, list[str]]]:
-    path = tmp_path / "cases.mlir"
-    path.write_text("\n// -----\n".join(_PRELUDE + c for c in chunks) + "\n")
-    run = subprocess.run(["tosa-opt", "--split-input-file", str(path)], capture_output=True,
-                         text=True, timeout=120)
-    starts, line = [], 1
-    for c in chunks:
-        starts.append(line)
-        line += (_PRELUDE + c).count("\n") + 2
-    errors: dict[int, str] = {}
-    for m in re.finditer(r"^[^:\n]*:(\d+):\d+: error: (?:'[\w.]+' op )?(.*)$", run.stderr,
-                         re.M):
-        errors.setdefault(max(k for k, s in enumerate(starts) if s <= int(m.group(1))),
-                          m.group(2))
-    printed = run.stdout.split("// -----")
-    assert len(printed) == len(chunks), run.stderr[-2000:]
-    return [(errors.get(k), _quant_lines(printed[k])) for k in range(len(chunks))]
-
-
-def _quant_lines(text: str) -> list[str]:
-    return [re.sub(r"%[\w]+", "%V", line.strip()) for line in text.splitlines()
-            if "quant." in line and "func.func" not in line]
-
-
-_CTX = []
-
-
-def _qcomp(chunk: str) -> tuple[str | None, list[str]]:
-    if not _CTX:
-        _CTX.append(make_context())
-    try:
-        module = parse_module(chunk, _CTX[0])
-        module.verify()
-    except Exception as e:  # noqa: BLE001 - any diagnostic, compared by text below
-        message = str(e)
-        m = re.search(r"\n *\^+\n *(.*)", message)
-        first = m.group(1) if m else message.splitlines()[0]
-        return re.sub(r"^'[\w.]+' op ", "", first), []
-    return None, _quant_lines(print_module(module))
+def _is_quant_line(line: str) -> bool:
+    return "quant." in line and "func.func" not in line
 
 
 def _same_error(theirs: str | None, ours: str | None) -> bool:
@@ -164,8 +125,8 @@ def test_quant_types_match_upstream(tmp_path):
     rng = random.Random(5)
     chunks = [_case(rng, i) for i in range(300)]
     mismatches = []
-    for chunk, (their_error, their_text) in zip(chunks, _upstream(chunks, tmp_path)):
-        our_error, our_text = _qcomp(chunk)
+    for chunk, (their_error, their_text) in zip(chunks, upstream_results([_PRELUDE + c for c in chunks], tmp_path, _is_quant_line)):
+        our_error, our_text = qcomp_result(chunk, _is_quant_line)
         if not _same_error(their_error, our_error):
             mismatches.append((chunk, their_error, our_error))
             continue

@@ -5,14 +5,11 @@ give the same diagnostic (or none) and, when valid, the same printed text."""
 from __future__ import annotations
 
 import random
-import re
 import shutil
-import subprocess
 
 import pytest
 
-from qcomp.dialects.literals import parse_module, print_module
-from qcomp.registry import make_context
+from tosa_opt_oracle import qcomp_result, upstream_results
 
 pytestmark = pytest.mark.skipif(shutil.which("tosa-opt") is None,
                                 reason="tosa-opt not installed (pip install tosa-tools)")
@@ -118,55 +115,15 @@ def _elementwise_case(rng: random.Random, i: int) -> str:
     return f"func.func @f{i}(%a: {ta}, %b: {tb}) {{\n  {pre}{body}\n  return\n}}"
 
 
-def _upstream(chunks: list[str], tmp_path) -> list[tuple[str | None, list[str]]]:
-    """(first error message without the `'op' op ` prefix, printed tosa lines) per chunk."""
-    path = tmp_path / "cases.mlir"
-    path.write_text("\n// -----\n".join(chunks) + "\n")
-    run = subprocess.run(["tosa-opt", "--split-input-file", str(path)], capture_output=True,
-                         text=True, timeout=120)
-    starts = []
-    line = 1
-    for c in chunks:
-        starts.append(line)
-        line += c.count("\n") + 2
-    errors: dict[int, str] = {}
-    for m in re.finditer(r"^[^:\n]*:(\d+):\d+: error: (?:'[\w.]+' op )?(.*)$", run.stderr,
-                         re.M):
-        index = max(k for k, s in enumerate(starts) if s <= int(m.group(1)))
-        errors.setdefault(index, m.group(2))
-    # every chunk, failing ones included (they print nothing), ends with a separator
-    printed = run.stdout.split("// -----")
-    assert len(printed) == len(chunks), run.stderr[-2000:]
-    return [(errors.get(k), _tosa_lines(printed[k])) for k in range(len(chunks))]
-
-
-def _tosa_lines(text: str) -> list[str]:
-    return [re.sub(r"%[\w]+", "%V", line.strip()) for line in text.splitlines()
-            if "tosa." in line]
-
-
-_CTX = []
-
-
-def _qcomp(chunk: str) -> tuple[str | None, list[str]]:
-    if not _CTX:
-        _CTX.append(make_context())
-    try:
-        module = parse_module(chunk, _CTX[0])
-        module.verify()
-    except Exception as e:  # noqa: BLE001 - any diagnostic, compared by text below
-        message = str(e)
-        m = re.search(r"\n *\^+\n *(.*)", message)  # parse errors: text under the caret
-        first = m.group(1) if m else message.splitlines()[0]
-        return re.sub(r"^'[\w.]+' op ", "", first), []
-    return None, _tosa_lines(print_module(module))
+def _is_tosa_line(line: str) -> bool:
+    return "tosa." in line
 
 
 def _compare(chunks: list[str], tmp_path) -> None:
-    upstream = _upstream(chunks, tmp_path)
+    upstream = upstream_results(chunks, tmp_path, _is_tosa_line)
     mismatches = []
     for chunk, (their_error, their_text) in zip(chunks, upstream):
-        our_error, our_text = _qcomp(chunk)
+        our_error, our_text = qcomp_result(chunk, _is_tosa_line)
         if their_error is None and our_error and any(s in our_error for s in _QCOMP_ONLY):
             continue
         if their_error != our_error or (their_error is None and our_text != their_text):

@@ -1,0 +1,53 @@
+"""Run chunks of MLIR through upstream's `tosa-opt` (pip tosa-tools) and through qcomp,
+giving for each chunk (first error message without the `'op' op ` prefix, the kept
+printed lines with SSA names blanked), so the two can be compared line by line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+
+from qcomp.dialects.literals import parse_module, print_module
+from qcomp.registry import make_context
+
+Result = tuple[str | None, list[str]]
+_CTX = []
+
+
+def kept_lines(text: str, keep: Callable[[str], bool]) -> list[str]:
+    return [re.sub(r"%[\w]+", "%V", line.strip()) for line in text.splitlines() if keep(line)]
+
+
+def upstream_results(chunks: list[str], tmp_path, keep: Callable[[str], bool]) -> list[Result]:
+    path = tmp_path / "cases.mlir"
+    path.write_text("\n// -----\n".join(chunks) + "\n")
+    run = subprocess.run(["tosa-opt", "--split-input-file", str(path)], capture_output=True,
+                         text=True, timeout=120)
+    starts, line = [], 1
+    for c in chunks:
+        starts.append(line)
+        line += c.count("\n") + 2
+    errors: dict[int, str] = {}
+    for m in re.finditer(r"^[^:\n]*:(\d+):\d+: error: (?:'[\w.]+' op )?(.*)$", run.stderr,
+                         re.M):
+        errors.setdefault(max(k for k, s in enumerate(starts) if s <= int(m.group(1))),
+                          m.group(2))
+    # every chunk, failing ones included (they print nothing), ends with a separator
+    printed = run.stdout.split("// -----")
+    assert len(printed) == len(chunks), run.stderr[-2000:]
+    return [(errors.get(k), kept_lines(printed[k], keep)) for k in range(len(chunks))]
+
+
+def qcomp_result(chunk: str, keep: Callable[[str], bool]) -> Result:
+    if not _CTX:
+        _CTX.append(make_context())
+    try:
+        module = parse_module(chunk, _CTX[0])
+        module.verify()
+    except Exception as e:  # noqa: BLE001 - any diagnostic, compared by text
+        message = str(e)
+        m = re.search(r"\n *\^+\n *(.*)", message)  # parse errors: text under the caret
+        first = m.group(1) if m else message.splitlines()[0]
+        return re.sub(r"^'[\w.]+' op ", "", first), []
+    return None, kept_lines(print_module(module), keep)
