@@ -15,7 +15,7 @@
 2. Runs qcomp's `stablehlo-legalize-quant-to-math` pass, then xDSL's own `cse`, in one
    xDSL `PassPipeline` with a context from `qcomp.registry.make_context()`: no `!quant`
    type is left, only integer and float StableHLO math.
-3. Prints both modules with `qcomp.dialects.literals.print_module` (MLIR's text).
+3. Prints both modules with `qcomp.ir.print_module` (MLIR's text).
 4. Runs the original and the lowered module with `qcomp.interpreter.run` on the same
    inputs: both give the same numbers.
 """
@@ -31,11 +31,11 @@ from xdsl.passes import PassPipeline
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
-from qcomp.dialects.literals import print_module
+from qcomp.ir import print_module
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.stablehlo import AddOp, UniformDequantizeOp, UniformQuantizeOp
 from qcomp.interpreter import run
-from qcomp.passes.legalize_quant_to_math import LegalizeQuantToMathPass
+from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 from qcomp.registry import make_context
 
 X = np.array([1.0, -2.25, 3.7, 100.0], dtype=np.float32)

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
+
+from qcomp import ir
 
 
 def _quant() -> Dialect:
@@ -84,7 +87,7 @@ def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
 
 
 def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
-    from qcomp.passes.quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
+    from qcomp.passes.stablehlo_quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
 
     return StablehloQuantLegalizeToTosaRescalePass
 
@@ -96,13 +99,13 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
 
 
 def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
-    from qcomp.passes.legalize_quant_to_math import LegalizeQuantToMathPass
+    from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 
     return LegalizeQuantToMathPass
 
 
 def _stablehlo_legalize_quant_to_int() -> type[ModulePass]:
-    from qcomp.passes.legalize_quant_to_math import LegalizeQuantToIntPass
+    from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToIntPass
 
     return LegalizeQuantToIntPass
 
@@ -150,17 +153,13 @@ def make_context(allow_unregistered: bool = False) -> Context:
     """A context with builtin and func loaded, and arith, math and every qcomp dialect
     registered: each is imported and loaded the first time one of its ops or types is
     parsed or looked up (a tool run pays only for the dialects its input uses)."""
-    from xdsl.dialects.builtin import Builtin
-    from xdsl.dialects.func import Func
+    # math: lower-quant-ops' scalar output uses math.roundeven
+    return ir.new_context({"arith": _arith, "math": _math, **DIALECTS}, allow_unregistered)
 
-    ctx = Context(allow_unregistered=allow_unregistered)
-    for d in (Builtin, Func):
-        ctx.load_dialect(d)
-    ctx.register_dialect("arith", _arith)
-    ctx.register_dialect("math", _math)  # lower-quant-ops' scalar roundeven
-    for name, factory in DIALECTS.items():
-        ctx.register_dialect(name, factory)
-    return ctx
+
+def parse_module(text: str, ctx: Context | None = None, name: str = "<stdin>") -> ModuleOp:
+    """Parse a module the MLIR way in qcomp's context (or `ctx`)."""
+    return ir.parse_module(text, ctx or make_context(), name)
 
 
 def _arith() -> Dialect:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,7 +27,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from qcomp.dialects.float_format import bits_to_float, float_to_bits, format_float, parse_float
+from qcomp.ir.float_text import bits_to_float, float_to_bits, format_float, parse_float
 from qcomp.dialects.quant import (
     Quant,
     UniformQuantizedType,

@@ -26,8 +26,8 @@ from xdsl.printer import Printer
 from qcomp.registry import make_context
 
 try:  # qcomp's parser/printer read and write dense<> as MLIR does (hex floats are bits)
-    from qcomp.dialects.literals import QcompParser as Parser
-    from qcomp.dialects.literals import print_module
+    from qcomp.ir import QcompParser as Parser
+    from qcomp.ir import print_module
 except ImportError:  # pragma: no cover - literals.py is written by another module
     from xdsl.parser import Parser
 

@@ -8,7 +8,7 @@ body alternates a dot_general layer and a convolution layer, each a per-axis i8 
 constant (MLIR's hex form, `dense<"0x...">`, as upstream prints large constants), the
 contraction into a per-tensor i8 result, a residual `add` and an elementwise op (tanh,
 abs, multiply, logistic in turn), every layer with its own scales and zero points.
-Times, in one run: parse (`qcomp.dialects.literals.parse_module`), each pass of the
+Times, in one run: parse (`qcomp.registry.parse_module`), each pass of the
 named pipeline `stablehlo-lower-quant` (built by qcomp-opt's own pipeline code), the
 verifier after the pipeline, and print (`print_module`).
 
@@ -35,7 +35,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from qcomp.dialects.literals import parse_module, print_module  # noqa: E402
+from qcomp.ir import print_module
+
+from qcomp.registry import parse_module  # noqa: E402
 from qcomp.registry import PASSES, PIPELINES, make_context  # noqa: E402
 from qcomp.tools.pipeline import build_passes  # noqa: E402
 

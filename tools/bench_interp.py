@@ -94,7 +94,7 @@ def best_of(fn, repeat: int) -> float:
 
 
 def run_qcomp(src: str, args, semantics: str, repeat: int):
-    from qcomp.dialects.literals import parse_module
+    from qcomp.registry import parse_module
     from qcomp.interpreter import run
 
     t0 = time.perf_counter()

@@ -38,7 +38,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.literals import QcompPrinter
+from qcomp.ir import QcompPrinter
 
 DEFAULT_TOLERANCE = 1e-4
 """Upstream's default `tolerance` of the almost-equal checks."""

@@ -24,7 +24,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.stablehlo_format import (
+from qcomp.dialects.stablehlo.format import (
     array_values,
     build_op,
     parse_operand_list,
@@ -125,7 +125,7 @@ class BroadcastBinaryOp(IRDLOperation):
         res = tuple(ot.get_shape())
         if shape is not None and (len(res) != len(shape) or any(
                 a != b and a != -1 and b != -1 for a, b in zip(res, shape))):
-            from qcomp.dialects.stablehlo_types import type_text
+            from qcomp.dialects.stablehlo.kinds import type_text
 
             inferred = TensorType(ot.element_type, shape)
             raise VerifyException(

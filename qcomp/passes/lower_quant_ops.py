@@ -32,7 +32,7 @@ from qcomp.dialects.quant import (
     UniformQuantizedType,
     quantized_element,
 )
-from qcomp.passes.quant_tensor_emit import (
+from qcomp.passes.utils.tensor_emit import (
     TensorEmitter,
     dequantize_tensor,
     in_expressed_type,

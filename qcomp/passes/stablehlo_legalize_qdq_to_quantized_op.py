@@ -17,7 +17,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import element_type, quantized_element
-from qcomp.passes.qdq_rules import op_name, refusal
+from qcomp.passes.qdq.rules import op_name, refusal
 
 QUANTIZE = "stablehlo.uniform_quantize"
 DEQUANTIZE = "stablehlo.uniform_dequantize"
@@ -125,7 +125,7 @@ class StablehloLegalizeQDQToQuantizedOpPass(ModulePass):
       for rhs zero points 0);
     - sub-channel types are never fused (StableHLO has none).
 
-    The rules are in `qcomp/passes/qdq_rules.py`; the fused op must also pass its
+    The rules are in `qcomp/passes/qdq/rules.py`; the fused op must also pass its
     verifier.
     """
 

@@ -12,8 +12,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.quant import expressed_of, quantized_element
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.qdq_rules import QDQ_DECOMPOSED_OPS, op_name
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.qdq.rules import QDQ_DECOMPOSED_OPS, op_name
 
 
 def _dialect_op(ctx: Context, name: str):

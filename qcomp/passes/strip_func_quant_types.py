@@ -16,7 +16,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from qcomp.passes.storage_boundaries import lower_call, lower_func_signature, lower_return
+from qcomp.passes.utils.storage_boundaries import lower_call, lower_func_signature, lower_return
 
 
 class StripFuncSignature(RewritePattern):

@@ -28,17 +28,17 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from qcomp.dialects import stablehlo_elementwise as shlo
+from qcomp.dialects.stablehlo import elementwise as shlo
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.stablehlo import BitcastConvertOp, BroadcastInDimOp, ConstantOp
-from qcomp.dialects.stablehlo_attrs import (
+from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
     ComparisonType,
     ComparisonTypeAttr,
 )
 from qcomp.dialects.tosa import ConstOp, RescaleOp
-from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.ranges import storage_range
 
 PASS = "tosa-rescale-legalize-to-stablehlo"

@@ -26,7 +26,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from qcomp.dialects.literals import QcompParser, print_module
+from qcomp.ir import QcompParser, print_module
 from qcomp.tools.cli import (
     SPLIT_MARKER,
     ArgParser,

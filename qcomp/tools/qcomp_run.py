@@ -112,7 +112,7 @@ def _print_result(out: TextIO, fname: str, i: int, value: np.ndarray, t) -> None
 
 
 def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from qcomp.dialects.literals import QcompParser
+    from qcomp.ir import QcompParser
     from qcomp.interpreter import RunError, entry_functions, run_function
     from qcomp.tools.diagnostics import Diagnostic, SourceFile, render
 

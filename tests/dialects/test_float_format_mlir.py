@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from qcomp.dialects.float_format import format_float
+from qcomp.ir.float_text import format_float
 
 ir = pytest.importorskip("jaxlib.mlir.ir", reason="jaxlib (MLIR's printer) not installed")
 jmlir = pytest.importorskip("jax._src.interpreters.mlir", reason="jaxlib not installed")

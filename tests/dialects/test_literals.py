@@ -1,4 +1,4 @@
-"""`dense<>` literals read and printed the MLIR way (qcomp.dialects.literals).
+"""`dense<>` literals read and printed the MLIR way (qcomp.ir).
 
 Expected texts were produced by MLIR itself (jaxlib 0.10.2's `ir.Module.parse` and
 `str(module)`) for the same inputs.
@@ -16,13 +16,8 @@ import numpy as np
 import pytest
 from xdsl.utils.exceptions import ParseError
 
-from qcomp.dialects.literals import (
-    QcompParser,
-    dense_body_text,
-    mlir_raw_data,
-    parse_module,
-    print_module,
-)
+from qcomp.ir import QcompParser, parse_module, print_module
+from qcomp.ir.dense_text import dense_body_text, mlir_raw_data
 from qcomp.registry import make_context
 
 CTX = make_context(allow_unregistered=True)

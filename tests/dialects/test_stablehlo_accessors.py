@@ -13,7 +13,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.chlo import BroadcastAddOp, broadcast_shapes
-from qcomp.dialects.literals import QcompParser
+from qcomp.ir import QcompParser
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.registry import make_context
 
@@ -177,7 +177,7 @@ def test_convenience_builders_infer_result_types() -> None:
     from xdsl.dialects.func import FuncOp, ReturnOp
     from xdsl.dialects.builtin import i32
 
-    from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr
+    from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 
     t = TensorType(f32, [2, 3])
     func = FuncOp("f", ([t, t], []))

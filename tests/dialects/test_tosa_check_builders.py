@@ -26,7 +26,7 @@ from qcomp.dialects.check import (
     ExpectEqConstOp,
     ExpectSerializedEqOp,
 )
-from qcomp.dialects.literals import QcompPrinter
+from qcomp.ir import QcompPrinter
 from qcomp.dialects.tosa import (
     ClampOp,
     ConstOp,

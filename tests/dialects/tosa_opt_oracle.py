@@ -8,7 +8,9 @@ import re
 import subprocess
 from collections.abc import Callable
 
-from qcomp.dialects.literals import parse_module, print_module
+from qcomp.ir import print_module
+
+from qcomp.registry import parse_module
 from qcomp.registry import make_context
 
 Result = tuple[str | None, list[str]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qcomp.dialects.literals import QcompParser
+from qcomp.ir import QcompParser
 from qcomp.interpreter import run
 from qcomp.registry import make_context
 

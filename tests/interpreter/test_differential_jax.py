@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jax_oracle import AVAILABLE, REASON, eval_upstream
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=REASON)

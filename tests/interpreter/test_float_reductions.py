@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run, semantics_matter
 
 REDUCE = """func.func @main(%x: tensor<2x3xf32>) -> tensor<{out}f32> {{

@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run
 from qcomp.interpreter.float_rounding import to_float
 

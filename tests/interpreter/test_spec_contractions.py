@@ -9,7 +9,7 @@ from diff_programs import QType, storage_program
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run
 
 

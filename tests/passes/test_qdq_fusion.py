@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects import func
 
-from qcomp.passes.qdq_rules import refusal
+from qcomp.passes.qdq.rules import refusal
 from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import (
     StablehloLegalizeQDQToQuantizedOpPass,
     fusion_plan,

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 from qcomp.interpreter import run
-from qcomp.passes.legalize_quant_to_math import LegalizeQuantToMathPass
+from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 from qcomp.registry import make_context
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "stablehlo"

@@ -22,9 +22,11 @@ from xdsl.dialects.builtin import IntegerType
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from qcomp.dialects.literals import parse_module, print_module
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.legalize_quant_to_math import LegalizeQuantToMathPass
+from qcomp.ir import print_module
+
+from qcomp.registry import parse_module
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 from qcomp.quant.accumulator import fixed_point_parameters, fixed_point_rescale
 from qcomp.registry import make_context
 from tests.passes import quant_to_math_programs as progs

@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from qcomp.dialects.literals import QcompParser
+from qcomp.ir import QcompParser
 from qcomp.interpreter import run
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.stablehlo_quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
 from qcomp.passes.tosa_rescale_legalize_to_stablehlo import TosaRescaleLegalizeToStablehloPass
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
 from qcomp.registry import make_context

@@ -6,7 +6,7 @@ import importlib.util
 import re
 from pathlib import Path
 
-from qcomp.dialects.literals import parse_module
+from qcomp.registry import parse_module
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from qcomp import registry
-from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.tools.pipeline import flatten_mlir_pipeline, normalize_argv, summary
 from qcomp.tools.qcomp_opt import main
 

@@ -1,4 +1,4 @@
-"""The `quant` dialect: MLIR's quantized types and the qcast/dcast/scast ops.
+"""MLIR's quantized types: `!quant.uniform`, `!quant.any`, `!quant.calibrated`.
 
 One xDSL type, `UniformQuantizedType` (`!quant.uniform`), covers MLIR's three
 uniform flavours, told apart by its quantized dimensions:
@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ArrayAttr,
     FloatData,
     IntAttr,
@@ -25,22 +24,16 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    result_def,
-    traits_def,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.float_format import format_float
-from qcomp.dialects.quant_syntax import (
+from qcomp.ir.float_text import format_float
+from qcomp.dialects.quant.syntax import (
     MAX_STORAGE_BITS,
     QuantParseError,
     expressed_limits,
@@ -50,12 +43,6 @@ from qcomp.dialects.quant_syntax import (
     storage_type_range,
 )
 
-__all__ = [
-    "MAX_STORAGE_BITS", "AnyQuantizedType", "CalibratedQuantizedType", "DequantizeCastOp",
-    "Quant", "QuantizeCastOp", "StorageCastOp", "UniformQuantizedType", "element_type",
-    "expressed_of", "float_kind", "mlir_double_text", "quantized_element", "storage_of",
-    "storage_type_range",
-]
 
 def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
     start = parser._current_token.span.start + 1  # pyright: ignore[reportPrivateUsage]
@@ -63,7 +50,7 @@ def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
         parser.raise_error(f"expected '<' after 'quant.{mnemonic}'")
     body = parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
     try:
-        return parse_quant_body(mnemonic, body)
+        return parse_quant_body(mnemonic, body, _QUANT_TYPES)
     except QuantParseError as e:
         from xdsl.utils.lexer import Position  # noqa: F401  (documentation of the type)
 
@@ -489,136 +476,5 @@ def storage_of(t: Attribute) -> Attribute:
     return t if q is None else _with_element(t, q.storage)
 
 
-def _verify_tensor_quant(t: Attribute) -> None:
-    q = quantized_element(t)
-    if q is not None and isinstance(t, TensorType):
-        q.verify_for_shape(t.get_shape())
-
-
-def _any_quant_element(t: Attribute) -> Attribute | None:
-    """The quant-dialect element type (uniform, any or calibrated) of `t`, if any."""
-    e = element_type(t)
-    return e if isinstance(e, UniformQuantizedType | AnyQuantizedType
-                           | CalibratedQuantizedType) else None
-
-
-def _expressed(q: Attribute) -> Attribute | None:
-    if isinstance(q, UniformQuantizedType):
-        return q.expressed_type
-    if isinstance(q, AnyQuantizedType):
-        return None if isinstance(q.expressed, ArrayAttr) else q.expressed
-    if isinstance(q, CalibratedQuantizedType):
-        return q.expressed
-    return None
-
-
-def _storage_width(q: Attribute) -> int | None:
-    if isinstance(q, UniformQuantizedType | AnyQuantizedType):
-        return q.storage.width.data
-    return None
-
-
-def _require(op: IRDLOperation, what: str, index: int, ok: bool, summary: str) -> None:
-    """ODS-style operand/result constraint, in MLIR's words."""
-    if not ok:
-        t = (op.operands if what == "operand" else op.results)[index].type
-        raise VerifyException(
-            f"{what} #{index} must be scalar or tensor of {summary}, but got "
-            f"'{_type_text(t)}'")
-
-
-def _is_float(t: Attribute) -> bool:
-    return isinstance(element_type(t), AnyFloat)
-
-
-def _is_int_or_quant(t: Attribute) -> bool:
-    # MLIR wants a signless integer here; qcomp also lets `uiN` stand for the
-    # storage of a `uN` type (see docs/design.md)
-    return isinstance(element_type(t), IntegerType) or _any_quant_element(t) is not None
-
-
-class _CastBase(IRDLOperation):
-    arg = operand_def()
-    res = result_def()
-    traits = traits_def(NoMemoryEffect())
-    assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
-
-    def __init__(self, arg, result_type: Attribute):
-        super().__init__(operands=[arg], result_types=[result_type])
-
-    def _verify_shapes(self) -> None:
-        in_t, out_t = self.arg.type, self.res.type
-        same = isinstance(in_t, TensorType) == isinstance(out_t, TensorType)
-        if same and isinstance(in_t, TensorType) and isinstance(out_t, TensorType):
-            a, b = in_t.get_shape(), out_t.get_shape()
-            same = len(a) == len(b) and all(x == y or -1 in (x, y) for x, y in zip(a, b))
-        if not same:
-            raise VerifyException(
-                "failed to verify that input and result are both scalars or both tensors "
-                "with matching shape")
-
-    def _verify_quantized(self, quantized: Attribute, float_type: Attribute) -> None:
-        """MLIR's verifyQuantizationOp: expressed types agree, then the parameters
-        fit the tensor shape."""
-        q = _any_quant_element(quantized)
-        if _expressed(q) != element_type(float_type):
-            raise VerifyException("expressed type in quantized type expected to match float type")
-        _verify_tensor_quant(quantized)
-
-
-@irdl_op_definition
-class QuantizeCastOp(_CastBase):
-    """`quant.qcast`: expressed float → quantized, `q = clamp(round(x / scale) + zp)`."""
-
-    name = "quant.qcast"
-
-    def verify_(self) -> None:
-        _require(self, "operand", 0, _is_float(self.arg.type), "floating-point")
-        _require(self, "result", 0, _any_quant_element(self.res.type) is not None,
-                 "quantized type")
-        self._verify_shapes()
-        self._verify_quantized(self.res.type, self.arg.type)
-
-
-@irdl_op_definition
-class DequantizeCastOp(_CastBase):
-    """`quant.dcast`: quantized → expressed float, `x = (q - zp) * scale`."""
-
-    name = "quant.dcast"
-
-    def verify_(self) -> None:
-        _require(self, "operand", 0, _any_quant_element(self.arg.type) is not None,
-                 "quantized type")
-        _require(self, "result", 0, _is_float(self.res.type), "floating-point")
-        self._verify_shapes()
-        self._verify_quantized(self.arg.type, self.res.type)
-
-
-@irdl_op_definition
-class StorageCastOp(_CastBase):
-    """`quant.scast`: reinterpret between a quantized type and its storage type."""
-
-    name = "quant.scast"
-
-    def verify_(self) -> None:
-        summary = "signless integer or quantized type"
-        _require(self, "operand", 0, _is_int_or_quant(self.arg.type), summary)
-        _require(self, "result", 0, _is_int_or_quant(self.res.type), summary)
-        self._verify_shapes()
-        qi, qo = _any_quant_element(self.arg.type), _any_quant_element(self.res.type)
-        if (qi is None) == (qo is None):
-            raise VerifyException(
-                "failed to verify that input must be integer and result must be quantized, "
-                "or vice versa")
-        q = qi or qo
-        other = element_type(self.res.type if qi is not None else self.arg.type)
-        if not isinstance(other, IntegerType) or other.width.data != _storage_width(q):
-            raise VerifyException("storage type in quantized type expected to match integer type")
-        _verify_tensor_quant(self.arg.type if qi is not None else self.res.type)
-
-
-Quant = Dialect(
-    "quant",
-    [QuantizeCastOp, DequantizeCastOp, StorageCastOp],
-    [UniformQuantizedType, AnyQuantizedType, CalibratedQuantizedType],
-)
+_QUANT_TYPES = {"uniform": UniformQuantizedType, "any": AnyQuantizedType,
+                "calibrated": CalibratedQuantizedType}

@@ -35,8 +35,8 @@ from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from qcomp.dialects import stablehlo_verify as check
-from qcomp.dialects.stablehlo_format import (
+from qcomp.dialects.stablehlo import verify as check
+from qcomp.dialects.stablehlo.format import (
     custom_parser,
     op_error,
     array_values,

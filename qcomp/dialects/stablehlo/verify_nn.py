@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 
-from qcomp.dialects import stablehlo_quant_verify as qv
+from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.quant import element_type
-from qcomp.dialects.stablehlo_types import type_text, verify_value_kinds
-from qcomp.dialects.stablehlo_verify import (
+from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
+from qcomp.dialects.stablehlo.verify import (
     check_inferred,
     check_inferred_shape,
     dims_compatible,

@@ -28,17 +28,17 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from qcomp.dialects import stablehlo_elementwise as shlo
+from qcomp.dialects.stablehlo import elementwise as shlo
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo import BroadcastInDimOp, ConstantOp
-from qcomp.dialects.stablehlo_attrs import (
+from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
     ComparisonType,
     ComparisonTypeAttr,
 )
 from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp, RoundingMode, RoundingModeAttr
-from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
 
 PASS = "stablehlo-quant-legalize-to-tosa-rescale"

@@ -21,7 +21,7 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element
-from qcomp.dialects.stablehlo_types import type_text
+from qcomp.dialects.stablehlo.kinds import type_text
 
 
 def fail(message: str) -> None:
@@ -141,7 +141,7 @@ def verify_transpose(operand: Attribute, permutation: Sequence[int], result: Att
 
 
 def _fmt(x: float) -> str:
-    from qcomp.dialects.float_format import format_float
+    from qcomp.ir.float_text import format_float
 
     return format_float(x)
 

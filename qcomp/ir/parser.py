@@ -1,22 +1,17 @@
-"""The parser and printer every qcomp tool uses: xDSL's, with MLIR's literal rules.
+"""The parser every qcomp tool uses: xDSL's, with MLIR's literal rules.
 
 What differs from xDSL 0.74 (see docs/design.md, "Parsing"):
-- `dense<...>` is read and printed by `qcomp.dialects.dense_text` (hex floats are bit
-  patterns, ranges as in MLIR, a NumPy fast path for decimal lists, MLIR's hex form
-  for large constants);
+- `dense<...>` is read by `qcomp.ir.dense_text` (hex floats are bit patterns, ranges as
+  in MLIR, a NumPy fast path for decimal lists);
 - scalar literals that do not fit their type are diagnostics in MLIR's words (never
   an OverflowError);
-- floats print as MLIR's printFloatValue (`format_float`);
 - the parser records where each operation starts (`op_positions`) so diagnostics can
   point at it.
 """
 
 from __future__ import annotations
 
-import io
-import math
 import re
-from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -31,25 +26,13 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
-from qcomp.dialects.dense_text import (  # noqa: F401 - re-exported for users
-    HEX_PRINT_LIMIT,
-    LiteralError,
-    dense_body_text,
-    dense_from_text,
-    float_kind,
-    mlir_raw_data,
-    supported,
-)
-from qcomp.dialects.float_format import bits_to_float, float_to_bits, format_float
+from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
 
-# ---------------------------------------------------------------------------
-# parser and printer
 
 
 _SCALAR = re.compile(
@@ -163,69 +146,7 @@ class QcompParser(Parser):
             self.raise_error(e.message, Span(at, at + 1, self.lexer.input))
 
 
-def _print_dense_without_type(printer: Printer, attr: DenseIntOrFPElementsAttr) -> None:
-    limit = getattr(printer, "elements_hex_limit", HEX_PRINT_LIMIT)
-    printer.print_string("dense<" + dense_body_text(attr, limit) + ">")
-
-
-@dataclass(eq=False, repr=False)
-class QcompPrinter(Printer):
-    """xDSL's printer with MLIR's float text and dense-attribute layout.
-
-    `elements_hex_limit`: MLIR's `-mlir-print-elementsattrs-with-hex-if-larger`
-    (non-splat constants with more elements print as hex; -1 never)."""
-
-    elements_hex_limit: int = HEX_PRINT_LIMIT
-
-    def print_attribute(self, attribute: Attribute) -> None:
-        if (isinstance(attribute, DenseIntOrFPElementsAttr)
-                and supported(attribute.get_element_type())):
-            _print_dense_without_type(self, attribute)
-            self.print_string(" : ")
-            self.print_attribute(attribute.get_type())
-            return
-        super().print_attribute(attribute)
-
-    def print_float(self, value: float, type: AnyFloat):
-        kind = float_kind(type)
-        if kind is None:
-            return super().print_float(value, type)
-        if math.isnan(value):
-            # keep the payload the storage would keep
-            self.print_string(format_float(value, kind))
-            return
-        self.print_string(format_float(bits_to_float(float_to_bits(value, kind), kind), kind))
-
-
-_xdsl_print_without_type = DenseIntOrFPElementsAttr.print_without_type
-
-
-def _print_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
-    # Declarative assembly formats call this directly; route qcomp printers to MLIR's
-    # layout and leave every other printer alone.
-    if isinstance(printer, QcompPrinter) and supported(self.get_element_type()):
-        _print_dense_without_type(printer, self)
-    else:
-        _xdsl_print_without_type(self, printer)
-
-
-DenseIntOrFPElementsAttr.print_without_type = _print_without_type  # type: ignore[method-assign]
-
-
-def parse_module(text: str, ctx: Context | None = None, name: str = "<stdin>") -> ModuleOp:
-    """Parse a module with qcomp's context (or `ctx`) the MLIR way."""
-    if ctx is None:
-        from qcomp.registry import make_context
-
-        ctx = make_context()
+def parse_module(text: str, ctx: Context, name: str = "<stdin>") -> ModuleOp:
+    """Parse a module in `ctx` the MLIR way (`qcomp.registry.parse_module` supplies
+    qcomp's context)."""
     return QcompParser(ctx, text, name).parse_module()
-
-
-def print_module(op: Operation, generic: bool = False,
-                 elements_hex_limit: int = HEX_PRINT_LIMIT) -> str:
-    """Text of `op` as qcomp prints it (MLIR float and dense layout), with a newline."""
-    out = io.StringIO()
-    QcompPrinter(stream=out, print_generic_format=generic,
-                 elements_hex_limit=elements_hex_limit).print_op(op)
-    out.write("\n")
-    return out.getvalue()

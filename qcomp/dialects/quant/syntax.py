@@ -4,6 +4,8 @@ type facts they need. `qcomp.dialects.quant` builds the types from what this rea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import math
 import re
 
@@ -14,7 +16,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from qcomp.dialects.float_format import KIND_TYPES, float_kind, format_float, parse_float
+from qcomp.ir.float_text import KIND_TYPES, float_kind, format_float, parse_float
 
 MAX_STORAGE_BITS = 32
 
@@ -212,13 +214,13 @@ class _BodyParser:
         return params, [size] + (inner or [])
 
 
-def parse_quant_body(mnemonic: str, text: str) -> Attribute:
-    """Build the quant type named `mnemonic` from its body text."""
-    from qcomp.dialects.quant import (
-        AnyQuantizedType,
-        CalibratedQuantizedType,
-        UniformQuantizedType,
-    )
+def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Attribute:
+    """Build the quant type named `mnemonic` from its body text; `types` maps the
+    mnemonics (`uniform`, `any`, `calibrated`) to the type classes (defined in
+    `types.py`, which imports this module)."""
+    UniformQuantizedType = types["uniform"]
+    AnyQuantizedType = types["any"]
+    CalibratedQuantizedType = types["calibrated"]
 
     p = _BodyParser(text)
     if mnemonic == "uniform":

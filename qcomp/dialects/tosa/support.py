@@ -1,4 +1,4 @@
-"""Pieces shared by the tosa ops (qcomp/dialects/tosa.py): upstream's text for ops with
+"""Pieces shared by the tosa ops (qcomp/dialects/tosa/ops.py): upstream's text for ops with
 enum properties, shape and element-type checks in upstream's words, type text for
 diagnostics."""
 
@@ -23,7 +23,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.literals import QcompPrinter
+from qcomp.ir import QcompPrinter
 from qcomp.dialects.quant import UniformQuantizedType
 
 # -- types and shapes --------------------------------------------------------------------------

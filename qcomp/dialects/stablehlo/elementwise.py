@@ -20,9 +20,9 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Commutative, NoMemoryEffect
 
-from qcomp.dialects import stablehlo_syntax as syntax
-from qcomp.dialects import stablehlo_verify as check
-from qcomp.dialects.stablehlo_attrs import (
+from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo import verify as check
+from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
     ComparisonType,

@@ -37,9 +37,9 @@ from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType
-from qcomp.dialects.stablehlo_format import i64_array
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.quant_tensor_emit import TensorEmitter, dequantize_tensor, quantize_tensor
+from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.utils.tensor_emit import TensorEmitter, dequantize_tensor, quantize_tensor
 from qcomp.quant.accumulator import fixed_point_parameters
 from qcomp.quant.stablehlo import merged_scale_and_zero_point
 
@@ -146,7 +146,7 @@ def storage_type_fn(upstream: bool):
     """Maps a type to its lowered form: quantized elements become storage integers
     (`uN` as `uiN`, or as signless `iN` for rescale=stablehlo, as upstream)."""
     from qcomp.dialects.quant import quantized_element
-    from qcomp.passes.storage_boundaries import stripped_type
+    from qcomp.passes.utils.storage_boundaries import stripped_type
 
     if not upstream:
         return stripped_type

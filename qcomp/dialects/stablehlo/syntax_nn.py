@@ -16,8 +16,8 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from qcomp.dialects.stablehlo_attrs import format_conv_dimensions, parse_conv_dimensions
-from qcomp.dialects.stablehlo_format import (
+from qcomp.dialects.stablehlo.attrs import format_conv_dimensions, parse_conv_dimensions
+from qcomp.dialects.stablehlo.format import (
     custom_parser,
     op_error,
     array_values,
@@ -74,7 +74,7 @@ def _parse_lhs_rhs(parser: Parser) -> tuple[list[int], list[int]]:
 
 @custom_parser
 def parse_dot_general(cls, parser: Parser) -> Op:
-    from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr as Dot
+    from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr as Dot
 
     operands = parse_operand_list(parser, 2)
     parser.parse_punctuation(",")
@@ -108,7 +108,7 @@ def parse_dot_general(cls, parser: Parser) -> Op:
 
 def _parse_algorithm(parser: Parser) -> Attribute:
     """The stripped `#stablehlo.dot_algorithm<...>` body."""
-    from qcomp.dialects.stablehlo_attrs import DotAlgorithmAttr
+    from qcomp.dialects.stablehlo.attrs import DotAlgorithmAttr
 
     return DotAlgorithmAttr.new(DotAlgorithmAttr.parse_parameters(parser))
 

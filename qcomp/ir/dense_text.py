@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
-from qcomp.dialects.float_format import bits_to_float, float_kind, format_float
+from qcomp.ir.float_text import bits_to_float, float_kind, format_float
 
 HEX_PRINT_LIMIT = 100
 """MLIR prints a non-splat dense attribute with more elements than this as hex."""

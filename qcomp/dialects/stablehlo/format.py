@@ -30,7 +30,7 @@ from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
-from qcomp.dialects.stablehlo_attrs import Precision, PrecisionAttr
+from qcomp.dialects.stablehlo.attrs import Precision, PrecisionAttr
 
 if TYPE_CHECKING:
     from xdsl.irdl import IRDLOperation

@@ -14,9 +14,9 @@ from xdsl.dialects.builtin import ComplexType, IntegerType, TensorType
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects import stablehlo_quant_verify as qv
+from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element, storage_of
-from qcomp.dialects.stablehlo_types import type_text, verify_value_kinds
+from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
 
 
 def fail(message: str) -> None:
@@ -375,7 +375,7 @@ def verify_pad(op) -> None:
     check_inferred(TensorType(element_type(op.operand.type), out), op.result.type)
 
 
-from qcomp.dialects.stablehlo_verify_nn import (  # noqa: E402  (second half of the verifiers)
+from qcomp.dialects.stablehlo.verify_nn import (  # noqa: E402  (second half of the verifiers)
     verify_batch_norm_inference,
     verify_convolution,
     verify_dot,

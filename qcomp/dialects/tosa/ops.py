@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
 )
 from xdsl.dialects.tosa import NanMode, NanModeAttr, RoundingMode, RoundingModeAttr
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -41,7 +41,7 @@ from xdsl.traits import Commutative, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType
-from qcomp.dialects.tosa_support import (
+from qcomp.dialects.tosa.support import (
     DYN,
     FUNCTIONAL,
     EnumAttrDictFormat,
@@ -63,7 +63,7 @@ from qcomp.dialects.tosa_support import (
 )
 
 __all__ = [
-    "TOSA", "AbsOp", "AddOp", "CastOp", "ClampOp", "ConstOp", "EqualOp", "GreaterEqualOp",
+    "AbsOp", "AddOp", "CastOp", "ClampOp", "ConstOp", "EqualOp", "GreaterEqualOp",
     "GreaterOp", "MaximumOp", "MinimumOp", "MulOp", "NanMode", "NanModeAttr", "RescaleOp",
     "RoundingMode", "RoundingModeAttr", "SubOp",
 ]
@@ -525,11 +525,3 @@ class RescaleOp(EnumAttrDictFormat):
         if not self.is_scale32 and isinstance(mode, RoundingModeAttr) and \
                 mode.data == RoundingMode.DOUBLE_ROUND:
             raise VerifyException("DOUBLE_ROUND is only allowed with scale32=true.")
-
-
-TOSA = Dialect(
-    "tosa",
-    [AbsOp, AddOp, CastOp, ClampOp, ConstOp, EqualOp, GreaterEqualOp, GreaterOp,
-     MaximumOp, MinimumOp, MulOp, RescaleOp, SubOp],
-    [NanModeAttr, RoundingModeAttr],
-)

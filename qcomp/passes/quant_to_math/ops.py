@@ -16,10 +16,10 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.qdq_rules import DQ_OP_Q_OPS, QDQ_DECOMPOSED_OPS
-from qcomp.passes.quant_to_math_dot import illegal
-from qcomp.passes.quant_to_math_emit import (
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.qdq.rules import DQ_OP_Q_OPS, QDQ_DECOMPOSED_OPS
+from qcomp.passes.quant_to_math.dot import illegal
+from qcomp.passes.quant_to_math.emit import (
     Emitter,
     element_of,
     fixed_point_requantize,
@@ -32,7 +32,7 @@ from qcomp.passes.quant_to_math_emit import (
     upstream_requantize,
     upstream_storage,
 )
-from qcomp.passes.storage_boundaries import retype_block_args, stripped_type
+from qcomp.passes.utils.storage_boundaries import retype_block_args, stripped_type
 
 Storage = Callable[[SSAValue], SSAValue]
 

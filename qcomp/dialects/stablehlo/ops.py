@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -43,21 +43,18 @@ from xdsl.irdl import (
 )
 from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 
-from qcomp.dialects import stablehlo_syntax as syntax
-from qcomp.dialects import stablehlo_syntax_nn as syntax_nn
-from qcomp.dialects import stablehlo_verify as check
-from qcomp.dialects.stablehlo_attrs import (
-    STABLEHLO_ATTRS,
+from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo import syntax_nn as syntax_nn
+from qcomp.dialects.stablehlo import verify as check
+from qcomp.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     DotAlgorithmAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     PrecisionAttr,
 )
-from qcomp.dialects.stablehlo_elementwise import *  # noqa: F403  (the elementwise ops)
-from qcomp.dialects.stablehlo_elementwise import ELEMENTWISE_OPS
-from qcomp.dialects.stablehlo_reduce import ReduceOp, ReduceWindowOp
-from qcomp.dialects.stablehlo_format import (
+
+from qcomp.dialects.stablehlo.format import (
     array_values,
     i64_array,
     i64_attr,
@@ -526,17 +523,3 @@ class CustomCallOp(IRDLOperation):
     @property
     def call_target_name(self) -> str:
         return self.call_target_name_attr.data
-
-
-StableHLO = Dialect(
-    "stablehlo",
-    [
-        ConstantOp, IotaOp, *ELEMENTWISE_OPS,
-        BitcastConvertOp, ReshapeOp, TransposeOp, BroadcastInDimOp, ConcatenateOp, SliceOp,
-        PadOp, GatherOp,
-        DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
-        ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
-    ],
-    list(STABLEHLO_ATTRS),
-)
-

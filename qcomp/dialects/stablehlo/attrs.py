@@ -374,7 +374,7 @@ _NON_SPATIAL = {"b": "batch", "f": "feature", "i": "in", "o": "out"}
 
 
 def _op_error(parser: AttrParser, message: str, pos: int | None = None) -> None:
-    from qcomp.dialects.stablehlo_format import op_error
+    from qcomp.dialects.stablehlo.format import op_error
 
     op_error(parser, message, pos)
 
@@ -495,7 +495,7 @@ class ResultAccuracyAttr(ParametrizedAttribute):
         return (FloatData(atol), FloatData(rtol), IntAttr(ulps), mode)
 
     def print_parameters(self, printer: Printer) -> None:
-        from qcomp.dialects.float_format import format_float
+        from qcomp.ir.float_text import format_float
 
         text = "<"
         if self.atol.data != 0:

@@ -19,8 +19,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.quant import UniformQuantizedType, float_kind
-from qcomp.dialects.stablehlo_format import i64_array
-from qcomp.passes.diagnostics import PassDiagnostic
+from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.uniform import expressed_numpy_dtype
 
 

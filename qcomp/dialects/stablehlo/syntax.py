@@ -20,7 +20,7 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from qcomp.dialects.stablehlo_attrs import (
+from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
     ComparisonType,
@@ -28,7 +28,7 @@ from qcomp.dialects.stablehlo_attrs import (
     ResultAccuracyAttr,
     ResultAccuracyMode,
 )
-from qcomp.dialects.stablehlo_format import (
+from qcomp.dialects.stablehlo.format import (
     custom_parser,
     op_error,
     parse_enum,

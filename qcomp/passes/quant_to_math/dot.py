@@ -41,10 +41,10 @@ from qcomp.dialects.quant import (
     UniformQuantizedType,
     quantized_element,
 )
-from qcomp.dialects.stablehlo_attrs import DotDimensionNumbersAttr
-from qcomp.dialects.stablehlo_format import i64_array, padding_attr
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.quant_to_math_emit import (
+from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
+from qcomp.dialects.stablehlo.format import i64_array, padding_attr
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.quant_to_math.emit import (
     Emitter,
     element_of,
     fixed_point_rescale,

@@ -18,8 +18,8 @@ from xdsl.pattern_rewriter import (
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import StorageCastOp, quantized_element
-from qcomp.passes.diagnostics import PassDiagnostic
-from qcomp.passes.quant_to_math_dot import (
+from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.quant_to_math.dot import (
     conv_contraction,
     dot_contraction,
     illegal,
@@ -30,8 +30,8 @@ from qcomp.passes.quant_to_math_dot import (
     upstream_conv_contraction,
     upstream_types_ok,
 )
-from qcomp.passes.quant_to_math_emit import Emitter, storage_type_fn
-from qcomp.passes.quant_to_math_ops import (
+from qcomp.passes.quant_to_math.emit import Emitter, storage_type_fn
+from qcomp.passes.quant_to_math.ops import (
     SAME_TYPE_ONLY,
     SPEC_DQ_OP_Q,
     TYPE_ONLY,
@@ -45,7 +45,7 @@ from qcomp.passes.quant_to_math_ops import (
     lower_uniform_quantize,
     lower_upstream_add,
 )
-from qcomp.passes.storage_boundaries import TypeMap, lower_function_boundary
+from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
 
 RESCALE_MODES = ("float", "fixed-point", "stablehlo")
 
