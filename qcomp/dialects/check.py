@@ -33,11 +33,13 @@ from xdsl.irdl import (
     operand_def,
     opt_prop_def,
     prop_def,
+    traits_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.ir import QcompPrinter
 
 DEFAULT_TOLERANCE = 1e-4
@@ -94,6 +96,8 @@ class _CheckOp(IRDLOperation):
     `_TYPES`: how many operand types follow `:` (0 when the value carries the type);
     `_TYPES_AFTER_COLON_FIRST`: `: attr-dict types` (expect_close's order).
     """
+
+    traits = traits_def(NO_QUANTIZATION)
 
     _VALUE: ClassVar[bool] = False
     _KEYWORDS: ClassVar[_Keywords] = ()

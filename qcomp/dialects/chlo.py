@@ -24,6 +24,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo.format import (
     array_values,
     build_op,
@@ -73,7 +75,7 @@ class BroadcastBinaryOp(IRDLOperation):
     rhs = operand_def(TensorType)
     result = result_def(TensorType)
     broadcast_dimensions_attr = opt_prop_def(DenseArrayBase, prop_name="broadcast_dimensions")
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), NO_QUANTIZATION)
 
     def __init__(self, lhs, rhs, result_type: Attribute,
                  broadcast_dimensions: DenseArrayBase | None = None):
@@ -139,19 +141,53 @@ class BroadcastBinaryOp(IRDLOperation):
                                       "and results")
 
 
-def _make(op_name: str, cls_name: str, doc: str) -> type[BroadcastBinaryOp]:
-    cls = type(cls_name, (BroadcastBinaryOp,), {
-        "name": f"chlo.{op_name}", "__doc__": doc, "__module__": __name__,
-        "__qualname__": cls_name})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class BroadcastAddOp(BroadcastBinaryOp):
+    """Broadcasting `a + b`."""
+
+    name = "chlo.broadcast_add"
+    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.ADD)
 
 
-BroadcastAddOp = _make("broadcast_add", "BroadcastAddOp", "Broadcasting `a + b`.")
-BroadcastSubtractOp = _make("broadcast_subtract", "BroadcastSubtractOp", "Broadcasting `a - b`.")
-BroadcastMultiplyOp = _make("broadcast_multiply", "BroadcastMultiplyOp", "Broadcasting `a * b`.")
-BroadcastDivideOp = _make("broadcast_divide", "BroadcastDivideOp", "Broadcasting `a / b`.")
-BroadcastMaximumOp = _make("broadcast_maximum", "BroadcastMaximumOp", "Broadcasting max.")
-BroadcastMinimumOp = _make("broadcast_minimum", "BroadcastMinimumOp", "Broadcasting min.")
+@irdl_op_definition
+class BroadcastSubtractOp(BroadcastBinaryOp):
+    """Broadcasting `a - b`."""
+
+    name = "chlo.broadcast_subtract"
+    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.SUBTRACT)
+
+
+@irdl_op_definition
+class BroadcastMultiplyOp(BroadcastBinaryOp):
+    """Broadcasting `a * b`."""
+
+    name = "chlo.broadcast_multiply"
+    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.MULTIPLY)
+
+
+@irdl_op_definition
+class BroadcastDivideOp(BroadcastBinaryOp):
+    """Broadcasting `a / b`."""
+
+    name = "chlo.broadcast_divide"
+    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.DIVIDE)
+
+
+@irdl_op_definition
+class BroadcastMaximumOp(BroadcastBinaryOp):
+    """Broadcasting max."""
+
+    name = "chlo.broadcast_maximum"
+    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.MAXIMUM)
+
+
+@irdl_op_definition
+class BroadcastMinimumOp(BroadcastBinaryOp):
+    """Broadcasting min."""
+
+    name = "chlo.broadcast_minimum"
+    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.MINIMUM)
+
 
 CHLO = Dialect(
     "chlo",

@@ -17,6 +17,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.facts import UpstreamGeneric, quantization
 from qcomp.dialects.quant import StorageCastOp, quantized_element
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.quant_to_math.dot import (
@@ -32,11 +33,6 @@ from qcomp.passes.quant_to_math.dot import (
 )
 from qcomp.passes.quant_to_math.emit import Emitter, storage_type_fn
 from qcomp.passes.quant_to_math.ops import (
-    SAME_TYPE_ONLY,
-    SPEC_DQ_OP_Q,
-    TYPE_ONLY,
-    UPSTREAM_DQ_OP_Q,
-    UPSTREAM_TYPE_ONLY,
     all_same_quantized,
     lower_dq_op_q,
     lower_fixed_point_add,
@@ -85,7 +81,6 @@ def _lower_contraction(op: Operation, em: Emitter, rescale: str, st) -> SSAValue
 
 def lower_op(op: Operation, em: Emitter, rescale: str, st) -> list[SSAValue]:
     """One value per result of `op` (storage integers where the result is quantized)."""
-    name = op.name
     up = rescale == "stablehlo"
     lowered = storage_type_fn(up)
     if isinstance(op, sh.UniformQuantizeOp):
@@ -99,17 +94,20 @@ def lower_op(op: Operation, em: Emitter, rescale: str, st) -> list[SSAValue]:
                    lower_fixed_point_add(op, em, st) if rescale == "fixed-point" else None)
         if lowered is not None:
             return [lowered]
-    type_only = UPSTREAM_TYPE_ONLY if up else TYPE_ONLY
-    if name in type_only:
-        if up and name != "stablehlo.select" and name in SAME_TYPE_ONLY:
-            if all_same_quantized(op):
-                return lower_type_only(op, em, st, lowered)
-        elif not up and name in SAME_TYPE_ONLY:
-            if all_same_quantized(op):
-                return lower_type_only(op, em, st, lowered)
-        else:
+    facts = quantization(op)
+    if facts is None:
+        raise illegal(op)
+    if up:  # upstream: its ConvertGenericOp list, else its dequantize -> op -> quantize
+        generic = facts.upstream_generic
+        if generic == UpstreamGeneric.ALWAYS or (
+                generic == UpstreamGeneric.SAME_TYPES and all_same_quantized(op)):
             return lower_type_only(op, em, st, lowered)
-    if name in (UPSTREAM_DQ_OP_Q if up else SPEC_DQ_OP_Q):
+        if facts.upstream_qdq:
+            return lower_dq_op_q(op, em, rescale, st)
+        raise illegal(op)
+    if facts.type_only or (facts.same_types_pass_through and all_same_quantized(op)):
+        return lower_type_only(op, em, st, lowered)
+    if facts.dequantize_op_quantize:
         return lower_dq_op_q(op, em, rescale, st)
     raise illegal(op)
 
@@ -129,7 +127,7 @@ class LowerQuantizedOp(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, StorageCastOp | func.FuncOp | ModuleOp) or not _is_quantized_op(op):
             return
-        if not op.name.startswith("stablehlo."):
+        if op.dialect_name() != "stablehlo":
             raise illegal(op)
         for v in (*op.operands, *op.results):
             if isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape()):

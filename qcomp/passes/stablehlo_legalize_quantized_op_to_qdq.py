@@ -13,7 +13,7 @@ from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.quant import expressed_of, quantized_element
 from qcomp.passes.utils.diagnostics import PassDiagnostic
-from qcomp.passes.qdq.rules import QDQ_DECOMPOSED_OPS, op_name
+from qcomp.dialects.stablehlo.undefined import op_name, quantization_of
 
 
 def _dialect_op(ctx: Context, name: str):
@@ -27,9 +27,10 @@ class DecomposeQuantizedOp(RewritePattern):
     ctx: Context
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        name = op_name(op)
-        if name not in QDQ_DECOMPOSED_OPS:
+        facts = quantization_of(op)
+        if facts is None or not facts.upstream_qdq:
             return
+        name = op_name(op)
         in_q = [quantized_element(v.type) for v in op.operands]
         out_q = [quantized_element(r.type) for r in op.results]
         if all(q is None for q in [*in_q, *out_q]):

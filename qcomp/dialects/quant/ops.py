@@ -18,6 +18,7 @@ from xdsl.irdl import (
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from qcomp.dialects.facts import own_lowering
 from qcomp.dialects.quant.types import (
     AnyQuantizedType,
     CalibratedQuantizedType,
@@ -79,7 +80,7 @@ def _is_int_or_quant(t: Attribute) -> bool:
 class _CastBase(IRDLOperation):
     arg = operand_def()
     res = result_def()
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), own_lowering())
     assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
 
     def __init__(self, arg, result_type: Attribute):

@@ -20,6 +20,8 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Commutative, NoMemoryEffect
 
+from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, dq_op_q, own_lowering
+from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
 from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.attrs import (
@@ -29,6 +31,25 @@ from qcomp.dialects.stablehlo.attrs import (
     ComparisonTypeAttr,
     ResultAccuracyAttr,
 )
+from qcomp.dialects.stablehlo.kinds import (
+    FP,
+    FP_COMPLEX_Q,
+    FP_Q,
+    INT,
+    INT_FP_COMPLEX_Q,
+    NON_QUANTIZED,
+    PRED,
+    PRED_INT,
+    QUANTIZED,
+    RANKED,
+    SINT_FP_COMPLEX_Q,
+    TENSOR,
+    TENSOR_PA,
+    ElementKinds,
+)
+
+MONOTONE = dq_op_q(same_types_pass_through=True, upstream_generic=UpstreamGeneric.SAME_TYPES)
+"""maximum / minimum: on equal quantized types the stored integers order as the reals."""
 
 
 # ---------------------------------------------------------------------------
@@ -76,73 +97,485 @@ class BinaryElementwiseOp(IRDLOperation):
         check.verify_elementwise(self)
 
 
-def _unary(op_name: str, cls_name: str, base: type = UnaryElementwiseOp, doc: str = ""):
-    cls = type(cls_name, (base,), {"name": f"stablehlo.{op_name}", "__module__": __name__,
-                                   "__qualname__": cls_name,
-                                   "__doc__": doc or f"`stablehlo.{op_name}`."})
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class AbsOp(UnaryElementwiseOp):
+    """`|x|`."""
+
+    name = "stablehlo.abs"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(SINT_FP_COMPLEX_Q, ("SI", "F", "Q")),
+        dq_op_q(),
+        kernels.ABS)
 
 
-AbsOp = _unary("abs", "AbsOp", doc="`|x|`.")
-CbrtOp = _unary("cbrt", "CbrtOp", AccurateUnaryOp, "`x ** (1/3)`.")
-CeilOp = _unary("ceil", "CeilOp")
-ConvertOp = _unary("convert", "ConvertOp", doc="Element type conversion (float→int truncates).")
-CosineOp = _unary("cosine", "CosineOp", AccurateUnaryOp)
-ExponentialOp = _unary("exponential", "ExponentialOp", AccurateUnaryOp, "`e ** x`.")
-ExponentialMinusOneOp = _unary("exponential_minus_one", "ExponentialMinusOneOp", AccurateUnaryOp,
-                               "`e ** x - 1`.")
-FloorOp = _unary("floor", "FloorOp")
-LogOp = _unary("log", "LogOp", AccurateUnaryOp)
-LogPlusOneOp = _unary("log_plus_one", "LogPlusOneOp", AccurateUnaryOp, "`log(1 + x)`.")
-LogisticOp = _unary("logistic", "LogisticOp", AccurateUnaryOp, "`1 / (1 + e ** -x)`.")
-NotOp = _unary("not", "NotOp")
-NegateOp = _unary("negate", "NegateOp", doc="`-x`.")
-PopulationCountOp = _unary("popcnt", "PopulationCountOp")
-CountLeadingZerosOp = _unary("count_leading_zeros", "CountLeadingZerosOp")
-RoundNearestAfzOp = _unary("round_nearest_afz", "RoundNearestAfzOp",
-                           doc="Round half away from zero.")
-RoundNearestEvenOp = _unary("round_nearest_even", "RoundNearestEvenOp",
-                            doc="Round half to even.")
-RsqrtOp = _unary("rsqrt", "RsqrtOp", AccurateUnaryOp, "`1 / sqrt(x)`.")
-SignOp = _unary("sign", "SignOp")
-SineOp = _unary("sine", "SineOp", AccurateUnaryOp)
-SqrtOp = _unary("sqrt", "SqrtOp", AccurateUnaryOp)
-TanOp = _unary("tan", "TanOp", AccurateUnaryOp)
-TanhOp = _unary("tanh", "TanhOp", AccurateUnaryOp)
-UniformQuantizeOp = _unary(
-    "uniform_quantize", "UniformQuantizeOp",
-    doc="Float → quantized (or requantize): `q = clamp(round_even(x / scale + zp))`.")
-UniformDequantizeOp = _unary(
-    "uniform_dequantize", "UniformDequantizeOp",
-    doc="Quantized → float: `x = (q - zp) * scale`.")
+@irdl_op_definition
+class CbrtOp(AccurateUnaryOp):
+    """`x ** (1/3)`."""
+
+    name = "stablehlo.cbrt"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.CBRT)
 
 
-_COMMUTATIVE = {"add", "maximum", "minimum", "multiply", "and", "or", "xor"}
+@irdl_op_definition
+class CeilOp(UnaryElementwiseOp):
+    """`stablehlo.ceil`."""
+
+    name = "stablehlo.ceil"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_Q, FP_Q),
+        dq_op_q(),
+        kernels.CEIL)
 
 
-def _binary(op_name: str, cls_name: str, doc: str = ""):
-    body = {"name": f"stablehlo.{op_name}", "__module__": __name__, "__qualname__": cls_name,
-            "__doc__": doc or f"`stablehlo.{op_name}`."}
-    if op_name in _COMMUTATIVE:
-        body["traits"] = traits_def(NoMemoryEffect(), Commutative())
-    return irdl_op_definition(type(cls_name, (BinaryElementwiseOp,), body))
+@irdl_op_definition
+class ConvertOp(UnaryElementwiseOp):
+    """Element type conversion (float→int truncates)."""
+
+    name = "stablehlo.convert"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(NON_QUANTIZED, NON_QUANTIZED),
+        NO_QUANTIZATION)
 
 
-AddOp = _binary("add", "AddOp", "`a + b`.")
-Atan2Op = _binary("atan2", "Atan2Op")
-DivideOp = _binary("divide", "DivideOp", "`a / b` (integers truncate toward zero).")
-MaximumOp = _binary("maximum", "MaximumOp")
-MinimumOp = _binary("minimum", "MinimumOp")
-MultiplyOp = _binary("multiply", "MultiplyOp", "`a * b`.")
-PowerOp = _binary("power", "PowerOp")
-RemainderOp = _binary("remainder", "RemainderOp", "`a - b * trunc(a / b)`.")
-ShiftLeftOp = _binary("shift_left", "ShiftLeftOp")
-ShiftRightArithmeticOp = _binary("shift_right_arithmetic", "ShiftRightArithmeticOp")
-ShiftRightLogicalOp = _binary("shift_right_logical", "ShiftRightLogicalOp")
-SubtractOp = _binary("subtract", "SubtractOp", "`a - b`.")
-AndOp = _binary("and", "AndOp")
-OrOp = _binary("or", "OrOp")
-XorOp = _binary("xor", "XorOp")
+@irdl_op_definition
+class CosineOp(AccurateUnaryOp):
+    """`stablehlo.cosine`."""
+
+    name = "stablehlo.cosine"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.COSINE)
+
+
+@irdl_op_definition
+class ExponentialOp(AccurateUnaryOp):
+    """`e ** x`."""
+
+    name = "stablehlo.exponential"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.EXPONENTIAL)
+
+
+@irdl_op_definition
+class ExponentialMinusOneOp(AccurateUnaryOp):
+    """`e ** x - 1`."""
+
+    name = "stablehlo.exponential_minus_one"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.EXPONENTIAL_MINUS_ONE)
+
+
+@irdl_op_definition
+class FloorOp(UnaryElementwiseOp):
+    """`stablehlo.floor`."""
+
+    name = "stablehlo.floor"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_Q, FP_Q),
+        dq_op_q(),
+        kernels.FLOOR)
+
+
+@irdl_op_definition
+class LogOp(AccurateUnaryOp):
+    """`stablehlo.log`."""
+
+    name = "stablehlo.log"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.LOG)
+
+
+@irdl_op_definition
+class LogPlusOneOp(AccurateUnaryOp):
+    """`log(1 + x)`."""
+
+    name = "stablehlo.log_plus_one"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.LOG_PLUS_ONE)
+
+
+@irdl_op_definition
+class LogisticOp(AccurateUnaryOp):
+    """`1 / (1 + e ** -x)`."""
+
+    name = "stablehlo.logistic"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.LOGISTIC)
+
+
+@irdl_op_definition
+class NotOp(UnaryElementwiseOp):
+    """`stablehlo.not`."""
+
+    name = "stablehlo.not"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(PRED_INT, PRED_INT),
+        NO_QUANTIZATION,
+        kernels.NOT)
+
+
+@irdl_op_definition
+class NegateOp(UnaryElementwiseOp):
+    """`-x`."""
+
+    name = "stablehlo.negate"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(INT_FP_COMPLEX_Q, INT_FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.NEGATE)
+
+
+@irdl_op_definition
+class PopulationCountOp(UnaryElementwiseOp):
+    """`stablehlo.popcnt`."""
+
+    name = "stablehlo.popcnt"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(INT, INT),
+        NO_QUANTIZATION,
+        kernels.POPCNT)
+
+
+@irdl_op_definition
+class CountLeadingZerosOp(UnaryElementwiseOp):
+    """`stablehlo.count_leading_zeros`."""
+
+    name = "stablehlo.count_leading_zeros"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(INT, INT),
+        NO_QUANTIZATION,
+        kernels.COUNT_LEADING_ZEROS)
+
+
+@irdl_op_definition
+class RoundNearestAfzOp(UnaryElementwiseOp):
+    """Round half away from zero."""
+
+    name = "stablehlo.round_nearest_afz"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_Q, FP_Q),
+        dq_op_q(),
+        kernels.ROUND_NEAREST_AFZ)
+
+
+@irdl_op_definition
+class RoundNearestEvenOp(UnaryElementwiseOp):
+    """Round half to even."""
+
+    name = "stablehlo.round_nearest_even"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_Q, FP_Q),
+        dq_op_q(),
+        kernels.ROUND_NEAREST_EVEN)
+
+
+@irdl_op_definition
+class RsqrtOp(AccurateUnaryOp):
+    """`1 / sqrt(x)`."""
+
+    name = "stablehlo.rsqrt"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.RSQRT)
+
+
+@irdl_op_definition
+class SignOp(UnaryElementwiseOp):
+    """`stablehlo.sign`."""
+
+    name = "stablehlo.sign"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(SINT_FP_COMPLEX_Q, SINT_FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.SIGN)
+
+
+@irdl_op_definition
+class SineOp(AccurateUnaryOp):
+    """`stablehlo.sine`."""
+
+    name = "stablehlo.sine"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.SINE)
+
+
+@irdl_op_definition
+class SqrtOp(AccurateUnaryOp):
+    """`stablehlo.sqrt`."""
+
+    name = "stablehlo.sqrt"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.SQRT)
+
+
+@irdl_op_definition
+class TanOp(AccurateUnaryOp):
+    """`stablehlo.tan`."""
+
+    name = "stablehlo.tan"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.TAN)
+
+
+@irdl_op_definition
+class TanhOp(AccurateUnaryOp):
+    """`stablehlo.tanh`."""
+
+    name = "stablehlo.tanh"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
+        dq_op_q(),
+        kernels.TANH)
+
+
+@irdl_op_definition
+class UniformQuantizeOp(UnaryElementwiseOp):
+    """Float → quantized (or requantize): `q = clamp(round_even(x / scale + zp))`."""
+
+    name = "stablehlo.uniform_quantize"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.unary(("F", "Q", "QA"), QUANTIZED),
+        own_lowering())
+
+
+@irdl_op_definition
+class UniformDequantizeOp(UnaryElementwiseOp):
+    """Quantized → float: `x = (q - zp) * scale`."""
+
+    name = "stablehlo.uniform_dequantize"
+    traits = traits_def(NoMemoryEffect(), ElementKinds.unary(QUANTIZED, FP), own_lowering())
+
+
+@irdl_op_definition
+class AddOp(BinaryElementwiseOp):
+    """`a + b`."""
+
+    name = "stablehlo.add"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(TENSOR_PA, 2),
+        dq_op_q(per_axis=True),
+        kernels.ADD)
+
+
+@irdl_op_definition
+class Atan2Op(BinaryElementwiseOp):
+    """`stablehlo.atan2`."""
+
+    name = "stablehlo.atan2"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(FP_COMPLEX_Q, 2),
+        dq_op_q(),
+        kernels.ATAN2)
+
+
+@irdl_op_definition
+class DivideOp(BinaryElementwiseOp):
+    """`a / b` (integers truncate toward zero)."""
+
+    name = "stablehlo.divide"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT_FP_COMPLEX_Q, 2),
+        dq_op_q(),
+        kernels.DIVIDE)
+
+
+@irdl_op_definition
+class MaximumOp(BinaryElementwiseOp):
+    """`stablehlo.maximum`."""
+
+    name = "stablehlo.maximum"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(TENSOR, 2),
+        MONOTONE,
+        kernels.MAXIMUM)
+
+
+@irdl_op_definition
+class MinimumOp(BinaryElementwiseOp):
+    """`stablehlo.minimum`."""
+
+    name = "stablehlo.minimum"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(TENSOR, 2),
+        MONOTONE,
+        kernels.MINIMUM)
+
+
+@irdl_op_definition
+class MultiplyOp(BinaryElementwiseOp):
+    """`a * b`."""
+
+    name = "stablehlo.multiply"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(TENSOR, 2),
+        dq_op_q(),
+        kernels.MULTIPLY)
+
+
+@irdl_op_definition
+class PowerOp(BinaryElementwiseOp):
+    """`stablehlo.power`."""
+
+    name = "stablehlo.power"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT_FP_COMPLEX_Q, 2),
+        dq_op_q(),
+        kernels.POWER)
+
+
+@irdl_op_definition
+class RemainderOp(BinaryElementwiseOp):
+    """`a - b * trunc(a / b)`."""
+
+    name = "stablehlo.remainder"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT_FP_COMPLEX_Q, 2),
+        dq_op_q(),
+        kernels.REMAINDER)
+
+
+@irdl_op_definition
+class ShiftLeftOp(BinaryElementwiseOp):
+    """`stablehlo.shift_left`."""
+
+    name = "stablehlo.shift_left"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT, 2),
+        NO_QUANTIZATION,
+        kernels.SHIFT_LEFT)
+
+
+@irdl_op_definition
+class ShiftRightArithmeticOp(BinaryElementwiseOp):
+    """`stablehlo.shift_right_arithmetic`."""
+
+    name = "stablehlo.shift_right_arithmetic"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT, 2),
+        NO_QUANTIZATION,
+        kernels.SHIFT_RIGHT_ARITHMETIC)
+
+
+@irdl_op_definition
+class ShiftRightLogicalOp(BinaryElementwiseOp):
+    """`stablehlo.shift_right_logical`."""
+
+    name = "stablehlo.shift_right_logical"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT, 2),
+        NO_QUANTIZATION,
+        kernels.SHIFT_RIGHT_LOGICAL)
+
+
+@irdl_op_definition
+class SubtractOp(BinaryElementwiseOp):
+    """`a - b`."""
+
+    name = "stablehlo.subtract"
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds.same(INT_FP_COMPLEX_Q, 2),
+        dq_op_q(),
+        kernels.SUBTRACT)
+
+
+@irdl_op_definition
+class AndOp(BinaryElementwiseOp):
+    """`stablehlo.and`."""
+
+    name = "stablehlo.and"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(PRED_INT, 2),
+        NO_QUANTIZATION,
+        kernels.AND)
+
+
+@irdl_op_definition
+class OrOp(BinaryElementwiseOp):
+    """`stablehlo.or`."""
+
+    name = "stablehlo.or"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(PRED_INT, 2),
+        NO_QUANTIZATION,
+        kernels.OR)
+
+
+@irdl_op_definition
+class XorOp(BinaryElementwiseOp):
+    """`stablehlo.xor`."""
+
+    name = "stablehlo.xor"
+    traits = traits_def(
+        NoMemoryEffect(),
+        Commutative(),
+        ElementKinds.same(PRED_INT, 2),
+        NO_QUANTIZATION,
+        kernels.XOR)
 
 
 @irdl_op_definition
@@ -154,7 +587,7 @@ class ClampOp(IRDLOperation):
     operand = operand_def()
     max = operand_def()
     result = result_def()
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), ElementKinds.same(TENSOR, 3), dq_op_q())
 
     def __init__(self, min, operand, max, result_type: Attribute | None = None):
         super().__init__(operands=[min, operand, max],
@@ -176,7 +609,11 @@ class SelectOp(IRDLOperation):
     on_true = operand_def()
     on_false = operand_def()
     result = result_def()
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(
+        NoMemoryEffect(),
+        ElementKinds(((RANKED, PRED), (RANKED, TENSOR), (RANKED, TENSOR)), (RANKED, TENSOR)),
+        dq_op_q(fusable=False, same_types_pass_through=True,
+                upstream_generic=UpstreamGeneric.ALWAYS))
 
     def __init__(self, pred, on_true, on_false, result_type: Attribute | None = None):
         super().__init__(operands=[pred, on_true, on_false],
@@ -199,7 +636,9 @@ class CompareOp(IRDLOperation):
     result = result_def()
     comparison_direction_attr = prop_def(ComparisonDirectionAttr, prop_name="comparison_direction")
     compare_type = opt_prop_def(ComparisonTypeAttr)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(),
+                        ElementKinds(((RANKED, TENSOR),) * 2, (RANKED, PRED)),
+                        dq_op_q(fusable=False))
 
     def __init__(self, lhs, rhs, direction: str, compare_type: str | None = None,
                  result_type: Attribute | None = None):
@@ -233,7 +672,7 @@ class ReducePrecisionOp(IRDLOperation):
     output = result_def()
     exponent_bits = prop_def(IntegerAttr)
     mantissa_bits = prop_def(IntegerAttr)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), ElementKinds.unary(FP_Q, FP_Q), dq_op_q())
 
     def __init__(self, operand, exponent_bits: int, mantissa_bits: int):
         super().__init__(operands=[operand], result_types=[operand.type], properties={

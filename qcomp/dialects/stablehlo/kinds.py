@@ -1,6 +1,6 @@
 """Operand/result type constraints of the StableHLO ops (upstream's ODS constraints).
 
-Each op lists, per operand and result, which element kinds it accepts; a value of
+Each op declares (`ElementKinds`), per operand and result, which element kinds it accepts; a value of
 another kind fails with upstream's message, e.g.
 
     operand #0 must be ranked tensor of 4/6/8/16/32/64-bit float or per-tensor
@@ -13,6 +13,7 @@ and only when its quantized dimension fits the tensor (`verify_for_shape`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.dialects.builtin import (
@@ -26,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
+from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType
@@ -59,68 +61,27 @@ STATIC_OR_BOUNDED = "statically shaped or single bounded dimension tensor"
 ONE_D = "1D tensor"
 ZERO_D = "0D tensor"
 
-# op name -> (operand kinds per operand (last one repeats), result kinds, result prefix)
-_UNARY = {
-    "abs": (SINT_FP_COMPLEX_Q, ("SI", "F", "Q")),
-    "ceil": (FP_Q, FP_Q), "floor": (FP_Q, FP_Q),
-    "round_nearest_afz": (FP_Q, FP_Q), "round_nearest_even": (FP_Q, FP_Q),
-    "convert": (NON_QUANTIZED, NON_QUANTIZED),
-    "not": (PRED_INT, PRED_INT),
-    "negate": (INT_FP_COMPLEX_Q, INT_FP_COMPLEX_Q),
-    "popcnt": (INT, INT), "count_leading_zeros": (INT, INT),
-    "sign": (SINT_FP_COMPLEX_Q, SINT_FP_COMPLEX_Q),
-    "uniform_quantize": (("F", "Q", "QA"), QUANTIZED),
-    "uniform_dequantize": (QUANTIZED, FP),
-    "reduce_precision": (FP_Q, FP_Q),
-}
-for _name in ("cbrt", "cosine", "exponential", "exponential_minus_one", "log", "log_plus_one",
-              "logistic", "rsqrt", "sine", "sqrt", "tan", "tanh"):
-    _UNARY[_name] = (FP_COMPLEX_Q, FP_COMPLEX_Q)
+Constraint = tuple[str, tuple[str, ...]]
+"""(shape prefix, accepted element kinds) of one operand or result."""
 
-_BINARY = {
-    "add": TENSOR_PA, "atan2": FP_COMPLEX_Q,
-    "maximum": TENSOR, "minimum": TENSOR, "multiply": TENSOR,
-    "divide": INT_FP_COMPLEX_Q, "power": INT_FP_COMPLEX_Q, "remainder": INT_FP_COMPLEX_Q,
-    "subtract": INT_FP_COMPLEX_Q,
-    "shift_left": INT, "shift_right_arithmetic": INT, "shift_right_logical": INT,
-    "and": PRED_INT, "or": PRED_INT, "xor": PRED_INT,
-}
 
-OPERAND_KINDS: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-RESULT_KINDS: dict[str, tuple[str, tuple[str, ...]]] = {}
+@dataclass(frozen=True)
+class ElementKinds(OpTrait):
+    """The element kinds each operand and result of the op accepts (upstream's ODS
+    constraints); the last operand constraint repeats for variadic operands, and the
+    result constraint applies to every result. `ElementKinds()` accepts anything."""
 
-for _name, (_ins, _out) in _UNARY.items():
-    OPERAND_KINDS[f"stablehlo.{_name}"] = [(RANKED, _ins)]
-    RESULT_KINDS[f"stablehlo.{_name}"] = (RANKED, _out)
-for _name, _kinds in _BINARY.items():
-    OPERAND_KINDS[f"stablehlo.{_name}"] = [(RANKED, _kinds), (RANKED, _kinds)]
-    RESULT_KINDS[f"stablehlo.{_name}"] = (RANKED, _kinds)
+    operands: tuple[Constraint, ...] = ()
+    result: Constraint | None = None
 
-_OTHER: dict[str, tuple[list[tuple[str, tuple[str, ...]]], tuple[str, tuple[str, ...]] | None]] = {
-    "clamp": ([(RANKED, TENSOR)] * 3, (RANKED, TENSOR)),
-    "select": ([(RANKED, PRED), (RANKED, TENSOR), (RANKED, TENSOR)], (RANKED, TENSOR)),
-    "compare": ([(RANKED, TENSOR)] * 2, (RANKED, PRED)),
-    "constant": ([], (STATIC, TENSOR_PA)),
-    "iota": ([], (STATIC, INT_FP_COMPLEX_Q)),
-    "bitcast_convert": ([(RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
-    "reshape": ([(RANKED, TENSOR_PA)], (STATIC_OR_BOUNDED, TENSOR_PA)),
-    "transpose": ([(RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
-    "broadcast_in_dim": ([(RANKED, TENSOR_PA)], (STATIC_OR_BOUNDED, TENSOR_PA)),
-    "concatenate": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
-    "slice": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
-    "pad": ([(RANKED, TENSOR), (ZERO_D, TENSOR)], (RANKED, TENSOR)),
-    "gather": ([(RANKED, TENSOR), (RANKED, INT)], (RANKED, TENSOR)),
-    "dot": ([(RANKED, TENSOR), (RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
-    "dot_general": ([(RANKED, TENSOR), (RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
-    "convolution": ([(RANKED, TENSOR), (RANKED, TENSOR_PA)], (RANKED, TENSOR_PA)),
-    "batch_norm_inference": ([(RANKED, FP_Q), (ONE_D, FP_Q)], (RANKED, FP_Q)),
-    "reduce": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
-    "reduce_window": ([(RANKED, TENSOR)], (RANKED, TENSOR)),
-}
-for _name, (_ins_list, _res) in _OTHER.items():
-    OPERAND_KINDS[f"stablehlo.{_name}"] = _ins_list
-    if _res is not None:
-        RESULT_KINDS[f"stablehlo.{_name}"] = _res
+    @staticmethod
+    def same(kinds: tuple[str, ...], arity: int, prefix: str = RANKED) -> ElementKinds:
+        """`arity` operands and the result all of `kinds`."""
+        return ElementKinds(((prefix, kinds),) * arity, (prefix, kinds))
+
+    @staticmethod
+    def unary(operand: tuple[str, ...], result: tuple[str, ...]) -> ElementKinds:
+        return ElementKinds(((RANKED, operand),), (RANKED, result))
 
 
 def type_text(t: Attribute) -> str:
@@ -181,7 +142,10 @@ def _fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
 
 def verify_value_kinds(op) -> None:
     """Check every operand and result against the op's accepted kinds."""
-    spec = OPERAND_KINDS.get(op.name)
+    declared = op.get_trait(ElementKinds)
+    if declared is None:
+        return
+    spec = declared.operands
     if spec:
         for i, value in enumerate(op.operands):
             prefix, kinds = spec[min(i, len(spec) - 1)]
@@ -189,7 +153,7 @@ def verify_value_kinds(op) -> None:
                 raise VerifyException(
                     f"operand #{i} must be {describe(prefix, kinds)}, but got "
                     f"'{type_text(value.type)}'")
-    res = RESULT_KINDS.get(op.name)
+    res = declared.result
     if res:
         prefix, kinds = res
         for i, value in enumerate(op.results):

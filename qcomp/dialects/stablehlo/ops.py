@@ -43,6 +43,13 @@ from xdsl.irdl import (
 )
 from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 
+from qcomp.dialects.facts import (
+    NO_QUANTIZATION,
+    UpstreamGeneric,
+    dq_op_q,
+    own_lowering,
+    type_only,
+)
 from qcomp.dialects.stablehlo import syntax as syntax
 from qcomp.dialects.stablehlo import syntax_nn as syntax_nn
 from qcomp.dialects.stablehlo import verify as check
@@ -54,6 +61,19 @@ from qcomp.dialects.stablehlo.attrs import (
     PrecisionAttr,
 )
 
+from qcomp.dialects.stablehlo.kinds import (
+    FP_Q,
+    INT,
+    INT_FP_COMPLEX_Q,
+    ONE_D,
+    RANKED,
+    STATIC,
+    STATIC_OR_BOUNDED,
+    TENSOR,
+    TENSOR_PA,
+    ZERO_D,
+    ElementKinds,
+)
 from qcomp.dialects.stablehlo.format import (
     array_values,
     i64_array,
@@ -63,6 +83,11 @@ from qcomp.dialects.stablehlo.format import (
 )
 
 _Prec = ArrayAttr[PrecisionAttr]  # precision_config
+
+CONTRACTION_KINDS = ElementKinds(((RANKED, TENSOR), (RANKED, TENSOR_PA)), (RANKED, TENSOR_PA))
+CONTRACTION = own_lowering(per_axis=True, upstream_qdq=True)
+"""dot, dot_general, convolution: integer contractions with their own rescale (per-axis
+rhs and result as the spec allows), hybrid float x quantized forms."""
 
 
 # ---------------------------------------------------------------------------
@@ -75,7 +100,9 @@ class ConstantOp(IRDLOperation):
     name = "stablehlo.constant"
     value = prop_def(Attribute)
     output = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(
+        Pure(), ElementKinds((), (STATIC, TENSOR_PA)),
+        type_only(per_axis=True, fusable=False))
 
     def __init__(self, value: Attribute, result_type: Attribute | None = None):
         super().__init__(properties={"value": value},
@@ -95,7 +122,7 @@ class IotaOp(IRDLOperation):
     name = "stablehlo.iota"
     iota_dimension_attr = prop_def(IntegerAttr, prop_name="iota_dimension")
     output = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), ElementKinds((), (STATIC, INT_FP_COMPLEX_Q)), NO_QUANTIZATION)
 
     def __init__(self, iota_dimension: int, result_type: Attribute):
         super().__init__(result_types=[result_type],
@@ -131,6 +158,8 @@ class BitcastConvertOp(_FunctionalTypeOp):
     """`stablehlo.bitcast_convert %x : (t) -> u`: reinterpret the bits."""
 
     name = "stablehlo.bitcast_convert"
+    traits = traits_def(NoMemoryEffect(), ElementKinds(((RANKED, TENSOR_PA),), (RANKED, TENSOR_PA)),
+                        type_only(per_axis=True, fusable=False))
 
     def verify_(self) -> None:
         check.verify_bitcast_convert(self)
@@ -141,6 +170,9 @@ class ReshapeOp(_FunctionalTypeOp):
     """`stablehlo.reshape %x : (t) -> u`: same elements, new static shape."""
 
     name = "stablehlo.reshape"
+    traits = traits_def(
+        NoMemoryEffect(), ElementKinds(((RANKED, TENSOR_PA),), (STATIC_OR_BOUNDED, TENSOR_PA)),
+        type_only(per_axis=True))
 
     def verify_(self) -> None:
         check.verify_reshape(self)
@@ -154,7 +186,9 @@ class TransposeOp(IRDLOperation):
     operand = operand_def()
     result = result_def()
     permutation_attr = prop_def(DenseArrayBase, prop_name="permutation")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(
+        NoMemoryEffect(), ElementKinds(((RANKED, TENSOR_PA),), (RANKED, TENSOR_PA)),
+        type_only(per_axis=True))
 
     def __init__(self, operand, permutation: Sequence[int], result_type: Attribute | None = None):
         """`result_type` defaults to the operand type with permuted dimensions."""
@@ -183,7 +217,9 @@ class BroadcastInDimOp(IRDLOperation):
     operand = operand_def()
     result = result_def()
     broadcast_dimensions_attr = prop_def(DenseArrayBase, prop_name="broadcast_dimensions")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(
+        NoMemoryEffect(), ElementKinds(((RANKED, TENSOR_PA),), (STATIC_OR_BOUNDED, TENSOR_PA)),
+        type_only(per_axis=True))
 
     def __init__(self, operand, broadcast_dimensions: Sequence[int], result_type: Attribute):
         super().__init__(operands=[operand], result_types=[result_type],
@@ -208,7 +244,7 @@ class ConcatenateOp(IRDLOperation):
     inputs = var_operand_def()
     result = result_def()
     dimension_attr = prop_def(IntegerAttr, prop_name="dimension")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), ElementKinds.same(TENSOR, 1), type_only())
 
     def __init__(self, inputs: Sequence, dimension: int, result_type: Attribute | None = None):
         """`result_type` defaults to the inputs' type with `dimension` summed (static sizes)."""
@@ -241,7 +277,7 @@ class SliceOp(IRDLOperation):
     start_indices_attr = prop_def(DenseArrayBase, prop_name="start_indices")
     limit_indices_attr = prop_def(DenseArrayBase, prop_name="limit_indices")
     strides_attr = prop_def(DenseArrayBase, prop_name="strides")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), ElementKinds.same(TENSOR, 1), type_only())
 
     def __init__(self, operand, start_indices: Sequence[int], limit_indices: Sequence[int],
                  strides: Sequence[int] | None = None, result_type: Attribute | None = None):
@@ -276,7 +312,9 @@ class PadOp(IRDLOperation):
     edge_padding_low_attr = prop_def(DenseArrayBase, prop_name="edge_padding_low")
     edge_padding_high_attr = prop_def(DenseArrayBase, prop_name="edge_padding_high")
     interior_padding_attr = prop_def(DenseArrayBase, prop_name="interior_padding")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(
+        NoMemoryEffect(), ElementKinds(((RANKED, TENSOR), (ZERO_D, TENSOR)), (RANKED, TENSOR)),
+        type_only())
 
     parse = classmethod(syntax.parse_pad)
     print = syntax.print_pad
@@ -300,7 +338,9 @@ class GatherOp(IRDLOperation):
     dimension_numbers = prop_def(GatherDimensionNumbersAttr)
     slice_sizes_attr = prop_def(DenseArrayBase, prop_name="slice_sizes")
     indices_are_sorted_attr = opt_prop_def(BoolAttr, prop_name="indices_are_sorted")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(
+        NoMemoryEffect(), ElementKinds(((RANKED, TENSOR), (RANKED, INT)), (RANKED, TENSOR)),
+        type_only())
 
     @property
     def slice_sizes(self) -> tuple[int, ...]:
@@ -327,7 +367,7 @@ class DotOp(IRDLOperation):
     rhs = operand_def()
     result = result_def()
     precision_config = opt_prop_def(_Prec)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CONTRACTION_KINDS, CONTRACTION)
 
     parse = classmethod(syntax_nn.parse_dot)
     print = syntax_nn.print_dot
@@ -347,7 +387,7 @@ class DotGeneralOp(IRDLOperation):
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(_Prec)
     algorithm = opt_prop_def(DotAlgorithmAttr)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), CONTRACTION_KINDS, CONTRACTION)
 
     def __init__(self, lhs, rhs, dot_dimension_numbers: DotDimensionNumbersAttr,
                  result_type: Attribute, precision_config: ArrayAttr | None = None):
@@ -387,7 +427,7 @@ class ConvolutionOp(IRDLOperation):
     feature_group_count_attr = prop_def(IntegerAttr, prop_name="feature_group_count")
     batch_group_count_attr = prop_def(IntegerAttr, prop_name="batch_group_count")
     precision_config = opt_prop_def(_Prec)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), CONTRACTION_KINDS, CONTRACTION)
 
     parse = classmethod(syntax_nn.parse_convolution)
     print = syntax_nn.print_convolution
@@ -456,7 +496,9 @@ class BatchNormInferenceOp(IRDLOperation):
     result = result_def()
     epsilon = prop_def(Attribute)
     feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(
+        NoMemoryEffect(), ElementKinds(((RANKED, FP_Q), (ONE_D, FP_Q)), (RANKED, FP_Q)),
+        dq_op_q())
 
     @property
     def feature_index(self) -> int:
@@ -475,7 +517,7 @@ class ReturnOp(IRDLOperation):
 
     name = "stablehlo.return"
     results_ = var_operand_def()
-    traits = traits_def(Pure(), IsTerminator())
+    traits = traits_def(Pure(), IsTerminator(), ElementKinds(), type_only(fusable=False))
 
     def __init__(self, *values):
         super().__init__(operands=[list(values)])
@@ -491,7 +533,9 @@ class OptimizationBarrierOp(IRDLOperation):
     name = "stablehlo.optimization_barrier"
     operand = var_operand_def()
     result = var_result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(
+        Pure(), ElementKinds(),
+        type_only(fusable=False, upstream_generic=UpstreamGeneric.NEVER))
 
     parse = classmethod(syntax.parse_optimization_barrier)
     print = syntax.print_optimization_barrier
@@ -505,6 +549,7 @@ class CustomCallOp(IRDLOperation):
     """`stablehlo.custom_call @target(%a, %b) {...} : (t, u) -> v`."""
 
     name = "stablehlo.custom_call"
+    traits = traits_def(ElementKinds(), NO_QUANTIZATION)
     inputs = var_operand_def()
     results_ = var_result_def()
     call_target_name_attr = prop_def(StringAttr, prop_name="call_target_name")

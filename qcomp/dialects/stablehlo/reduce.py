@@ -35,7 +35,9 @@ from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from qcomp.dialects.facts import NO_QUANTIZATION, type_only
 from qcomp.dialects.stablehlo import verify as check
+from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.format import (
     custom_parser,
     op_error,
@@ -186,7 +188,7 @@ class ReduceOp(IRDLOperation):
     dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
     body = region_def("single_block")
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), ElementKinds.same(TENSOR, 1), NO_QUANTIZATION)
 
     parse = classmethod(parse_reduce_body)
     print = print_reduce_body
@@ -214,7 +216,9 @@ class ReduceWindowOp(IRDLOperation):
     padding_attr = opt_prop_def(DenseIntOrFPElementsAttr, prop_name="padding")
     body = region_def("single_block")
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(
+        RecursiveMemoryEffect(), ElementKinds.same(TENSOR, 1),
+        type_only(fusable=False))
 
     def _rank(self) -> int:
         t = self.inputs[0].type if self.inputs else None

@@ -40,6 +40,7 @@ from xdsl.parser import Parser
 from xdsl.traits import Commutative, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from qcomp.dialects.facts import NO_QUANTIZATION, own_lowering
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.tosa.support import (
     DYN,
@@ -89,7 +90,7 @@ class _BinaryOp(IRDLOperation):
     input1 = operand_def(TensorType | UnrankedTensorType)
     input2 = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
@@ -106,7 +107,7 @@ class AddOp(_BinaryOp):
     """`tosa.add`: `out = input1 + input2` (wrapping for integers)."""
 
     name = "tosa.add"
-    traits = traits_def(NoMemoryEffect(), Commutative())
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION)
 
 
 @irdl_op_definition
@@ -124,7 +125,7 @@ class _NanBinaryOp(EnumAttrDictFormat):
     input2 = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
     nan_mode = opt_prop_def(NanModeAttr)
-    traits = traits_def(NoMemoryEffect(), Commutative())
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION)
     _DEFAULTS: ClassVar[Mapping[str, Attribute]] = _NAN_DEFAULT
 
     def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
@@ -160,7 +161,7 @@ class MulOp(IRDLOperation):
     input2 = operand_def(TensorType | UnrankedTensorType)
     shift = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect(), Commutative())
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
@@ -215,7 +216,7 @@ class _CompareOp(IRDLOperation):
     input1 = operand_def(TensorType | UnrankedTensorType)
     input2 = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
@@ -250,7 +251,7 @@ class EqualOp(_CompareOp):
     """`tosa.equal`: `out = input1 == input2`."""
 
     name = "tosa.equal"
-    traits = traits_def(NoMemoryEffect(), Commutative())
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION)
 
 
 @irdl_op_definition
@@ -260,7 +261,7 @@ class AbsOp(IRDLOperation):
     name = "tosa.abs"
     input1 = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input1: SSAValue | Operation, result_type: Attribute):
@@ -278,7 +279,7 @@ class CastOp(IRDLOperation):
     name = "tosa.cast"
     input = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input: SSAValue | Operation, result_type: Attribute):
@@ -298,7 +299,7 @@ class ClampOp(EnumAttrDictFormat):
     min_val = opt_prop_def(Attribute)   # IntegerAttr | FloatAttr, checked in verify_
     max_val = opt_prop_def(Attribute)
     nan_mode = opt_prop_def(NanModeAttr)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
     _DEFAULTS: ClassVar[Mapping[str, Attribute]] = _NAN_DEFAULT
 
     def __init__(self, input: SSAValue | Operation, result_type: Attribute,
@@ -337,7 +338,7 @@ class ConstOp(IRDLOperation):
     name = "tosa.const"
     values = prop_def(Attribute)
     output = result_def(TensorType)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
 
     def __init__(self, values: DenseIntOrFPElementsAttr, result_type: Attribute | None = None):
         super().__init__(properties={"values": values},
@@ -381,7 +382,7 @@ class RescaleOp(EnumAttrDictFormat):
     per_channel = opt_prop_def(Attribute)
     input_unsigned = opt_prop_def(Attribute)
     output_unsigned = opt_prop_def(Attribute)
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(NoMemoryEffect(), own_lowering(per_axis=True))
 
     def __init__(self, input: SSAValue | Operation, multiplier: SSAValue | Operation,
                  shift: SSAValue | Operation, input_zp: SSAValue | Operation,

@@ -3,10 +3,12 @@
 Shared by the two QDQ passes. The rules are the StableHLO spec's constraints on
 quantized operands and results (docs/spec.md, "Constraints" of each op):
 
-- ops whose quantized meaning is `dequantize_op_quantize` (`DQ_OP_Q_OPS`) take
-  per-tensor types whose baseline (storage type, storage range, expressed type) is
-  the same for every operand and the result; `add` also allows per-axis (C3-C7);
-- ops that only move elements (`MOVEMENT_OPS`) keep the stored integers: per-tensor
+- ops whose quantized meaning is `dequantize_op_quantize` (declared `fusable`
+  dequantize-op-quantize ops) take per-tensor types whose baseline (storage type,
+  storage range, expressed type) is the same for every operand and the result; `add`
+  (the one such op declaring `per_axis`) also allows per-axis (C3-C7);
+- ops that only move elements (declared `fusable` type-only ops) keep the stored
+  integers: per-tensor
   operand and result types must be equal; per-axis is allowed on `transpose`,
   `reshape` and `broadcast_in_dim` when the quantized dimension follows the op
   (transpose C4, reshape C3, broadcast_in_dim C6) and the parameters are the same;
@@ -27,46 +29,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 
+from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
-
-# The 40 ops upstream's `stablehlo-legalize-quantized-op-to-qdq` decomposes.
-QDQ_DECOMPOSED_OPS: frozenset[str] = frozenset(f"stablehlo.{n}" for n in (
-    "abs", "add", "atan2", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
-    "cbrt", "ceil", "cholesky", "clamp", "compare", "convolution", "cosine", "divide", "dot",
-    "dot_general", "exponential", "exponential_minus_one", "floor", "log", "log_plus_one",
-    "logistic", "maximum", "minimum", "multiply", "negate", "power", "reduce_precision",
-    "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "sign", "sine",
-    "sqrt", "subtract", "tan", "tanh", "triangular_solve",
-))
-
-# Ops whose quantized semantics is dequantize -> float op -> quantize.
-DQ_OP_Q_OPS: frozenset[str] = frozenset(f"stablehlo.{n}" for n in (
-    "abs", "add", "atan2", "batch_norm_inference", "cbrt", "ceil", "cholesky", "clamp",
-    "cosine", "divide", "exponential", "exponential_minus_one", "floor", "log",
-    "log_plus_one", "logistic", "maximum", "minimum", "multiply", "negate", "power",
-    "reduce_precision", "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt",
-    "sign", "sine", "sqrt", "subtract", "tan", "tanh", "triangular_solve",
-))
-
-# Ops that move or copy elements: the quantized values pass through unchanged.
-MOVEMENT_OPS: frozenset[str] = frozenset(f"stablehlo.{n}" for n in (
-    "broadcast_in_dim", "concatenate", "gather", "pad", "reshape", "reverse", "slice",
-    "transpose",
-))
-
-CONTRACTION_OPS: frozenset[str] = frozenset(
-    ("stablehlo.dot", "stablehlo.dot_general", "stablehlo.convolution"))
-
-
-def op_name(op: Operation) -> str:
-    """The op's full name, also for an op of an unregistered dialect."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data
-    return op.name
-
+from qcomp.dialects.stablehlo.undefined import op_name, quantization_of
 
 def _q(t: Attribute) -> UniformQuantizedType | None:
     return quantized_element(t)
@@ -80,19 +47,21 @@ def _name(q: UniformQuantizedType) -> str:
     return "per-axis" if q.is_per_axis else "per-tensor" if q.is_per_tensor else "sub-channel"
 
 
-def _dq_op_q_refusal(name: str, ins: Sequence[UniformQuantizedType],
+def _dq_op_q_refusal(name: str, per_axis: bool, ins: Sequence[UniformQuantizedType],
                      out: UniformQuantizedType) -> str | None:
     every = [*ins, out]
-    if name == "stablehlo.add":
+    short = name.removeprefix("stablehlo.")
+    if per_axis:  # add's constraints (spec C3-C7)
         if len({q.storage for q in every}) != 1:
-            return "add: operand and result storage types differ (spec C3)"
+            return f"{short}: operand and result storage types differ (spec C3)"
         if len({q.expressed_type for q in every}) != 1:
-            return "add: operand and result expressed types differ (spec C4)"
+            return f"{short}: operand and result expressed types differ (spec C4)"
         if any(q.is_per_axis for q in ins) != out.is_per_axis:
-            return "add: result is per-axis exactly when an operand is (spec C5)"
+            return f"{short}: result is per-axis exactly when an operand is (spec C5)"
         for q in ins:
             if q.is_per_axis and q.quantized_dimension != out.quantized_dimension:
-                return "add: per-axis operand and result quantize different dimensions (spec C6, C7)"
+                return (f"{short}: per-axis operand and result quantize different dimensions "
+                        "(spec C6, C7)")
         return None
     for q in every:
         if not q.is_per_tensor:
@@ -105,7 +74,7 @@ def _dq_op_q_refusal(name: str, ins: Sequence[UniformQuantizedType],
 
 def _rhs_dim_in_result(op: Operation, rhs_rank: int, lhs_rank: int, dim: int) -> int | None:
     """Where rhs dimension `dim` lands in a dot/dot_general result (None: contracted)."""
-    if op_name(op) == "stablehlo.dot":
+    if isinstance(op, sh.DotOp):
         if dim == 0:
             return None
         return (lhs_rank - 1) + (dim - 1)
@@ -126,9 +95,8 @@ def _rhs_dim_in_result(op: Operation, rhs_rank: int, lhs_rank: int, dim: int) ->
 
 def _contraction_refusal(op: Operation, operand_types: Sequence[Attribute],
                          result_type: Attribute) -> str | None:
-    name = op_name(op)
-    short = name.removeprefix("stablehlo.")
-    conv = name == "stablehlo.convolution"
+    short = op_name(op).removeprefix("stablehlo.")
+    conv = isinstance(op, sh.ConvolutionOp)
     # the spec's constraint numbers: dot_general C15-C19, convolution C29-C33
     c = (dict(storage="C31", expressed="C32", per_tensor="C33") if conv else
          dict(storage="C17", expressed="C18", per_tensor="C19"))
@@ -186,8 +154,7 @@ def _per_axis_movement_refusal(op: Operation, operand_type: Attribute, result_ty
     """Per-axis `transpose`, `reshape`, `broadcast_in_dim`: the quantized dimension must
     follow the op (spec transpose C4, reshape C3, broadcast_in_dim C6) and every
     element keep its scale and zero point."""
-    name = op_name(op)
-    short = name.removeprefix("stablehlo.")
+    short = op_name(op).removeprefix("stablehlo.")
     if not (a.is_per_axis and r.is_per_axis):
         return f"{short}: operand and result must both be per-axis or both per-tensor"
     if _baseline(a) != _baseline(r):
@@ -195,17 +162,17 @@ def _per_axis_movement_refusal(op: Operation, operand_type: Attribute, result_ty
     in_shape = list(operand_type.get_shape()) if isinstance(operand_type, TensorType) else []
     out_shape = list(result_type.get_shape()) if isinstance(result_type, TensorType) else []
     qa, qr = a.quantized_dimension, r.quantized_dimension
-    if name == "stablehlo.transpose":
+    if isinstance(op, sh.TransposeOp):
         perm = list(getattr(op, "permutation", ()))
         if qr >= len(perm) or perm[qr] != qa:
             return "transpose: the result's quantized dimension must be the operand's, permuted (spec C4)"
-    elif name == "stablehlo.reshape":
+    elif isinstance(op, sh.ReshapeOp):
         if (_dims_product(in_shape, range(qa)) != _dims_product(out_shape, range(qr))
                 or in_shape[qa] != out_shape[qr]
                 or _dims_product(in_shape, range(qa + 1, len(in_shape)))
                 != _dims_product(out_shape, range(qr + 1, len(out_shape)))):
             return "reshape: the quantized dimension must keep its place in the element order (spec C3)"
-    elif name == "stablehlo.broadcast_in_dim":
+    elif isinstance(op, sh.BroadcastInDimOp):
         bdims = list(getattr(op, "broadcast_dimensions", ()))
         if qa >= len(bdims) or bdims[qa] != qr:
             return "broadcast_in_dim: the result's quantized dimension must be broadcast_dimensions[operand's] (spec C6)"
@@ -248,10 +215,11 @@ def refusal(op: Operation, operand_types: Sequence[Attribute],
     ins_q = [q for q in ins if q is not None]
     if any(q.is_blockwise for q in [*ins_q, out]):
         return "sub-channel quantization is not a StableHLO type"
-    if name in CONTRACTION_OPS:
+    if isinstance(op, sh.DotOp | sh.DotGeneralOp | sh.ConvolutionOp):
         return _contraction_refusal(op, operand_types, result_type)
-    if name in DQ_OP_Q_OPS:
-        return _dq_op_q_refusal(name, ins_q, out)
-    if name in MOVEMENT_OPS:
+    facts = quantization_of(op)
+    if facts is not None and facts.fusable and facts.dequantize_op_quantize:
+        return _dq_op_q_refusal(name, facts.per_axis, ins_q, out)
+    if facts is not None and facts.fusable and facts.type_only:
         return _movement_refusal(op, operand_types, result_type, ins_q, out)
     return f"'{name}' has no quantized form in the StableHLO spec"

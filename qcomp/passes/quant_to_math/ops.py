@@ -17,7 +17,6 @@ from xdsl.ir import Operation, SSAValue
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.utils.diagnostics import PassDiagnostic
-from qcomp.passes.qdq.rules import DQ_OP_Q_OPS, QDQ_DECOMPOSED_OPS
 from qcomp.passes.quant_to_math.dot import illegal
 from qcomp.passes.quant_to_math.emit import (
     Emitter,
@@ -35,24 +34,6 @@ from qcomp.passes.quant_to_math.emit import (
 from qcomp.passes.utils.storage_boundaries import retype_block_args, stripped_type
 
 Storage = Callable[[SSAValue], SSAValue]
-
-# Ops whose quantized values pass through unchanged (upstream's ConvertGenericOp list,
-# for the ops qcomp has). maximum / minimum / select only when every quantized type
-# on the op is the same.
-UPSTREAM_TYPE_ONLY = frozenset(f"stablehlo.{n}" for n in (
-    "bitcast_convert", "broadcast_in_dim", "concatenate", "constant", "gather", "maximum",
-    "minimum", "pad", "reduce_window", "reshape", "return", "select", "slice", "transpose",
-))
-TYPE_ONLY = UPSTREAM_TYPE_ONLY | frozenset(
-    f"stablehlo.{n}" for n in ("reverse", "optimization_barrier"))
-SAME_TYPE_ONLY = frozenset(("stablehlo.maximum", "stablehlo.minimum", "stablehlo.select"))
-
-# Upstream's dequantize -> op -> quantize fallback: the 40 ops of its
-# stablehlo-legalize-quantized-op-to-qdq (the ones qcomp has), dot_general and
-# convolution included (taken when its integer patterns do not apply).
-UPSTREAM_DQ_OP_Q = QDQ_DECOMPOSED_OPS
-SPEC_DQ_OP_Q = DQ_OP_Q_OPS | frozenset(("stablehlo.compare", "stablehlo.select"))
-
 
 def q_of(v: SSAValue) -> UniformQuantizedType | None:
     return quantized_element(v.type)
@@ -252,7 +233,6 @@ def lower_fixed_point_add(op: Operation, em: Emitter, st: Storage) -> SSAValue |
 
 
 __all__ = [
-    "SAME_TYPE_ONLY", "SPEC_DQ_OP_Q", "TYPE_ONLY", "UPSTREAM_DQ_OP_Q", "UPSTREAM_TYPE_ONLY",
     "all_same_quantized", "lower_dq_op_q", "lower_fixed_point_add", "lower_type_only",
     "lower_uniform_dequantize", "lower_uniform_quantize", "lower_upstream_add", "q_of",
 ]

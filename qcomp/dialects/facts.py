@@ -1,0 +1,129 @@
+"""What an op declares about itself, as xDSL traits: the passes and the interpreter read
+these instead of keeping their own lists of op names.
+
+- `Quantization`: what quantized operands mean to the op (the StableHLO spec's
+  wording), whether the spec allows per-axis quantization on it, and how upstream's
+  passes treat it;
+- `Elementwise`: the op's NumPy implementation per element family, for ops that apply
+  one function element by element (the interpreter broadcasts, widens and rounds);
+- the element kinds each operand and result accepts are StableHLO's ODS constraints,
+  declared with `qcomp.dialects.stablehlo.kinds.ElementKinds`.
+
+Every op qcomp defines declares a `Quantization` trait (`NO_QUANTIZATION` when it has no
+quantized form); `tests/dialects/test_op_facts.py` walks the registered ops to hold that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.ir import Operation
+from xdsl.traits import OpTrait
+from xdsl.utils.str_enum import StrEnum
+
+
+class QuantSemantics(StrEnum):
+    """What a quantized operand or result means to the op."""
+
+    DEQUANTIZE_OP_QUANTIZE = "dequantize-op-quantize"
+    """`quantize(op(dequantize(x)...))`: the spec's `dequantize_op_quantize` (a result
+    that is not quantized, as compare's `i1`, is the float op's)."""
+    TYPE_ONLY = "type-only"
+    """The op moves or copies elements: the stored integers pass through unchanged."""
+    OWN_LOWERING = "own-lowering"
+    """The op has quantization-specific formulas of its own (uniform_quantize and
+    uniform_dequantize, the integer contractions; hybrid float x quantized forms)."""
+    NONE = "none"
+    """The op has no quantized form."""
+
+
+class UpstreamGeneric(StrEnum):
+    """Whether upstream's `stablehlo-legalize-quant-to-math` lowers the quantized op
+    generically (its `ConvertGenericOp`: quantized types replaced by their storage
+    types, the op unchanged)."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    SAME_TYPES = "same-types"
+    """Only when every quantized type on the op is the same."""
+
+
+@dataclass(frozen=True)
+class Quantization(OpTrait):
+    """The op's quantization facts.
+
+    - `semantics`: what quantized values mean to it (`QuantSemantics`);
+    - `per_axis`: the spec allows per-axis quantized operands/results on it;
+    - `fusable`: `stablehlo-legalize-qdq-to-quantized-op` may turn `dq -> op -> q` into
+      the quantized op (checking the spec's constraints);
+    - `same_types_pass_through`: when every quantized type on the op is the same, the
+      stored integers are the answer (maximum, minimum, select);
+    - `upstream_qdq`: in upstream's `stablehlo-legalize-quantized-op-to-qdq` list (and
+      upstream quant-to-math's dequantize -> op -> quantize fallback);
+    - `upstream_generic`: see `UpstreamGeneric`."""
+
+    semantics: QuantSemantics = QuantSemantics.NONE
+    per_axis: bool = False
+    fusable: bool = False
+    same_types_pass_through: bool = False
+    upstream_qdq: bool = False
+    upstream_generic: UpstreamGeneric = UpstreamGeneric.NEVER
+
+    @property
+    def dequantize_op_quantize(self) -> bool:
+        return self.semantics == QuantSemantics.DEQUANTIZE_OP_QUANTIZE
+
+    @property
+    def type_only(self) -> bool:
+        return self.semantics == QuantSemantics.TYPE_ONLY
+
+
+NO_QUANTIZATION = Quantization()
+"""Ops without a quantized form (tosa integer ops, checks, ...)."""
+
+
+def dq_op_q(per_axis: bool = False, *, fusable: bool = True, same_types_pass_through=False,
+            upstream_generic: UpstreamGeneric = UpstreamGeneric.NEVER) -> Quantization:
+    """A dequantize-op-quantize op (the spec's `dequantize_op_quantize`), one that
+    upstream decomposes."""
+    return Quantization(QuantSemantics.DEQUANTIZE_OP_QUANTIZE, per_axis, fusable,
+                        same_types_pass_through, True, upstream_generic)
+
+
+def type_only(per_axis: bool = False, *, fusable: bool = True,
+              upstream_generic: UpstreamGeneric = UpstreamGeneric.ALWAYS) -> Quantization:
+    """An op that moves stored integers unchanged."""
+    return Quantization(QuantSemantics.TYPE_ONLY, per_axis, fusable,
+                        upstream_generic=upstream_generic)
+
+
+def own_lowering(per_axis: bool = True, *, upstream_qdq: bool = False) -> Quantization:
+    """An op with quantization formulas of its own."""
+    return Quantization(QuantSemantics.OWN_LOWERING, per_axis, upstream_qdq=upstream_qdq)
+
+
+@dataclass(frozen=True)
+class Elementwise(OpTrait):
+    """The op's NumPy implementation, per element family of its operands.
+
+    `float(x, ...)` and `complex(x, ...)` take float64 / complex128 arrays (the
+    interpreter rounds the result once to the result type); `int(x, ..., width,
+    signed)` takes int64 (uint64 for ui64) arrays and may overflow: the interpreter
+    wraps to the result width; `bool(x, ...)` takes bool arrays. A family left `None`
+    is not defined for the op."""
+
+    float: Callable | None = None
+    complex: Callable | None = None
+    int: Callable | None = None
+    bool: Callable | None = None
+
+
+def quantization(op: Operation | type[Operation]) -> Quantization | None:
+    """The op's declared `Quantization` (None when it declares none)."""
+    return op.get_trait(Quantization)
+
+
+def elementwise(op: Operation | type[Operation]) -> Elementwise | None:
+    """The op's declared NumPy implementation (None when it is not elementwise)."""
+    return op.get_trait(Elementwise)
