@@ -11,15 +11,11 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from qcomp.dialects import chlo
+from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter import elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import element_type, quant_of
 
-_OPS = {
-    chlo.BroadcastAddOp: "add", chlo.BroadcastSubtractOp: "subtract",
-    chlo.BroadcastMultiplyOp: "multiply", chlo.BroadcastDivideOp: "divide",
-    chlo.BroadcastMaximumOp: "maximum", chlo.BroadcastMinimumOp: "minimum",
-}
 
 
 def _align(x: np.ndarray, dims, rank: int) -> np.ndarray:
@@ -29,7 +25,7 @@ def _align(x: np.ndarray, dims, rank: int) -> np.ndarray:
     return x.reshape(shape)
 
 
-def _make(op_type, name):
+def _make(op_type):
     def run(self, interpreter: Interpreter, op, args):
         a, b = args
         if any(quant_of(v.type) is not None for v in (*op.operands, *op.results)):
@@ -41,9 +37,9 @@ def _make(op_type, name):
             elif b.ndim < a.ndim:
                 b = _align(b, dims, a.ndim)
         a, b = np.broadcast_arrays(a, b)
-        return (elementwise.binary(name, a, b, element_type(op.operands[0].type),
-                                   element_type(op.results[0].type)),)
-    run.__name__ = f"run_{name}"
+        return (elementwise.apply(op, [a, b], element_type(op.operands[0].type),
+                                  element_type(op.results[0].type)),)
+    run.__name__ = f"run_{op_type.name.split('.', 1)[1]}"
     return impl(op_type)(run)
 
 
@@ -51,8 +47,10 @@ class _Generated(InterpreterFunctions):
     pass
 
 
-for _t, _n in _OPS.items():
-    setattr(_Generated, f"run_{_n}", _make(_t, _n))
+# every broadcasting op of the dialect that declares its NumPy implementation
+for _t in chlo.CHLO.operations:
+    if _t.has_trait(Elementwise):
+        setattr(_Generated, f"run_{_t.name.split('.', 1)[1]}", _make(_t))
 
 
 @register_impls

@@ -11,15 +11,14 @@ the sign fill).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 import numpy as np
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
+from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
-from qcomp.quant.rounding import round_half_away_from_zero
 from qcomp.quant.uniform import float_to_int
 
 
@@ -27,216 +26,78 @@ def _wide(x: np.ndarray) -> np.ndarray:
     return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
 
 
-def _sign(x):
-    return np.where(np.isnan(x), x, np.sign(x)) if x.dtype.kind == "f" else np.sign(x)
-
-
-def _complex_sign(x):
-    mag = np.abs(x)
-    return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag))
-
-
-_FLOAT_UNARY: dict[str, Callable] = {
-    "abs": np.abs, "cbrt": np.cbrt, "ceil": np.ceil, "floor": np.floor, "cosine": np.cos,
-    "sine": np.sin, "tan": np.tan, "tanh": np.tanh, "exponential": np.exp,
-    "exponential_minus_one": np.expm1, "log": np.log, "log_plus_one": np.log1p,
-    "logistic": lambda x: 1.0 / (1.0 + np.exp(-x)), "negate": np.negative,
-    "round_nearest_afz": round_half_away_from_zero, "round_nearest_even": np.rint,
-    "rsqrt": lambda x: 1.0 / np.sqrt(x), "sqrt": np.sqrt, "sign": _sign,
-}
-_COMPLEX_UNARY: dict[str, Callable] = {
-    "abs": np.abs, "cosine": np.cos, "sine": np.sin, "tan": np.tan, "tanh": np.tanh,
-    "exponential": np.exp, "exponential_minus_one": np.expm1, "log": np.log,
-    "log_plus_one": np.log1p, "logistic": lambda x: 1.0 / (1.0 + np.exp(-x)),
-    "negate": np.negative, "rsqrt": lambda x: 1.0 / np.sqrt(x), "sqrt": np.sqrt,
-    "sign": _complex_sign, "cbrt": lambda x: x ** (1.0 / 3.0),
-}
-_FLOAT_BINARY: dict[str, Callable] = {
-    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
-    "maximum": np.maximum, "minimum": np.minimum, "power": np.power, "remainder": np.fmod,
-    "atan2": np.arctan2,
-}
-_COMPLEX_BINARY: dict[str, Callable] = {
-    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
-    "power": np.power,
-}
-
-
 def _int64(x: np.ndarray) -> np.ndarray:
     return x.astype(np.uint64 if x.dtype == np.uint64 else np.int64)
 
 
-def _int_divide(a, b, lo):
-    zero = b == 0
-    safe = np.where(zero, 1, b)
-    q = np.abs(a) // np.abs(safe) if a.dtype != np.uint64 else a // safe
-    if a.dtype != np.uint64:
-        q = np.where((a < 0) != (safe < 0), -q, q)
-        q = np.where((a == lo) & (safe == -1), a, q)  # overflow: INT_MIN / -1
-    return np.where(zero, np.array(-1).astype(a.dtype) if a.dtype != np.uint64 else np.uint64(2**64 - 1), q)
+def _undefined(name: str, e: Attribute) -> RunError:
+    return RunError(f"'{name}' is not defined on {'i1' if is_bool(e) else e}")
 
 
-def _int_remainder(a, b, lo):
-    zero = b == 0
-    safe = np.where(zero, 1, b)
-    if a.dtype == np.uint64:
-        r = a % safe
-    else:
-        r = np.fmod(a, safe)
-        r = np.where((a == lo) & (safe == -1), 0, r)
-    return np.where(zero, a, r)
-
-
-def _int_power(a, b, signed):
-    """Exponentiation by squaring with wrap; negative exponents: 1 for 1, +-1 for -1, else 0."""
-    result = np.ones_like(a)
-    base = a.copy()
-    e = b.copy()
-    neg = (e < 0) if signed else np.zeros(e.shape, bool)
-    e = np.where(neg, 0, e).astype(np.uint64)
-    while np.any(e):
-        odd = (e & np.uint64(1)) == 1
-        result = np.where(odd, result * base, result)
-        base = base * base
-        e = e >> np.uint64(1)
-    if signed:
-        neg_val = np.where(a == 1, 1, np.where(a == -1, np.where((b % 2) == 0, 1, -1), 0))
-        result = np.where(neg, neg_val, result)
-    return result
-
-
-def _shift(kind: str, a, b, width: int, signed: bool):
-    bu = b.astype(np.int64)
-    if b.dtype != np.uint64 and signed:
-        bu = np.where(bu < 0, width, bu)  # negative counts are huge when unsigned
-    big = (bu >= width) | (bu < 0)
-    s = np.where(big, 0, bu).astype(np.int64)
-    if kind == "shift_left":
-        if a.dtype == np.uint64:
-            return np.where(big, np.uint64(0), a << s.astype(np.uint64))
-        return np.where(big, 0, a << s)
-    if kind == "shift_right_logical":
-        mask = (1 << width) - 1
-        if a.dtype == np.uint64 or width == 64:
-            u = a.astype(np.uint64) if width == 64 else (a & mask).astype(np.uint64)
-            return np.where(big, np.uint64(0), u >> s.astype(np.uint64))
-        return np.where(big, 0, (a & mask) >> s)
-    # arithmetic: interpret in the signed view of the width
-    if a.dtype == np.uint64:
-        sa = a.view(np.int64)
-        r = np.where(big, np.where(sa < 0, -1, 0), sa >> s)
-        return r.view(np.uint64) if isinstance(r, np.ndarray) else r
-    if not signed:
-        sa = np.where(a >= (1 << (width - 1)), a - (1 << width), a)
-    else:
-        sa = a
-    return np.where(big, np.where(sa < 0, -1, 0), sa >> s)
-
-
-def unary(name: str, x: np.ndarray, e: Attribute, result_e: Attribute) -> np.ndarray:
-    """`stablehlo.<name>` on an array of element type `e`; result of element type `result_e`."""
-    if is_float(e):
-        fn = _FLOAT_UNARY.get(name)
+def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
+          result_e: Attribute) -> np.ndarray:
+    """The op `name` implemented by `impl` on an array of element type `e`; result of
+    element type `result_e`."""
+    if is_float(e) or is_complex(e):
+        fn = impl.float if is_float(e) else impl.complex
         if fn is None:
-            raise RunError(f"'{name}' is not defined on {e}")
+            raise _undefined(name, e)
         with np.errstate(all="ignore"):
-            return to_float(fn(_wide(x)), numpy_dtype(result_e))
-    if is_complex(e):
-        fn = _COMPLEX_UNARY.get(name)
-        if fn is None:
-            raise RunError(f"'{name}' is not defined on {e}")
-        with np.errstate(all="ignore"):
-            return np.asarray(fn(_wide(x))).astype(numpy_dtype(result_e))
+            r = fn(_wide(x))
+        if is_float(e):
+            return to_float(r, numpy_dtype(result_e))
+        return np.asarray(r).astype(numpy_dtype(result_e))
     if is_bool(e):
-        if name == "not":
-            return ~x
-        if name in ("popcnt",):
-            return x.copy()
-        if name == "count_leading_zeros":
-            return ~x
-        raise RunError(f"'{name}' is not defined on i1")
+        if impl.bool is None:
+            raise _undefined(name, e)
+        return impl.bool(x)
     if is_int(e):
+        if impl.int is None:
+            raise _undefined(name, e)
         w, s = int_info(e)
-        a = _int64(x)
         with np.errstate(all="ignore"):
-            if name == "abs":
-                r = np.abs(a) if s else a
-            elif name == "negate":
-                r = np.negative(a) if a.dtype != np.uint64 else (np.uint64(0) - a)
-            elif name == "not":
-                r = ~a
-            elif name == "sign":
-                r = np.sign(a)
-            elif name == "popcnt":
-                u = a.astype(np.uint64) & np.uint64((1 << w) - 1 if w < 64 else 2**64 - 1)
-                r = np.zeros(a.shape, np.int64)
-                for i in range(w):
-                    r += ((u >> np.uint64(i)) & np.uint64(1)).astype(np.int64)
-            elif name == "count_leading_zeros":
-                u = a.astype(np.uint64) & np.uint64((1 << w) - 1 if w < 64 else 2**64 - 1)
-                r = np.full(a.shape, w, np.int64)
-                for i in range(w):
-                    r = np.where(((u >> np.uint64(i)) & np.uint64(1)) == 1, w - 1 - i, r)
-            else:
-                raise RunError(f"'{name}' is not defined on {e}")
+            r = impl.int(_int64(x), w, s)
         return to_type(r, result_e)
     raise RunError(f"unsupported element type {e} for '{name}'")
 
 
-def binary(name: str, a: np.ndarray, b: np.ndarray, e: Attribute, result_e: Attribute) -> np.ndarray:
-    """`stablehlo.<name>` on two arrays of element type `e`."""
-    if is_float(e):
-        fn = _FLOAT_BINARY.get(name)
+def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attribute,
+           result_e: Attribute) -> np.ndarray:
+    """The op `name` implemented by `impl` on two arrays of element type `e`."""
+    if is_float(e) or is_complex(e):
+        fn = impl.float if is_float(e) else impl.complex
         if fn is None:
-            raise RunError(f"'{name}' is not defined on {e}")
+            raise _undefined(name, e)
         with np.errstate(all="ignore"):
-            return to_float(fn(_wide(a), _wide(b)), numpy_dtype(result_e))
-    if is_complex(e):
-        fn = _COMPLEX_BINARY.get(name)
-        if fn is None:
-            raise RunError(f"'{name}' is not defined on {e}")
-        with np.errstate(all="ignore"):
-            return fn(_wide(a), _wide(b)).astype(numpy_dtype(result_e))
+            r = fn(_wide(a), _wide(b))
+        if is_float(e):
+            return to_float(r, numpy_dtype(result_e))
+        return r.astype(numpy_dtype(result_e))
     if is_bool(e):
-        table = {"add": np.logical_or, "or": np.logical_or, "multiply": np.logical_and,
-                 "and": np.logical_and, "xor": np.logical_xor, "maximum": np.logical_or,
-                 "minimum": np.logical_and, "subtract": np.logical_xor}
-        if name not in table:
-            raise RunError(f"'{name}' is not defined on i1")
-        return table[name](a, b)
+        if impl.bool is None:
+            raise _undefined(name, e)
+        return impl.bool(a, b)
     if is_int(e):
+        if impl.int is None:
+            raise _undefined(name, e)
         w, s = int_info(e)
-        x, y = _int64(a), _int64(b)
-        lo = -(1 << (w - 1)) if s else 0
         with np.errstate(all="ignore"):
-            if name == "add":
-                r = x + y
-            elif name == "subtract":
-                r = x - y
-            elif name == "multiply":
-                r = x * y
-            elif name == "divide":
-                r = _int_divide(x, y, lo)
-            elif name == "remainder":
-                r = _int_remainder(x, y, lo)
-            elif name == "maximum":
-                r = np.maximum(x, y)
-            elif name == "minimum":
-                r = np.minimum(x, y)
-            elif name == "and":
-                r = x & y
-            elif name == "or":
-                r = x | y
-            elif name == "xor":
-                r = x ^ y
-            elif name == "power":
-                r = _int_power(x, y, s)
-            elif name in ("shift_left", "shift_right_logical", "shift_right_arithmetic"):
-                r = _shift(name, x, y, w, s)
-            else:
-                raise RunError(f"'{name}' is not defined on {e}")
+            r = impl.int(_int64(a), _int64(b), w, s)
         return to_type(np.asarray(r), result_e)
     raise RunError(f"unsupported element type {e} for '{name}'")
+
+
+def apply(op: Operation | type[Operation], arrays: list[np.ndarray], e: Attribute,
+          result_e: Attribute) -> np.ndarray:
+    """`op`'s declared `Elementwise` implementation on one or two arrays of element
+    type `e`, the result of element type `result_e`."""
+    impl = op.get_trait(Elementwise)
+    if impl is None:
+        raise RunError(f"'{op.name}' declares no elementwise implementation")
+    name = op.name.split(".", 1)[-1]
+    if len(arrays) == 1:
+        return unary(impl, name, arrays[0], e, result_e)
+    return binary(impl, name, arrays[0], arrays[1], e, result_e)
 
 
 def _total_order_key(x: np.ndarray) -> np.ndarray:

@@ -20,11 +20,13 @@ from xdsl.interpreter import Interpreter, OpImplResult
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation
 
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.quantized import QuantSemantics
-from qcomp.interpreter.stablehlo_functions import StablehloFunctions
+from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
 from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
 
 DEFAULT_MAX_MEMORY = 4 << 30
@@ -57,12 +59,11 @@ def _nbytes(t) -> int:
 def _working_bytes(op: Operation) -> int:
     """Bytes an op may hold at once: results plus contraction scratch (float64 operands/patches)."""
     total = sum(_nbytes(r.type) for r in op.results)
-    name = op.name
-    if name in ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution"):
+    if isinstance(op, sh.DotGeneralOp | sh.DotOp | sh.ConvolutionOp):
         shapes = [shape_of(o.type) for o in op.operands]
         out = shape_of(op.results[0].type)
         total += 8 * sum(math.prod(s) for s in shapes) + 8 * math.prod(out)
-        if name == "stablehlo.convolution":
+        if isinstance(op, sh.ConvolutionOp):
             # patches: every output position times every kernel tap and input feature
             o = max(out[op.dimension_numbers.output_feature_dimension], 1)
             groups = int(op.feature_group_count)
@@ -74,10 +75,15 @@ class QcompInterpreter(Interpreter):
     """xDSL's interpreter with diagnostics that name the op, and a memory budget."""
 
     max_memory: int = DEFAULT_MAX_MEMORY
+    elementwise: StablehloFunctions | None = None
+    """Runs ops that declare an `Elementwise` implementation and have no function of
+    their own (`stablehlo_functions.run_elementwise`)."""
 
     def _run_op(self, op: Operation, inputs) -> OpImplResult:
         impls = self._impls
         entry = impls._impl_dict.get(type(op))
+        if entry is None and self.elementwise is not None and op.has_trait(Elementwise):
+            entry = (self.elementwise, run_elementwise)  # the op's declared NumPy function
         if entry is None:
             raise RunError(f"unsupported operation '{op.name}'", op)
         need = _working_bytes(op)
@@ -126,9 +132,8 @@ def entry_functions(module: ModuleOp, entry: str | None = None) -> list[func.Fun
     return [f for f in funcs if not f.function_type.inputs.data and f.body.blocks.first is not None]
 
 
-_SEMANTICS_SENSITIVE_OPS = frozenset({
-    "stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution", "stablehlo.reduce",
-    "stablehlo.reduce_window"})
+_SEMANTICS_SENSITIVE_OPS = (sh.DotGeneralOp, sh.DotOp, sh.ConvolutionOp, sh.ReduceOp,
+                            sh.ReduceWindowOp)
 
 
 def semantics_matter(module: ModuleOp) -> bool:
@@ -137,7 +142,7 @@ def semantics_matter(module: ModuleOp) -> bool:
     `spec`, term by term in the element type under `stablehlo`; integer convolutions wrap
     to the lhs type under `stablehlo`)."""
     for op in module.walk():
-        if op.name in _SEMANTICS_SENSITIVE_OPS:
+        if isinstance(op, _SEMANTICS_SENSITIVE_OPS):
             return True
         for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
             if quant_of(v.type) is not None:
@@ -150,7 +155,8 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     interp = QcompInterpreter(module)
     interp.max_memory = max_memory
     interp.register_implementations(FuncFunctions())
-    interp.register_implementations(StablehloFunctions(semantics))
+    interp.elementwise = StablehloFunctions(semantics)
+    interp.register_implementations(interp.elementwise)
     interp.register_implementations(CheckFunctions())
     interp.register_implementations(BuiltinFunctions())
     for extra in _optional_functions(semantics):

@@ -12,9 +12,11 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import i64
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, impl_terminator, register_impls
-from xdsl.interpreter import ReturnedValues
+from xdsl.interpreter import OpImplResult, ReturnedValues
+from xdsl.ir import Operation
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.facts import quantization
 from qcomp.interpreter import checks, elementwise, kernels
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
@@ -28,26 +30,6 @@ from qcomp.interpreter.values import (
     to_type,
 )
 
-_UNARY = {
-    sh.AbsOp: "abs", sh.CbrtOp: "cbrt", sh.CeilOp: "ceil", sh.CosineOp: "cosine",
-    sh.ExponentialOp: "exponential", sh.ExponentialMinusOneOp: "exponential_minus_one",
-    sh.FloorOp: "floor", sh.LogOp: "log", sh.LogPlusOneOp: "log_plus_one",
-    sh.LogisticOp: "logistic", sh.NotOp: "not", sh.NegateOp: "negate",
-    sh.PopulationCountOp: "popcnt", sh.CountLeadingZerosOp: "count_leading_zeros",
-    sh.RoundNearestAfzOp: "round_nearest_afz", sh.RoundNearestEvenOp: "round_nearest_even",
-    sh.RsqrtOp: "rsqrt", sh.SignOp: "sign", sh.SineOp: "sine", sh.SqrtOp: "sqrt",
-    sh.TanOp: "tan", sh.TanhOp: "tanh",
-}
-_BINARY = {
-    sh.Atan2Op: "atan2", sh.DivideOp: "divide", sh.MaximumOp: "maximum",
-    sh.MinimumOp: "minimum", sh.MultiplyOp: "multiply", sh.PowerOp: "power",
-    sh.RemainderOp: "remainder", sh.ShiftLeftOp: "shift_left",
-    sh.ShiftRightArithmeticOp: "shift_right_arithmetic",
-    sh.ShiftRightLogicalOp: "shift_right_logical", sh.SubtractOp: "subtract",
-    sh.AndOp: "and", sh.OrOp: "or", sh.XorOp: "xor",
-}
-
-
 _CONSTANTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 """Decoded constants by op (read-only arrays), so repeated runs of a module decode once."""
 
@@ -56,55 +38,35 @@ def _any_quant(op) -> bool:
     return any(quant_of(v.type) is not None for v in (*op.operands, *op.results))
 
 
-def _unary_fn(name: str):
-    return lambda vals, elems, res_e: elementwise.unary(name, vals[0], elems[0], res_e)
+def _apply(op):
+    """`op`'s declared NumPy implementation as a `QuantSemantics` float function."""
+    return lambda vals, elems, res_e: elementwise.apply(op, vals, elems[0], res_e)
 
 
-def _binary_fn(name: str):
-    return lambda vals, elems, res_e: elementwise.binary(name, vals[0], vals[1], elems[0], res_e)
-
-
-def _make_unary(op_type, name):
-    def run(self, interpreter: Interpreter, op, args):
-        (x,) = args
-        if _any_quant(op):
-            return (self.sem.qdq(_unary_fn(name), [x], [op.operands[0].type], op.results[0].type),)
-        return (elementwise.unary(name, x, element_type(op.operands[0].type),
-                                  element_type(op.results[0].type)),)
-    run.__name__ = f"run_{name}"
-    return impl(op_type)(run)
-
-
-def _make_binary(op_type, name):
-    def run(self, interpreter: Interpreter, op, args):
+def run_elementwise(ft: StablehloFunctions, interpreter: Interpreter, op: Operation,
+                    args: tuple[Any, ...]) -> OpImplResult:
+    """Any op that declares an `Elementwise` implementation and has no interpreter
+    function of its own (the interpreter's fallback): quantized operands and results
+    through the semantics' dequantize -> op -> quantize."""
+    if not _any_quant(op):
+        return OpImplResult((elementwise.apply(
+            op, list(args), element_type(op.operands[0].type),
+            element_type(op.results[0].type)),), None)
+    types = [v.type for v in op.operands]
+    ot = op.results[0].type
+    facts = quantization(op)
+    if (len(args) == 2 and facts is not None and facts.same_types_pass_through
+            and ft.sem.upstream and quant_of(types[0]) == quant_of(types[1]) == quant_of(ot)):
+        q = quant_of(ot)
         a, b = args
-        if _any_quant(op):
-            lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
-            if (name in ("maximum", "minimum") and self.sem.upstream
-                    and quant_of(lt) == quant_of(rt) == quant_of(ot)):
-                q = quant_of(lt)
-                va, vb = self.sem._view(a, q), self.sem._view(b, q)  # upstream compares signless
-                pick_a = va >= vb if name == "maximum" else va <= vb
-                return (np.where(pick_a, a, b),)
-            return (self.sem.qdq(_binary_fn(name), [a, b], [lt, rt], ot),)
-        e = element_type(op.operands[0].type)
-        return (elementwise.binary(name, a, b, e, element_type(op.results[0].type)),)
-    run.__name__ = f"run_{name}"
-    return impl(op_type)(run)
-
-
-class _GeneratedElementwise(InterpreterFunctions):
-    """Unary and binary elementwise ops, generated from the tables above."""
-
-
-for _t, _n in _UNARY.items():
-    setattr(_GeneratedElementwise, f"run_{_n}", _make_unary(_t, _n))
-for _t, _n in _BINARY.items():
-    setattr(_GeneratedElementwise, f"run_{_n}", _make_binary(_t, _n))
+        va, vb = ft.sem._view(a, q), ft.sem._view(b, q)  # upstream compares signless
+        pick_a = va >= vb if isinstance(op, sh.MaximumOp) else va <= vb
+        return OpImplResult((np.where(pick_a, a, b),), None)
+    return OpImplResult((ft.sem.qdq(_apply(op), list(args), types, ot),), None)
 
 
 @register_impls
-class StablehloFunctions(_GeneratedElementwise):
+class StablehloFunctions(InterpreterFunctions):
     """`stablehlo` ops; `semantics` picks the meaning of quantized ops."""
 
     def __init__(self, semantics: QuantSemantics | str = "spec"):
@@ -181,8 +143,8 @@ class StablehloFunctions(_GeneratedElementwise):
         a, b = args
         lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
         if _any_quant(op):
-            return (self.sem.add(a, b, lt, rt, ot, _binary_fn("add")),)
-        return (elementwise.binary("add", a, b, element_type(lt), element_type(ot)),)
+            return (self.sem.add(a, b, lt, rt, ot, _apply(op)),)
+        return (elementwise.apply(op, [a, b], element_type(lt), element_type(ot)),)
 
     @impl(sh.ClampOp)
     def run_clamp(self, interpreter: Interpreter, op: sh.ClampOp, args: tuple[Any, ...]):
@@ -191,8 +153,9 @@ class StablehloFunctions(_GeneratedElementwise):
         def fn(vals, elems, res_e):
             lo, x, hi = vals
             e = elems[1]
-            m = elementwise.binary("maximum", np.broadcast_to(x, x.shape), np.broadcast_to(lo, x.shape), e, e)
-            return elementwise.binary("minimum", m, np.broadcast_to(hi, x.shape), e, res_e)
+            m = elementwise.apply(sh.MaximumOp, [np.broadcast_to(x, x.shape),
+                                                 np.broadcast_to(lo, x.shape)], e, e)
+            return elementwise.apply(sh.MinimumOp, [m, np.broadcast_to(hi, x.shape)], e, res_e)
 
         if _any_quant(op):
             return (self.sem.qdq(fn, list(args), types, op.results[0].type),)
@@ -350,9 +313,7 @@ class StablehloFunctions(_GeneratedElementwise):
                 out.append(sequential_reduce(kind, np.asarray(x), np.asarray(init), axes))
                 continue
             r = _REDUCERS[kind](x, axes, e)
-            out.append(elementwise.binary(kind, r, np.broadcast_to(init, r.shape), e, e)
-                       if kind in ("add", "multiply", "maximum", "minimum", "and", "or")
-                       else r)
+            out.append(elementwise.apply(kind, [r, np.broadcast_to(init, r.shape)], e, e))
         return tuple(out)
 
     @impl(sh.ReduceWindowOp)
@@ -374,19 +335,19 @@ class StablehloFunctions(_GeneratedElementwise):
             if q is not None:  # upstream: the body runs on the (signless) storage integers
                 r = _REDUCERS[kind](self.sem._view(win, q), axes, i64)
                 init64 = np.broadcast_to(self.sem._view(init_v, q), r.shape)
-                out.append(to_type(elementwise.binary(kind, r, init64, i64, i64), q))
+                out.append(to_type(elementwise.apply(kind, [r, init64], i64, i64), q))
                 continue
             if self._sequential(kind, e):
                 out.append(sequential_reduce(kind, win, init_v, axes))
                 continue
             r = _REDUCERS[kind](win, axes, e)
-            out.append(elementwise.binary(kind, r, np.broadcast_to(init_v, r.shape), e, e))
+            out.append(elementwise.apply(kind, [r, np.broadcast_to(init_v, r.shape)], e, e))
         return tuple(out)
 
     def _sequential(self, kind: str, e) -> bool:
         """stablehlo semantics: float sums and products run term by term in the element
         type, starting from the init value (the reference interpreter's order)."""
-        return self.sem.upstream and kind in ("add", "multiply") and _is_floating(e)
+        return self.sem.upstream and kind in (sh.AddOp, sh.MultiplyOp) and _is_floating(e)
 
     @impl(sh.BatchNormInferenceOp)
     def run_batch_norm_inference(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
@@ -449,12 +410,12 @@ def _contract_plain(fn, lhs, rhs, ot, operand_type=None, float_acc="float"):
 
 
 _REDUCERS = {
-    "add": lambda x, axes, e: _reduce_with(np.sum, x, axes, e),
-    "multiply": lambda x, axes, e: _reduce_with(np.prod, x, axes, e),
-    "maximum": lambda x, axes, e: np.max(x, axis=axes) if x.size else _identity(x, axes, -np.inf),
-    "minimum": lambda x, axes, e: np.min(x, axis=axes) if x.size else _identity(x, axes, np.inf),
-    "and": lambda x, axes, e: np.bitwise_and.reduce(x, axis=axes) if x.size else _identity(x, axes, -1),
-    "or": lambda x, axes, e: np.bitwise_or.reduce(x, axis=axes) if x.size else _identity(x, axes, 0),
+    sh.AddOp: lambda x, axes, e: _reduce_with(np.sum, x, axes, e),
+    sh.MultiplyOp: lambda x, axes, e: _reduce_with(np.prod, x, axes, e),
+    sh.MaximumOp: lambda x, axes, e: np.max(x, axis=axes) if x.size else _identity(x, axes, -np.inf),
+    sh.MinimumOp: lambda x, axes, e: np.min(x, axis=axes) if x.size else _identity(x, axes, np.inf),
+    sh.AndOp: lambda x, axes, e: np.bitwise_and.reduce(x, axis=axes) if x.size else _identity(x, axes, -1),
+    sh.OrOp: lambda x, axes, e: np.bitwise_or.reduce(x, axis=axes) if x.size else _identity(x, axes, 0),
 }
 
 
@@ -464,7 +425,7 @@ def _is_floating(e) -> bool:
     return is_float(e) or is_complex(e)
 
 
-def sequential_reduce(kind: str, x: np.ndarray, init: np.ndarray, axes) -> np.ndarray:
+def sequential_reduce(kind: type, x: np.ndarray, init: np.ndarray, axes) -> np.ndarray:
     """acc = init; acc = acc (+ or *) x[i] for the reduced positions i in row-major
     order, each step rounded to x's dtype (`np.add.accumulate` runs exactly that
     recurrence, vectorised over the kept positions)."""
@@ -475,7 +436,7 @@ def sequential_reduce(kind: str, x: np.ndarray, init: np.ndarray, axes) -> np.nd
     flat = np.transpose(x, kept + list(axes)).reshape(out_shape + [k])
     start = np.broadcast_to(np.asarray(init, x.dtype).reshape(()), out_shape + [1])
     terms = np.concatenate([start, flat], axis=-1)
-    ufunc = np.add if kind == "add" else np.multiply
+    ufunc = np.add if kind is sh.AddOp else np.multiply
     with np.errstate(all="ignore"):
         return ufunc.accumulate(terms, axis=-1, dtype=x.dtype)[..., -1]
 
@@ -494,11 +455,9 @@ def _reduce_with(fn, x, axes, e):
     return to_float(fn(x.astype(np.complex128 if dt.kind == "c" else np.float64), axis=axes), dt)
 
 
-_BODY_KINDS = {sh.AddOp: "add", sh.MultiplyOp: "multiply", sh.MaximumOp: "maximum",
-               sh.MinimumOp: "minimum", sh.AndOp: "and", sh.OrOp: "or"}
 
 
-def _reducer_kinds(op) -> list[str]:
+def _reducer_kinds(op) -> list[type]:
     """The reduction each result uses, read from a body of single binary ops on block args."""
     block = op.regions[0].blocks.first
     if block is None:
@@ -509,7 +468,7 @@ def _reducer_kinds(op) -> list[str]:
     kinds = []
     for i, v in enumerate(term.operands):
         owner = v.owner
-        kind = _BODY_KINDS.get(type(owner))
+        kind = type(owner) if type(owner) in _REDUCERS else None
         args = set(owner.operands) if kind else set()
         if kind is None or args != {block.args[i], block.args[i + n]}:
             raise RunError("reduce bodies other than a single add/multiply/maximum/minimum/and/or "

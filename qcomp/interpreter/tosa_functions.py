@@ -71,26 +71,26 @@ class TosaFunctions(InterpreterFunctions):
             raise RunError(f"tosa.rescale: {e}") from None
         return (to_type(r, out_e),)
 
-    def _binary(self, op, args, name):
+    def _binary(self, op, args):
         a, b = np.broadcast_arrays(*args)
         e = _elem(op.operands[0])
-        return (elementwise.binary(name, a, b, e, _elem(op.results[0])),)
+        return (elementwise.apply(op, [a, b], e, _elem(op.results[0])),)
 
     @impl(tosa.AddOp)
     def run_add(self, interpreter: Interpreter, op, args):
-        return self._binary(op, args, "add")
+        return self._binary(op, args)
 
     @impl(tosa.SubOp)
     def run_sub(self, interpreter: Interpreter, op, args):
-        return self._binary(op, args, "subtract")
+        return self._binary(op, args)
 
     @impl(tosa.MaximumOp)
     def run_maximum(self, interpreter: Interpreter, op, args):
-        return self._binary(op, args, "maximum")
+        return self._binary(op, args)
 
     @impl(tosa.MinimumOp)
     def run_minimum(self, interpreter: Interpreter, op, args):
-        return self._binary(op, args, "minimum")
+        return self._binary(op, args)
 
     @impl(tosa.MulOp)
     def run_mul(self, interpreter: Interpreter, op, args):
@@ -107,7 +107,7 @@ class TosaFunctions(InterpreterFunctions):
             return (to_type(p, out_e),)
         if is_int(e):
             return (to_type(a.astype(np.int64) * b.astype(np.int64), out_e),)
-        return (elementwise.binary("multiply", a, b, e, out_e),)
+        return (elementwise.apply(op, [a, b], e, out_e),)
 
     def _compare(self, op, args, direction):
         a, b = np.broadcast_arrays(*args)
@@ -127,7 +127,7 @@ class TosaFunctions(InterpreterFunctions):
 
     @impl(tosa.AbsOp)
     def run_abs(self, interpreter: Interpreter, op, args):
-        return (elementwise.unary("abs", args[0], _elem(op.operands[0]), _elem(op.results[0])),)
+        return (elementwise.apply(op, [args[0]], _elem(op.operands[0]), _elem(op.results[0])),)
 
     @impl(tosa.CastOp)
     def run_cast(self, interpreter: Interpreter, op, args):

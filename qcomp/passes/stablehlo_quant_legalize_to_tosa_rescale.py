@@ -28,7 +28,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from qcomp.dialects.stablehlo import elementwise as shlo
+from qcomp.dialects import stablehlo as shlo
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo import BroadcastInDimOp, ConstantOp
 from qcomp.dialects.stablehlo.attrs import (

@@ -1,16 +1,19 @@
 """The `stablehlo` dialect: every op qcomp defines, one class each.
 
-Modules: `elementwise` (unary/binary/clamp/select/compare ops), `ops` (constants, shape,
+Modules: `elementwise` (op families, unary ops), `binary` (binary ops, clamp, select,
+compare), `ops` (constants, shape,
 contraction and structural ops), `reduce` (reduce, reduce_window), `attrs` (attributes),
 `syntax` / `syntax_nn` (custom assembly), `format` (shared assembly helpers), `kinds`
 (operand/result element kinds), `verify` / `verify_nn` / `quant_verify` (verifiers).
 """
 
 from xdsl.ir import Dialect
+from xdsl.irdl import IRDLOperation
 
 from qcomp.dialects.stablehlo.attrs import STABLEHLO_ATTRS
+from qcomp.dialects.stablehlo import binary, elementwise
+from qcomp.dialects.stablehlo.binary import *  # noqa: F403
 from qcomp.dialects.stablehlo.elementwise import *  # noqa: F403
-from qcomp.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from qcomp.dialects.stablehlo.ops import *  # noqa: F403
 from qcomp.dialects.stablehlo.ops import (
     BatchNormInferenceOp,
@@ -32,6 +35,12 @@ from qcomp.dialects.stablehlo.ops import (
     TransposeOp,
 )
 from qcomp.dialects.stablehlo.reduce import ReduceOp, ReduceWindowOp
+
+ELEMENTWISE_OPS = [
+    cls for module in (elementwise, binary) for cls in vars(module).values()
+    if isinstance(cls, type) and issubclass(cls, IRDLOperation) and cls.__module__ ==
+    module.__name__ and hasattr(cls, "name") and isinstance(cls.name, str)]
+"""The ops defined in `elementwise.py` and `binary.py`, in definition order."""
 
 StableHLO = Dialect(
     "stablehlo",

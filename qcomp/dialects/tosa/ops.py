@@ -41,6 +41,7 @@ from xdsl.traits import Commutative, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.facts import NO_QUANTIZATION, own_lowering
+from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.tosa.support import (
     DYN,
@@ -107,7 +108,7 @@ class AddOp(_BinaryOp):
     """`tosa.add`: `out = input1 + input2` (wrapping for integers)."""
 
     name = "tosa.add"
-    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION)
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION, kernels.ADD)
 
 
 @irdl_op_definition
@@ -115,6 +116,7 @@ class SubOp(_BinaryOp):
     """`tosa.sub`: `out = input1 - input2`."""
 
     name = "tosa.sub"
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, kernels.SUBTRACT)
 
 
 _NAN_DEFAULT = {"nan_mode": NanModeAttr(NanMode.PROPAGATE)}
@@ -143,6 +145,7 @@ class MaximumOp(_NanBinaryOp):
     """`tosa.maximum`: `out = max(input1, input2)`."""
 
     name = "tosa.maximum"
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION, kernels.MAXIMUM)
 
 
 @irdl_op_definition
@@ -150,6 +153,7 @@ class MinimumOp(_NanBinaryOp):
     """`tosa.minimum`: `out = min(input1, input2)`."""
 
     name = "tosa.minimum"
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION, kernels.MINIMUM)
 
 
 @irdl_op_definition
@@ -161,7 +165,7 @@ class MulOp(IRDLOperation):
     input2 = operand_def(TensorType | UnrankedTensorType)
     shift = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION)
+    traits = traits_def(NoMemoryEffect(), Commutative(), NO_QUANTIZATION, kernels.MULTIPLY)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
@@ -261,7 +265,7 @@ class AbsOp(IRDLOperation):
     name = "tosa.abs"
     input1 = operand_def(TensorType | UnrankedTensorType)
     output = result_def(TensorType | UnrankedTensorType)
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION)
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, kernels.ABS)
     assembly_format = FUNCTIONAL
 
     def __init__(self, input1: SSAValue | Operation, result_type: Attribute):
