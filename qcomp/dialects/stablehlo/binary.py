@@ -59,6 +59,10 @@ class AddOp(BinaryElementwiseOp):
         dq_op_q(per_axis=True),
         kernels.ADD)
 
+    def verify_(self) -> None:
+        check.verify_add(self)
+
+
 
 @irdl_op_definition
 class Atan2Op(BinaryElementwiseOp):

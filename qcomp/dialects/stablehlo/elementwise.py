@@ -99,6 +99,10 @@ class AbsOp(UnaryElementwiseOp):
         dq_op_q(),
         kernels.ABS)
 
+    def verify_(self) -> None:
+        check.verify_abs(self)
+
+
 
 @irdl_op_definition
 class CbrtOp(AccurateUnaryOp):
@@ -133,6 +137,10 @@ class ConvertOp(UnaryElementwiseOp):
         NoMemoryEffect(),
         ElementKinds.unary(NON_QUANTIZED, NON_QUANTIZED),
         NO_QUANTIZATION)
+
+    def verify_(self) -> None:
+        check.verify_convert(self)
+
 
 
 @irdl_op_definition
@@ -373,6 +381,10 @@ class UniformQuantizeOp(UnaryElementwiseOp):
         ElementKinds.unary(("F", "Q", "QA"), QUANTIZED),
         own_lowering())
 
+    def verify_(self) -> None:
+        check.verify_uniform_quantize(self)
+
+
 
 @irdl_op_definition
 class UniformDequantizeOp(UnaryElementwiseOp):
@@ -380,6 +392,10 @@ class UniformDequantizeOp(UnaryElementwiseOp):
 
     name = "stablehlo.uniform_dequantize"
     traits = traits_def(NoMemoryEffect(), ElementKinds.unary(QUANTIZED, FP), own_lowering())
+
+    def verify_(self) -> None:
+        check.verify_uniform_dequantize(self)
+
 
 
 @irdl_op_definition

@@ -19,6 +19,7 @@ Modules: `stablehlo_elementwise` (elementwise ops), `stablehlo_attrs` (attribute
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -183,6 +184,7 @@ class TransposeOp(IRDLOperation):
     """`stablehlo.transpose %x, dims = [1, 0] : (t) -> u`: `result[i] = x[perm(i)]`."""
 
     name = "stablehlo.transpose"
+    DIMS_PROPERTY: ClassVar[str] = "permutation"
     operand = operand_def()
     result = result_def()
     permutation_attr = prop_def(DenseArrayBase, prop_name="permutation")
@@ -214,6 +216,7 @@ class BroadcastInDimOp(IRDLOperation):
     """`stablehlo.broadcast_in_dim %x, dims = [1] : (t) -> u`: operand dim i → result dim dims[i]."""
 
     name = "stablehlo.broadcast_in_dim"
+    DIMS_PROPERTY: ClassVar[str] = "broadcast_dimensions"
     operand = operand_def()
     result = result_def()
     broadcast_dimensions_attr = prop_def(DenseArrayBase, prop_name="broadcast_dimensions")

@@ -30,7 +30,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import RecursiveMemoryEffect
+from xdsl.traits import Commutative, RecursiveMemoryEffect
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -38,6 +38,7 @@ from xdsl.printer import Printer
 from qcomp.dialects.facts import NO_QUANTIZATION, type_only
 from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
+from qcomp.dialects.stablehlo.ops import ReturnOp
 from qcomp.dialects.stablehlo.format import (
     custom_parser,
     op_error,
@@ -52,10 +53,9 @@ from qcomp.dialects.stablehlo.format import (
     resolve,
 )
 
-COMMUTATIVE_BINARY = frozenset({
-    "stablehlo.add", "stablehlo.multiply", "stablehlo.maximum", "stablehlo.minimum",
-    "stablehlo.and", "stablehlo.or", "stablehlo.xor",
-})
+def _compact_eligible(inner: Any) -> bool:
+    """Upstream prints `applies <op>` for a commutative stablehlo op as the body."""
+    return inner.dialect_name() == "stablehlo" and inner.has_trait(Commutative)
 
 
 def _compact_inner(op: Any):
@@ -67,7 +67,7 @@ def _compact_inner(op: Any):
     if len(ops) != 2:
         return None
     inner, ret = ops
-    if inner.name not in COMMUTATIVE_BINARY or len(inner.operands) != 2 or len(inner.results) != 1:
+    if not _compact_eligible(inner) or len(inner.operands) != 2 or len(inner.results) != 1:
         return None
     expected = inner.operands[0].type
     if any(v.type != expected for v in (*inner.operands, *inner.results)):
@@ -133,8 +133,9 @@ def parse_reduce_body(cls, parser: Parser):
     if parser.parse_optional_keyword("applies") is not None:
         name_pos = parser.pos
         inner_name = parser.parse_identifier()
-        if inner_name not in COMMUTATIVE_BINARY:
-            op_error(parser, 
+        inner_cls = parser.ctx.get_optional_op(inner_name)
+        if inner_cls is None or not _compact_eligible(inner_cls):
+            op_error(parser,
                 "expected the inner-op to be a commutative binary-op from the stablehlo "
                 "dialect, with zero region, producing single result", name_pos)
     parser.parse_keyword("across")
@@ -157,8 +158,8 @@ def parse_reduce_body(cls, parser: Parser):
         scalar = TensorType(in_t.element_type if isinstance(in_t, TensorType) else in_t, [])
         block = Block(arg_types=[scalar, scalar])
         inner_cls = parser.ctx.get_optional_op(inner_name)
-        ret_cls = parser.ctx.get_optional_op("stablehlo.return")
-        if inner_cls is None or ret_cls is None:
+        ret_cls = ReturnOp
+        if inner_cls is None:
             op_error(parser, f"unknown operation {inner_name}", pos)
         inner = inner_cls.build(operands=[block.args[0], block.args[1]], result_types=[scalar])
         block.add_op(inner)

@@ -276,9 +276,8 @@ def print_functional(op: Op, printer: Printer) -> None:
     print_functional_type(printer, op)
 
 
-# transpose / broadcast_in_dim: `$x, dims = [..] attr-dict : functional`
-_DIMS_PROP = {"stablehlo.transpose": "permutation",
-              "stablehlo.broadcast_in_dim": "broadcast_dimensions"}
+# transpose / broadcast_in_dim: `$x, dims = [..] attr-dict : functional`; the op names
+# the property `dims` stands for in its `DIMS_PROPERTY`
 
 
 @custom_parser
@@ -292,11 +291,11 @@ def parse_dims_op(cls, parser: Parser) -> Op:
     parser.parse_punctuation(":")
     ins, outs = parse_functional_type(parser, 1)
     return build_op(cls, resolve(parser, [operand], ins), outs, attrs,
-                    {_DIMS_PROP[cls.name]: i64_array(dims)})
+                    {cls.DIMS_PROPERTY: i64_array(dims)})
 
 
 def print_dims_op(op: Op, printer: Printer) -> None:
-    prop = _DIMS_PROP[op.name]
+    prop = op.DIMS_PROPERTY
     printer.print_string(" ")
     printer.print_operand(op.operand)
     printer.print_string(f", dims = {fmt_list(array_values(op.properties[prop]) or ())}")

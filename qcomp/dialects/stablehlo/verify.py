@@ -109,35 +109,48 @@ def check_elementwise_shapes(op) -> None:
 # ---------------------------------------------------------------------------
 # elementwise
 # ---------------------------------------------------------------------------
-_OWN_TYPE_RULES = {"stablehlo.add", "stablehlo.convert", "stablehlo.abs",
-                   "stablehlo.uniform_quantize", "stablehlo.uniform_dequantize"}
-
-
 def verify_elementwise(op) -> None:
+    """Declared kinds, then compatible operand and result types (upstream's
+    SameOperandsAndResultType-style rule)."""
     verify_value_kinds(op)
-    name = op.name
-    if name not in _OWN_TYPE_RULES:
-        check_compatible_types(op)
-        return
-    if name == "stablehlo.add":
-        check_same_shape(op)
-        qv.verify_add(op.lhs.type, op.rhs.type, op.result.type)
-    elif name == "stablehlo.convert":
-        check_same_shape(op)
-    elif name == "stablehlo.abs":
-        t = op.operand.type
-        e = element_type(t)
-        if isinstance(e, ComplexType):
-            e = e.element_type
-        check_inferred(TensorType(e, shape(t)), op.result.type)
-    elif name == "stablehlo.uniform_quantize":
-        check_elementwise_shapes(op)
-        qv.verify_uniform_quantize(op.operand.type, op.result.type)
-    else:
-        check_elementwise_shapes(op)
-        q = quantized_element(op.operand.type)
-        assert q is not None
-        check_inferred(TensorType(q.expressed_type, shape(op.operand.type)), op.result.type)
+    check_compatible_types(op)
+
+
+def verify_add(op) -> None:
+    """`stablehlo.add`: same shapes; quantized types by the spec's C3-C7."""
+    verify_value_kinds(op)
+    check_same_shape(op)
+    qv.verify_add(op.lhs.type, op.rhs.type, op.result.type)
+
+
+def verify_convert(op) -> None:
+    verify_value_kinds(op)
+    check_same_shape(op)
+
+
+def verify_abs(op) -> None:
+    """`stablehlo.abs`: the result is the operand's type, complex -> its float part."""
+    verify_value_kinds(op)
+    t = op.operand.type
+    e = element_type(t)
+    if isinstance(e, ComplexType):
+        e = e.element_type
+    check_inferred(TensorType(e, shape(t)), op.result.type)
+
+
+def verify_uniform_quantize(op) -> None:
+    verify_value_kinds(op)
+    check_elementwise_shapes(op)
+    qv.verify_uniform_quantize(op.operand.type, op.result.type)
+
+
+def verify_uniform_dequantize(op) -> None:
+    """The result is the operand's expressed type, same shape."""
+    verify_value_kinds(op)
+    check_elementwise_shapes(op)
+    q = quantized_element(op.operand.type)
+    assert q is not None
+    check_inferred(TensorType(q.expressed_type, shape(op.operand.type)), op.result.type)
 
 
 def verify_clamp(op) -> None:
