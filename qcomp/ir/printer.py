@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr
@@ -37,6 +38,14 @@ class QcompPrinter(Printer):
             self.print_attribute(attribute.get_type())
             return
         super().print_attribute(attribute)
+
+    def print_op_attributes(self, attributes: Mapping[str, Attribute], *,
+                            reserved_attr_names: Iterable[str] = (),
+                            print_keyword: bool = False) -> bool:
+        """A declarative format's `attr-dict`, sorted by name as MLIR's dictionaries are."""
+        return super().print_op_attributes(dict(sorted(attributes.items())),
+                                           reserved_attr_names=reserved_attr_names,
+                                           print_keyword=print_keyword)
 
     def print_float(self, value: float, type: AnyFloat):
         kind = float_kind(type)

@@ -18,11 +18,16 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
+from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import Commutative, NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, dq_op_q
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo.assembly import (
+    SAME_OPERANDS_AND_RESULT_TYPE,
+    SameOperandsAndResultType,
+)
 from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
@@ -253,8 +258,9 @@ class ClampOp(IRDLOperation):
         super().__init__(operands=[min, operand, max],
                          result_types=[result_type or operand.type])
 
-    parse = classmethod(syntax.parse_elementwise)
-    print = syntax.print_elementwise
+    assembly_format = SAME_OPERANDS_AND_RESULT_TYPE
+    custom_directives = (SameOperandsAndResultType,)
+    irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
         check.verify_clamp(self)
@@ -279,6 +285,9 @@ class SelectOp(IRDLOperation):
         super().__init__(operands=[pred, on_true, on_false],
                          result_types=[result_type or on_true.type])
 
+    # upstream: `operands attr-dict : custom<SelectOpType>(...)`; written out because
+    # xDSL's `operands` directive checks the operand count before the directive can
+    # word upstream's "number of operands and types do not match"
     parse = classmethod(syntax.parse_select)
     print = syntax.print_select
 

@@ -8,7 +8,7 @@ Quantized operands mean `dequantize → op → quantize` (the StableHLO spec).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import FloatData, IntAttr, IntegerAttr, i32
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -19,14 +19,23 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
+from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION, dq_op_q, own_lowering
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo.assembly import (
+    REDUCE_PRECISION,
+    SAME_OPERANDS_AND_RESULT_TYPE,
+    ExponentMantissa,
+    SameOperandsAndResultType,
+)
 from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.attrs import (
     ResultAccuracyAttr,
+    ResultAccuracyMode,
+    ResultAccuracyModeAttr,
 )
 from qcomp.dialects.stablehlo.kinds import (
     FP,
@@ -57,17 +66,24 @@ class UnaryElementwiseOp(IRDLOperation):
         super().__init__(operands=[operand],
                          result_types=[result_type or operand.type])
 
-    parse = classmethod(syntax.parse_elementwise)
-    print = syntax.print_elementwise
+    assembly_format = SAME_OPERANDS_AND_RESULT_TYPE
+    custom_directives = (SameOperandsAndResultType,)
+    irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
         check.verify_elementwise(self)
 
 
+DEFAULT_ACCURACY = ResultAccuracyAttr(FloatData(0.0), FloatData(0.0), IntAttr(0),
+                                      ResultAccuracyModeAttr(ResultAccuracyMode.DEFAULT))
+"""`#stablehlo.result_accuracy<atol = 0.0, rtol = 0.0, ulps = 0, mode = DEFAULT>`: elided
+when printed, as upstream does."""
+
+
 class AccurateUnaryOp(UnaryElementwiseOp):
     """A transcendental unary op with an optional `result_accuracy`."""
 
-    result_accuracy = opt_prop_def(ResultAccuracyAttr)
+    result_accuracy = opt_prop_def(ResultAccuracyAttr, default_value=DEFAULT_ACCURACY)
 
 
 class BinaryElementwiseOp(IRDLOperation):
@@ -81,8 +97,9 @@ class BinaryElementwiseOp(IRDLOperation):
     def __init__(self, lhs, rhs, result_type: Attribute | None = None):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
 
-    parse = classmethod(syntax.parse_elementwise)
-    print = syntax.print_elementwise
+    assembly_format = SAME_OPERANDS_AND_RESULT_TYPE
+    custom_directives = (SameOperandsAndResultType,)
+    irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
         check.verify_elementwise(self)
@@ -414,8 +431,9 @@ class ReducePrecisionOp(IRDLOperation):
             "exponent_bits": IntegerAttr(exponent_bits, i32),
             "mantissa_bits": IntegerAttr(mantissa_bits, i32)})
 
-    parse = classmethod(syntax.parse_reduce_precision)
-    print = syntax.print_reduce_precision
+    assembly_format = REDUCE_PRECISION
+    custom_directives = (ExponentMantissa, SameOperandsAndResultType)
+    irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
         check.verify_reduce_precision(self)

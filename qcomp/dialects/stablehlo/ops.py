@@ -42,6 +42,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 
 from qcomp.dialects.facts import (
@@ -52,6 +53,7 @@ from qcomp.dialects.facts import (
     type_only,
 )
 from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo.assembly import FUNCTIONAL
 from qcomp.dialects.stablehlo import syntax_nn as syntax_nn
 from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.attrs import (
@@ -150,8 +152,8 @@ class _FunctionalTypeOp(IRDLOperation):
     def __init__(self, operand, result_type: Attribute):
         super().__init__(operands=[operand], result_types=[result_type])
 
-    parse = classmethod(syntax.parse_functional)
-    print = syntax.print_functional
+    assembly_format = FUNCTIONAL
+    irdl_options = (ParsePropInAttrDict(),)
 
 
 @irdl_op_definition

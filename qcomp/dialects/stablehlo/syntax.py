@@ -11,10 +11,8 @@ from typing import Any
 
 from xdsl.dialects.builtin import (
     FunctionType,
-    IntegerAttr,
     StringAttr,
     ShapedType,
-    i32,
 )
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
@@ -25,8 +23,6 @@ from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirectionAttr,
     ComparisonType,
     ComparisonTypeAttr,
-    ResultAccuracyAttr,
-    ResultAccuracyMode,
 )
 from qcomp.dialects.stablehlo.format import (
     custom_parser,
@@ -40,49 +36,13 @@ from qcomp.dialects.stablehlo.format import (
     parse_functional_type,
     parse_i64_list,
     parse_operand_list,
-    parse_same_operands_and_result_type,
     print_attr_dict,
     print_functional_type,
     print_operand_list,
-    print_same_operands_and_result_type,
     resolve,
 )
 
 Op = Any  # an IRDLOperation of the class being parsed/printed
-
-
-def _n_operands(cls) -> int:
-    return len(cls.get_irdl_definition().operands)
-
-
-def _is_default_accuracy(a: Attribute) -> bool:
-    return (isinstance(a, ResultAccuracyAttr) and a.atol.data == 0 and a.rtol.data == 0
-            and a.ulps.data == 0 and a.mode.data == ResultAccuracyMode.DEFAULT)
-
-
-# ---------------------------------------------------------------------------
-# elementwise: `$a, $b attr-dict : custom<SameOperandsAndResultType>`
-# ---------------------------------------------------------------------------
-@custom_parser
-def parse_elementwise(cls, parser: Parser) -> Op:
-    n = _n_operands(cls)
-    operands = parse_operand_list(parser, n)
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    ins, out = parse_same_operands_and_result_type(parser, n)
-    return build_op(cls, resolve(parser, operands, ins), [out], attrs)
-
-
-def print_elementwise(op: Op, printer: Printer) -> None:
-    printer.print_string(" ")
-    print_operand_list(printer, op.operands)
-    elided = []
-    acc = op.properties.get("result_accuracy")
-    if acc is not None and _is_default_accuracy(acc):
-        elided.append("result_accuracy")
-    print_attr_dict(printer, op, elided)
-    printer.print_string(" : ")
-    print_same_operands_and_result_type(printer, op)
 
 
 # ---------------------------------------------------------------------------
@@ -157,39 +117,6 @@ def print_compare(op: Op, printer: Printer) -> None:
 
 
 # ---------------------------------------------------------------------------
-# reduce_precision: `$x, format = e5m10 attr-dict : SameOperandsAndResultType`
-# ---------------------------------------------------------------------------
-@custom_parser
-def parse_reduce_precision(cls, parser: Parser) -> Op:
-    import re
-
-    operand = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    parser.parse_keyword("format")
-    parser.parse_punctuation("=")
-    pos = parser.pos
-    word = parser.parse_identifier()
-    m = re.fullmatch(r"e([0-9]+)m([0-9]+)", word)
-    if m is None:
-        op_error(parser, f"expected exponent mantissa in format e#m#, saw {word}", pos)
-    props = {"exponent_bits": IntegerAttr(int(m.group(1)), i32),
-             "mantissa_bits": IntegerAttr(int(m.group(2)), i32)}
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    ins, out = parse_same_operands_and_result_type(parser, 1)
-    return build_op(cls, resolve(parser, [operand], ins), [out], attrs, props)
-
-
-def print_reduce_precision(op: Op, printer: Printer) -> None:
-    printer.print_string(" ")
-    printer.print_operand(op.operand)
-    printer.print_string(f", format = e{op.exponent_bits.value.data}m{op.mantissa_bits.value.data}")
-    print_attr_dict(printer, op, ["exponent_bits", "mantissa_bits"])
-    printer.print_string(" : ")
-    print_same_operands_and_result_type(printer, op)
-
-
-# ---------------------------------------------------------------------------
 # constant
 # ---------------------------------------------------------------------------
 @custom_parser
@@ -253,27 +180,6 @@ def print_iota(op: Op, printer: Printer) -> None:
     print_attr_dict(printer, op, ["iota_dimension"])
     printer.print_string(" : ")
     printer.print_attribute(op.output.type)
-
-
-# ---------------------------------------------------------------------------
-# functional: `operands attr-dict : functional-type(operands, results)`
-# ---------------------------------------------------------------------------
-@custom_parser
-def parse_functional(cls, parser: Parser) -> Op:
-    n = _n_operands(cls)
-    operands = parse_operand_list(parser, n)
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    ins, outs = parse_functional_type(parser, n)
-    return build_op(cls, resolve(parser, operands, ins), outs, attrs)
-
-
-def print_functional(op: Op, printer: Printer) -> None:
-    printer.print_string(" ")
-    print_operand_list(printer, op.operands)
-    print_attr_dict(printer, op)
-    printer.print_string(" : ")
-    print_functional_type(printer, op)
 
 
 # transpose / broadcast_in_dim: `$x, dims = [..] attr-dict : functional`; the op names
