@@ -19,6 +19,7 @@ from xdsl.ir import Attribute
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
+from qcomp.quant.ranges import signed_view, storage_range
 from qcomp.quant.rounding import round_half_away_from_zero
 from qcomp.quant.uniform import float_to_int
 
@@ -127,7 +128,7 @@ def _shift(kind: str, a, b, width: int, signed: bool):
         r = np.where(big, np.where(sa < 0, -1, 0), sa >> s)
         return r.view(np.uint64) if isinstance(r, np.ndarray) else r
     if not signed:
-        sa = np.where(a >= (1 << (width - 1)), a - (1 << width), a)
+        sa = signed_view(a, width)
     else:
         sa = a
     return np.where(big, np.where(sa < 0, -1, 0), sa >> s)
@@ -207,7 +208,7 @@ def binary(name: str, a: np.ndarray, b: np.ndarray, e: Attribute, result_e: Attr
     if is_int(e):
         w, s = int_info(e)
         x, y = _int64(a), _int64(b)
-        lo = -(1 << (w - 1)) if s else 0
+        lo = storage_range(w, s)[0]
         with np.errstate(all="ignore"):
             if name == "add":
                 r = x + y
@@ -281,7 +282,7 @@ def convert(x: np.ndarray, from_e: Attribute, to_e: Attribute) -> np.ndarray:
     if is_int(to_e):
         w, s = int_info(to_e)
         if is_float(from_e):
-            lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if s else (0, (1 << w) - 1)
+            lo, hi = storage_range(w, s)
             return float_to_int(x, lo, hi, dt)
         if is_complex(from_e):
             raise RunError("convert from complex to integer is not supported")
