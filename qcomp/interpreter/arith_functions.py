@@ -39,7 +39,7 @@ from qcomp.interpreter.values import (
     numpy_dtype,
     to_type,
 )
-from qcomp.quant.ranges import wrap
+from qcomp.quant.ranges import storage_range, wrap
 from qcomp.quant.uniform import float_to_int
 
 
@@ -109,7 +109,7 @@ def _nonzero(b: np.ndarray, what: str) -> np.ndarray:
 
 
 def _check_signed_overflow(a, b, w):
-    if np.any((a == -(1 << (w - 1))) & (b == -1)):
+    if np.any((a == storage_range(w, True)[0]) & (b == -1)):
         raise RunError("signed division overflow INT_MIN / -1 (undefined behaviour)")
 
 
@@ -288,7 +288,7 @@ def _int_to_float(args, op, unsigned: bool):
 def _float_to_int(args, op, unsigned: bool):
     rt = op.results[0].type
     w = _width(rt)
-    lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+    lo, hi = storage_range(w, not unsigned)
     r = float_to_int(np.asarray(args[0]), lo, hi, np.uint64 if unsigned else np.int64)
     return _wrap(r, rt)
 

@@ -19,6 +19,7 @@ from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
+from qcomp.quant.ranges import storage_range
 from qcomp.quant.uniform import float_to_int
 
 
@@ -142,7 +143,7 @@ def convert(x: np.ndarray, from_e: Attribute, to_e: Attribute) -> np.ndarray:
     if is_int(to_e):
         w, s = int_info(to_e)
         if is_float(from_e):
-            lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if s else (0, (1 << w) - 1)
+            lo, hi = storage_range(w, s)
             return float_to_int(x, lo, hi, dt)
         if is_complex(from_e):
             raise RunError("convert from complex to integer is not supported")

@@ -28,7 +28,7 @@ from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.interpreter.errors import RunError
-from qcomp.quant.ranges import container_dtype, wrap
+from qcomp.quant.ranges import container_dtype, storage_range, wrap
 
 _FLOAT_DTYPES: dict[type, np.dtype] = {
     builtin.Float16Type: np.dtype(np.float16),
@@ -177,7 +177,7 @@ def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
         return a
     if dt.kind in "iu" and a.dtype.kind in "iu":
         w, s = int_info(e)
-        lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if s else (0, (1 << w) - 1)
+        lo, hi = storage_range(w, s)
         if a.size and (int(a.min()) < lo or int(a.max()) > hi):
             raise RunError(f"input '{name}' has values outside {e}'s range [{lo}, {hi}]")
         return a.astype(dt)

@@ -31,6 +31,7 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
 from qcomp.ir.float_text import bits_to_float, float_kind, format_float
+from qcomp.quant.ranges import literal_range, signed_view
 
 HEX_PRINT_LIMIT = 100
 """MLIR prints a non-splat dense attribute with more elements than this as hex."""
@@ -61,16 +62,12 @@ class LiteralError(Exception):
 
 
 def _int_range(t: IntegerType | IndexType) -> tuple[int, int]:
-    """Accepted literal range: signless iN takes both signed and unsigned spellings."""
+    """Accepted literal range: signless iN (and index) takes both signed and unsigned spellings."""
     if isinstance(t, IndexType):
-        return -(2**63), 2**64 - 1
-    w = t.width.data
+        return literal_range(64, None)
     s = t.signedness.data
-    if s == Signedness.UNSIGNED:
-        return 0, 2**w - 1
-    if s == Signedness.SIGNED:
-        return -(2 ** (w - 1)), 2 ** (w - 1) - 1
-    return -(2 ** (w - 1)), 2**w - 1
+    return literal_range(t.width.data, None if s == Signedness.SIGNLESS
+                         else s == Signedness.SIGNED)
 
 
 def _storage_dtype(t: Attribute) -> np.dtype:
@@ -94,13 +91,9 @@ def _normalize_ints(values: np.ndarray, t: IntegerType | IndexType) -> np.ndarra
     dtype = _storage_dtype(t)
     if _is_unsigned(t):
         return values.astype(dtype)
-    if values.dtype == object:
-        wrapped = [v - 2**w if v >= 2 ** (w - 1) else v for v in values.tolist()]
-        return np.array(wrapped, dtype=dtype)
-    v = values.astype(np.int64)
-    if w < 64:
-        v = np.where(v >= 2 ** (w - 1), v - 2**w, v)
-    return v.astype(dtype)
+    if w == 0:  # i0 holds only 0
+        return values.astype(dtype)
+    return signed_view(values, w).astype(dtype)
 
 
 # ---------------------------------------------------------------------------

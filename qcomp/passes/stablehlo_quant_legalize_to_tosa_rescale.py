@@ -40,9 +40,11 @@ from qcomp.dialects.stablehlo.attrs import (
 from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp, RoundingMode, RoundingModeAttr
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
+from qcomp.quant.ranges import storage_range
 
 PASS = "stablehlo-quant-legalize-to-tosa-rescale"
-I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
+I32_MIN, I32_MAX = storage_range(32, True)
+I16_MIN, I16_MAX = storage_range(16, True)
 Range = tuple[int, int]
 
 
@@ -116,7 +118,7 @@ class _Emitter:
         rng = (q.storage_min, q.storage_max)
         if not q.is_signed:
             wide = (rng[0] - q.zero_point, rng[1] - q.zero_point)
-            if wide[0] < -(1 << 15) or wide[1] >= (1 << 15):
+            if wide[0] < I16_MIN or wide[1] > I16_MAX:
                 raise self.fail(f"{what}: unsigned storage minus zero point {q.zero_point} "
                                 f"spans [{wide[0]}, {wide[1]}], outside the i16 that TOSA "
                                 "needs between an unsigned type and i32")

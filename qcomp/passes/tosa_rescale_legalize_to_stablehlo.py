@@ -235,7 +235,7 @@ class LegalizeRescale(RewritePattern):
         if np.any(shift < 2) or np.any(shift > 62):
             raise fail(f"shift must be in [2, 62], got {values['shift']}")
         mult_bits = 32 if op.is_scale32 else 16
-        if np.any(mult < 0) or np.any(mult >= (1 << (mult_bits - 1))):
+        if np.any(mult < 0) or np.any(mult > storage_range(mult_bits, True)[1]):
             raise fail(f"multiplier must be in [0, 2^{mult_bits - 1}), got {values['multiplier']}")
         izp = values["input_zp"][0]
         ozp = values["output_zp"][0]

@@ -88,10 +88,8 @@ def tosa_rescale(x, multiplier, shift, input_zp: int, output_zp: int, *,
     s = _per_element(shift, a.shape, per_channel)
     if np.any(np.asarray(m) < 0):
         raise RescaleError("multiplier must be >= 0")
-    if scale32 and np.any(np.asarray(m) > (1 << 31) - 1):
-        raise RescaleError("multiplier out of 32-bit range")
-    if not scale32 and np.any(np.asarray(m) > (1 << 15) - 1):
-        raise RescaleError("multiplier out of 16-bit range")
+    if np.any(np.asarray(m) > storage_range(32 if scale32 else 16, True)[1]):
+        raise RescaleError(f"multiplier out of {32 if scale32 else 16}-bit range")
     if np.any(np.asarray(s) < 2) or np.any(np.asarray(s) > 62):
         raise RescaleError("shift must be in [2, 62]")
     value = v - np.int64(input_zp)
@@ -106,7 +104,8 @@ def tosa_rescale(x, multiplier, shift, input_zp: int, output_zp: int, *,
     else:
         rnd = half
     prod = _mul_add_shift(value, np.asarray(m, np.int64), rnd, np.asarray(s, np.int64))
-    if (not scale32) and np.any((prod < -(1 << 31)) | (prod > (1 << 31) - 1)):
+    i32_min, i32_max = storage_range(32, True)
+    if (not scale32) and np.any((prod < i32_min) | (prod > i32_max)):
         raise RescaleError("16-bit scaled result out of i32 range")
     r = prod + np.int64(output_zp)
     if output_unsigned:

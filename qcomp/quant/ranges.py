@@ -1,8 +1,10 @@
 """Integer storage ranges, NumPy containers and two's-complement wrapping.
 
-A `b`-bit signed type holds [-2^(b-1), 2^(b-1) - 1]; unsigned [0, 2^b - 1].
+A `b`-bit signed type holds [-2^(b-1), 2^(b-1) - 1]; unsigned [0, 2^b - 1]; a
+signless literal may use either spelling, [-2^(b-1), 2^b - 1].
 Narrow widths (i2, i4, u2, ...) live in the smallest NumPy integer dtype that
-holds them; `wrap` reduces any int64 value modulo 2^b into that range.
+holds them; `wrap` reduces any int64 value modulo 2^b into that range and
+`signed_view` reads a b-bit pattern as a signed value.
 """
 
 from __future__ import annotations
@@ -17,6 +19,18 @@ def storage_range(bitwidth: int, signed: bool) -> tuple[int, int]:
     if signed:
         return -(1 << (bitwidth - 1)), (1 << (bitwidth - 1)) - 1
     return 0, (1 << bitwidth) - 1
+
+
+def literal_range(bitwidth: int, signed: bool | None) -> tuple[int, int]:
+    """Integers a `bitwidth`-bit literal may spell: `storage_range` when signed or
+    unsigned; signless (None) either spelling, [-2^(b-1), 2^b - 1]. A 0-bit type
+    holds only 0 (signed: nothing, the empty range (0, -1))."""
+    if bitwidth == 0:
+        return (0, -1) if signed else (0, 0)
+    lo, hi = -(1 << (bitwidth - 1)), (1 << (bitwidth - 1)) - 1
+    if signed:
+        return lo, hi
+    return (0 if signed is not None else lo), (1 << bitwidth) - 1
 
 
 def container_dtype(bitwidth: int, signed: bool) -> np.dtype:
@@ -49,6 +63,17 @@ def wrap(x, bitwidth: int, signed: bool) -> np.ndarray:
         v = u.astype(np.int64) - ((u & sign) != 0).astype(np.int64) * (1 << bitwidth)
         return v.astype(out_dtype)
     return u.astype(out_dtype)
+
+
+def signed_view(x, bitwidth: int) -> np.ndarray:
+    """The low `bitwidth` bits of each integer of `x` read as a two's-complement signed
+    value, in int64: x mod 2^b, minus 2^b when that is >= 2^(b-1) (u8 200 is -56).
+    `x` may be an object array of Python integers (values of 64-bit types)."""
+    a = np.asarray(x)
+    if a.dtype == object:
+        low = [int(v) & ((1 << 64) - 1) for v in a.reshape(-1).tolist()]
+        a = np.array(low, dtype=np.uint64).reshape(a.shape)
+    return wrap(a, bitwidth, True).astype(np.int64)
 
 
 def saturate(x, lo: int, hi: int, dtype=None) -> np.ndarray:

@@ -19,22 +19,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcomp.quant.ranges import wrap
+from qcomp.quant.ranges import signed_view, storage_range, wrap
 from qcomp.quant.uniform import float_to_int
 from qcomp.quant.uniform import quantize as _quantize
 
-I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
+I32_MIN, I32_MAX = storage_range(32, True)
 F32 = np.float32
 
 
 def signless_range(bitwidth: int) -> tuple[int, int]:
     """Range of the signless iN upstream converts storage to: [-2^(N-1), 2^(N-1) - 1]."""
-    return -(1 << (bitwidth - 1)), (1 << (bitwidth - 1)) - 1
+    return storage_range(bitwidth, True)
 
 
 def signless_view(q, bitwidth: int) -> np.ndarray:
     """Storage integers as upstream reads them: the N-bit pattern as a signed value (int64)."""
-    return wrap(np.asarray(q), bitwidth, True).astype(np.int64)
+    return signed_view(q, bitwidth)
 
 
 def quantize(x, scales, zero_points, storage_min: int, storage_max: int,

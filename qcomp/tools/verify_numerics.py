@@ -37,6 +37,7 @@ from xdsl.passes import ModulePass
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.interpreter import run_function, semantics_matter
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
+from qcomp.quant.ranges import storage_range
 
 SEMANTICS = ("spec", "stablehlo")
 
@@ -108,8 +109,7 @@ def _draw(t: Attribute, rng: np.random.Generator, pool: np.ndarray) -> np.ndarra
         width, signed = int_info(e)
     except Exception:  # noqa: BLE001 - an element type the validator cannot draw
         return None
-    lo = -(1 << (width - 1)) if signed else 0
-    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
+    lo, hi = storage_range(width, signed)
     lo, hi = max(lo, -(1 << 62)), min(hi, (1 << 62))
     vals = rng.integers(lo, hi, size=n, endpoint=True)
     small = rng.random(n) < 0.5

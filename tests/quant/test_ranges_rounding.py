@@ -2,7 +2,14 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from qcomp.quant.ranges import container_dtype, saturate, storage_range, wrap
+from qcomp.quant.ranges import (
+    container_dtype,
+    literal_range,
+    saturate,
+    signed_view,
+    storage_range,
+    wrap,
+)
 from qcomp.quant.rounding import round_half_away_from_zero, round_half_to_even
 
 
@@ -74,3 +81,18 @@ def test_round_half_away_from_zero_bf16_keeps_dtype():
     got = round_half_away_from_zero(x)
     assert got.dtype == np.dtype(ml_dtypes.bfloat16)
     assert got.astype(np.float32).tolist() == [3.0, -4.0, 0.0]
+
+
+@pytest.mark.parametrize("bits,signed,expected", [
+    (8, None, (-128, 255)), (8, True, (-128, 127)), (8, False, (0, 255)),
+    (64, None, (-2**63, 2**64 - 1)), (0, None, (0, 0)), (0, False, (0, 0)), (0, True, (0, -1)),
+])
+def test_literal_range(bits, signed, expected):
+    assert literal_range(bits, signed) == expected
+
+
+def test_signed_view():
+    assert signed_view(np.array([200, 5, 255, 128]), 8).tolist() == [-56, 5, -1, -128]
+    assert signed_view(np.array([3, 1]), 2).tolist() == [-1, 1]
+    big = np.array([2**63, 2**64 - 1, -5], dtype=object)
+    assert signed_view(big, 64).tolist() == [-2**63, -1, -5]

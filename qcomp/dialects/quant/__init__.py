@@ -4,7 +4,7 @@ the qcast/dcast/scast ops (`ops.py`)."""
 from xdsl.ir import Dialect
 
 from qcomp.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
-from qcomp.dialects.quant.syntax import MAX_STORAGE_BITS, mlir_double_text, storage_type_range
+from qcomp.dialects.quant.syntax import MAX_STORAGE_BITS, mlir_double_text
 from qcomp.dialects.quant.types import (
     AnyQuantizedType,
     CalibratedQuantizedType,
@@ -16,6 +16,7 @@ from qcomp.dialects.quant.types import (
     quantized_element,
     storage_of,
 )
+from qcomp.quant.ranges import storage_range as storage_type_range  # the older name
 
 Quant = Dialect(
     "quant",

@@ -17,16 +17,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from qcomp.ir.float_text import KIND_TYPES, float_kind, format_float, parse_float
+from qcomp.quant.ranges import storage_range
 
 MAX_STORAGE_BITS = 32
-
-
-
-def storage_type_range(width: int, signed: bool) -> tuple[int, int]:
-    """Default [storage_min, storage_max] of an integer storage type."""
-    if signed:
-        return -(1 << (width - 1)), (1 << (width - 1)) - 1
-    return 0, (1 << width) - 1
 
 
 def mlir_double_text(x: float) -> str:
@@ -160,7 +153,7 @@ class _BodyParser:
             raise QuantParseError(off, f"illegal storage type size: {width}")
         signed = m.group(1) in ("i", "si")
         storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
-        lo, hi = storage_type_range(width, signed)
+        lo, hi = storage_range(width, signed)
         smin, smax = lo, hi
         if self.optional_punct("<"):
             off_min = self.offset()

@@ -40,8 +40,8 @@ from qcomp.dialects.quant.syntax import (
     float_kind,
     mlir_double_text,
     parse_quant_body,
-    storage_type_range,
 )
+from qcomp.quant.ranges import storage_range
 
 
 def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
@@ -63,7 +63,7 @@ def _print_storage(storage: IntegerType, smin: int, smax: int) -> str:
     signed = storage.signedness.data != Signedness.UNSIGNED
     width = storage.width.data
     text = f"{'i' if signed else 'u'}{width}"
-    if (smin, smax) != storage_type_range(width, signed):
+    if (smin, smax) != storage_range(width, signed):
         text += f"<{smin}:{smax}>"
     return text
 
@@ -107,7 +107,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         storage_max: int | None = None,
     ) -> UniformQuantizedType:
         signed = storage.signedness.data != Signedness.UNSIGNED
-        lo, hi = storage_type_range(storage.width.data, signed)
+        lo, hi = storage_range(storage.width.data, signed)
         if params_shape is None:
             params_shape = [] if not quantized_dimensions else [len(scales)]
         return UniformQuantizedType(
@@ -168,7 +168,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def has_storage_bounds(self) -> bool:
-        return (self.storage_min, self.storage_max) != storage_type_range(
+        return (self.storage_min, self.storage_max) != storage_range(
             self.storage_bitwidth, self.is_signed)
 
     @property
@@ -289,7 +289,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         width = self.storage_bitwidth
         if width == 0 or width > MAX_STORAGE_BITS:
             raise VerifyException(f"illegal storage type size: {width}")
-        lo, hi = storage_type_range(width, self.is_signed)
+        lo, hi = storage_range(width, self.is_signed)
         if self.storage_min < lo or self.storage_max > hi:
             raise VerifyException(
                 f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from qcomp.dialects.facts import Elementwise
+from qcomp.quant.ranges import signed_view, storage_range
 from qcomp.quant.rounding import round_half_away_from_zero
 
 
@@ -42,7 +43,7 @@ def complex_cbrt(x):
 
 
 def _low(width: int, signed: bool) -> int:
-    return -(1 << (width - 1)) if signed else 0
+    return storage_range(width, signed)[0]
 
 
 def _divide(a, b, lo):
@@ -106,7 +107,7 @@ def _shift(kind: str, a, b, width: int, signed: bool):
         r = np.where(big, np.where(sa < 0, -1, 0), sa >> s)
         return r.view(np.uint64) if isinstance(r, np.ndarray) else r
     if not signed:
-        sa = np.where(a >= (1 << (width - 1)), a - (1 << width), a)
+        sa = signed_view(a, width)
     else:
         sa = a
     return np.where(big, np.where(sa < 0, -1, 0), sa >> s)

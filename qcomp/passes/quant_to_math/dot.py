@@ -53,6 +53,7 @@ from qcomp.passes.quant_to_math.emit import (
     upstream_storage,
 )
 from qcomp.quant.accumulator import accumulator_multiplier
+from qcomp.quant.ranges import signed_view, storage_range
 
 
 @dataclass
@@ -191,16 +192,12 @@ def _sum_term(em: Emitter, c: Contraction, value: SSAValue, reduce: list[int],
     return em.broadcast(_reduce_sum(em, value, reduce, acc), c.result_shape, dims)
 
 
-def _wrap32(a: np.ndarray) -> np.ndarray:
-    return ((np.asarray(a, np.int64) + (1 << 31)) % (1 << 32)) - (1 << 31)
-
-
 def _materialize(em: Emitter, c: Contraction, a, acc: IntegerType) -> SSAValue:
     if isinstance(a, SSAValue):
         return a
     a = np.asarray(a, np.int64)
     if acc == i32:
-        a = _wrap32(a)
+        a = signed_view(a, 32)
     if a.size == 1:
         return em.full(a.reshape(()), acc, c.result_shape)
     dims = [d for d, n in enumerate(a.shape) if n != 1]
@@ -240,7 +237,7 @@ def accumulator_type(c: Contraction) -> IntegerType:
     zl = abs(c.lhs_q.zero_point)
     zr = int(np.max(np.abs(c.rhs_q.zero_points)))
     bound = c.k * (ml * mr + zr * ml + zl * mr + zl * zr)
-    return i32 if bound < (1 << 31) else i64
+    return i32 if bound <= storage_range(32, True)[1] else i64
 
 
 # ---------------------------------------------------------------------------

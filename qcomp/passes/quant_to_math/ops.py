@@ -32,6 +32,7 @@ from qcomp.passes.quant_to_math.emit import (
     upstream_storage,
 )
 from qcomp.passes.utils.storage_boundaries import retype_block_args, stripped_type
+from qcomp.quant.ranges import signed_view, storage_range
 
 Storage = Callable[[SSAValue], SSAValue]
 
@@ -142,9 +143,8 @@ def lower_type_only(op: Operation, em: Emitter, st: Storage,
         value = op.value
         if value.type != t:  # u8 storage values as signless i8 (rescale=stablehlo)
             bits = t.element_type.width.data
-            vals = [((int(v) + (1 << (bits - 1))) % (1 << bits)) - (1 << (bits - 1))
-                    for v in value.get_values()]
-            value = DenseIntOrFPElementsAttr.from_list(t, vals)
+            vals = signed_view(np.array([int(v) for v in value.get_values()]), bits)
+            value = DenseIntOrFPElementsAttr.from_list(t, vals.tolist())
         return [em.insert(sh.ConstantOp(value, t)).results[0]]
     regions = [op.detach_region(r) for r in list(op.regions)]
     for region in regions:
@@ -218,7 +218,7 @@ def lower_fixed_point_add(op: Operation, em: Emitter, st: Storage) -> SSAValue |
     if shift is None or max(ql.storage_bitwidth, qr.storage_bitwidth) > 16:
         return None
     m = 2 * max(ql.scale, qr.scale)
-    lo32, hi32 = -(1 << 31), (1 << 31) - 1
+    lo32, hi32 = storage_range(32, True)
     parts = []
     for v, q in ((op.lhs, ql), (op.rhs, qr)):
         x = em.convert(st(v), i64)
