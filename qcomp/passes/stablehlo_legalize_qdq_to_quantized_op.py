@@ -17,10 +17,9 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import element_type, quantized_element
-from qcomp.passes.qdq.rules import op_name, refusal
-
-QUANTIZE = "stablehlo.uniform_quantize"
-DEQUANTIZE = "stablehlo.uniform_dequantize"
+from qcomp.dialects.stablehlo import UniformDequantizeOp, UniformQuantizeOp
+from qcomp.passes.qdq.rules import refusal
+from qcomp.passes.utils.builder import Builder
 
 
 def fusion_plan(quantize: Operation) -> tuple[Operation, list[SSAValue]] | str:
@@ -41,7 +40,7 @@ def fusion_plan(quantize: Operation) -> tuple[Operation, list[SSAValue]] | str:
         return "the op already has quantized operands"
     inputs: list[SSAValue] = []
     for operand in compute.operands:
-        if not isinstance(operand, OpResult) or op_name(operand.op) != DEQUANTIZE:
+        if not isinstance(operand, OpResult) or not isinstance(operand.op, UniformDequantizeOp):
             return "an operand is not produced by uniform_dequantize"
         inputs.append(operand.op.operands[0])
     expressed = element_type(value.type)
@@ -57,7 +56,7 @@ class FuseQDQ(RewritePattern):
     the quantized types when that is a legal quantized op."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if op_name(op) != QUANTIZE:
+        if not isinstance(op, UniformQuantizeOp):
             return
         plan = fusion_plan(op)
         if isinstance(plan, str):
@@ -74,7 +73,7 @@ class FuseQDQ(RewritePattern):
         except VerifyException:
             fused.erase(safe_erase=False)
             return
-        rewriter.insert(fused, InsertPoint.after(compute))
+        Builder(rewriter, compute, point=InsertPoint.after(compute)).insert(fused)
         rewriter.replace(op, [], [fused.results[0]])
         # upstream's greedy driver drops what became dead: the float op and the
         # dequantizes that only fed it
