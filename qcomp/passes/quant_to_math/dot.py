@@ -45,6 +45,7 @@ from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, spec_dequantize, upstream_storage
+from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.quant.accumulator import accumulator_multiplier
 from qcomp.quant.ranges import signed_view, storage_range
@@ -86,22 +87,22 @@ def _dot_dims(op: Operation) -> tuple[list[int], list[int], list[int], list[int]
             list(dn.lhs_contracting_dimensions), list(dn.rhs_contracting_dimensions))
 
 
-def dot_contraction(op: Operation, lq, rq, oq, strict: bool = True,
-                    upstream: bool = False) -> Contraction:
-    """`upstream`: place the batching dims of the operand sums as upstream does, in
+def dot_contraction(op: Operation, lq, rq, oq, mode: RescaleMode) -> Contraction:
+    """Upstream (`mode.upstream`) places the batching dims of the operand sums in
     increasing operand-dimension order rather than in batching-dims order (it differs,
-    or fails to verify, when the batching dims are listed out of order)."""
+    or fails to verify, when the batching dims are listed out of order), and leaves a
+    per-axis rhs along a contracting dimension to its own checks."""
     lb, rb, lc, rc = _dot_dims(op)
     ls, rs = shape_of(op.lhs), shape_of(op.rhs)
     nb = len(lb)
     lfree = [d for d in range(len(ls)) if d not in lb and d not in lc]
     rfree = [d for d in range(len(rs)) if d not in rb and d not in rc]
-    lbo, rbo = (sorted(lb), sorted(rb)) if upstream else (lb, rb)
+    lbo, rbo = (sorted(lb), sorted(rb)) if mode.upstream else (lb, rb)
     lmap = {d: i for i, d in enumerate(lbo)} | {d: nb + j for j, d in enumerate(lfree)}
     rmap = {d: i for i, d in enumerate(rbo)} | {d: nb + len(lfree) + j for j, d in enumerate(rfree)}
     k = int(np.prod([ls[d] for d in lc], dtype=np.int64)) if lc else 1
     ch = rmap.get(rq.quantized_dimension) if rq.is_per_axis else None
-    if strict and rq.is_per_axis and ch is None:
+    if not mode.upstream and rq.is_per_axis and ch is None:
         raise _fail(op, f"{short_name(op)}: per-axis rhs must not quantize a contracting "
                     "dimension")
     return Contraction(op, lq, rq, oq, shape_of(op.result), lc, rc, lmap, rmap, k, ch)
@@ -332,7 +333,7 @@ def _fixed_point_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | N
 
 
 def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
-                rescale: str) -> SSAValue:
+                mode: RescaleMode) -> SSAValue:
     """`rescale=float` / `fixed-point`: exact integer acc, one rescale, clamp.
 
     When the rhs zero points are not 0 and the LiteRT terms would need a windowed sum
@@ -340,7 +341,7 @@ def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     centred instead: the kernel runs on (q_l - z_l) and (q_r - z_r) (folded for a
     constant rhs), with zero padding, which is the same exact sum."""
     acc_t = accumulator_type(c)
-    fixed = _fixed_point_params(c) if rescale == "fixed-point" else None
+    fixed = _fixed_point_params(c) if mode.integer_only else None
     if np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
         acc = _kernel(b, c, _centered(b, lhs, c.lhs_q, acc_t),
                       _centered(b, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
@@ -466,9 +467,9 @@ def lower_upstream(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue) -> 
 # Hybrid
 # ---------------------------------------------------------------------------
 def lower_hybrid(b: Builder, op: Operation, lhs: SSAValue, rhs: SSAValue,
-                 rq: UniformQuantizedType, upstream: bool) -> SSAValue:
+                 rq: UniformQuantizedType, mode: RescaleMode) -> SSAValue:
     """op(lhs, dequantize(rhs)) in float, the op's attributes kept."""
-    if upstream:
+    if mode.upstream:
         barrier = b.insert(sh.OptimizationBarrierOp.create(operands=[rhs],
                                                            result_types=[rhs.type]))
         r = barrier.results[0]

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.utils.uniform_tensor import dequantize_tensor, quantize_tensor
@@ -38,24 +38,15 @@ def upstream_storage(q: UniformQuantizedType) -> IntegerType:
     return IntegerType(q.storage_bitwidth)
 
 
-def storage_type_fn(upstream: bool):
-    """Maps a type to its lowered form: quantized elements become storage integers
-    (`uN` as `uiN`, or as signless `iN` for rescale=stablehlo, as upstream)."""
-    from qcomp.dialects.quant import quantized_element
-    from qcomp.passes.utils.storage_boundaries import stripped_type
-
-    if not upstream:
-        return stripped_type
-
-    def convert(t: Attribute) -> Attribute:
-        q = quantized_element(t)
-        if q is None:
-            return t
-        if isinstance(t, TensorType):
-            return TensorType(upstream_storage(q), t.get_shape(), t.encoding)
-        return upstream_storage(q)
-
-    return convert
+def upstream_storage_type(t: Attribute) -> Attribute:
+    """`t` with a quantized element as upstream lowers it: `upstream_storage` (u8 as
+    signless i8), the shape and encoding kept."""
+    q = quantized_element(t)
+    if q is None:
+        return t
+    if isinstance(t, TensorType):
+        return TensorType(upstream_storage(q), t.get_shape(), t.encoding)
+    return upstream_storage(q)
 
 
 def _axis(q: UniformQuantizedType) -> int | None:
@@ -188,5 +179,5 @@ def upstream_requantize(b: Builder, s: SSAValue, q_in: UniformQuantizedType,
 __all__ = [
     "spec_quantize", "spec_dequantize",
     "fixed_point_rescale", "fixed_point_requantize", "upstream_quantize",
-    "upstream_dequantize", "upstream_requantize", "upstream_storage", "storage_type_fn",
+    "upstream_dequantize", "upstream_requantize", "upstream_storage", "upstream_storage_type",
 ]

@@ -1,6 +1,6 @@
 """Per-op lowerings of `stablehlo-legalize-quant-to-math` other than dot/convolution.
 
-Each `lower_*` takes the op, a `Builder` positioned before it, the `rescale` mode and
+Each `lower_*` takes the op, a `Builder` positioned before it, the `RescaleMode` and
 the op's operands as storage integers (`st`, quantized operands) or as they are, and
 returns one value per result: storage integers for a quantized result, else a value of
 the result's own type.
@@ -29,8 +29,9 @@ from qcomp.passes.quant_to_math.emit import (
     upstream_requantize,
     upstream_storage,
 )
+from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
-from qcomp.passes.utils.storage_boundaries import retype_block_args, stripped_type
+from qcomp.passes.utils.storage_boundaries import retype_block_args
 from qcomp.quant.ranges import signed_view, storage_range
 
 Storage = Callable[[SSAValue], SSAValue]
@@ -70,12 +71,13 @@ def _need_uniform(op: Operation) -> None:
 # ---------------------------------------------------------------------------
 # Quantize / dequantize
 # ---------------------------------------------------------------------------
-def lower_uniform_quantize(op: Operation, b: Builder, rescale: str, st: Storage) -> SSAValue:
+def lower_uniform_quantize(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                           ) -> SSAValue:
     qo = q_of(op.result)
     qi = q_of(op.operand)
     if qo is None:
         raise PassDiagnostic(op, "Unsupported input element type.")
-    if rescale == "stablehlo":
+    if mode.upstream:
         if qi is None and element_of(op.operand) == f32 and not qo.is_blockwise:
             return upstream_quantize(b, op.operand, qo)
         if qi is not None and not (qi.is_blockwise or qo.is_blockwise):
@@ -89,7 +91,7 @@ def lower_uniform_quantize(op: Operation, b: Builder, rescale: str, st: Storage)
         if element_of(x) != qo.expressed_type:
             x = b.convert(x, qo.expressed_type)
         return spec_quantize(b, x, qo)
-    if rescale == "fixed-point" and not (qi.is_blockwise or qo.is_blockwise):
+    if mode.integer_only and not (qi.is_blockwise or qo.is_blockwise):
         if qi.is_per_axis and qo.is_per_axis and qi.quantized_dimension != qo.quantized_dimension:
             raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
         return fixed_point_requantize(b, st(op.operand), qi, qo, op)
@@ -99,10 +101,11 @@ def lower_uniform_quantize(op: Operation, b: Builder, rescale: str, st: Storage)
     return spec_quantize(b, real, qo)
 
 
-def lower_uniform_dequantize(op: Operation, b: Builder, rescale: str, st: Storage) -> SSAValue:
+def lower_uniform_dequantize(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                             ) -> SSAValue:
     qi = q_of(op.operand)
     assert qi is not None
-    if rescale == "stablehlo":
+    if mode.upstream:
         if qi.is_blockwise:
             raise illegal(op)
         f = upstream_dequantize(b, st(op.operand), qi)
@@ -114,51 +117,42 @@ def lower_uniform_dequantize(op: Operation, b: Builder, rescale: str, st: Storag
 # ---------------------------------------------------------------------------
 # dequantize -> op -> quantize
 # ---------------------------------------------------------------------------
-def lower_dq_op_q(op: Operation, b: Builder, rescale: str, st: Storage) -> list[SSAValue]:
+def lower_dq_op_q(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                  ) -> list[SSAValue]:
     """Quantized operands dequantized, the op in float, quantized results quantized."""
-    up = rescale == "stablehlo"
     operands = []
     for v in op.operands:
         q = q_of(v)
-        if q is None:
-            operands.append(v)
-        elif up:
-            operands.append(upstream_dequantize(b, st(v), q))
-        else:
-            operands.append(spec_dequantize(b, st(v), q))
+        operands.append(v if q is None else mode.dequantize(b, st(v), q))
     result_types = []
     for r in op.results:
         q = q_of(r)
         if q is None:
             result_types.append(r.type)
         else:
-            result_types.append(TensorType(f32 if up else q.expressed_type, shape_of(r)))
+            result_types.append(TensorType(mode.float_type(q), shape_of(r)))
     new = type(op).create(operands=operands, result_types=result_types,
                           properties=dict(op.properties), attributes=dict(op.attributes))
     b.insert(new)
     outs = []
     for r, n in zip(op.results, new.results):
         q = q_of(r)
-        if q is None:
-            outs.append(n)
-        elif up:
-            outs.append(upstream_quantize(b, n, q))
-        else:
-            outs.append(spec_quantize(b, n, q))
+        outs.append(n if q is None else mode.quantize(b, n, q))
     return outs
 
 
 # ---------------------------------------------------------------------------
 # Type-only ops
 # ---------------------------------------------------------------------------
-def lower_type_only(op: Operation, b: Builder, st: Storage,
-                    lowered=stripped_type) -> list[SSAValue]:
-    """The same op on the storage integers (regions moved over, block arguments retyped);
-    `lowered` maps each type to its storage form."""
+def lower_type_only(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                    ) -> list[SSAValue]:
+    """The same op on the storage integers (regions moved over, block arguments retyped
+    to `mode.storage_type`)."""
+    lowered = mode.storage_type
     if isinstance(op, sh.ConstantOp):
         t = lowered(op.output.type)
         value = op.value
-        if value.type != t:  # u8 storage values as signless i8 (rescale=stablehlo)
+        if value.type != t:  # u8 storage values as signless i8 (upstream)
             bits = t.element_type.width.data
             vals = signed_view(np.array([int(v) for v in value.get_values()]), bits)
             value = DenseIntOrFPElementsAttr.from_list(t, vals.tolist())
