@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import (
-    FloatAttr,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    TensorType,
-)
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -23,7 +16,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.quant import (
     DequantizeCastOp,
@@ -32,10 +24,9 @@ from qcomp.dialects.quant import (
     UniformQuantizedType,
     quantized_element,
 )
-from qcomp.passes.utils.tensor_emit import (
-    TensorEmitter,
+from qcomp.passes.utils.builder import Builder
+from qcomp.passes.utils.uniform_tensor import (
     dequantize_tensor,
-    in_expressed_type,
     quantize_tensor,
     signless,
     tensor_shape,
@@ -44,92 +35,68 @@ from qcomp.passes.utils.tensor_emit import (
 )
 
 
-class _ScalarEmitter:
-    def __init__(self, rewriter: PatternRewriter, anchor: Operation):
-        self.rewriter = rewriter
-        self.point = InsertPoint.before(anchor)
-
-    def add(self, op: Operation) -> SSAValue:
-        self.rewriter.insert(op, self.point)
-        return op.results[0]
-
-    def float_const(self, value: float, e: Attribute) -> SSAValue:
-        value = float(in_expressed_type(np.array(value), e))
-        return self.add(arith.ConstantOp(FloatAttr(value, e)))  # pyright: ignore
-
-    def int_const(self, value: int, t: IntegerType) -> SSAValue:
-        return self.add(arith.ConstantOp(IntegerAttr(value, t)))
-
-
-def quantize_scalar(em: _ScalarEmitter, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
+def quantize_scalar(b: Builder, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
+    """fpto[su]i(roundeven(min(max(x / scale + zero_point, storage_min), storage_max)))."""
     e = q.expressed_type
     st = signless(q.storage_bitwidth)
-    v = em.add(arith.DivfOp(x, em.float_const(q.scale, e)))
+    v = b.emit(arith.DivfOp(x, b.arith_constant(q.scale, e)))
     if q.zero_point != 0:
-        v = em.add(arith.AddfOp(v, em.float_const(float(q.zero_point), e)))
-    v = em.add(arith.MaximumfOp(v, em.float_const(float(q.storage_min), e)))
-    v = em.add(arith.MinimumfOp(v, em.float_const(float(q.storage_max), e)))
-    v = em.add(math.RoundEvenOp(v))
+        v = b.emit(arith.AddfOp(v, b.arith_constant(float(q.zero_point), e)))
+    v = b.emit(arith.MaximumfOp(v, b.arith_constant(float(q.storage_min), e)))
+    v = b.emit(arith.MinimumfOp(v, b.arith_constant(float(q.storage_max), e)))
+    v = b.emit(math.RoundEvenOp(v))
     if q.is_signed:
-        s = em.add(arith.FPToSIOp(v, st))
+        s = b.emit(arith.FPToSIOp(v, st))
     else:
-        s = em.add(arith.FPToUIOp(v, st))
+        s = b.emit(arith.FPToUIOp(v, st))
     if not zero_in_range(q):
-        lo, hi = em.int_const(q.storage_min, st), em.int_const(q.storage_max, st)
+        lo, hi = b.arith_constant(q.storage_min, st), b.arith_constant(q.storage_max, st)
         mx, mn = (arith.MaxSIOp, arith.MinSIOp) if q.is_signed else (arith.MaxUIOp, arith.MinUIOp)
-        s = em.add(mn(em.add(mx(s, lo)), hi))
+        s = b.emit(mn(b.emit(mx(s, lo)), hi))
     return s
 
 
-def dequantize_scalar(em: _ScalarEmitter, s: SSAValue, q: UniformQuantizedType) -> SSAValue:
+def dequantize_scalar(b: Builder, s: SSAValue, q: UniformQuantizedType) -> SSAValue:
+    """[su]itofp(s - zero_point) * scale, the subtraction in `wide_int(q)`."""
     e = q.expressed_type
     if q.zero_point != 0:
         w = wide_int(q)
-        s = em.add(arith.ExtSIOp(s, w) if q.is_signed else arith.ExtUIOp(s, w))
-        s = em.add(arith.SubiOp(s, em.int_const(q.zero_point, w)))
-        f = em.add(arith.SIToFPOp(s, e))  # pyright: ignore
+        s = b.emit(arith.ExtSIOp(s, w) if q.is_signed else arith.ExtUIOp(s, w))
+        s = b.emit(arith.SubiOp(s, b.arith_constant(q.zero_point, w)))
+        f = b.emit(arith.SIToFPOp(s, e))  # pyright: ignore
     elif q.is_signed:
-        f = em.add(arith.SIToFPOp(s, e))  # pyright: ignore
+        f = b.emit(arith.SIToFPOp(s, e))  # pyright: ignore
     else:
-        f = em.add(arith.UIToFPOp(s, e))  # pyright: ignore
-    return em.add(arith.MulfOp(f, em.float_const(q.scale, e)))
+        f = b.emit(arith.UIToFPOp(s, e))  # pyright: ignore
+    return b.emit(arith.MulfOp(f, b.arith_constant(q.scale, e)))
 
 
-@dataclass
 class LowerQuantizeCast(RewritePattern):
-    ctx: Context
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: QuantizeCastOp, rewriter: PatternRewriter) -> None:
         q = quantized_element(op.res.type)
         assert q is not None
+        b = Builder(rewriter, op)
         if isinstance(op.res.type, TensorType):
-            em = TensorEmitter(self.ctx, rewriter, op, tensor_shape(op, op.res.type, q))
-            stored = quantize_tensor(em, op.arg, q)
+            stored = quantize_tensor(b, op.arg, q, tensor_shape(op, op.res.type, q))
         else:
-            stored = quantize_scalar(_ScalarEmitter(rewriter, op), op.arg, q)
+            stored = quantize_scalar(b, op.arg, q)
         rewriter.replace(op, StorageCastOp(stored, op.res.type))
 
 
-@dataclass
 class LowerDequantizeCast(RewritePattern):
-    ctx: Context
-
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DequantizeCastOp, rewriter: PatternRewriter) -> None:
         q = quantized_element(op.arg.type)
         assert q is not None
+        b = Builder(rewriter, op)
         if isinstance(op.arg.type, TensorType):
-            em = TensorEmitter(self.ctx, rewriter, op, tensor_shape(op, op.arg.type, q))
-            storage = TensorType(q.storage, em.shape)
-            cast = StorageCastOp(op.arg, storage)
-            rewriter.insert(cast, em.point)
-            result = dequantize_tensor(em, cast.res, q)
+            shape = tensor_shape(op, op.arg.type, q)
+            cast = b.insert(StorageCastOp(op.arg, TensorType(q.storage, shape)))
+            result = dequantize_tensor(b, cast.res, q, shape)
         else:
-            em_s = _ScalarEmitter(rewriter, op)
-            cast = StorageCastOp(op.arg, signless(q.storage_bitwidth))
-            rewriter.insert(cast, em_s.point)
-            result = dequantize_scalar(em_s, cast.res, q)
+            cast = b.insert(StorageCastOp(op.arg, signless(q.storage_bitwidth)))
+            result = dequantize_scalar(b, cast.res, q)
         rewriter.replace(op, [], [result])
 
 
@@ -175,6 +142,6 @@ class LowerQuantOpsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerQuantizeCast(ctx), LowerDequantizeCast(ctx)]),
+            GreedyRewritePatternApplier([LowerQuantizeCast(), LowerDequantizeCast()]),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -19,6 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 from qcomp.dialects.quant import element_type, quantized_element
 from qcomp.dialects.stablehlo import UniformDequantizeOp, UniformQuantizeOp
 from qcomp.passes.qdq.rules import refusal
+from qcomp.passes.utils.builder import Builder
 
 
 def fusion_plan(quantize: Operation) -> tuple[Operation, list[SSAValue]] | str:
@@ -72,7 +73,7 @@ class FuseQDQ(RewritePattern):
         except VerifyException:
             fused.erase(safe_erase=False)
             return
-        rewriter.insert(fused, InsertPoint.after(compute))
+        Builder(rewriter, compute, point=InsertPoint.after(compute)).insert(fused)
         rewriter.replace(op, [], [fused.results[0]])
         # upstream's greedy driver drops what became dead: the float op and the
         # dequantizes that only fed it

@@ -19,7 +19,6 @@ from xdsl.pattern_rewriter import (
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import UpstreamGeneric, quantization
 from qcomp.dialects.quant import StorageCastOp, quantized_element
-from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.quant_to_math.dot import (
     conv_contraction,
     dot_contraction,
@@ -31,7 +30,7 @@ from qcomp.passes.quant_to_math.dot import (
     upstream_conv_contraction,
     upstream_types_ok,
 )
-from qcomp.passes.quant_to_math.emit import Emitter, storage_type_fn
+from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.quant_to_math.ops import (
     all_same_quantized,
     lower_dq_op_q,
@@ -41,33 +40,35 @@ from qcomp.passes.quant_to_math.ops import (
     lower_uniform_quantize,
     lower_upstream_add,
 )
+from qcomp.passes.utils.builder import Builder
+from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
 
-RESCALE_MODES = ("float", "fixed-point", "stablehlo")
+RESCALE_MODES = tuple(m.value for m in RescaleMode)
 
 
 def _is_quantized_op(op: Operation) -> bool:
     return any(quantized_element(v.type) is not None for v in (*op.operands, *op.results))
 
 
-def _lower_contraction(op: Operation, em: Emitter, rescale: str, st) -> SSAValue:
+def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAValue:
     lq, rq, oq = quantized_types(op)
-    if rescale == "stablehlo":
+    if mode.upstream:
         # upstream's integer patterns, else its dequantize -> op -> quantize fallback
         kind = upstream_types_ok(lq, rq, oq)
         if kind is None or any(q is not None and q.is_blockwise for q in (lq, rq, oq)):
-            return lower_dq_op_q(op, em, rescale, st)[0]
+            return lower_dq_op_q(op, b, mode, st)[0]
         if kind is False:
-            return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=True)
+            return lower_hybrid(b, op, op.lhs, st(op.rhs), rq, mode)
         try:
             c = (upstream_conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
-                 else dot_contraction(op, lq, rq, oq, strict=False, upstream=True))
+                 else dot_contraction(op, lq, rq, oq, mode))
         except PassDiagnostic:
-            return lower_dq_op_q(op, em, rescale, st)[0]
-        return lower_upstream(em, c, st(op.lhs), st(op.rhs))
+            return lower_dq_op_q(op, b, mode, st)[0]
+        return lower_upstream(b, c, st(op.lhs), st(op.rhs))
     if lq is None and rq is not None and oq is None:
-        return lower_hybrid(em, op, op.lhs, st(op.rhs), rq, upstream=False)
-    short = op.name.removeprefix("stablehlo.")
+        return lower_hybrid(b, op, op.lhs, st(op.rhs), rq, mode)
+    short = short_name(op)
     if lq is None or rq is None or oq is None:
         raise PassDiagnostic(op, f"{short}: lhs, rhs and result must all be quantized, or "
                              "only the rhs (hybrid)")
@@ -75,40 +76,38 @@ def _lower_contraction(op: Operation, em: Emitter, rescale: str, st) -> SSAValue
         raise PassDiagnostic(op, f"{short}: lhs must be per-tensor and rhs/result per-tensor "
                              "or per-axis")
     c = (conv_contraction(op, lq, rq, oq) if isinstance(op, sh.ConvolutionOp)
-         else dot_contraction(op, lq, rq, oq))
-    return lower_exact(em, c, st(op.lhs), st(op.rhs), rescale)
+         else dot_contraction(op, lq, rq, oq, mode))
+    return lower_exact(b, c, st(op.lhs), st(op.rhs), mode)
 
 
-def lower_op(op: Operation, em: Emitter, rescale: str, st) -> list[SSAValue]:
+def lower_op(op: Operation, b: Builder, mode: RescaleMode, st) -> list[SSAValue]:
     """One value per result of `op` (storage integers where the result is quantized)."""
-    up = rescale == "stablehlo"
-    lowered = storage_type_fn(up)
     if isinstance(op, sh.UniformQuantizeOp):
-        return [lower_uniform_quantize(op, em, rescale, st)]
+        return [lower_uniform_quantize(op, b, mode, st)]
     if isinstance(op, sh.UniformDequantizeOp):
-        return [lower_uniform_dequantize(op, em, rescale, st)]
+        return [lower_uniform_dequantize(op, b, mode, st)]
     if isinstance(op, sh.DotOp | sh.DotGeneralOp | sh.ConvolutionOp):
-        return [_lower_contraction(op, em, rescale, st)]
+        return [_lower_contraction(op, b, mode, st)]
     if isinstance(op, sh.AddOp):
-        lowered = (lower_upstream_add(op, em, st) if up else
-                   lower_fixed_point_add(op, em, st) if rescale == "fixed-point" else None)
-        if lowered is not None:
-            return [lowered]
+        added = (lower_upstream_add(op, b, st) if mode.upstream else
+                 lower_fixed_point_add(op, b, st) if mode.integer_only else None)
+        if added is not None:
+            return [added]
     facts = quantization(op)
     if facts is None:
         raise illegal(op)
-    if up:  # upstream: its ConvertGenericOp list, else its dequantize -> op -> quantize
+    if mode.upstream:  # upstream: its ConvertGenericOp list, else dequantize -> op -> quantize
         generic = facts.upstream_generic
         if generic == UpstreamGeneric.ALWAYS or (
                 generic == UpstreamGeneric.SAME_TYPES and all_same_quantized(op)):
-            return lower_type_only(op, em, st, lowered)
+            return lower_type_only(op, b, mode, st)
         if facts.upstream_qdq:
-            return lower_dq_op_q(op, em, rescale, st)
+            return lower_dq_op_q(op, b, mode, st)
         raise illegal(op)
     if facts.type_only or (facts.same_types_pass_through and all_same_quantized(op)):
-        return lower_type_only(op, em, st, lowered)
+        return lower_type_only(op, b, mode, st)
     if facts.dequantize_op_quantize:
-        return lower_dq_op_q(op, em, rescale, st)
+        return lower_dq_op_q(op, b, mode, st)
     raise illegal(op)
 
 
@@ -118,34 +117,30 @@ class LowerQuantizedOp(RewritePattern):
     integers (and floats), bridged to its neighbours with `quant.scast` until
     `FoldStorageCasts` removes the casts."""
 
-    ctx: Context
-    rescale: str
-
-    def __post_init__(self):
-        self.lowered = storage_type_fn(self.rescale == "stablehlo")
+    mode: RescaleMode
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, StorageCastOp | func.FuncOp | ModuleOp) or not _is_quantized_op(op):
             return
-        if op.dialect_name() != "stablehlo":
+        if op.dialect_name() != sh.StableHLO.name:
             raise illegal(op)
         for v in (*op.operands, *op.results):
             if isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape()):
                 raise PassDiagnostic(op, f"{op.name}: quantized tensors with dynamic "
                                      "dimensions are not supported")
-        em = Emitter(self.ctx, rewriter, op)
+        b = Builder(rewriter, op)
 
         def st(v: SSAValue) -> SSAValue:
-            t = self.lowered(v.type)
+            t = self.mode.storage_type(v.type)
             if t == v.type:
                 return v
-            return em.insert(StorageCastOp(v, t)).results[0]
+            return b.emit(StorageCastOp(v, t))
 
-        values = lower_op(op, em, self.rescale, st)
+        values = lower_op(op, b, self.mode, st)
         results: list[SSAValue] = []
         for old, new in zip(op.results, values, strict=True):
             if new.type != old.type:
-                new = em.insert(StorageCastOp(new, old.type)).results[0]
+                new = b.emit(StorageCastOp(new, old.type))
             results.append(new)
         rewriter.replace(op, [], results)
 
@@ -238,17 +233,13 @@ class LegalizeQuantToMathPass(ModulePass):
         `qcomp-opt --verify-numerics`: `float` is the spec exactly, `stablehlo` is
         upstream's numerics exactly, `fixed-point` is the spec within one storage step
         (the 32-bit multiplier rounds the scale)."""
-        if self.rescale == "stablehlo":
-            return ("stablehlo", 0)
-        return ("spec", 1 if self.rescale == "fixed-point" else 0)
+        return RescaleMode(self.rescale).numerics_contract()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.rescale not in RESCALE_MODES:
-            raise PassDiagnostic(op, f"{self.name}: rescale must be one of "
-                                 f"{', '.join(RESCALE_MODES)}, not '{self.rescale}'")
-        PatternRewriteWalker(ConvertFunctionBoundaries(storage_type_fn(self.rescale == "stablehlo")),
+        mode = RescaleMode.parse(self.rescale, self.name, op)
+        PatternRewriteWalker(ConvertFunctionBoundaries(mode.storage_type),
                              apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(LowerQuantizedOp(ctx, self.rescale), walk_regions_first=True,
+        PatternRewriteWalker(LowerQuantizedOp(mode), walk_regions_first=True,
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(FoldStorageCasts(), walk_reverse=True).rewrite_module(op)
         _check_no_quant_left(op)

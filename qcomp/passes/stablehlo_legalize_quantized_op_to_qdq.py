@@ -9,22 +9,17 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
-from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.quant import expressed_of, quantized_element
-from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.dialects.stablehlo import UniformDequantizeOp, UniformQuantizeOp
 from qcomp.dialects.stablehlo.undefined import op_name, quantization_of
+from qcomp.passes.utils.builder import Builder
+from qcomp.passes.utils.diagnostics import PassDiagnostic
 
 
-def _dialect_op(ctx: Context, name: str):
-    return ctx.get_op(name)
-
-
-@dataclass
 class DecomposeQuantizedOp(RewritePattern):
-    """`f(q...) -> Q` becomes `uniform_quantize(f(uniform_dequantize(q)...))`."""
-
-    ctx: Context
+    """`f(q...) -> Q` becomes `uniform_quantize(f(uniform_dequantize(q)...))`; the
+    float op is the quantized op's own class on the expressed types."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         facts = quantization_of(op)
@@ -43,32 +38,19 @@ class DecomposeQuantizedOp(RewritePattern):
         if any(q is not None and q.is_blockwise for q in [*in_q, *out_q]):
             raise PassDiagnostic(
                 op, f"cannot decompose '{name}': sub-channel quantized types have no "
-                "stablehlo.uniform_dequantize")
-        dequantize = _dialect_op(self.ctx, "stablehlo.uniform_dequantize")
-        quantize = _dialect_op(self.ctx, "stablehlo.uniform_quantize")
-        before = InsertPoint.before(op)
-        operands: list[SSAValue] = []
-        for v, q in zip(op.operands, in_q):
-            if q is None:
-                operands.append(v)
-                continue
-            dq = dequantize(v, expressed_of(v.type))
-            rewriter.insert(dq, before)
-            operands.append(dq.results[0])
+                f"{UniformDequantizeOp.name}")
+        b = Builder(rewriter, op)
+        operands: list[SSAValue] = [
+            v if q is None else b.emit(UniformDequantizeOp(v, expressed_of(v.type)))
+            for v, q in zip(op.operands, in_q)]
         result_types: list[Attribute] = [expressed_of(r.type) for r in op.results]
-        float_op = type(op).create(
+        float_op = b.insert(type(op).create(
             operands=operands, result_types=result_types,
             properties=dict(op.properties), attributes=dict(op.attributes),
-            successors=list(op.successors), regions=[op.detach_region(r) for r in op.regions])
-        rewriter.insert(float_op, before)
-        results: list[SSAValue] = []
-        for old, new, q in zip(op.results, float_op.results, out_q):
-            if q is None:
-                results.append(new)
-                continue
-            qz = quantize(new, old.type)
-            rewriter.insert(qz, before)
-            results.append(qz.results[0])
+            successors=list(op.successors), regions=[op.detach_region(r) for r in op.regions]))
+        results: list[SSAValue] = [
+            new if q is None else b.emit(UniformQuantizeOp(new, old.type))
+            for old, new, q in zip(op.results, float_op.results, out_q)]
         rewriter.replace(op, [], results)
 
 
@@ -109,4 +91,4 @@ class StablehloLegalizeQuantizedOpToQDQPass(ModulePass):
     name = "stablehlo-legalize-quantized-op-to-qdq"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(DecomposeQuantizedOp(ctx), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(DecomposeQuantizedOp(), apply_recursively=False).rewrite_module(op)

@@ -9,7 +9,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     BoolAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -17,7 +16,6 @@ from xdsl.dialects.builtin import (
     TensorType,
     i1,
     i32,
-    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -26,11 +24,9 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects import stablehlo as shlo
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
-from qcomp.dialects.stablehlo import BroadcastInDimOp, ConstantOp
 from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
@@ -38,7 +34,8 @@ from qcomp.dialects.stablehlo.attrs import (
     ComparisonTypeAttr,
 )
 from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp, RoundingMode, RoundingModeAttr
-from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.utils.builder import Builder
+from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
 from qcomp.quant.ranges import storage_range
 
@@ -59,123 +56,107 @@ def shift_base(storage_bitwidth: int, same_grid: bool = False) -> int:
     return 20
 
 
-class _Emitter:
-    """Builds the replacement of one op, before it, checking every `tosa.rescale`.
+def _fail(b: Builder, message: str) -> PassDiagnostic:
+    assert b.anchor is not None
+    return PassDiagnostic(b.anchor, f"{PASS}: {message}")
 
-    A rescale is emitted only if the TOSA spec's REQUIREs (2 <= shift <= 62,
-    -2^(shift-1) <= value < 2^(shift-1)) hold over the whole range of its input, and
-    the ranges of all i32 intermediates are tracked exactly (M >= 0 makes a rescale
-    monotone, so the end points suffice)."""
 
-    def __init__(self, rewriter: PatternRewriter, op: Operation):
-        self.rewriter = rewriter
-        self.op = op
-        self.point = InsertPoint.before(op)
+def _tosa_const(b: Builder, value: int, element: IntegerType) -> SSAValue:
+    return b.emit(ConstOp(_dense1(value, element)))
 
-    def fail(self, message: str) -> PassDiagnostic:
-        return PassDiagnostic(self.op, f"{PASS}: {message}")
 
-    def insert(self, new: Operation) -> SSAValue:
-        self.rewriter.insert(new, self.point)
-        return new.results[0]
+# Every `tosa.rescale` is emitted only if the TOSA spec's REQUIREs (2 <= shift <= 62,
+# -2^(shift-1) <= value < 2^(shift-1)) hold over the whole range of its input, and the
+# ranges of all i32 intermediates are tracked exactly (M >= 0 makes a rescale
+# monotone, so the end points suffice).
 
-    def tosa_const(self, value: int, element: IntegerType) -> SSAValue:
-        return self.insert(ConstOp(_dense1(value, element)))
 
-    def rescale(self, value: SSAValue, scale: float, izp: int, ozp: int,
-                result_type: TensorType, in_range: Range, what: str, *,
-                input_unsigned: bool = False, output_unsigned: bool = False
-                ) -> tuple[SSAValue, Range]:
-        """`tosa.rescale` by `scale` (SINGLE_ROUND, scale32, per-tensor); returns the
-        result and its exact range (after the rescale's clamp to the output type)."""
-        try:
-            m, s = multiplier_and_shift(scale)
-        except ValueError as e:
-            raise self.fail(f"{what}: {e}") from None
-        out_e = _storage(result_type.element_type)
-        if not 2 <= s <= 62:
-            raise self.fail(f"{what}: scale {scale!r} needs shift {s}, outside [2, 62]")
-        try:
-            ends = tosa_rescale(np.array(in_range, np.int64), m, s, izp, ozp,
-                                out_bitwidth=out_e.width.data, output_unsigned=output_unsigned)
-        except RescaleError:
-            raise self.fail(f"{what}: scale {scale!r} is multiplier {m}, shift {s}, but "
-                            f"x - zp spans [{in_range[0] - izp}, {in_range[1] - izp}] and TOSA "
-                            f"requires -2^{s - 1} <= x - zp < 2^{s - 1}") from None
-        in_e = _storage(_tensor(value).element_type)
-        operands = [value, self.tosa_const(m, i32), self.tosa_const(s, IntegerType(8)),
-                    self.tosa_const(izp, in_e), self.tosa_const(ozp, out_e)]
-        new = RescaleOp.create(operands=operands, result_types=[result_type],
-                               properties=_rescale_props(input_unsigned, output_unsigned))
-        return self.insert(new), (int(ends[0]), int(ends[1]))
+def emit_rescale(b: Builder, value: SSAValue, scale: float, izp: int, ozp: int,
+                 result_type: TensorType, in_range: Range, what: str, *,
+                 input_unsigned: bool = False, output_unsigned: bool = False
+                 ) -> tuple[SSAValue, Range]:
+    """`tosa.rescale` by `scale` (SINGLE_ROUND, scale32, per-tensor); returns the
+    result and its exact range (after the rescale's clamp to the output type)."""
+    try:
+        m, s = multiplier_and_shift(scale)
+    except ValueError as e:
+        raise _fail(b, f"{what}: {e}") from None
+    out_e = _storage(result_type.element_type)
+    if not 2 <= s <= 62:
+        raise _fail(b, f"{what}: scale {scale!r} needs shift {s}, outside [2, 62]")
+    try:
+        ends = tosa_rescale(np.array(in_range, np.int64), m, s, izp, ozp,
+                            out_bitwidth=out_e.width.data, output_unsigned=output_unsigned)
+    except RescaleError:
+        raise _fail(b, f"{what}: scale {scale!r} is multiplier {m}, shift {s}, but "
+                    f"x - zp spans [{in_range[0] - izp}, {in_range[1] - izp}] and TOSA "
+                    f"requires -2^{s - 1} <= x - zp < 2^{s - 1}") from None
+    in_e = _storage(_tensor(value).element_type)
+    operands = [value, _tosa_const(b, m, i32), _tosa_const(b, s, IntegerType(8)),
+                _tosa_const(b, izp, in_e), _tosa_const(b, ozp, out_e)]
+    new = RescaleOp.create(operands=operands, result_types=[result_type],
+                           properties=_rescale_props(input_unsigned, output_unsigned))
+    return b.emit(new), (int(ends[0]), int(ends[1]))
 
-    def to_i32(self, value: SSAValue, q: UniformQuantizedType, scale: float,
-               what: str) -> tuple[SSAValue, Range]:
-        """`value`'s storage minus its zero point, times `scale`, as i32. Unsigned
-        storage goes through i16 first (TOSA has no unsigned -> i32 rescale):
-        u8/u16 -> i16 by 1.0 (zero point removed, exact), then i16 -> i32 by `scale`."""
-        shape = _tensor(value).get_shape()
-        rng = (q.storage_min, q.storage_max)
-        if not q.is_signed:
-            wide = (rng[0] - q.zero_point, rng[1] - q.zero_point)
-            if wide[0] < I16_MIN or wide[1] > I16_MAX:
-                raise self.fail(f"{what}: unsigned storage minus zero point {q.zero_point} "
-                                f"spans [{wide[0]}, {wide[1]}], outside the i16 that TOSA "
-                                "needs between an unsigned type and i32")
-            value, rng = self.rescale(value, 1.0, q.zero_point, 0,
-                                      TensorType(IntegerType(16), shape), rng,
-                                      f"{what} (unsigned to i16)", input_unsigned=True)
-            return self.rescale(value, scale, 0, 0, TensorType(i32, shape), rng, what)
-        return self.rescale(value, scale, q.zero_point, 0, TensorType(i32, shape), rng, what)
 
-    def from_i32(self, value: SSAValue, rng: Range, scale: float,
-                 result_type: TensorType) -> SSAValue:
-        """Rescale the i32 `value` to the quantized result. Unsigned storage goes through
-        i16: i32 -> i16 by `scale`, then i16 -> u8/u16 by 1.0 adding the zero point;
-        the i16 clamp must not change the final value (checked at the range ends)."""
-        q = quantized_element(result_type)
-        assert q is not None
-        if q.is_signed:
-            out, out_rng = self.rescale(value, scale, 0, q.zero_point, result_type, rng,
-                                        "result rescale")
-        else:
-            shape = result_type.get_shape()
-            mid, mid_rng = self.rescale(value, scale, 0, 0, TensorType(IntegerType(16), shape),
-                                        rng, "result rescale (to i16)")
-            exact = tosa_rescale(np.array(rng, np.int64), *multiplier_and_shift(scale), 0,
-                                 q.zero_point, out_bitwidth=64)
-            final = np.clip(np.array(mid_rng) + q.zero_point, q.storage_min, q.storage_max)
-            if final.tolist() != np.clip(exact, q.storage_min, q.storage_max).tolist():
-                raise self.fail("result rescale: the i16 step between i32 and the unsigned "
-                                f"result would clamp values that zero point {q.zero_point} "
-                                "brings back into range")
-            out, out_rng = self.rescale(mid, 1.0, 0, q.zero_point, result_type, mid_rng,
-                                        "result rescale (i16 to unsigned)",
-                                        output_unsigned=True)
-        lo, hi = q.storage_min, q.storage_max
-        if out_rng[0] < lo or out_rng[1] > hi:     # narrowed storage range, e.g. i8<-127:127>
-            st = q.storage
-            out = self.insert(ClampOp(out, result_type, IntegerAttr(lo, st), IntegerAttr(hi, st)))
-        return out
+def to_i32(b: Builder, value: SSAValue, q: UniformQuantizedType, scale: float,
+           what: str) -> tuple[SSAValue, Range]:
+    """`value`'s storage minus its zero point, times `scale`, as i32. Unsigned
+    storage goes through i16 first (TOSA has no unsigned -> i32 rescale):
+    u8/u16 -> i16 by 1.0 (zero point removed, exact), then i16 -> i32 by `scale`."""
+    shape = _tensor(value).get_shape()
+    rng = (q.storage_min, q.storage_max)
+    if not q.is_signed:
+        wide = (rng[0] - q.zero_point, rng[1] - q.zero_point)
+        if wide[0] < I16_MIN or wide[1] > I16_MAX:
+            raise _fail(b, f"{what}: unsigned storage minus zero point {q.zero_point} "
+                        f"spans [{wide[0]}, {wide[1]}], outside the i16 that TOSA "
+                        "needs between an unsigned type and i32")
+        value, rng = emit_rescale(b, value, 1.0, q.zero_point, 0,
+                                  TensorType(IntegerType(16), shape), rng,
+                                  f"{what} (unsigned to i16)", input_unsigned=True)
+        return emit_rescale(b, value, scale, 0, 0, TensorType(i32, shape), rng, what)
+    return emit_rescale(b, value, scale, q.zero_point, 0, TensorType(i32, shape), rng, what)
 
-    def stablehlo(self, cls: type, operands: list[SSAValue], element: Attribute,
-                  **props: Attribute) -> SSAValue:
-        t = _tensor(operands[0])
-        new = cls.create(operands=operands, result_types=[TensorType(element, t.get_shape())],
-                         properties=props)
-        return self.insert(new)
 
-    def splat(self, value: int, like: SSAValue) -> SSAValue:
-        """A rank-0 i32 constant broadcast to the (static) shape of `like`."""
-        t = _tensor(like)
-        if any(d < 0 for d in t.get_shape()):
-            raise self.fail("divide: dynamic dimensions are not supported")
-        scalar_t = TensorType(i32, [])
-        c = self.insert(ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar_t, [value]),
-                                   scalar_t))
-        return self.insert(BroadcastInDimOp.create(
-            operands=[c], result_types=[TensorType(i32, t.get_shape())],
-            properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])}))
+def from_i32(b: Builder, value: SSAValue, rng: Range, scale: float,
+             result_type: TensorType) -> SSAValue:
+    """Rescale the i32 `value` to the quantized result. Unsigned storage goes through
+    i16: i32 -> i16 by `scale`, then i16 -> u8/u16 by 1.0 adding the zero point;
+    the i16 clamp must not change the final value (checked at the range ends)."""
+    q = quantized_element(result_type)
+    assert q is not None
+    if q.is_signed:
+        out, out_rng = emit_rescale(b, value, scale, 0, q.zero_point, result_type, rng,
+                                    "result rescale")
+    else:
+        shape = result_type.get_shape()
+        mid, mid_rng = emit_rescale(b, value, scale, 0, 0,
+                                    TensorType(IntegerType(16), shape), rng,
+                                    "result rescale (to i16)")
+        exact = tosa_rescale(np.array(rng, np.int64), *multiplier_and_shift(scale), 0,
+                             q.zero_point, out_bitwidth=64)
+        final = np.clip(np.array(mid_rng) + q.zero_point, q.storage_min, q.storage_max)
+        if final.tolist() != np.clip(exact, q.storage_min, q.storage_max).tolist():
+            raise _fail(b, "result rescale: the i16 step between i32 and the unsigned "
+                        f"result would clamp values that zero point {q.zero_point} "
+                        "brings back into range")
+        out, out_rng = emit_rescale(b, mid, 1.0, 0, q.zero_point, result_type, mid_rng,
+                                    "result rescale (i16 to unsigned)",
+                                    output_unsigned=True)
+    lo, hi = q.storage_min, q.storage_max
+    if out_rng[0] < lo or out_rng[1] > hi:     # narrowed storage range, e.g. i8<-127:127>
+        st = q.storage
+        out = b.emit(ClampOp(out, result_type, IntegerAttr(lo, st), IntegerAttr(hi, st)))
+    return out
+
+
+def _splat(b: Builder, value: int, like: SSAValue) -> SSAValue:
+    """A rank-0 i32 constant broadcast to the (static) shape of `like`."""
+    shape = tuple(_tensor(like).get_shape())
+    if any(d < 0 for d in shape):
+        raise _fail(b, "divide: dynamic dimensions are not supported")
+    return b.broadcast_in_dim(b.constant(np.array(value), i32), shape, [])
 
 
 @lru_cache(maxsize=4096)
@@ -240,7 +221,7 @@ def saturating_quotient(m: int, s: int, zp: int, lo: int, hi: int) -> int:
     return max(1, q_pos, q_neg)
 
 
-def _quotient_for_storage(em: _Emitter, m: int, s: int, q: UniformQuantizedType) -> int:
+def _quotient_for_storage(b: Builder, m: int, s: int, q: UniformQuantizedType) -> int:
     """An i32 quotient that the result rescale (m, s, zero point) maps to the storage
     integer nearest 0, which is what a NaN quantizes to."""
     target = min(max(0, q.storage_min), q.storage_max)
@@ -248,30 +229,30 @@ def _quotient_for_storage(em: _Emitter, m: int, s: int, q: UniformQuantizedType)
     cand = -(-((target - q.zero_point) * (1 << s) - half) // m)   # least q reaching target
     got = tosa_rescale(np.array([cand]), m, s, 0, q.zero_point, out_bitwidth=64)[0]
     if got != target or abs(cand) > I32_MAX:
-        raise em.fail("divide: no i32 quotient rescales to the storage value of 0/0")
+        raise _fail(b, "divide: no i32 quotient rescales to the storage value of 0/0")
     return int(cand)
 
 
 # -- the rewrite ----------------------------------------------------------------------
 
 
-def _check_tosa_storage(em: _Emitter, q: UniformQuantizedType) -> None:
+def _check_tosa_storage(b: Builder, q: UniformQuantizedType) -> None:
     """TOSA 1.0 rescales 8- and 16-bit values; zero points other than 0 only for i8/u8
     and 32768 for u16."""
     bits = q.storage_bitwidth
     name = f"{'i' if q.is_signed else 'u'}{bits}"
     if bits not in (8, 16):
-        raise em.fail(f"{name} storage: TOSA rescales only 8- and 16-bit quantized values")
+        raise _fail(b, f"{name} storage: TOSA rescales only 8- and 16-bit quantized values")
     if bits == 16 and q.is_signed and q.zero_point != 0:
-        raise em.fail(f"i16 storage needs zero point 0 in TOSA, got {q.zero_point}")
+        raise _fail(b, f"i16 storage needs zero point 0 in TOSA, got {q.zero_point}")
     if bits == 16 and not q.is_signed and q.zero_point not in (0, 32768):
-        raise em.fail(f"u16 storage needs zero point 0 or 32768 in TOSA, got {q.zero_point}")
+        raise _fail(b, f"u16 storage needs zero point 0 or 32768 in TOSA, got {q.zero_point}")
 
 
-_BINARY = {
-    "stablehlo.add": "add", "stablehlo.subtract": "add",
-    "stablehlo.maximum": "maxmin", "stablehlo.minimum": "maxmin",
-    "stablehlo.multiply": "mul", "stablehlo.divide": "div",
+_BINARY: dict[type[Operation], str] = {
+    shlo.AddOp: "add", shlo.SubtractOp: "add",
+    shlo.MaximumOp: "maxmin", shlo.MinimumOp: "maxmin",
+    shlo.MultiplyOp: "mul", shlo.DivideOp: "div",
 }
 
 
@@ -279,59 +260,58 @@ class LegalizeQuantElementwise(RewritePattern):
     """Rewrites one quantized abs/add/subtract/multiply/divide/maximum/minimum/compare."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        name = op.name
-        if name not in _BINARY and name not in ("stablehlo.abs", "stablehlo.compare"):
+        if type(op) not in _BINARY and not isinstance(op, shlo.AbsOp | shlo.CompareOp):
             return
         types = [o.type for o in op.operands] + [r.type for r in op.results]
         quants = [quantized_element(t) if isinstance(t, TensorType) else None for t in types]
         if not any(quants):
             return
-        em = _Emitter(rewriter, op)
+        b = Builder(rewriter, op)
         operand_q = quants[:len(op.operands)]
         result_q = quants[len(op.operands):]
-        if name == "stablehlo.compare":
+        if isinstance(op, shlo.CompareOp):
             result_q = []  # the i1 result is not quantized
         if not all(operand_q + result_q):
-            raise em.fail("operands and result must be all quantized (hybrid ops are not "
-                          "supported)")
+            raise _fail(b, "operands and result must be all quantized (hybrid ops are not "
+                        "supported)")
         for q in operand_q + result_q:
             if not q.is_per_tensor:
-                raise em.fail("only per-tensor quantized types are supported")
-            _check_tosa_storage(em, q)
-        if name == "stablehlo.abs":
-            new = self._abs(em, op, operand_q[0], result_q[0])
-        elif name == "stablehlo.compare":
-            new = self._compare(em, op, operand_q[0], operand_q[1])
+                raise _fail(b, "only per-tensor quantized types are supported")
+            _check_tosa_storage(b, q)
+        if isinstance(op, shlo.AbsOp):
+            new = self._abs(b, op, operand_q[0], result_q[0])
+        elif isinstance(op, shlo.CompareOp):
+            new = self._compare(b, op, operand_q[0], operand_q[1])
         else:
-            new = self._binary(em, op, operand_q[0], operand_q[1], result_q[0])
+            new = self._binary(b, op, operand_q[0], operand_q[1], result_q[0])
         rewriter.replace(op, [], [new])
 
     @staticmethod
-    def _abs(em: _Emitter, op: Operation, q_in: UniformQuantizedType,
+    def _abs(b: Builder, op: Operation, q_in: UniformQuantizedType,
              q_res: UniformQuantizedType) -> SSAValue:
-        v, (lo, hi) = em.to_i32(op.operands[0], q_in, 1.0, "operand rescale")
-        a = em.stablehlo(shlo.AbsOp, [v], i32)
+        v, (lo, hi) = to_i32(b, op.operands[0], q_in, 1.0, "operand rescale")
+        a = b.op(shlo.AbsOp, [v], i32)
         rng = (0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi)))
-        return em.from_i32(a, rng, q_in.scale / q_res.scale, _tensor(op.results[0]))
+        return from_i32(b, a, rng, q_in.scale / q_res.scale, _tensor(op.results[0]))
 
     @staticmethod
-    def _compare(em: _Emitter, op: Operation, q_l: UniformQuantizedType,
+    def _compare(b: Builder, op: Operation, q_l: UniformQuantizedType,
                  q_r: UniformQuantizedType) -> SSAValue:
         S = 1 << shift_base(q_l.storage_bitwidth, same_grid=True)
         m = max(q_l.scale, q_r.scale)
-        l, _ = em.to_i32(op.operands[0], q_l, q_l.scale / m * S, "lhs rescale")
-        r, _ = em.to_i32(op.operands[1], q_r, q_r.scale / m * S, "rhs rescale")
+        l, _ = to_i32(b, op.operands[0], q_l, q_l.scale / m * S, "lhs rescale")
+        r, _ = to_i32(b, op.operands[1], q_r, q_r.scale / m * S, "rhs rescale")
         props = {"comparison_direction": op.properties["comparison_direction"]}
         if "compare_type" in op.properties:
             props["compare_type"] = ComparisonTypeAttr(ComparisonType.SIGNED)
-        return em.stablehlo(shlo.CompareOp, [l, r], i1, **props)
+        return b.op(shlo.CompareOp, [l, r], i1, **props)
 
-    def _binary(self, em: _Emitter, op: Operation, q_l: UniformQuantizedType,
+    def _binary(self, b: Builder, op: Operation, q_l: UniformQuantizedType,
                 q_r: UniformQuantizedType, q_res: UniformQuantizedType) -> SSAValue:
-        kind = _BINARY[op.name]
+        kind = _BINARY[type(op)]
         result_type = _tensor(op.results[0])
         if kind == "div":
-            return self._divide(em, op, q_l, q_r, q_res)
+            return self._divide(b, op, q_l, q_r, q_res)
         bits = q_res.storage_bitwidth
         if kind == "mul":
             sl = sr = 1.0
@@ -340,24 +320,24 @@ class LegalizeQuantElementwise(RewritePattern):
             sl, sr, so = add_sub_scales(q_l.scale, q_r.scale, q_res.scale, bits)
         else:
             sl, sr, so = max_min_scales(q_l.scale, q_r.scale, q_res.scale, bits)
-        l, (a, b) = em.to_i32(op.operands[0], q_l, sl, "lhs rescale")
-        r, (c, d) = em.to_i32(op.operands[1], q_r, sr, "rhs rescale")
-        if op.name == "stablehlo.add":
-            rng = (a + c, b + d)
-        elif op.name == "stablehlo.subtract":
-            rng = (a - d, b - c)
+        l, (l_lo, l_hi) = to_i32(b, op.operands[0], q_l, sl, "lhs rescale")
+        r, (r_lo, r_hi) = to_i32(b, op.operands[1], q_r, sr, "rhs rescale")
+        if isinstance(op, shlo.AddOp):
+            rng = (l_lo + r_lo, l_hi + r_hi)
+        elif isinstance(op, shlo.SubtractOp):
+            rng = (l_lo - r_hi, l_hi - r_lo)
         elif kind == "mul":
-            ps = (a * c, a * d, b * c, b * d)
+            ps = (l_lo * r_lo, l_lo * r_hi, l_hi * r_lo, l_hi * r_hi)
             rng = (min(ps), max(ps))
         else:  # maximum/minimum stay within the hull of both ranges
-            rng = (min(a, c), max(b, d))
+            rng = (min(l_lo, r_lo), max(l_hi, r_hi))
         if rng[0] < I32_MIN or rng[1] > I32_MAX:
-            raise em.fail(f"the i32 {op.name[10:]} can overflow (range {rng})")
-        v = em.stablehlo(type(op), [l, r], i32)
-        return em.from_i32(v, rng, so, result_type)
+            raise _fail(b, f"the i32 {short_name(op)} can overflow (range {rng})")
+        v = b.op(type(op), [l, r], i32)
+        return from_i32(b, v, rng, so, result_type)
 
     @staticmethod
-    def _divide(em: _Emitter, op: Operation, q_l: UniformQuantizedType,
+    def _divide(b: Builder, op: Operation, q_l: UniformQuantizedType,
                 q_r: UniformQuantizedType, q_res: UniformQuantizedType) -> SSAValue:
         """lhs * 2^K / rhs in i32 (truncating), then one rescale by s_l / (s_r s_res 2^K).
 
@@ -383,29 +363,29 @@ class LegalizeQuantElementwise(RewritePattern):
                 continue
             break
         else:
-            raise em.fail("divide: no pre-scale 2^K makes every rescale valid for these scales")
-        l, l_rng = em.to_i32(op.operands[0], q_l, float(1 << k), f"lhs rescale (2^{k})")
-        r, _ = em.to_i32(op.operands[1], q_r, 1.0, "rhs rescale")
-        zero, one = em.splat(0, r), em.splat(1, r)
+            raise _fail(b, "divide: no pre-scale 2^K makes every rescale valid for these scales")
+        l, l_rng = to_i32(b, op.operands[0], q_l, float(1 << k), f"lhs rescale (2^{k})")
+        r, _ = to_i32(b, op.operands[1], q_r, 1.0, "rhs rescale")
+        zero, one = _splat(b, 0, r), _splat(b, 1, r)
         eq = ComparisonTypeAttr(ComparisonType.SIGNED)
-        is_zero = em.stablehlo(shlo.CompareOp, [r, zero], i1,
-                               comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
-                               compare_type=eq)
-        safe = em.stablehlo(shlo.SelectOp, [is_zero, one, r], i32)
-        quotient = em.stablehlo(shlo.DivideOp, [l, safe], i32)
-        nonneg = em.stablehlo(shlo.CompareOp, [l, zero], i1,
-                              comparison_direction=ComparisonDirectionAttr(ComparisonDirection.GE),
-                              compare_type=eq)
-        inf = em.stablehlo(shlo.SelectOp, [nonneg, em.splat(big, r), em.splat(-big, r)], i32)
+        is_zero = b.op(shlo.CompareOp, [r, zero], i1,
+                       comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
+                       compare_type=eq)
+        safe = b.op(shlo.SelectOp, [is_zero, one, r], i32)
+        quotient = b.op(shlo.DivideOp, [l, safe], i32)
+        nonneg = b.op(shlo.CompareOp, [l, zero], i1,
+                      comparison_direction=ComparisonDirectionAttr(ComparisonDirection.GE),
+                      compare_type=eq)
+        inf = b.op(shlo.SelectOp, [nonneg, _splat(b, big, r), _splat(b, -big, r)], i32)
         # 0/0 = NaN: the interpreters quantize it to the storage integer 0 (clamped)
-        nan_q = _quotient_for_storage(em, m_out, s_out, q_res)
-        l_zero = em.stablehlo(shlo.CompareOp, [l, zero], i1,
-                              comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
-                              compare_type=eq)
-        is_nan = em.stablehlo(shlo.AndOp, [is_zero, l_zero], i1)
-        inf = em.stablehlo(shlo.SelectOp, [is_nan, em.splat(nan_q, r), inf], i32)
-        v = em.stablehlo(shlo.SelectOp, [is_zero, inf, quotient], i32)
-        return em.from_i32(v, (-bound, bound), so, _tensor(op.results[0]))
+        nan_q = _quotient_for_storage(b, m_out, s_out, q_res)
+        l_zero = b.op(shlo.CompareOp, [l, zero], i1,
+                      comparison_direction=ComparisonDirectionAttr(ComparisonDirection.EQ),
+                      compare_type=eq)
+        is_nan = b.op(shlo.AndOp, [is_zero, l_zero], i1)
+        inf = b.op(shlo.SelectOp, [is_nan, _splat(b, nan_q, r), inf], i32)
+        v = b.op(shlo.SelectOp, [is_zero, inf, quotient], i32)
+        return from_i32(b, v, (-bound, bound), so, _tensor(op.results[0]))
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerType,
     ModuleOp,
@@ -18,7 +16,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -26,11 +24,10 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects import stablehlo as shlo
 from qcomp.dialects.quant import UniformQuantizedType
-from qcomp.dialects.stablehlo import BitcastConvertOp, BroadcastInDimOp, ConstantOp
+from qcomp.dialects.stablehlo import BitcastConvertOp, ConstantOp
 from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
@@ -38,6 +35,7 @@ from qcomp.dialects.stablehlo.attrs import (
     ComparisonTypeAttr,
 )
 from qcomp.dialects.tosa import ConstOp, RescaleOp
+from qcomp.passes.utils.builder import Builder, tensor_type
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.ranges import storage_range
 
@@ -85,57 +83,19 @@ class RescaleParams:
     out_max: int
 
 
-class _Emitter:
-    """StableHLO ops on i64 tensors of one static shape, inserted before `anchor`."""
-
-    def __init__(self, rewriter: PatternRewriter, anchor: Operation, shape: tuple[int, ...]):
-        self.rewriter = rewriter
-        self.point = InsertPoint.before(anchor)
-        self.shape = shape
-
-    def insert(self, new: Operation) -> SSAValue:
-        self.rewriter.insert(new, self.point)
-        return new.results[0]
-
-    def op(self, cls: type, operands: list[SSAValue], element: Attribute = i64,
-           **props: Attribute) -> SSAValue:
-        return self.insert(cls.create(operands=operands,
-                                      result_types=[_tensor_type(element, self.shape)],
-                                      properties=props))
-
-    def constant(self, values: list[int]) -> SSAValue:
-        attr = _i64_dense(tuple(values))
-        return self.insert(ConstantOp(attr, attr.get_type()))
-
-    def params(self, values: np.ndarray) -> SSAValue:
-        """Per-tensor (one value) or per-channel (one per last-axis index) i64 values,
-        broadcast to the shape: a rank-0 or rank-1 constant and one broadcast_in_dim."""
-        vals = [int(v) for v in values]
-        if len(set(vals)) == 1:
-            vals = vals[:1]
-        dims = [] if len(vals) == 1 else [len(self.shape) - 1]
-        return self.insert(BroadcastInDimOp.create(
-            operands=[self.constant(vals)], result_types=[_tensor_type(i64, self.shape)],
-            properties={"broadcast_dimensions": _dims(tuple(dims))}))
+def _constant(b: Builder, values: list[int]) -> SSAValue:
+    """An i64 constant: rank 0 for one value, rank 1 otherwise."""
+    return b.constant(np.array(values if len(values) != 1 else values[0], np.int64), i64)
 
 
-# Attributes are immutable: each distinct one is built once (building them is most of
-# this pass's time on large modules).
-@lru_cache(maxsize=4096)
-def _tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
-    return TensorType(element, shape)
-
-
-@lru_cache(maxsize=4096)
-def _i64_dense(values: tuple[int, ...]) -> DenseIntOrFPElementsAttr:
-    """Rank 0 for one value, rank 1 otherwise."""
-    t = TensorType(i64, [len(values)] if len(values) != 1 else [])
-    return DenseIntOrFPElementsAttr.from_list(t, list(values))
-
-
-@lru_cache(maxsize=64)
-def _dims(dims: tuple[int, ...]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(dims))
+def _params(b: Builder, values: np.ndarray, shape: tuple[int, ...]) -> SSAValue:
+    """Per-tensor (one value) or per-channel (one per last-axis index) i64 values,
+    broadcast to `shape`: a rank-0 or rank-1 constant and one broadcast_in_dim."""
+    vals = [int(v) for v in values]
+    if len(set(vals)) == 1:
+        vals = vals[:1]
+    dims = [] if len(vals) == 1 else [len(shape) - 1]
+    return b.broadcast_in_dim(_constant(b, vals), shape, dims)
 
 
 def rounding_terms(shift: np.ndarray, rounding_mode: str, scale32: bool
@@ -161,43 +121,47 @@ class LegalizeRescale(RewritePattern):
         in_t, out_t = op.input.type, op.output.type
         assert isinstance(in_t, TensorType) and isinstance(out_t, TensorType)
         shape = tuple(in_t.get_shape())
-        em = _Emitter(rewriter, op, shape)
+        b = Builder(rewriter, op)
         in_e = _storage(in_t.element_type)
         out_e = _storage(out_t.element_type)
 
+        def broadcast(values: np.ndarray) -> SSAValue:
+            return _params(b, values, shape)
+
         x = op.input
         if isinstance(in_t.element_type, UniformQuantizedType):
-            x = em.op(BitcastConvertOp, [x], in_e)
+            x = b.op(BitcastConvertOp, [x], in_e)
         if op.is_input_unsigned and not _is_unsigned(in_e):
-            x = em.op(BitcastConvertOp, [x], _unsigned_twin(in_e))   # read as unsigned
+            x = b.op(BitcastConvertOp, [x], _unsigned_twin(in_e))   # read as unsigned
         if in_e.width.data == 48:
             # no StableHLO type holds i48: widen it at the type-system boundary
-            value = em.insert(UnrealizedConversionCastOp(
-                operands=[x], result_types=[_tensor_type(i64, shape)]))
+            value = b.emit(UnrealizedConversionCastOp(
+                operands=[x], result_types=[tensor_type(i64, shape)]))
         else:
-            value = em.op(shlo.ConvertOp, [x])
+            value = b.op(shlo.ConvertOp, [x], i64)
         if params.input_zp != 0:
-            value = em.op(shlo.SubtractOp, [value, em.params(np.array([params.input_zp]))])
+            value = b.op(shlo.SubtractOp, [value, broadcast(np.array([params.input_zp]))], i64)
         rnd_pos, rnd_neg = rounding_terms(params.shift, op.rounding_mode.data, op.is_scale32)
-        r = em.op(shlo.MultiplyOp, [value, em.params(params.multiplier)])
+        r = b.op(shlo.MultiplyOp, [value, broadcast(params.multiplier)], i64)
         if np.array_equal(rnd_pos, rnd_neg):
-            rnd = em.params(rnd_pos)
+            rnd = broadcast(rnd_pos)
         else:
-            zero = em.params(np.array([0]))
-            nonneg = em.op(shlo.CompareOp, [value, zero], i1, **_GE_SIGNED)
-            rnd = em.op(shlo.SelectOp, [nonneg, em.params(rnd_pos), em.params(rnd_neg)])
-        r = em.op(shlo.AddOp, [r, rnd])
-        r = em.op(shlo.ShiftRightArithmeticOp, [r, em.params(params.shift)])
+            zero = broadcast(np.array([0]))
+            nonneg = b.op(shlo.CompareOp, [value, zero], i1, **_GE_SIGNED)
+            rnd = b.op(shlo.SelectOp, [nonneg, broadcast(rnd_pos), broadcast(rnd_neg)], i64)
+        r = b.op(shlo.AddOp, [r, rnd], i64)
+        r = b.op(shlo.ShiftRightArithmeticOp, [r, broadcast(params.shift)], i64)
         if params.output_zp != 0:
-            r = em.op(shlo.AddOp, [r, em.params(np.array([params.output_zp]))])
-        r = em.op(shlo.ClampOp, [em.constant([params.out_min]), r, em.constant([params.out_max])])
+            r = b.op(shlo.AddOp, [r, broadcast(np.array([params.output_zp]))], i64)
+        r = b.op(shlo.ClampOp, [_constant(b, [params.out_min]), r,
+                                _constant(b, [params.out_max])], i64, shape)
         if op.is_output_unsigned and not _is_unsigned(out_e):
-            r = em.op(shlo.ConvertOp, [r], _unsigned_twin(out_e))
-            r = em.op(BitcastConvertOp, [r], out_e)
+            r = b.op(shlo.ConvertOp, [r], _unsigned_twin(out_e))
+            r = b.op(BitcastConvertOp, [r], out_e)
         else:
-            r = em.op(shlo.ConvertOp, [r], out_e)
+            r = b.op(shlo.ConvertOp, [r], out_e)
         if isinstance(out_t.element_type, UniformQuantizedType):
-            r = em.op(BitcastConvertOp, [r], out_t.element_type)
+            r = b.op(BitcastConvertOp, [r], out_t.element_type)
         owners = {v.owner for v in (op.multiplier, op.shift, op.input_zp, op.output_zp)}
         rewriter.replace(op, [], [r])
         for const in owners:   # parameter constants left without uses

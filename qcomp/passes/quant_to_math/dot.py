@@ -43,15 +43,10 @@ from qcomp.dialects.quant import (
 )
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
-from qcomp.passes.utils.diagnostics import PassDiagnostic
-from qcomp.passes.quant_to_math.emit import (
-    Emitter,
-    element_of,
-    fixed_point_rescale,
-    shape_of,
-    spec_dequantize,
-    upstream_storage,
-)
+from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
+from qcomp.passes.quant_to_math.emit import fixed_point_rescale, spec_dequantize, upstream_storage
+from qcomp.passes.quant_to_math.mode import RescaleMode
+from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.quant.accumulator import accumulator_multiplier
 from qcomp.quant.ranges import signed_view, storage_range
 
@@ -92,24 +87,24 @@ def _dot_dims(op: Operation) -> tuple[list[int], list[int], list[int], list[int]
             list(dn.lhs_contracting_dimensions), list(dn.rhs_contracting_dimensions))
 
 
-def dot_contraction(op: Operation, lq, rq, oq, strict: bool = True,
-                    upstream: bool = False) -> Contraction:
-    """`upstream`: place the batching dims of the operand sums as upstream does, in
+def dot_contraction(op: Operation, lq, rq, oq, mode: RescaleMode) -> Contraction:
+    """Upstream (`mode.upstream`) places the batching dims of the operand sums in
     increasing operand-dimension order rather than in batching-dims order (it differs,
-    or fails to verify, when the batching dims are listed out of order)."""
+    or fails to verify, when the batching dims are listed out of order), and leaves a
+    per-axis rhs along a contracting dimension to its own checks."""
     lb, rb, lc, rc = _dot_dims(op)
     ls, rs = shape_of(op.lhs), shape_of(op.rhs)
     nb = len(lb)
     lfree = [d for d in range(len(ls)) if d not in lb and d not in lc]
     rfree = [d for d in range(len(rs)) if d not in rb and d not in rc]
-    lbo, rbo = (sorted(lb), sorted(rb)) if upstream else (lb, rb)
+    lbo, rbo = (sorted(lb), sorted(rb)) if mode.upstream else (lb, rb)
     lmap = {d: i for i, d in enumerate(lbo)} | {d: nb + j for j, d in enumerate(lfree)}
     rmap = {d: i for i, d in enumerate(rbo)} | {d: nb + len(lfree) + j for j, d in enumerate(rfree)}
     k = int(np.prod([ls[d] for d in lc], dtype=np.int64)) if lc else 1
     ch = rmap.get(rq.quantized_dimension) if rq.is_per_axis else None
-    if strict and rq.is_per_axis and ch is None:
-        raise _fail(op, f"{op.name.removeprefix('stablehlo.')}: per-axis rhs must not "
-                    "quantize a contracting dimension")
+    if not mode.upstream and rq.is_per_axis and ch is None:
+        raise _fail(op, f"{short_name(op)}: per-axis rhs must not quantize a contracting "
+                    "dimension")
     return Contraction(op, lq, rq, oq, shape_of(op.result), lc, rc, lmap, rmap, k, ch)
 
 
@@ -152,11 +147,11 @@ def constant_values(v: SSAValue) -> np.ndarray | None:
     return a.reshape(shape) if a.size == int(np.prod(shape)) else np.broadcast_to(a, shape)
 
 
-def _reduce_sum(em: Emitter, x: SSAValue, dims: list[int], acc: IntegerType) -> SSAValue:
+def _reduce_sum(b: Builder, x: SSAValue, dims: list[int], acc: IntegerType) -> SSAValue:
     shape = shape_of(x)
     out_shape = tuple(n for d, n in enumerate(shape) if d not in dims)
-    x = em.convert(x, acc) if element_of(x) != acc else x
-    init = em.constant(np.array(0), acc)
+    x = b.convert(x, acc) if element_of(x) != acc else x
+    init = b.constant(np.array(0), acc)
     scalar = TensorType(acc, ())
     block = Block(arg_types=[scalar, scalar])
     add = sh.AddOp(block.args[0], block.args[1])
@@ -164,10 +159,10 @@ def _reduce_sum(em: Emitter, x: SSAValue, dims: list[int], acc: IntegerType) -> 
     red = sh.ReduceOp.create(operands=[x, init], result_types=[TensorType(acc, out_shape)],
                              properties={"dimensions": i64_array(sorted(dims))},
                              regions=[Region(block)])
-    return em.insert(red).results[0]
+    return b.insert(red).results[0]
 
 
-def _sum_term(em: Emitter, c: Contraction, value: SSAValue, reduce: list[int],
+def _sum_term(b: Builder, c: Contraction, value: SSAValue, reduce: list[int],
               mapping: dict[int, int], acc: IntegerType):
     """Σ over `reduce` of `value`: a NumPy array (constant operand) shaped for the result
     by broadcasting, or an SSA value already broadcast to the result shape."""
@@ -189,23 +184,23 @@ def _sum_term(em: Emitter, c: Contraction, value: SSAValue, reduce: list[int],
         for d in dims:
             full[d] = c.result_shape[d]
         return s.reshape(full)
-    return em.broadcast(_reduce_sum(em, value, reduce, acc), c.result_shape, dims)
+    return b.broadcast(_reduce_sum(b, value, reduce, acc), c.result_shape, dims)
 
 
-def _materialize(em: Emitter, c: Contraction, a, acc: IntegerType) -> SSAValue:
+def _materialize(b: Builder, c: Contraction, a, acc: IntegerType) -> SSAValue:
     if isinstance(a, SSAValue):
         return a
     a = np.asarray(a, np.int64)
     if acc == i32:
         a = signed_view(a, 32)
     if a.size == 1:
-        return em.full(a.reshape(()), acc, c.result_shape)
+        return b.full(a.reshape(()), acc, c.result_shape)
     dims = [d for d, n in enumerate(a.shape) if n != 1]
     squeezed = a.reshape([a.shape[d] for d in dims])
-    return em.broadcast(em.constant(squeezed, acc), c.result_shape, dims)
+    return b.broadcast(b.constant(squeezed, acc), c.result_shape, dims)
 
 
-def _combine(em: Emitter, c: Contraction, terms: list, acc: IntegerType):
+def _combine(b: Builder, c: Contraction, terms: list, acc: IntegerType):
     """Sum of terms (NumPy arrays folded together; SSA values added at run time)."""
     folded = None
     values: list[SSAValue] = []
@@ -216,16 +211,16 @@ def _combine(em: Emitter, c: Contraction, terms: list, acc: IntegerType):
             folded = t if folded is None else folded + t
     out = None
     for v in values:
-        out = v if out is None else em.binary(sh.AddOp, out, v)
+        out = v if out is None else b.binary(sh.AddOp, out, v)
     if folded is not None and np.any(np.asarray(folded) != 0):
-        f = _materialize(em, c, folded, acc)
-        out = f if out is None else em.binary(sh.AddOp, out, f)
+        f = _materialize(b, c, folded, acc)
+        out = f if out is None else b.binary(sh.AddOp, out, f)
     return out
 
 
-def _scaled(em: Emitter, c: Contraction, v: SSAValue | np.ndarray, factor: int, acc):
+def _scaled(b: Builder, c: Contraction, v: SSAValue | np.ndarray, factor: int, acc):
     if isinstance(v, SSAValue):
-        return em.binary(sh.MultiplyOp, v, em.full(np.array(factor), acc, c.result_shape))
+        return b.binary(sh.MultiplyOp, v, b.full(np.array(factor), acc, c.result_shape))
     return np.asarray(v, np.int64) * factor
 
 
@@ -243,7 +238,7 @@ def accumulator_type(c: Contraction) -> IntegerType:
 # ---------------------------------------------------------------------------
 # Kernels
 # ---------------------------------------------------------------------------
-def _kernel(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: IntegerType,
+def _kernel(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: IntegerType,
             pad_with_zero_point: bool) -> SSAValue:
     op = c.op
     rt = TensorType(acc, c.result_shape)
@@ -253,8 +248,8 @@ def _kernel(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: Inte
             props["precision_config"] = op.precision_config
         if isinstance(op, sh.DotGeneralOp) and op.algorithm is not None:
             props["algorithm"] = op.algorithm
-        return em.insert(sh.DotGeneralOp.create(operands=[lhs, rhs], result_types=[rt],
-                                                properties=props)).results[0]
+        return b.insert(sh.DotGeneralOp.create(operands=[lhs, rhs], result_types=[rt],
+                                               properties=props)).results[0]
     props = dict(op.properties)
     zl = c.lhs_q.zero_point
     pads = op.padding
@@ -267,46 +262,46 @@ def _kernel(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: Inte
         for i, d in enumerate(dn.input_spatial_dimensions):
             low[d], high[d] = pads[i]
             interior[d] = dil[i] - 1
-        zp = em.constant(np.array(zl), element_of(lhs))
+        zp = b.constant(np.array(zl), element_of(lhs))
         shape = [(n - 1) * (interior[d] + 1) + 1 + low[d] + high[d] if n > 0 else 0
                  for d, n in enumerate(shape_of(lhs))]
-        lhs = em.op(sh.PadOp, [lhs, zp], element_of(lhs), tuple(shape),
-                    edge_padding_low=i64_array(low), edge_padding_high=i64_array(high),
-                    interior_padding=i64_array(interior))
+        lhs = b.op(sh.PadOp, [lhs, zp], element_of(lhs), tuple(shape),
+                   edge_padding_low=i64_array(low), edge_padding_high=i64_array(high),
+                   interior_padding=i64_array(interior))
         n = len(pads)
         props["padding"] = padding_attr([(0, 0)] * n)
         if "lhs_dilation" in props:
             props["lhs_dilation"] = i64_array([1] * n)
-    return em.insert(sh.ConvolutionOp.create(operands=[lhs, rhs], result_types=[rt],
-                                             properties=props)).results[0]
+    return b.insert(sh.ConvolutionOp.create(operands=[lhs, rhs], result_types=[rt],
+                                            properties=props)).results[0]
 
 
-def _centered(em: Emitter, v: SSAValue, q: UniformQuantizedType, acc: IntegerType) -> SSAValue:
+def _centered(b: Builder, v: SSAValue, q: UniformQuantizedType, acc: IntegerType) -> SSAValue:
     """q - z in the accumulator type (a constant when `v` is one)."""
     shape = shape_of(v)
     zps = np.asarray(q.broadcast_zero_points(shape), np.int64)
     const = constant_values(v)
     if const is not None:
-        return em.constant(const - zps, acc)
-    x = em.convert(v, acc)
+        return b.constant(const - zps, acc)
+    x = b.convert(v, acc)
     if np.any(zps != 0):
         axis = q.quantized_dimension if q.is_per_axis else None
         flat = np.asarray(q.zero_points).reshape(-1) if axis is not None else \
             np.asarray(q.zero_point)
-        x = em.binary(sh.SubtractOp, x, em.full(flat, acc, shape, axis))
+        x = b.binary(sh.SubtractOp, x, b.full(flat, acc, shape, axis))
     return x
 
 
-def zero_point_terms(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
+def zero_point_terms(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
                      acc: IntegerType) -> list:
     """[-z_r Σ q_l, -z_l Σ q_r, K z_l z_r] (each present only when non-zero)."""
     zl = c.lhs_q.zero_point
     zr = int(c.rhs_q.zero_point) if c.rhs_q.is_per_tensor else 0
     terms: list = []
     if zr != 0:
-        terms.append(_scaled(em, c, _sum_term(em, c, lhs, c.lhs_reduce, c.lhs_map, acc), -zr, acc))
+        terms.append(_scaled(b, c, _sum_term(b, c, lhs, c.lhs_reduce, c.lhs_map, acc), -zr, acc))
     if zl != 0:
-        terms.append(_scaled(em, c, _sum_term(em, c, rhs, c.rhs_reduce, c.rhs_map, acc), -zl, acc))
+        terms.append(_scaled(b, c, _sum_term(b, c, rhs, c.rhs_reduce, c.rhs_map, acc), -zl, acc))
     if zl != 0 and zr != 0:
         terms.append(np.array(c.k * zl * zr, np.int64))
     return terms
@@ -324,7 +319,7 @@ def _fixed_point_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | N
     rq, oq = c.rhs_q, c.res_q
     res_axis = oq.quantized_dimension if oq.is_per_axis else None
     if rq.is_per_axis and oq.is_per_axis and res_axis != c.rhs_channel_dim:
-        raise _fail(c.op, f"{c.op.name.removeprefix('stablehlo.')}: rescale=fixed-point needs "
+        raise _fail(c.op, f"{short_name(c.op)}: rescale=fixed-point needs "
                     "the per-axis rhs and result channels on one result dimension")
     axis = c.rhs_channel_dim if rq.is_per_axis else res_axis
     n = max(np.asarray(rq.scales).size, np.asarray(oq.scales).size)
@@ -337,8 +332,8 @@ def _fixed_point_params(c: Contraction) -> tuple[np.ndarray, np.ndarray, int | N
     return m, zo, axis
 
 
-def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
-                rescale: str) -> SSAValue:
+def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
+                mode: RescaleMode) -> SSAValue:
     """`rescale=float` / `fixed-point`: exact integer acc, one rescale, clamp.
 
     When the rhs zero points are not 0 and the LiteRT terms would need a windowed sum
@@ -346,20 +341,20 @@ def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     centred instead: the kernel runs on (q_l - z_l) and (q_r - z_r) (folded for a
     constant rhs), with zero padding, which is the same exact sum."""
     acc_t = accumulator_type(c)
-    fixed = _fixed_point_params(c) if rescale == "fixed-point" else None
+    fixed = _fixed_point_params(c) if mode.integer_only else None
     if np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
-        acc = _kernel(em, c, _centered(em, lhs, c.lhs_q, acc_t),
-                      _centered(em, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
+        acc = _kernel(b, c, _centered(b, lhs, c.lhs_q, acc_t),
+                      _centered(b, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
     else:
-        acc = _kernel(em, c, lhs, rhs, acc_t, pad_with_zero_point=True)
-        corr = _combine(em, c, zero_point_terms(em, c, lhs, rhs, acc_t), acc_t)
+        acc = _kernel(b, c, lhs, rhs, acc_t, pad_with_zero_point=True)
+        corr = _combine(b, c, zero_point_terms(b, c, lhs, rhs, acc_t), acc_t)
         if corr is not None:
-            acc = em.binary(sh.AddOp, acc, corr)
+            acc = b.binary(sh.AddOp, acc, corr)
     oq = c.res_q
     shape = c.result_shape
     if fixed is not None:
         m, zo, axis = fixed
-        return fixed_point_rescale(em, acc, m, axis, zo, oq.storage_min, oq.storage_max,
+        return fixed_point_rescale(b, acc, m, axis, zo, oq.storage_min, oq.storage_max,
                                    oq.storage, c.op)
     # qcomp.quant.accumulator.rescale_accumulator
     lhs_rhs = np.float64(c.lhs_q.scale) * np.asarray(c.rhs_q.scales, np.float64)
@@ -367,16 +362,16 @@ def lower_exact(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     res_axis = oq.quantized_dimension if oq.is_per_axis else None
     so, so_axis = _along(np.asarray(oq.scales, np.float64), res_axis)
     zo, zo_axis = _along(np.asarray(oq.zero_points, np.int64), res_axis)
-    f = em.convert(acc, f64)
+    f = b.convert(acc, f64)
     if np.any(c1 != 1.0):  # x * 1.0 and x / 1.0 are exact: skipped
-        f = em.binary(sh.MultiplyOp, f, em.full(c1, f64, shape, c1_axis))
+        f = b.binary(sh.MultiplyOp, f, b.full(c1, f64, shape, c1_axis))
     if np.any(so != 1.0):
-        f = em.binary(sh.DivideOp, f, em.full(so, f64, shape, so_axis))
+        f = b.binary(sh.DivideOp, f, b.full(so, f64, shape, so_axis))
     if np.any(zo != 0):
-        f = em.binary(sh.AddOp, f, em.full(zo.astype(np.float64), f64, shape, zo_axis))
-    f = em.clamp(f, float(oq.storage_min), float(oq.storage_max))
-    f = em.op(sh.RoundNearestEvenOp, [f], f64)
-    return em.convert(f, oq.storage)
+        f = b.binary(sh.AddOp, f, b.full(zo.astype(np.float64), f64, shape, zo_axis))
+    f = b.clamp(f, float(oq.storage_min), float(oq.storage_max))
+    f = b.op(sh.RoundNearestEvenOp, [f], f64)
+    return b.convert(f, oq.storage)
 
 
 # ---------------------------------------------------------------------------
@@ -434,21 +429,21 @@ def upstream_types_ok(lq, rq, oq) -> bool | None:
     return None
 
 
-def lower_upstream(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+def lower_upstream(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     """`qcomp.quant.stablehlo.dot_zero_point_offset` + `dot_rescale` as ops, in i32."""
     lq, rq, oq = c.lhs_q, c.rhs_q, c.res_q
     shape = c.result_shape
-    acc = _kernel(em, c, lhs, rhs, i32, pad_with_zero_point=True)
+    acc = _kernel(b, c, lhs, rhs, i32, pad_with_zero_point=True)
     zl = lq.zero_point
     zr = rq.zero_point if rq.is_per_tensor else 0
     terms: list = []
     if zr != 0:
-        terms.append(_scaled(em, c, _sum_term(em, c, lhs, c.lhs_reduce, c.lhs_map, i32), zr, i32))
+        terms.append(_scaled(b, c, _sum_term(b, c, lhs, c.lhs_reduce, c.lhs_map, i32), zr, i32))
     if zl != 0:
-        terms.append(_scaled(em, c, _sum_term(em, c, rhs, c.rhs_reduce, c.rhs_map, i32), zl, i32))
+        terms.append(_scaled(b, c, _sum_term(b, c, rhs, c.rhs_reduce, c.rhs_map, i32), zl, i32))
     if zl != 0 and zr != 0:
         terms.append(np.array(-zl * zr * c.k, np.int64))
-    off = _combine(em, c, terms, i32) if terms else None
+    off = _combine(b, c, terms, i32) if terms else None
     if rq.is_per_tensor:
         cs = lq.scale * rq.scale / oq.scale
     else:
@@ -456,43 +451,43 @@ def lower_upstream(em: Emitter, c: Contraction, lhs: SSAValue, rhs: SSAValue) ->
             np.asarray(oq.scales).reshape(-1)[0])
     if abs(cs - 1.0) > 0.001:
         csv = np.float32(cs)
-        f = em.binary(sh.MultiplyOp, em.convert(acc, f32), em.full(csv, f32, shape))
-        acc = em.convert(f, i32)
+        f = b.binary(sh.MultiplyOp, b.convert(acc, f32), b.full(csv, f32, shape))
+        acc = b.convert(f, i32)
         if off is not None:
-            f = em.binary(sh.MultiplyOp, em.convert(off, f32), em.full(csv, f32, shape))
-            off = em.convert(f, i32)
-    czp = em.full(np.array(oq.zero_point if oq.is_per_tensor else 0), i32, shape)
+            f = b.binary(sh.MultiplyOp, b.convert(off, f32), b.full(csv, f32, shape))
+            off = b.convert(f, i32)
+    czp = b.full(np.array(oq.zero_point if oq.is_per_tensor else 0), i32, shape)
     if off is not None:
-        czp = em.binary(sh.SubtractOp, czp, off)
-    out = em.binary(sh.AddOp, acc, czp)
-    return em.convert(out, upstream_storage(oq))
+        czp = b.binary(sh.SubtractOp, czp, off)
+    out = b.binary(sh.AddOp, acc, czp)
+    return b.convert(out, upstream_storage(oq))
 
 
 # ---------------------------------------------------------------------------
 # Hybrid
 # ---------------------------------------------------------------------------
-def lower_hybrid(em: Emitter, op: Operation, lhs: SSAValue, rhs: SSAValue,
-                 rq: UniformQuantizedType, upstream: bool) -> SSAValue:
+def lower_hybrid(b: Builder, op: Operation, lhs: SSAValue, rhs: SSAValue,
+                 rq: UniformQuantizedType, mode: RescaleMode) -> SSAValue:
     """op(lhs, dequantize(rhs)) in float, the op's attributes kept."""
-    if upstream:
-        barrier = em.insert(sh.OptimizationBarrierOp.create(operands=[rhs],
-                                                            result_types=[rhs.type]))
+    if mode.upstream:
+        barrier = b.insert(sh.OptimizationBarrierOp.create(operands=[rhs],
+                                                           result_types=[rhs.type]))
         r = barrier.results[0]
         shape = shape_of(r)
         axis = rq.quantized_dimension if rq.is_per_axis else None
         flat = (lambda a: np.asarray(a).reshape(-1)) if axis is not None else (
             lambda a: np.asarray(a).reshape(()))
-        f = em.convert(r, f32)
+        f = b.convert(r, f32)
         if np.any(rq.zero_points != 0):
-            f = em.binary(sh.SubtractOp, f, em.full(flat(rq.zero_points).astype(np.float32),
-                                                    f32, shape, axis))
-        rhs_f = em.binary(sh.MultiplyOp, f, em.full(flat(rq.scales).astype(np.float32), f32,
-                                                    shape, axis))
+            f = b.binary(sh.SubtractOp, f, b.full(flat(rq.zero_points).astype(np.float32),
+                                                  f32, shape, axis))
+        rhs_f = b.binary(sh.MultiplyOp, f, b.full(flat(rq.scales).astype(np.float32), f32,
+                                                  shape, axis))
     else:
-        rhs_f = spec_dequantize(em, rhs, rq)
+        rhs_f = spec_dequantize(b, rhs, rq)
     new = type(op).create(operands=[lhs, rhs_f], result_types=[op.results[0].type],
                           properties=dict(op.properties), attributes=dict(op.attributes))
-    return em.insert(new).results[0]
+    return b.insert(new).results[0]
 
 
 def quantized_types(op: Operation):

@@ -1,6 +1,6 @@
 """Per-op lowerings of `stablehlo-legalize-quant-to-math` other than dot/convolution.
 
-Each `lower_*` takes the op, an `Emitter` positioned before it, the `rescale` mode and
+Each `lower_*` takes the op, a `Builder` positioned before it, the `RescaleMode` and
 the op's operands as storage integers (`st`, quantized operands) or as they are, and
 returns one value per result: storage integers for a quantized result, else a value of
 the result's own type.
@@ -19,11 +19,8 @@ from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.quant_to_math.dot import illegal
 from qcomp.passes.quant_to_math.emit import (
-    Emitter,
-    element_of,
     fixed_point_requantize,
     fixed_point_rescale,
-    shape_of,
     spec_dequantize,
     spec_quantize,
     upstream_dequantize,
@@ -31,7 +28,9 @@ from qcomp.passes.quant_to_math.emit import (
     upstream_requantize,
     upstream_storage,
 )
-from qcomp.passes.utils.storage_boundaries import retype_block_args, stripped_type
+from qcomp.passes.quant_to_math.mode import RescaleMode
+from qcomp.passes.utils.builder import Builder, element_of, shape_of
+from qcomp.passes.utils.storage_boundaries import retype_block_args
 from qcomp.quant.ranges import signed_view, storage_range
 
 Storage = Callable[[SSAValue], SSAValue]
@@ -53,108 +52,101 @@ def _need_uniform(op: Operation) -> None:
 # ---------------------------------------------------------------------------
 # Quantize / dequantize
 # ---------------------------------------------------------------------------
-def lower_uniform_quantize(op: Operation, em: Emitter, rescale: str, st: Storage) -> SSAValue:
+def lower_uniform_quantize(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                           ) -> SSAValue:
     qo = q_of(op.result)
     qi = q_of(op.operand)
     if qo is None:
         raise PassDiagnostic(op, "Unsupported input element type.")
-    if rescale == "stablehlo":
+    if mode.upstream:
         if qi is None and element_of(op.operand) == f32 and not qo.is_blockwise:
-            return upstream_quantize(em, op.operand, qo)
+            return upstream_quantize(b, op.operand, qo)
         if qi is not None and not (qi.is_blockwise or qo.is_blockwise):
             if qi.is_per_axis and qo.is_per_axis and \
                     qi.quantized_dimension != qo.quantized_dimension:
                 raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
-            return upstream_requantize(em, st(op.operand), qi, qo, upstream_storage(qo))
+            return upstream_requantize(b, st(op.operand), qi, qo, upstream_storage(qo))
         raise PassDiagnostic(op, "Unsupported input element type.")
     if qi is None:
         x = op.operand
         if element_of(x) != qo.expressed_type:
-            x = em.convert(x, qo.expressed_type)
-        return spec_quantize(em, x, qo)
-    if rescale == "fixed-point" and not (qi.is_blockwise or qo.is_blockwise):
+            x = b.convert(x, qo.expressed_type)
+        return spec_quantize(b, x, qo)
+    if mode.integer_only and not (qi.is_blockwise or qo.is_blockwise):
         if qi.is_per_axis and qo.is_per_axis and qi.quantized_dimension != qo.quantized_dimension:
             raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
-        return fixed_point_requantize(em, st(op.operand), qi, qo, op)
-    real = spec_dequantize(em, st(op.operand), qi)
+        return fixed_point_requantize(b, st(op.operand), qi, qo, op)
+    real = spec_dequantize(b, st(op.operand), qi)
     if qi.expressed_type != qo.expressed_type:
-        real = em.convert(real, qo.expressed_type)
-    return spec_quantize(em, real, qo)
+        real = b.convert(real, qo.expressed_type)
+    return spec_quantize(b, real, qo)
 
 
-def lower_uniform_dequantize(op: Operation, em: Emitter, rescale: str, st: Storage) -> SSAValue:
+def lower_uniform_dequantize(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                             ) -> SSAValue:
     qi = q_of(op.operand)
     assert qi is not None
-    if rescale == "stablehlo":
+    if mode.upstream:
         if qi.is_blockwise:
             raise illegal(op)
-        f = upstream_dequantize(em, st(op.operand), qi)
+        f = upstream_dequantize(b, st(op.operand), qi)
         out = element_of(op.result)
-        return f if out == f32 else em.convert(f, out)
-    return spec_dequantize(em, st(op.operand), qi)
+        return f if out == f32 else b.convert(f, out)
+    return spec_dequantize(b, st(op.operand), qi)
 
 
 # ---------------------------------------------------------------------------
 # dequantize -> op -> quantize
 # ---------------------------------------------------------------------------
-def lower_dq_op_q(op: Operation, em: Emitter, rescale: str, st: Storage) -> list[SSAValue]:
+def lower_dq_op_q(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                  ) -> list[SSAValue]:
     """Quantized operands dequantized, the op in float, quantized results quantized."""
-    up = rescale == "stablehlo"
     operands = []
     for v in op.operands:
         q = q_of(v)
-        if q is None:
-            operands.append(v)
-        elif up:
-            operands.append(upstream_dequantize(em, st(v), q))
-        else:
-            operands.append(spec_dequantize(em, st(v), q))
+        operands.append(v if q is None else mode.dequantize(b, st(v), q))
     result_types = []
     for r in op.results:
         q = q_of(r)
         if q is None:
             result_types.append(r.type)
         else:
-            result_types.append(TensorType(f32 if up else q.expressed_type, shape_of(r)))
+            result_types.append(TensorType(mode.float_type(q), shape_of(r)))
     new = type(op).create(operands=operands, result_types=result_types,
                           properties=dict(op.properties), attributes=dict(op.attributes))
-    em.insert(new)
+    b.insert(new)
     outs = []
     for r, n in zip(op.results, new.results):
         q = q_of(r)
-        if q is None:
-            outs.append(n)
-        elif up:
-            outs.append(upstream_quantize(em, n, q))
-        else:
-            outs.append(spec_quantize(em, n, q))
+        outs.append(n if q is None else mode.quantize(b, n, q))
     return outs
 
 
 # ---------------------------------------------------------------------------
 # Type-only ops
 # ---------------------------------------------------------------------------
-def lower_type_only(op: Operation, em: Emitter, st: Storage,
-                    lowered=stripped_type) -> list[SSAValue]:
-    """The same op on the storage integers (regions moved over, block arguments retyped);
-    `lowered` maps each type to its storage form."""
+def lower_type_only(op: Operation, b: Builder, mode: RescaleMode, st: Storage
+                    ) -> list[SSAValue]:
+    """The same op on the storage integers (regions moved over, block arguments retyped
+    to `mode.storage_type`)."""
+    lowered = mode.storage_type
     if isinstance(op, sh.ConstantOp):
         t = lowered(op.output.type)
         value = op.value
-        if value.type != t:  # u8 storage values as signless i8 (rescale=stablehlo)
+        if value.type != t:  # u8 storage values as signless i8 (upstream)
             bits = t.element_type.width.data
             vals = signed_view(np.array([int(v) for v in value.get_values()]), bits)
             value = DenseIntOrFPElementsAttr.from_list(t, vals.tolist())
-        return [em.insert(sh.ConstantOp(value, t)).results[0]]
+        return [b.emit(sh.ConstantOp(value, t))]
     regions = [op.detach_region(r) for r in list(op.regions)]
     for region in regions:
         for block in region.blocks:
-            retype_block_args(block, em.rewriter, lowered)
+            retype_block_args(block, b.rewriter, lowered)
     new = type(op).create(operands=[st(v) for v in op.operands],
                           result_types=[lowered(r.type) for r in op.results],
                           properties=dict(op.properties), attributes=dict(op.attributes),
                           regions=regions)
-    em.insert(new)
+    b.insert(new)
     return list(new.results)
 
 
@@ -168,7 +160,7 @@ def all_same_quantized(op: Operation) -> bool:
 # ---------------------------------------------------------------------------
 # add
 # ---------------------------------------------------------------------------
-def lower_upstream_add(op: Operation, em: Emitter, st: Storage) -> SSAValue | None:
+def lower_upstream_add(op: Operation, b: Builder, st: Storage) -> SSAValue | None:
     """Upstream's add; None when it falls back to dequantize -> add -> quantize."""
     ql, qr, qo = q_of(op.lhs), q_of(op.rhs), q_of(op.result)
     if ql is None or qr is None or qo is None:
@@ -176,21 +168,21 @@ def lower_upstream_add(op: Operation, em: Emitter, st: Storage) -> SSAValue | No
     if ql.is_per_axis or qr.is_per_axis or qo.is_per_axis:
         if not (ql == qr == qo and qo.is_per_axis and qo.storage == i32):
             return None
-        v = em.binary(sh.AddOp, st(op.lhs), st(op.rhs))
+        v = b.binary(sh.AddOp, st(op.lhs), st(op.rhs))
         if np.any(qo.zero_points != 0):
-            v = em.binary(sh.SubtractOp, v, em.full(np.asarray(qo.zero_points).reshape(-1), i32,
-                                                    shape_of(v), qo.quantized_dimension))
+            v = b.binary(sh.SubtractOp, v, b.full(np.asarray(qo.zero_points).reshape(-1), i32,
+                                                  shape_of(v), qo.quantized_dimension))
         return v
     if ql.is_blockwise or qr.is_blockwise or qo.is_blockwise:
         return None
-    l32 = upstream_requantize(em, st(op.lhs), ql, qo, i32)
-    r32 = upstream_requantize(em, st(op.rhs), qr, qo, i32)
-    v = em.binary(sh.AddOp, l32, r32)
-    v = em.binary(sh.SubtractOp, v, em.full(np.array(qo.zero_point), i32, shape_of(v)))
+    l32 = upstream_requantize(b, st(op.lhs), ql, qo, i32)
+    r32 = upstream_requantize(b, st(op.rhs), qr, qo, i32)
+    v = b.binary(sh.AddOp, l32, r32)
+    v = b.binary(sh.SubtractOp, v, b.full(np.array(qo.zero_point), i32, shape_of(v)))
     if qo.storage == i32:
         return v
-    v = em.clamp(v, qo.storage_min, qo.storage_max)
-    return em.convert(v, upstream_storage(qo))
+    v = b.clamp(v, qo.storage_min, qo.storage_max)
+    return b.convert(v, upstream_storage(qo))
 
 
 def tosa_add_shift(q: UniformQuantizedType) -> int | None:
@@ -202,7 +194,7 @@ def tosa_add_shift(q: UniformQuantizedType) -> int | None:
     return None
 
 
-def lower_fixed_point_add(op: Operation, em: Emitter, st: Storage) -> SSAValue | None:
+def lower_fixed_point_add(op: Operation, b: Builder, st: Storage) -> SSAValue | None:
     """TOSA-style integer add (per-tensor, storage <= 16 bits); None otherwise.
 
     m = 2 * max(s_l, s_r); each operand x' = rescale(x - z_x, s_x / m * 2^S) in i32
@@ -221,13 +213,13 @@ def lower_fixed_point_add(op: Operation, em: Emitter, st: Storage) -> SSAValue |
     lo32, hi32 = storage_range(32, True)
     parts = []
     for v, q in ((op.lhs, ql), (op.rhs, qr)):
-        x = em.convert(st(v), i64)
+        x = b.convert(st(v), i64)
         if q.zero_point != 0:
-            x = em.binary(sh.SubtractOp, x, em.full(np.array(q.zero_point), i64, shape_of(x)))
-        parts.append(fixed_point_rescale(em, x, np.array(q.scale / m * 2.0 ** shift), None,
+            x = b.binary(sh.SubtractOp, x, b.full(np.array(q.zero_point), i64, shape_of(x)))
+        parts.append(fixed_point_rescale(b, x, np.array(q.scale / m * 2.0 ** shift), None,
                                          np.array(0), lo32, hi32, i64, op))
-    total = em.binary(sh.AddOp, parts[0], parts[1])
-    return fixed_point_rescale(em, total, np.array(m / (qo.scale * 2.0 ** shift)), None,
+    total = b.binary(sh.AddOp, parts[0], parts[1])
+    return fixed_point_rescale(b, total, np.array(m / (qo.scale * 2.0 ** shift)), None,
                                np.array(qo.zero_point), qo.storage_min, qo.storage_max,
                                qo.storage, op)
 

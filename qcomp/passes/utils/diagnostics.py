@@ -18,3 +18,8 @@ class PassDiagnostic(PassFailedException):
         super().__init__(message)
         self.op = op
         self.message = message
+
+
+def short_name(op: Operation) -> str:
+    """The op's name without its dialect (`stablehlo.dot_general` -> `dot_general`)."""
+    return op.name.removeprefix(f"{op.dialect_name()}.")

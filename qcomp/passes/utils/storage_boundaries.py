@@ -14,6 +14,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.quant import AnyQuantizedType, StorageCastOp, UniformQuantizedType
+from qcomp.passes.utils.builder import Builder
 
 TypeMap = Callable[[Attribute], Attribute]
 
@@ -33,16 +34,14 @@ def retype_block_args(block: Block, rewriter: PatternRewriter,
                       lowered: TypeMap = stripped_type) -> None:
     """Block arguments take their `lowered` types; a `quant.scast` back to the old
     type at the top of the block for each changed one."""
-    point = InsertPoint.at_start(block)
+    b = Builder(rewriter, point=InsertPoint.at_start(block))
     for index, old in enumerate(list(block.args)):
         new_type = lowered(old.type)
         if new_type == old.type:
             continue
         new = rewriter.insert_block_argument(block, index, new_type)
         new.name_hint = old.name_hint
-        cast = StorageCastOp(new, old.type)
-        rewriter.insert(cast, point)
-        point = InsertPoint.after(cast)
+        cast = b.insert(StorageCastOp(new, old.type))
         rewriter.replace_all_uses_with(old, cast.res)
         rewriter.erase_block_argument(old)
 
@@ -53,7 +52,7 @@ def _lowered_value(v: SSAValue, rewriter: PatternRewriter, op: Operation,
     t = lowered(v.type)
     if t == v.type:
         return v
-    return rewriter.insert(StorageCastOp(v, t), InsertPoint.before(op)).results[0]
+    return Builder(rewriter, op).emit(StorageCastOp(v, t))
 
 
 def lower_func_signature(op: func.FuncOp, rewriter: PatternRewriter,
@@ -87,10 +86,10 @@ def lower_call(op: func.CallOp, rewriter: PatternRewriter,
             lowered(v.type) == v.type for v in op.arguments):
         return
     args = [_lowered_value(v, rewriter, op, lowered) for v in op.arguments]
-    call = rewriter.insert(func.CallOp(op.callee, args, types), InsertPoint.before(op))
-    results = [n if n.type == o.type else rewriter.insert(
-        StorageCastOp(n, o.type), InsertPoint.before(op)).results[0]
-        for o, n in zip(op.results, call.results)]
+    b = Builder(rewriter, op)
+    call = b.insert(func.CallOp(op.callee, args, types))
+    results = [n if n.type == o.type else b.emit(StorageCastOp(n, o.type))
+               for o, n in zip(op.results, call.results)]
     rewriter.replace(op, [], results)
 
 

@@ -1,0 +1,165 @@
+"""`Builder`: how every qcomp pass inserts new IR.
+
+A `Builder` inserts ops before one anchor op (the op being rewritten; or at another
+`InsertPoint`) through the pattern's `PatternRewriter`, each after the previous one. Ops are built by class (`b.op(sh.AddOp, [x, y], i32)`,
+`b.emit(arith.AddiOp(x, y))`); tensor results are `tensor<shape x element>`, the
+shape defaulting to the first operand's. Constants hold exactly the values of their
+element type (floats rounded to it first: 65535 is inf in f16, as the spec's
+convert gives).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TypeVar
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import float_kind
+from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.quant.uniform import expressed_numpy_dtype
+
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def shape_of(v: SSAValue) -> tuple[int, ...]:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def element_of(v: SSAValue) -> Attribute:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+@lru_cache(maxsize=4096)
+def tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
+    """`TensorType(element, shape)`, built once per distinct pair (attributes are immutable)."""
+    return TensorType(element, shape)
+
+
+@lru_cache(maxsize=4096)
+def _dense(element: Attribute, shape: tuple[int, ...], flat: tuple) -> DenseIntOrFPElementsAttr:
+    return DenseIntOrFPElementsAttr.from_list(tensor_type(element, shape), list(flat))
+
+
+def in_element_type(values, element: Attribute) -> np.ndarray:
+    """`values` rounded to the float type `element` (as float64); integers unchanged."""
+    kind = float_kind(element)
+    if kind is None:
+        return np.asarray(values)
+    rounded = np.asarray(values, dtype=np.float64).astype(expressed_numpy_dtype(kind))
+    return rounded.astype(np.float64)
+
+
+class Builder:
+    """Inserts ops through `rewriter` before `anchor` (the op being rewritten, which
+    diagnostics are about), or at `point` when given (`InsertPoint.after(op)`,
+    `InsertPoint.at_start(block)`, ...)."""
+
+    def __init__(self, rewriter: PatternRewriter, anchor: Operation | None = None, *,
+                 point: InsertPoint | None = None):
+        if point is None:
+            assert anchor is not None, "a Builder needs an anchor op or an insertion point"
+            point = InsertPoint.before(anchor)
+        self.rewriter = rewriter
+        self.anchor = anchor
+        self.point = point
+
+    # -- any op -------------------------------------------------------------------
+    def insert(self, op: OpT) -> OpT:
+        self.rewriter.insert(op, self.point)
+        return op
+
+    def emit(self, op: Operation) -> SSAValue:
+        """Inserts `op` and returns its (first) result."""
+        return self.insert(op).results[0]
+
+    def op(self, cls: type[Operation], operands: list[SSAValue], element: Attribute,
+           shape: tuple[int, ...] | None = None, **props: Attribute) -> SSAValue:
+        """`cls` on `operands` with one `tensor<shape x element>` result (shape: the
+        first operand's unless given) and properties `props`."""
+        if shape is None:
+            shape = shape_of(operands[0])
+        return self.emit(cls.create(operands=operands,
+                                    result_types=[tensor_type(element, tuple(shape))],
+                                    properties=props))
+
+    # -- StableHLO tensors ----------------------------------------------------------
+    def constant(self, values, element: Attribute) -> SSAValue:
+        """`stablehlo.constant` of the array `values` (its shape) in `element`."""
+        a = np.asarray(values)
+        if isinstance(element, IntegerType):
+            flat = [int(v) for v in a.reshape(-1)]
+            if a.size <= 64:
+                return self.emit(sh.ConstantOp(_dense(element, tuple(a.shape), tuple(flat))))
+        else:
+            flat = [float(v) for v in in_element_type(a, element).reshape(-1)]
+        attr = DenseIntOrFPElementsAttr.from_list(tensor_type(element, tuple(a.shape)), flat)
+        return self.emit(sh.ConstantOp(attr))
+
+    def broadcast_in_dim(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
+        """`stablehlo.broadcast_in_dim` of `x` to `shape`, operand dim i to result dim dims[i]."""
+        return self.op(sh.BroadcastInDimOp, [x], element_of(x), tuple(shape),
+                       broadcast_dimensions=i64_array(dims))
+
+    def broadcast(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
+        """`x` broadcast to `shape` (operand dim i to result dim dims[i]): nothing when
+        that is the identity, a transpose first when `dims` is not increasing."""
+        if shape_of(x) == shape and dims == list(range(len(shape))):
+            return x
+        if dims != sorted(dims):
+            perm = sorted(range(len(dims)), key=lambda k: dims[k])
+            in_shape = shape_of(x)
+            x = self.op(sh.TransposeOp, [x], element_of(x), tuple(in_shape[p] for p in perm),
+                        permutation=i64_array(perm))
+            dims = sorted(dims)
+            if shape_of(x) == shape and dims == list(range(len(shape))):
+                return x
+        return self.broadcast_in_dim(x, shape, dims)
+
+    def full(self, values, element: Attribute, shape: tuple[int, ...],
+             axis: int | None = None) -> SSAValue:
+        """A rank-0 (axis None) or rank-1 constant broadcast to `shape` (along `axis`)."""
+        a = np.asarray(values)
+        if axis is None or a.size == 1 and a.ndim == 0:
+            return self.broadcast(self.constant(a.reshape(()), element), shape, [])
+        return self.broadcast(self.constant(a.reshape(-1), element), shape, [axis])
+
+    def convert(self, x: SSAValue, element: Attribute) -> SSAValue:
+        return self.op(sh.ConvertOp, [x], element)
+
+    def binary(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+        """`cls(a, b)` in the element type of `a`."""
+        return self.op(cls, [a, b], element_of(a))
+
+    def clamp(self, x: SSAValue, lo, hi) -> SSAValue:
+        """`stablehlo.clamp(lo, x, hi)` with rank-0 bounds."""
+        e = element_of(x)
+        return self.op(sh.ClampOp, [self.constant(np.array(lo), e), x,
+                                    self.constant(np.array(hi), e)], e, shape_of(x))
+
+    # -- scalars ------------------------------------------------------------------------
+    def arith_constant(self, value: float | int, t: Attribute) -> SSAValue:
+        """`arith.constant value : t` (a float rounded to `t` first)."""
+        if isinstance(t, IntegerType):
+            return self.emit(arith.ConstantOp(IntegerAttr(int(value), t)))
+        rounded = float(in_element_type(value, t))
+        return self.emit(arith.ConstantOp(FloatAttr(rounded, t)))  # pyright: ignore
+
+
+__all__ = ["Builder", "element_of", "in_element_type", "shape_of", "tensor_type"]
