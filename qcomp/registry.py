@@ -105,7 +105,7 @@ def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
 
 
 def _stablehlo_legalize_quant_to_int() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToIntPass
+    from qcomp.passes.stablehlo_legalize_quant_to_int import LegalizeQuantToIntPass
 
     return LegalizeQuantToIntPass
 

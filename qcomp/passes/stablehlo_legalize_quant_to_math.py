@@ -245,15 +245,4 @@ class LegalizeQuantToMathPass(ModulePass):
         _check_no_quant_left(op)
 
 
-@dataclass(frozen=True)
-class LegalizeQuantToIntPass(LegalizeQuantToMathPass):
-    """Lower quantized StableHLO to integer/float math (older name of stablehlo-legalize-quant-to-math).
-
-    The same pass and options as `stablehlo-legalize-quant-to-math`, under the name
-    upstream used before (`stablehlo-legalize-quant-to-int`).
-    """
-
-    name = "stablehlo-legalize-quant-to-int"
-
-
-__all__ = ["LegalizeQuantToIntPass", "LegalizeQuantToMathPass", "RESCALE_MODES"]
+__all__ = ["LegalizeQuantToMathPass", "RESCALE_MODES"]

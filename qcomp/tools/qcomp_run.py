@@ -62,9 +62,10 @@ def _arg_parser() -> ArgParser:
 
 
 def _format_check_failure(source, c, positions, fname: str) -> str:
+    from qcomp.dialects.stablehlo import CustomCallOp
     from qcomp.tools.diagnostics import Diagnostic, render
 
-    what = c.op.name if c.op.name != "stablehlo.custom_call" else "check.eq"
+    what = c.op.call_target_name if isinstance(c.op, CustomCallOp) else c.op.name
     head = Diagnostic("error", f"{what} failed in @{fname}: {c.total_mismatches} "
                                f"mismatching element(s)", op_offset(c.op, positions))
     lines = [render(source, head).rstrip("\n")]
