@@ -26,9 +26,10 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.float_rounding import round_float64
 from qcomp.interpreter.values import (
     dense_to_array,
@@ -353,16 +354,10 @@ def _make(op_type, fn):
     return impl(op_type)(run)
 
 
-class _Generated(InterpreterFunctions):
-    pass
-
-
-for _t, _f in _INT_BINARY.items():
-    setattr(_Generated, f"run_{_t.name[6:]}", _make(_t, _f))
-for _t, _f in _FLOAT_BINARY.items():
-    setattr(_Generated, f"run_{_t.name[6:]}", _make(_t, _float_binary(_f)))
-for _t, _f in _CASTS.items():
-    setattr(_Generated, f"run_{_t.name[6:]}", _make(_t, _f))
+_Generated = generated_functions(
+    [(t, _make(t, f)) for t, f in _INT_BINARY.items()]
+    + [(t, _make(t, _float_binary(f))) for t, f in _FLOAT_BINARY.items()]
+    + [(t, _make(t, f)) for t, f in _CASTS.items()])
 
 
 @register_impls

@@ -8,12 +8,13 @@ dimensions (NumPy broadcasting); with it, operand dimension i is result dimensio
 from __future__ import annotations
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.dialects import chlo
 from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter import elementwise
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.values import element_type, quant_of
 
 
@@ -39,18 +40,12 @@ def _make(op_type):
         a, b = np.broadcast_arrays(a, b)
         return (elementwise.apply(op, [a, b], element_type(op.operands[0].type),
                                   element_type(op.results[0].type)),)
-    run.__name__ = f"run_{op_type.name.split('.', 1)[1]}"
     return impl(op_type)(run)
 
 
-class _Generated(InterpreterFunctions):
-    pass
-
-
 # every broadcasting op of the dialect that declares its NumPy implementation
-for _t in chlo.CHLO.operations:
-    if _t.has_trait(Elementwise):
-        setattr(_Generated, f"run_{_t.name.split('.', 1)[1]}", _make(_t))
+_Generated = generated_functions(
+    (t, _make(t)) for t in chlo.CHLO.operations if t.has_trait(Elementwise))
 
 
 @register_impls

@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import math
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.interpreter.arith_functions import signed_view, unsigned_view
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import element_type, int_info, is_bool, numpy_dtype, to_type
 from qcomp.quant.rounding import round_half_away_from_zero
@@ -159,16 +160,10 @@ def _make(op_type, fn):
     return impl(op_type)(run)
 
 
-class _Generated(InterpreterFunctions):
-    pass
-
-
-for _t, _f in _FLOAT_UNARY.items():
-    setattr(_Generated, f"run_{_t.name[5:]}", _make(_t, _float_unary(_f)))
-for _t, _f in _FLOAT_BINARY.items():
-    setattr(_Generated, f"run_{_t.name[5:]}", _make(_t, _float_binary(_f)))
-for _t, _f in _OTHER.items():
-    setattr(_Generated, f"run_{_t.name[5:]}", _make(_t, _f))
+_Generated = generated_functions(
+    [(t, _make(t, _float_unary(f))) for t, f in _FLOAT_UNARY.items()]
+    + [(t, _make(t, _float_binary(f))) for t, f in _FLOAT_BINARY.items()]
+    + [(t, _make(t, f)) for t, f in _OTHER.items()])
 
 
 @register_impls

@@ -85,6 +85,12 @@ def _const_ints(value: SSAValue) -> list[int] | None:
 
 # -- element-wise ops -------------------------------------------------------------------
 
+def _verify_binary(op) -> None:
+    """One element type for both inputs and the output; TOSA broadcasting."""
+    same_element_types([op.input1.type, op.input2.type, op.output.type], True)
+    verify_binary_broadcast(op)
+
+
 class _BinaryOp(IRDLOperation):
     """`tosa.add`-like: same element type in and out, TOSA broadcasting."""
 
@@ -99,8 +105,7 @@ class _BinaryOp(IRDLOperation):
         super().__init__(operands=[input1, input2], result_types=[result_type])
 
     def verify_(self) -> None:
-        same_element_types([self.input1.type, self.input2.type, self.output.type], True)
-        verify_binary_broadcast(self)
+        _verify_binary(self)
 
 
 @irdl_op_definition
@@ -136,8 +141,7 @@ class _NanBinaryOp(EnumAttrDictFormat):
                          properties={"nan_mode": NanModeAttr(nan_mode)})
 
     def verify_(self) -> None:
-        same_element_types([self.input1.type, self.input2.type, self.output.type], True)
-        verify_binary_broadcast(self)
+        _verify_binary(self)
 
 
 @irdl_op_definition
