@@ -13,11 +13,19 @@ TEST_COMMAND = "python3 -m pip install -e '.[test]' && python3 -m pytest -q"
 MAIN_COMMAND = "python3 -m pip install -e . && qcomp-opt examples/quantized_add.mlir"
 
 
+def sh_blocks() -> list[str]:
+    return [b.strip() for b in re.findall(r"```sh\n(.*?)```", (REPO / "README.md").read_text(), re.S)]
+
+
+def first_command() -> str:
+    """The README's fresh-machine command (its first ```sh block)."""
+    return sh_blocks()[0]
+
+
 def test_readme_has_both_commands():
-    readme = (REPO / "README.md").read_text()
-    blocks = re.findall(r"```sh\n(.*?)```", readme, re.S)
-    assert blocks[0].strip() == MAIN_COMMAND
-    assert blocks[1].strip() == TEST_COMMAND
+    blocks = sh_blocks()
+    assert blocks[0] == MAIN_COMMAND
+    assert blocks[1] == TEST_COMMAND
 
 
 def test_ci_run_ends_with_the_test_command():
