@@ -195,3 +195,21 @@ def test_count_line_after_diagnostics_through_a_pipe(tmp_path):
     assert lines[0] == f"{f}:13:8: error: unsupported custom_call target @my.kernel"
     assert lines[-1] == "1 passed, 1 failed"
 
+
+
+def test_reader_going_away_is_not_an_internal_error(tmp_path):
+    """`qcomp-run ... | head -1`: exit 141 (SIGPIPE's), nothing on stderr."""
+    chunk = """func.func @main() -> tensor<1000xf32> {
+  %c = stablehlo.constant dense<0.123456> : tensor<1000xf32>
+  func.return %c : tensor<1000xf32>
+}
+"""
+    f = write(tmp_path, "big.mlir", "// -----\n".join([chunk] * 100))  # ~1 MB of results
+    p = subprocess.Popen([sys.executable, "-m", "qcomp.tools.qcomp_run", f, "--split-input-file",
+                          "--print-results"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=300) == 141
+    assert first.startswith(b"@main result[0]: 1000xf32=[0.123456 0.123456 ")
+    assert err == b""
