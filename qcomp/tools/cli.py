@@ -70,8 +70,9 @@ Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]
 def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO | None,
                  stdout: TextIO | None, stderr: TextIO | None) -> int:
     """`run(argv, stdin, stdout, stderr)` with the process's streams by default; exit
-    code 130 on Ctrl-C, 2 with `prog: internal error: ...` on any exception
-    (the traceback only with QCOMP_DEBUG=1)."""
+    code 130 on Ctrl-C, 141 (SIGPIPE's) without a message when stdout's reader has gone
+    (`| head`), 2 with `prog: internal error: ...` on any other exception (the
+    traceback only with QCOMP_DEBUG=1)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
@@ -81,9 +82,24 @@ def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO |
     except KeyboardInterrupt:
         stderr.write(f"{prog}: interrupted\n")
         return 130
+    except BrokenPipeError:
+        # the reader went away (`qcomp-run ... | head`): stop quietly, as a shell tool does
+        _silence(stdout)
+        return 141
     except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
         what = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
         stderr.write(f"{prog}: internal error: {what}\n")
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=stderr)
         return 2
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a broken stdout at /dev/null so that flushing it at exit stays quiet."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

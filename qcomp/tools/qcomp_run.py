@@ -1,14 +1,22 @@
 """qcomp-run: run StableHLO programs (quantized or not) and report their checks.
 
-    qcomp-run FILE [--split-input-file] [--entry NAME] [--inputs IN.npz]
+    qcomp-run FILE [--split-input-file] [--entry NAME]
+              [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz]
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
-              [--max-memory SIZE]
+              [--compare-lowered] [--print-lowered] [--max-memory SIZE]
 
 Runs `@main` (or `--entry`), or, where there is none, every function without
-arguments. Each failing check is reported at its location with the mismatching
-elements; the last line is `N passed, M failed` (checks, plus functions stopped by
-an error). Exit codes: 0 all checks passed, 1 a check failed, 2 an error in the
-program or the command line (diagnostic, never a traceback).
+arguments. The entry's arguments come from `--input` (iree-run-module's spelling,
+`qcomp.tools.run_inputs`) or `--inputs IN.npz`; the results of a function that takes
+arguments are printed as `SHAPExTYPE=[...]` (all results with `--print-results`).
+`--compare-lowered` also runs the program lowered by `stablehlo-lower-quant` and says
+whether both agree bit for bit; `--print-lowered` prints that lowered program
+(`qcomp.tools.run_lowered`). Each failing check is reported at its location with the
+mismatching elements; when the program has checks, the last line is
+`N passed, M failed` (checks, plus functions stopped by an error). Exit codes: 0 all
+checks passed (and the lowered program agreed), 1 a check failed or the lowered
+program's results differ, 2 an error in the program or the command line (diagnostic,
+never a traceback).
 """
 
 from __future__ import annotations
@@ -32,6 +40,34 @@ from qcomp.tools.cli import (
 PROG = "qcomp-run"
 DEFAULT_MAX_MEMORY = 4 << 30
 
+EPILOG = """\
+inputs (one --input per argument of the entry function, in order):
+  --input=2x2xf32=1,2,3,4       SHAPExTYPE=VALUES (commas or spaces; brackets ignored,
+  --input='2x2xf32=[1 2][3 4]'    so a printed result reads back); one value fills the
+  --input=f32=1.5                 tensor; a scalar has no shape; quantized arguments take
+  --input=4xi8=1,2,3,4            storage integers (the storage type or the quant type)
+  --input=@x.npy                one array
+  --input=@x.npz                every array of the file (arg0, arg1, ... by number)
+  A value that does not fit its argument is an error naming the argument.
+
+results (printed when the entry takes arguments, or with --print-results):
+  @main result[0]: 2x2xf32=[[1 2][3 4]]
+  quantized results are their storage integers with their quantized type:
+  @main result[0]: 4x!quant.uniform<i8:f32, 5.000000e-01:-3>=[1 2 3 4]
+  more than 1024 elements end in '...'; --output writes them all.
+
+lowering:
+  --compare-lowered and --print-lowered lower the program with the
+  stablehlo-lower-quant pipeline in the mode matching --semantics (spec:
+  rescale=float, the spec's formulas; stablehlo: rescale=stablehlo, upstream's
+  lowering, which upstream's reference interpreter runs). --compare-lowered runs
+  both programs on the same inputs and prints their results side by side; it exits
+  1 when they differ. --print-lowered prints the lowered program (to stdout, before
+  the results) with a comment line saying whether qcomp-run ran it: without
+  --compare-lowered qcomp-run runs the quantized program only (--semantics stablehlo
+  computes it as the lowered program does).
+"""
+
 
 def parse_size(text: str) -> int:
     """'4G', '512MiB', '1000000' -> bytes (K/M/G/T are powers of 1024)."""
@@ -43,19 +79,31 @@ def parse_size(text: str) -> int:
 
 
 def _arg_parser() -> ArgParser:
-    p = ArgParser(prog=PROG, description="Run StableHLO programs on NumPy and report checks.")
-    p.add_argument("input", help="input .mlir file ('-' for stdin)")
+    p = ArgParser(prog=PROG, description="Run StableHLO programs on NumPy and report checks.",
+                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                  add_help=False)
+    p.add_argument("input", nargs="?", help="input .mlir file ('-' for stdin)")
+    p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     p.add_argument("--split-input-file", action="store_true",
                    help="run each '// -----'-separated chunk on its own")
     p.add_argument("--entry", metavar="NAME", help="function to run (default: @main, else "
                    "every function without arguments)")
+    p.add_argument("--input", dest="input_values", action="append", default=[],
+                   metavar="SHAPExTYPE=VALUES|@FILE",
+                   help="the next argument of the entry function (repeat, in order; see below)")
     p.add_argument("--inputs", metavar="IN.npz", help="arrays arg0, arg1, ... for the entry's arguments")
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
                    "(quantized results as their storage integers)")
     p.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec",
                    help="meaning of quantized ops: the StableHLO spec (default) or upstream's "
                         "reference interpreter, bit for bit")
-    p.add_argument("--print-results", action="store_true", help="print every result")
+    p.add_argument("--print-results", action="store_true",
+                   help="print every result (default: only of an entry that takes arguments)")
+    p.add_argument("--compare-lowered", action="store_true",
+                   help="also run the program lowered by stablehlo-lower-quant on the same "
+                        "inputs; print both results and whether they agree bit for bit")
+    p.add_argument("--print-lowered", action="store_true",
+                   help="print the program lowered by stablehlo-lower-quant (see below)")
     p.add_argument("--max-memory", type=parse_size, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
                    help="stop before an op would allocate more than SIZE (default 4G)")
     return p
@@ -103,124 +151,240 @@ def _load_inputs(path: str) -> dict[str, np.ndarray]:
         raise RunError(f"cannot read inputs '{path}': {e}") from None
 
 
-def _print_result(out: TextIO, fname: str, i: int, value: np.ndarray, t) -> None:
-    from qcomp.interpreter.values import quant_of
+class _Streams:
+    """stdout and stderr, each flushed before the other is written, so that a terminal
+    or a `2>&1` pipe shows messages in the order the run produced them."""
 
-    q = quant_of(t)
-    note = " (storage)" if q is not None else ""
-    with np.printoptions(threshold=1000, linewidth=100):
-        out.write(f"@{fname} result{i}{note}: {t}\n{np.array2string(np.asarray(value))}\n")
+    def __init__(self, stdout: TextIO, stderr: TextIO):
+        self.stdout, self.stderr = stdout, stderr
+
+    def out(self, text: str) -> None:
+        self.stderr.flush()
+        self.stdout.write(text)
+
+    def err(self, text: str) -> None:
+        self.stdout.flush()
+        self.stderr.write(text)
+
+
+def has_checks(module) -> bool:
+    """Whether the module has checks (`check.*` ops, `custom_call @check.eq`)."""
+    for op in module.walk():
+        if op.name.startswith("check."):
+            return True
+        if op.name == "stablehlo.custom_call" and getattr(op, "call_target_name", None) == "check.eq":
+            return True
+    return False
+
+
+class _Runner:
+    """One qcomp-run invocation: runs chunk after chunk and keeps the tallies."""
+
+    def __init__(self, args, io: _Streams, given, npz):
+        self.args, self.io = args, io
+        self.given, self.npz = given, npz
+        self.passed = self.failed = 0
+        self.error = self.differ = self.checks = False
+        self.outputs: list[np.ndarray] = []
+        self.functions_run = 0
+
+    def diagnose(self, source, message: str, offset) -> None:
+        from qcomp.tools.diagnostics import Diagnostic, render
+
+        self.io.err(render(source, Diagnostic("error", message, offset)))
+        self.error = True
+
+    def run_chunk(self, name: str, chunk: str) -> None:
+        from xdsl.utils.exceptions import ParseError
+
+        from qcomp.interpreter import RunError, entry_functions, run_function
+        from qcomp.ir import QcompParser
+        from qcomp.registry import make_context
+        from qcomp.tools.diagnostics import SourceFile
+        from qcomp.tools.run_inputs import InputError
+
+        source = SourceFile(name, chunk)
+        parser = QcompParser(make_context(), chunk, name)
+        try:
+            module = parser.parse_module()
+        except ParseError as e:
+            return self.diagnose(source, e.msg, e.span.start)
+        except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            return self.diagnose(source, msg, parser._current_token.span.start)
+        positions = parser.op_positions
+        diag = verify_module(module, positions)
+        if diag is not None:
+            return self.diagnose(source, diag.message, diag.offset)
+        self.checks |= has_checks(module)
+        try:
+            funcs = entry_functions(module, self.args.entry)
+        except RunError as e:
+            self.io.err(f"{PROG}: error: {e.message}\n")
+            self.error = True
+            return
+        runs = []
+        for f in funcs:
+            try:
+                f_inputs = self.inputs_for(f)
+            except InputError as e:
+                self.io.err(f"{PROG}: error: {e}\n")
+                self.error = True
+                self.failed += 1
+                continue
+            except RunError as e:
+                self.diagnose(source, e.message, op_offset(f, positions))
+                self.failed += 1
+                continue
+            r = run_function(module, f, f_inputs, self.args.semantics, self.args.max_memory)
+            self.functions_run += 1
+            if self.report(source, positions, r):
+                runs.append((f, f_inputs, r))
+        lowered = False
+        if self.args.compare_lowered or self.args.print_lowered:
+            lowered = self.lower(source, parser.ctx, module, positions)
+        for f, f_inputs, r in runs:
+            if self.args.compare_lowered and lowered:
+                self.compare(source, positions, module, f, f_inputs, r)
+            elif self.args.print_results or f.function_type.inputs.data:
+                self.print_results(f.sym_name.data, r.results, r.result_types)
+            self.outputs = r.results
+
+    def inputs_for(self, f) -> list[np.ndarray]:
+        from qcomp.interpreter import RunError
+        from qcomp.tools.run_inputs import bind_inputs, inputs_needed
+
+        if self.given is not None:
+            return bind_inputs(f, self.given)
+        if not f.function_type.inputs.data:
+            return []
+        if self.npz is None:
+            raise RunError(inputs_needed(f))
+        return _inputs_for(f, self.npz)
+
+    def report(self, source, positions, r, program: str = "") -> bool:
+        """Report a run's checks and error; whether it ran to the end."""
+        for c in r.checks:
+            if c.passed:
+                self.passed += 1
+            else:
+                self.failed += 1
+                self.io.err(_format_check_failure(source, c, positions, r.name + program))
+        if r.error is not None:
+            where = "in the lowered program: " if program else ""
+            self.diagnose(source, where + r.error.message, op_offset(r.error.op, positions))
+            self.failed += 1
+            return False
+        return True
+
+    def lower(self, source, ctx, module, positions) -> bool:
+        """Lower `module` in place (after the quantized runs); print it if asked."""
+        from qcomp.ir import print_module
+        from qcomp.tools.run_lowered import lower_in_place, lowered_header
+
+        diag = lower_in_place(ctx, module, self.args.semantics, positions, verify_module)
+        if diag is not None:
+            self.diagnose(source, diag.message, diag.offset)
+            return False
+        if self.args.print_lowered:
+            self.io.out(lowered_header(self.args.semantics, self.args.compare_lowered)
+                        + print_module(module))
+        return True
+
+    def compare(self, source, positions, module, f, f_inputs, r) -> None:
+        from qcomp.interpreter import run_function
+        from qcomp.tools.run_inputs import format_value
+        from qcomp.tools.run_lowered import first_difference
+
+        name = f.sym_name.data
+        lf = next((op for op in module.walk()
+                   if op.name == "func.func" and op.sym_name.data == name), None)
+        if lf is None:
+            return self.diagnose(source, f"the lowered program has no @{name}", None)
+        lr = run_function(module, lf, f_inputs, self.args.semantics, self.args.max_memory)
+        if not self.report(source, positions, lr, " (lowered)"):
+            return
+        for i, (v, t, lv, lt) in enumerate(zip(r.results, r.result_types,
+                                               lr.results, lr.result_types)):
+            self.io.out(f"@{name} result[{i}] quantized: {format_value(v, t)}\n"
+                        f"@{name} result[{i}] lowered:   {format_value(lv, lt)}\n")
+        diff = first_difference(r.results, lr.results)
+        if diff is not None:
+            self.differ = True
+            self.io.out(f"@{name}: quantized and lowered results differ: {diff}\n")
+        elif r.results:
+            self.io.out(f"@{name}: quantized and lowered results agree bit for bit\n")
+        else:
+            self.io.out(f"@{name}: no results to compare\n")
+
+    def print_results(self, name: str, results, types) -> None:
+        from qcomp.tools.run_inputs import format_value
+
+        for i, (v, t) in enumerate(zip(results, types)):
+            self.io.out(f"@{name} result[{i}]: {format_value(v, t)}\n")
 
 
 def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from qcomp.ir import QcompParser
-    from qcomp.interpreter import RunError, entry_functions, run_function
-    from qcomp.tools.diagnostics import Diagnostic, SourceFile, render
+    from qcomp.interpreter import RunError
+    from qcomp.tools.run_inputs import InputError, read_inputs
 
+    io = _Streams(stdout, stderr)
     try:
         args = _arg_parser().parse_args(argv)
+        if args.help:
+            io.out(_arg_parser().format_help())
+            return 0
+        if args.input is None:
+            raise UsageError("the following arguments are required: input")
+        if args.input_values and args.inputs:
+            raise UsageError("give the arguments with --input or with --inputs, not both")
     except UsageError as e:
-        stderr.write(f"{PROG}: error: {e}\n")
+        io.err(f"{PROG}: error: {e}\n")
         return 2
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:
         return 2
     name, text = source
-    inputs = None
-    if args.inputs:
-        try:
-            inputs = _load_inputs(args.inputs)
-        except RunError as e:
-            stderr.write(f"{PROG}: error: {e.message}\n")
-            return 2
-    from qcomp.registry import make_context
-
-    passed = failed = 0
-    error = False
-    outputs: list[np.ndarray] = []
-    output_types: list = []
-    functions_run = 0
-    for chunk in split_chunks(text, args.split_input_file):
-        if not chunk.strip():
-            continue
-        source = SourceFile(name, chunk)
-        parser = QcompParser(make_context(), chunk, name)
-        try:
-            module = parser.parse_module()
-        except Exception as e:  # noqa: BLE001 - parse errors become diagnostics
-            from xdsl.utils.exceptions import ParseError
-
-            if isinstance(e, ParseError):
-                stderr.write(render(source, Diagnostic("error", e.msg, e.span.start)))
-            else:
-                msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                stderr.write(render(source, Diagnostic("error", msg, parser._current_token.span.start)))
-            error = True
-            continue
-        positions = parser.op_positions
-        diag = verify_module(module, positions)
-        if diag is not None:
-            stderr.write(render(source, diag))
-            error = True
-            continue
-        try:
-            funcs = entry_functions(module, args.entry)
-        except RunError as e:
-            stderr.write(f"{PROG}: error: {e.message}\n")
-            error = True
-            continue
-        for f in funcs:
-            fname = f.sym_name.data
-            try:
-                f_inputs = _inputs_for(f, inputs)
-            except RunError as e:
-                stderr.write(render(source, Diagnostic("error", e.message, op_offset(f, positions))))
-                error = True
-                failed += 1
-                continue
-            r = run_function(module, f, f_inputs, args.semantics, args.max_memory)
-            functions_run += 1
-            for c in r.checks:
-                if c.passed:
-                    passed += 1
-                else:
-                    failed += 1
-                    stderr.write(_format_check_failure(source, c, positions, fname))
-            if r.error is not None:
-                loc = op_offset(r.error.op, positions)
-                stderr.write(render(source, Diagnostic("error", r.error.message, loc)))
-                error = True
-                failed += 1
-                continue
-            if args.print_results:
-                for i, (v, t) in enumerate(zip(r.results, r.result_types)):
-                    _print_result(stdout, fname, i, v, t)
-            outputs, output_types = r.results, r.result_types
-    if args.output and not error:
-        if functions_run != 1:
-            stderr.write(f"{PROG}: error: --output needs exactly one entry function, "
-                         f"{functions_run} ran\n")
-            error = True
-        else:
-            try:
-                np.savez(args.output, **{f"result{i}": np.asarray(v) for i, v in enumerate(outputs)})
-            except OSError as e:
-                stderr.write(f"{PROG}: error: cannot write '{args.output}': {e.strerror}\n")
-                error = True
-    stdout.write(f"{passed} passed, {failed} failed\n")
-    if error:
+    try:
+        given = read_inputs(args.input_values) if args.input_values else None
+        npz = _load_inputs(args.inputs) if args.inputs else None
+    except InputError as e:
+        io.err(f"{PROG}: error: {e}\n")
         return 2
-    return 1 if failed else 0
+    except RunError as e:
+        io.err(f"{PROG}: error: {e.message}\n")
+        return 2
+    runner = _Runner(args, io, given, npz)
+    for chunk in split_chunks(text, args.split_input_file):
+        if chunk.strip():
+            runner.run_chunk(name, chunk)
+    if args.output and not runner.error:
+        _write_output(args.output, runner, io)
+    if runner.checks:
+        io.out(f"{runner.passed} passed, {runner.failed} failed\n")
+    stdout.flush()
+    if runner.error:
+        return 2
+    return 1 if runner.failed or runner.differ else 0
 
 
-def _inputs_for(f, inputs: dict[str, np.ndarray] | None) -> list[np.ndarray]:
+def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
+    if runner.functions_run != 1:
+        io.err(f"{PROG}: error: --output needs exactly one entry function, "
+               f"{runner.functions_run} ran\n")
+        runner.error = True
+        return
+    try:
+        np.savez(path, **{f"result{i}": np.asarray(v) for i, v in enumerate(runner.outputs)})
+    except OSError as e:
+        io.err(f"{PROG}: error: cannot write '{path}': {e.strerror}\n")
+        runner.error = True
+
+
+def _inputs_for(f, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
     from qcomp.interpreter import RunError
 
     n = len(f.function_type.inputs.data)
-    if n == 0:
-        return []
-    if inputs is None:
-        raise RunError(f"@{f.sym_name.data} takes {n} argument(s): pass them with --inputs IN.npz")
     missing = [f"arg{i}" for i in range(n) if f"arg{i}" not in inputs]
     if missing:
         raise RunError(f"--inputs has no array named {', '.join(missing)} for @{f.sym_name.data}")

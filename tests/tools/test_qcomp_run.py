@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -69,9 +71,11 @@ def test_inputs_outputs_and_print(tmp_path):
     f = write(tmp_path, "m.mlir", MAIN)
     inp, outp = tmp_path / "in.npz", tmp_path / "out.npz"
     np.savez(inp, arg0=np.array([1.0, 2.25, -100], np.float32), arg1=np.array([3, 12, -128], np.int8))
-    code, out, err = cli(f, "--inputs", str(inp), "--output", str(outp), "--print-results")
-    assert code == 0, err
-    assert "@main result0 (storage)" in out and "[   1    4 -128]" in out
+    code, out, err = cli(f, "--inputs", str(inp), "--output", str(outp))
+    assert (code, err) == (0, "")
+    # printed because @main takes arguments; quantized: storage integers with their type
+    assert out == ("@main result[0]: 3x!quant.uniform<i8:f32, 5.000000e-01:-1>=[1 4 -128]\n"
+                   "@main result[1]: 3xi8=[9 -112 0]\n")
     data = np.load(outp)
     assert data["result0"].dtype == np.int8 and data["result0"].tolist() == [1, 4, -128]
     assert data["result1"].tolist() == [9, -112, 0]
@@ -87,7 +91,10 @@ def test_input_errors_exit_2(tmp_path):
     code, _, err = cli(f, "--inputs", str(bad))
     assert code == 2 and "--inputs has no array named arg1" in err
     code, _, err = cli(f)
-    assert code == 2 and "m.mlir:1:1: error: @main takes 2 argument(s)" in err
+    assert code == 2
+    assert err.splitlines()[0] == (
+        f"{f}:1:1: error: @main takes 2 argument(s) (3xf32, 3xi8): pass them with "
+        "--input=3xf32=... --input=3xi8=... (in order) or --inputs IN.npz")
 
 
 def test_program_errors_are_diagnostics_not_tracebacks(tmp_path):
@@ -98,8 +105,8 @@ def test_program_errors_are_diagnostics_not_tracebacks(tmp_path):
 """)
     inp = tmp_path / "in.npz"
     np.savez(inp, arg0=np.zeros(3, np.float32))
-    code, _, err = cli(f, "--inputs", str(inp))
-    assert code == 2
+    code, out, err = cli(f, "--inputs", str(inp))
+    assert (code, out) == (2, "")  # no checks in the program: no `0 passed, 1 failed`
     assert "u.mlir:2:8: error: unsupported custom_call target @my.kernel" in err
     assert "Traceback" not in err
     p = write(tmp_path, "p.mlir", "func.func @f() { %c = stablehlo.constant dense<[1, 2]> : tensor<3xi8> }")
@@ -133,3 +140,76 @@ def test_semantics_flag_on_conformance_file():
     f = str(SHARED / "interpret" / "quantized_ops.mlir")
     for sem in ("spec", "stablehlo"):
         assert cli(f, "--split-input-file", "--semantics", sem)[:2] == (0, "5 passed, 0 failed\n")
+
+
+WITH_ERROR = CHECKS.split("// -----")[0] + """
+// -----
+
+func.func @broken() {
+  %c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %d = stablehlo.custom_call @my.kernel(%c) : (tensor<2xf32>) -> tensor<2xf32>
+  check.expect_eq_const %d, dense<[1.0, 2.0]> : tensor<2xf32>
+  func.return
+}
+"""
+
+
+def test_count_line_only_for_programs_with_checks(tmp_path):
+    ok = write(tmp_path, "ok.mlir", """func.func @main() -> tensor<2xi8> {
+  %c = stablehlo.constant dense<[1, 2]> : tensor<2xi8>
+  func.return %c : tensor<2xi8>
+}
+""")
+    assert cli(ok) == (0, "", "")
+    assert cli(ok, "--print-results") == (0, "@main result[0]: 2xi8=[1 2]\n", "")
+    bad = write(tmp_path, "bad.mlir", """func.func @main() {
+  %c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %d = stablehlo.custom_call @my.kernel(%c) : (tensor<2xf32>) -> tensor<2xf32>
+  func.return
+}
+""")
+    code, out, err = cli(bad)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{bad}:3:8: error: unsupported custom_call target @my.kernel\n")
+
+
+def test_count_line_comes_after_the_diagnostics(tmp_path):
+    f = write(tmp_path, "e.mlir", WITH_ERROR)
+    both = io.StringIO()  # stdout and stderr into one stream, as `2>&1` does
+    code = main([f, "--split-input-file"], io.StringIO(), both, both)
+    lines = both.getvalue().splitlines()
+    assert code == 2
+    assert lines[0] == f"{f}:13:8: error: unsupported custom_call target @my.kernel"
+    assert lines[-1] == "1 passed, 1 failed"
+    assert sum("passed" in ln for ln in lines) == 1
+
+
+def test_count_line_after_diagnostics_through_a_pipe(tmp_path):
+    """The console script with stdout and stderr on one pipe: flushed in order."""
+    f = write(tmp_path, "e.mlir", WITH_ERROR)
+    r = subprocess.run([sys.executable, "-m", "qcomp.tools.qcomp_run", f, "--split-input-file",
+                        "--print-results"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 2
+    assert lines[0] == f"{f}:13:8: error: unsupported custom_call target @my.kernel"
+    assert lines[-1] == "1 passed, 1 failed"
+
+
+
+def test_reader_going_away_is_not_an_internal_error(tmp_path):
+    """`qcomp-run ... | head -1`: exit 141 (SIGPIPE's), nothing on stderr."""
+    chunk = """func.func @main() -> tensor<1000xf32> {
+  %c = stablehlo.constant dense<0.123456> : tensor<1000xf32>
+  func.return %c : tensor<1000xf32>
+}
+"""
+    f = write(tmp_path, "big.mlir", "// -----\n".join([chunk] * 100))  # ~1 MB of results
+    p = subprocess.Popen([sys.executable, "-m", "qcomp.tools.qcomp_run", f, "--split-input-file",
+                          "--print-results"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=300) == 141
+    assert first.startswith(b"@main result[0]: 1000xf32=[0.123456 0.123456 ")
+    assert err == b""

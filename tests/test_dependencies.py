@@ -1,0 +1,55 @@
+"""Every third-party module qcomp imports is a runtime dependency in pyproject.toml
+(not only in an extra): `pip install .` alone must give working `qcomp-opt` and
+`qcomp-run` (tests/test_plain_install.py proves it in a fresh virtual environment)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _imported_top_level(root: Path) -> dict[str, set[str]]:
+    """Top-level module name -> files importing it (at any depth of the file, so
+    imports inside functions count: the tools import lazily)."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                found.setdefault(name.split(".")[0], set()).add(str(path.relative_to(REPO)))
+    return found
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_names(reqs: list[str]) -> set[str]:
+    return {_normalize(re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0]) for r in reqs}
+
+
+def test_every_imported_distribution_is_a_dependency():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    runtime = _requirement_names(project["dependencies"])
+    dists = packages_distributions()
+    third_party = {m: files for m, files in _imported_top_level(REPO / "qcomp").items()
+                   if m not in sys.stdlib_module_names and m != "qcomp"}
+    assert {"ml_dtypes", "numpy", "xdsl"} <= set(third_party)  # the scan sees the imports
+    missing = {}
+    for module, files in sorted(third_party.items()):
+        names = {_normalize(d) for d in dists.get(module, [module])}
+        if not names & runtime:
+            missing[module] = sorted(files)
+    assert missing == {}, f"imported by qcomp but not in [project] dependencies: {missing}"

@@ -1,0 +1,124 @@
+"""A new user's first minutes, for real: a fresh virtual environment (no system site
+packages, no PYTHONPATH), the README's first command run as written in a copy of the
+project (`python3 -m pip install -e . && qcomp-...`, no extras), then `qcomp-opt --help`,
+`qcomp-run --help` and an import of every qcomp module with only the runtime
+dependencies installed.
+
+Needs the package index (skipped, with the reason, when pip cannot reach it); about
+20-40 s with a warm pip cache. Deselect with `-m 'not slow'`."""
+
+from __future__ import annotations
+
+import io
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_readme import first_command
+
+REPO = Path(__file__).resolve().parent.parent
+PROJECT_FILES = ("pyproject.toml", "README.md", "qcomp", "examples")
+
+
+def _env(venv: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
+    env["PATH"] = str(venv / "bin") + os.pathsep + env.get("PATH", "")
+    env["VIRTUAL_ENV"] = str(venv)
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
+
+
+def _run(cmd, env, cwd, timeout=600) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, shell=isinstance(cmd, str),
+                          executable="/bin/bash" if isinstance(cmd, str) else None)
+
+
+@pytest.fixture(scope="module")
+def fresh_install(tmp_path_factory):
+    """(venv, project copy, the README command's result) after running the README's
+    first command in a fresh venv."""
+    root = tmp_path_factory.mktemp("plain-install")
+    src = root / "qcomp-src"
+    src.mkdir()
+    for name in PROJECT_FILES:
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, src / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(REPO / name, src / name)
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    env = _env(venv)
+    probe = _run(["python3", "-m", "pip", "index", "versions", "ml_dtypes"], env, src, 120)
+    if probe.returncode != 0:
+        lines = (probe.stderr or probe.stdout).strip().splitlines()
+        pytest.skip(f"pip cannot reach the package index: {lines[-1] if lines else probe.returncode}")
+    readme_cmd = _run(first_command(), env, src)
+    return venv, src, readme_cmd
+
+
+@pytest.mark.slow
+def test_readme_first_command_in_fresh_venv(fresh_install):
+    venv, src, r = fresh_install
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "internal error" not in r.stderr and "Traceback" not in r.stderr
+    # the installed tool prints exactly what the tool in this checkout prints
+    install, _, tool_part = first_command().partition(" && ")
+    assert install == "python3 -m pip install -e ."
+    argv = shlex.split(tool_part)
+    main = _tool_main(argv[0])
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(src)
+        assert main(argv[1:], io.StringIO(""), out, err) == 0, err.getvalue()
+    finally:
+        os.chdir(cwd)
+    assert out.getvalue().strip()
+    assert r.stdout.endswith(out.getvalue())
+    # installed into the venv, not found through this checkout
+    assert (venv / "bin" / argv[0]).exists()
+
+
+def _tool_main(name: str):
+    if name == "qcomp-run":
+        from qcomp.tools.qcomp_run import main
+    elif name == "qcomp-opt":
+        from qcomp.tools.qcomp_opt import main
+    else:
+        raise AssertionError(f"the README's first command runs {name}, not a qcomp tool")
+    return main
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tool", ["qcomp-opt", "qcomp-run"])
+def test_help_in_fresh_venv(fresh_install, tool):
+    venv, src, _ = fresh_install
+    r = _run([str(venv / "bin" / tool), "--help"], _env(venv), src)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.startswith(f"usage: {tool}")
+
+
+@pytest.mark.slow
+def test_every_module_imports_in_fresh_venv(fresh_install):
+    venv, src, _ = fresh_install
+    code = ("import importlib, pkgutil, qcomp\n"
+            "names = [m.name for m in pkgutil.walk_packages(qcomp.__path__, 'qcomp.')]\n"
+            "for n in names: importlib.import_module(n)\n"
+            "print(len(names), qcomp.__file__)\n")
+    r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
+    assert r.returncode == 0, r.stderr
+    count, path = r.stdout.split()
+    assert int(count) > 50
+    assert Path(path).is_relative_to(src)  # the copy installed with -e, not this checkout
+
+
+def root_of(venv: Path) -> Path:
+    return venv.parent
