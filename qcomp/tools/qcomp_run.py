@@ -169,10 +169,13 @@ class _Streams:
 
 def has_checks(module) -> bool:
     """Whether the module has checks (`check.*` ops, `custom_call @check.eq`)."""
+    from qcomp.dialects.check import CHECK
+    from qcomp.dialects.stablehlo import CustomCallOp
+
     for op in module.walk():
-        if op.name.startswith("check."):
+        if op.dialect_name() == CHECK.name:
             return True
-        if op.name == "stablehlo.custom_call" and getattr(op, "call_target_name", None) == "check.eq":
+        if isinstance(op, CustomCallOp) and op.call_target_name == "check.eq":
             return True
     return False
 
