@@ -306,3 +306,31 @@ def test_checker_finds_cycles_and_upward_imports(tmp_path):
     assert not cycles({"x": [Edge("x", "y", "x.py", 1)], "y": []})
     assert describe(cycles({"x": [Edge("x", "x", "x.py", 3)]})[0]) == \
         "x -> x\n    x.py:3: x imports x"
+
+
+# ---------------------------------------------------------------- the tests' own helpers
+
+TESTS = Path(__file__).resolve().parent
+
+
+def test_tests_share_helpers_one_way():
+    """Every directory of test modules is a package, and helpers are imported by their
+    absolute name (`from tests.passes.pass_helpers import ...`), never by a bare module
+    name that only resolves because pytest put the test's directory on `sys.path`."""
+    modules = [p for p in TESTS.rglob("*.py")  # lit's config is lit's, not a module
+               if "lit" not in p.relative_to(TESTS).parts]
+    missing = sorted({str(p.parent.relative_to(TESTS.parent)) for p in modules
+                      if not (p.parent / "__init__.py").exists()})
+    assert not missing, "test directories without __init__.py: " + ", ".join(missing)
+    local = {p.stem for p in modules} | {p.parent.name for p in modules}
+    found = []
+    for path in sorted(modules):
+        rel = path.relative_to(TESTS.parent)
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if isinstance(node, ast.ImportFrom) and node.level:
+                found.append(f"{rel}:{node.lineno}: relative import")
+            found += [f"{rel}:{node.lineno}: imports {name!r} (use 'tests.<dir>.{name}')"
+                      for name in names if name.split(".")[0] in local - {"tests"}]
+    assert not found, "\n".join(found)

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 
 import pytest
@@ -372,16 +370,8 @@ def test_upstream_run_line_shape():
 # --- as programs ---------------------------------------------------------------
 
 
-def _script(name: str) -> str:
-    path = shutil.which(name, path=os.path.dirname(sys.executable) + os.pathsep
-                        + os.environ.get("PATH", ""))
-    if path is None:
-        pytest.skip(f"{name} is not installed")
-    return path
-
-
-def test_console_script_exit_codes(tmp_path):
-    exe = _script("qcomp-opt")
+def test_console_script_exit_codes(tmp_path, console_script):
+    exe = console_script("qcomp-opt")
     ok = subprocess.run([exe, "-"], input=GOOD, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and "stablehlo.add" in ok.stdout
     bad = subprocess.run([exe, "-"], input=GOOD + "}", capture_output=True, text=True,
@@ -390,9 +380,9 @@ def test_console_script_exit_codes(tmp_path):
     assert "Traceback" not in bad.stderr
 
 
-def test_xdsl_opt_sees_qcomp_dialects(tmp_path):
+def test_xdsl_opt_sees_qcomp_dialects(tmp_path, console_script):
     """The xdsl.universe entry point: plain xdsl-opt parses quantized StableHLO."""
-    exe = _script("xdsl-opt")
+    exe = console_script("xdsl-opt")
     f = tmp_path / "q.mlir"
     f.write_text("func.func @f(%arg0: tensor<2x!quant.uniform<i8:f32, 0.5:-3>>) -> "
                  "tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {\n"
