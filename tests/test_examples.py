@@ -3,14 +3,11 @@ runs qcomp's passes through the xdsl.universe entry point."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -55,15 +52,7 @@ def test_embed_pass_example():
     ]
 
 
-def _script(name: str) -> str:
-    path = shutil.which(name, path=os.path.dirname(sys.executable) + os.pathsep
-                        + os.environ.get("PATH", ""))
-    if path is None:
-        pytest.skip(f"{name} is not installed")
-    return path
-
-
-def test_xdsl_opt_runs_qcomp_pass(tmp_path):
+def test_xdsl_opt_runs_qcomp_pass(tmp_path, console_script):
     """xdsl-opt (xDSL's driver, not qcomp-opt) finds qcomp's pass by name."""
     f = tmp_path / "dq.mlir"
     f.write_text(
@@ -71,7 +60,8 @@ def test_xdsl_opt_runs_qcomp_pass(tmp_path):
         "  %0 = stablehlo.uniform_dequantize %arg0 : "
         "(tensor<2x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<2xf32>\n"
         "  func.return %0 : tensor<2xf32>\n}\n")
-    r = subprocess.run([_script("xdsl-opt"), str(f), "-p", "stablehlo-legalize-quant-to-math"],
+    exe = console_script("xdsl-opt")
+    r = subprocess.run([exe, str(f), "-p", "stablehlo-legalize-quant-to-math"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -51,6 +50,7 @@ from qcomp.tools.pipeline import (
     passes_help,
     split_pipeline_args,
 )
+from qcomp.tools.verify import verify_module
 
 PROG = "qcomp-opt"
 
@@ -129,27 +129,6 @@ class Timing:
             lines.append(f"  {t:8.4f} ({100 * t / total:5.1f}%)  {name}")
         lines.append(f"  {total:8.4f} (100.0%)  Total")
         return "\n".join(lines) + "\n"
-
-
-def _op_message(op: Operation, error: Exception) -> str:
-    msg = str(error).strip() or type(error).__name__
-    if msg.startswith("'") or msg.startswith("Operation "):
-        return msg
-    return f"'{op.name}' op {msg}"
-
-
-def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnostic | None:
-    """First verifier error, at its op (outer ops before the ops they contain)."""
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as e:
-            return Diagnostic("error", _op_message(op, e), op_offset(op, positions))
-    try:
-        module.verify()
-    except DiagnosticException as e:
-        return Diagnostic("error", str(e).strip(), op_offset(module, positions))
-    return None
 
 
 def _parse_error(e: ParseError, text: str, ctx) -> Diagnostic:

@@ -124,23 +124,6 @@ def _format_check_failure(source, c, positions, fname: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verify_module(module, positions):
-    """First verifier error as a Diagnostic at its op, or None."""
-    from xdsl.utils.exceptions import DiagnosticException
-
-    from qcomp.tools.diagnostics import Diagnostic
-
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as e:
-            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            if not msg.startswith("'"):
-                msg = f"'{op.name}' op {msg}"
-            return Diagnostic("error", msg, op_offset(op, positions))
-    return None
-
-
 def _load_inputs(path: str) -> dict[str, np.ndarray]:
     from qcomp.interpreter import RunError
 
@@ -205,6 +188,7 @@ class _Runner:
         from qcomp.registry import make_context
         from qcomp.tools.diagnostics import SourceFile
         from qcomp.tools.run_inputs import InputError
+        from qcomp.tools.verify import verify_module
 
         source = SourceFile(name, chunk)
         parser = QcompParser(make_context(), chunk, name)
@@ -284,6 +268,7 @@ class _Runner:
         """Lower `module` in place (after the quantized runs); print it if asked."""
         from qcomp.ir import print_module
         from qcomp.tools.run_lowered import lower_in_place, lowered_header
+        from qcomp.tools.verify import verify_module
 
         diag = lower_in_place(ctx, module, self.args.semantics, positions, verify_module)
         if diag is not None:

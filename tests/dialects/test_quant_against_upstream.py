@@ -13,7 +13,7 @@ import struct
 
 import pytest
 
-from tosa_opt_oracle import qcomp_result, upstream_results
+from tests.dialects.tosa_opt_oracle import qcomp_result, upstream_results
 
 pytestmark = pytest.mark.skipif(shutil.which("tosa-opt") is None,
                                 reason="tosa-opt not installed (pip install tosa-tools)")

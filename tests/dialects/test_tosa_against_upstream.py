@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from tosa_opt_oracle import qcomp_result, upstream_results
+from tests.dialects.tosa_opt_oracle import qcomp_result, upstream_results
 
 pytestmark = pytest.mark.skipif(shutil.which("tosa-opt") is None,
                                 reason="tosa-opt not installed (pip install tosa-tools)")

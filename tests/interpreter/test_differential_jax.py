@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from diff_programs import QType, qdq_program, storage_program, tensor
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from jax_oracle import AVAILABLE, REASON, eval_upstream
 
 from qcomp.registry import parse_module
 from qcomp.interpreter import run
+from tests.interpreter.diff_programs import QType, qdq_program, storage_program, tensor
+from tests.interpreter.jax_oracle import AVAILABLE, REASON, eval_upstream
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=REASON)
 

@@ -82,7 +82,7 @@ def test_semantics_matter_for_quantized_values_contractions_and_reductions():
 @pytest.mark.parametrize("dims, out", [("[1]", "2x"), ("[1, 0]", "")])
 @pytest.mark.parametrize("op, init", [("add", "0.3"), ("multiply", "1.1")])
 def test_stablehlo_reduce_matches_jaxlib(dims, out, op, init):
-    from jax_oracle import AVAILABLE, REASON, eval_upstream
+    from tests.interpreter.jax_oracle import AVAILABLE, REASON, eval_upstream
 
     if not AVAILABLE:
         pytest.skip(REASON)

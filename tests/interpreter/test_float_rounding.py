@@ -36,7 +36,7 @@ def test_convert_f64_to_bf16_bits():
 
 
 def test_convert_f64_to_bf16_matches_jaxlib():
-    from jax_oracle import AVAILABLE, REASON, eval_upstream
+    from tests.interpreter.jax_oracle import AVAILABLE, REASON, eval_upstream
 
     if not AVAILABLE:
         pytest.skip(REASON)

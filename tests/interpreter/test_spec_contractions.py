@@ -5,12 +5,12 @@ clamped, against an independent float64/loop reference."""
 from __future__ import annotations
 
 import numpy as np
-from diff_programs import QType, storage_program
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qcomp.registry import parse_module
 from qcomp.interpreter import run
+from tests.interpreter.diff_programs import QType, storage_program
 
 
 def spec_run(src, args):

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import IntegerType, Signedness
 
-from numerics import draw, run_function, same
-from pass_helpers import parse, run_pass, text
 from qcomp.dialects.quant import UniformQuantizedType, storage_type_range
 from qcomp.passes.lower_quant_ops import LowerQuantOpsPass
+from tests.passes.numerics import draw, run_function, same
+from tests.passes.pass_helpers import parse, run_pass, text
 
 EXPRESSED = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64"}
 

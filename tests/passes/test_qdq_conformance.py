@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pass_helpers import parse, run_pass, text
 from qcomp.interpreter.runner import run
 from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import StablehloLegalizeQDQToQuantizedOpPass
 from qcomp.passes.stablehlo_legalize_quantized_op_to_qdq import StablehloLegalizeQuantizedOpToQDQPass
+from tests.passes.pass_helpers import parse, run_pass, text
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "stablehlo" / "testdata_quantized"
 FILES = sorted(DATA.glob("*.mlir")) if DATA.is_dir() else []

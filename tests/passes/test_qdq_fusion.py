@@ -11,7 +11,7 @@ from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import (
     StablehloLegalizeQDQToQuantizedOpPass,
     fusion_plan,
 )
-from pass_helpers import case_id, lit_cases, parse, run_pass, text
+from tests.passes.pass_helpers import case_id, lit_cases, parse, run_pass, text
 
 PASS = "stablehlo-legalize-qdq-to-quantized-op"
 

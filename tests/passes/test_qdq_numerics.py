@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics import draw, functions_with_bodies, run_function, same
-from pass_helpers import case_id, lit_cases, parse, run_pass
 from qcomp.dialects.quant import quantized_element
 from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import StablehloLegalizeQDQToQuantizedOpPass
 from qcomp.passes.stablehlo_legalize_quantized_op_to_qdq import StablehloLegalizeQuantizedOpToQDQPass
+from tests.passes.numerics import draw, functions_with_bodies, run_function, same
+from tests.passes.pass_helpers import case_id, lit_cases, parse, run_pass
 
 # ops qcomp's interpreter has no implementation of (generic-form ops of other dialects)
 _UNRUNNABLE = ('"stablehlo.cholesky"', '"stablehlo.batch_norm_training"', "custom_call", '"stablehlo.reduce"')
@@ -61,7 +61,7 @@ def test_round_trip_decompose_then_fuse():
       %0 = stablehlo.subtract %a, %b : (tensor<3x4x!quant.uniform<i8:f32, 0.5:-2>>, tensor<3x4x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<3x4x!quant.uniform<i8:f32, 1.0:5>>
       return %0 : tensor<3x4x!quant.uniform<i8:f32, 1.0:5>>
     }"""
-    from pass_helpers import text
+    from tests.passes.pass_helpers import text
 
     decomposed = run_pass(StablehloLegalizeQuantizedOpToQDQPass(), src)
     assert "uniform_dequantize" in text(decomposed)

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import TensorType
 
-from numerics import draw, functions_with_bodies, run_function, same
-from pass_helpers import case_id, lit_cases, parse, run_pass
 from qcomp.dialects.quant import quantized_element
 from qcomp.passes.lower_quant_ops import LowerQuantOpsPass
 from qcomp.passes.normalize_quant_types import NormalizeQuantTypesPass
 from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass
+from tests.passes.numerics import draw, functions_with_bodies, run_function, same
+from tests.passes.pass_helpers import case_id, lit_cases, parse, run_pass
 
 
 def _tensor_cases(pass_name: str, file: str) -> list[str]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 
 import pytest
@@ -74,10 +72,26 @@ class Crash(ModulePass):
         raise RuntimeError("boom")
 
 
+@dataclass(frozen=True)
+class BreakReturn(ModulePass):
+    """Declare every function to return tensor<3xf32>: invalid IR (test pass)."""
+
+    name = "test-break-return"
+
+    def apply(self, ctx, op: ModuleOp) -> None:
+        from xdsl.dialects.builtin import FunctionType, TensorType, f32
+        from xdsl.dialects.func import FuncOp
+
+        for f in op.walk():
+            if isinstance(f, FuncOp):
+                f.function_type = FunctionType.from_lists(f.function_type.inputs.data,
+                                                          [TensorType(f32, [3])])
+
+
 @pytest.fixture(autouse=True)
 def test_passes(monkeypatch):
     passes = dict(registry.PASSES)
-    for cls in (RenameFuncs, RejectAdds, Crash):
+    for cls in (RenameFuncs, RejectAdds, Crash, BreakReturn):
         passes[cls.name] = lambda cls=cls: cls
     monkeypatch.setattr(registry, "PASSES", passes)
 
@@ -261,6 +275,19 @@ def test_mlir_opt_flags_without_effect_are_accepted():
 
 
 def test_verify_each_flags():
+    # test-break-return leaves a func.return that does not match its function's type
+    for flags in ((), ("--verify-each",), ("-verify-each=true",)):
+        code, out, err = opt("-", *flags, "--test-break-return", "--test-rename-funcs",
+                             stdin=GOOD)
+        assert (code, out) == (1, ""), flags
+        assert err.startswith("<stdin>:3:3: error: 'func.return' op "), (flags, err)
+        assert err.splitlines()[0].endswith(" (after pass 'test-break-return')"), (flags, err)
+    for flags in (("-verify-each=false",), ("--no-verify-each",)):
+        # not verified after the pass: the next pass runs and the invalid IR is printed
+        code, out, err = opt("-", *flags, "--test-break-return", "--test-rename-funcs",
+                             stdin=GOOD)
+        assert (code, err) == (0, ""), (flags, err)
+        assert "func.func @f_x(%arg0: tensor<2xf32>) -> tensor<3xf32>" in out, (flags, out)
     for flag in ("-verify-each=false", "--no-verify-each", "--verify-each", "-verify-each=true"):
         assert opt("-", flag, stdin=GOOD)[0] == 0
 
@@ -343,16 +370,8 @@ def test_upstream_run_line_shape():
 # --- as programs ---------------------------------------------------------------
 
 
-def _script(name: str) -> str:
-    path = shutil.which(name, path=os.path.dirname(sys.executable) + os.pathsep
-                        + os.environ.get("PATH", ""))
-    if path is None:
-        pytest.skip(f"{name} is not installed")
-    return path
-
-
-def test_console_script_exit_codes(tmp_path):
-    exe = _script("qcomp-opt")
+def test_console_script_exit_codes(tmp_path, console_script):
+    exe = console_script("qcomp-opt")
     ok = subprocess.run([exe, "-"], input=GOOD, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0 and "stablehlo.add" in ok.stdout
     bad = subprocess.run([exe, "-"], input=GOOD + "}", capture_output=True, text=True,
@@ -361,9 +380,9 @@ def test_console_script_exit_codes(tmp_path):
     assert "Traceback" not in bad.stderr
 
 
-def test_xdsl_opt_sees_qcomp_dialects(tmp_path):
+def test_xdsl_opt_sees_qcomp_dialects(tmp_path, console_script):
     """The xdsl.universe entry point: plain xdsl-opt parses quantized StableHLO."""
-    exe = _script("xdsl-opt")
+    exe = console_script("xdsl-opt")
     f = tmp_path / "q.mlir"
     f.write_text("func.func @f(%arg0: tensor<2x!quant.uniform<i8:f32, 0.5:-3>>) -> "
                  "tensor<2x!quant.uniform<i8:f32, 0.5:-3>> {\n"

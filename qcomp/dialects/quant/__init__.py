@@ -15,8 +15,8 @@ from qcomp.dialects.quant.types import (
     float_kind,
     quantized_element,
     storage_of,
+    storage_type_range,
 )
-from qcomp.quant.ranges import storage_range as storage_type_range  # the older name
 
 Quant = Dialect(
     "quant",

@@ -43,6 +43,9 @@ from qcomp.dialects.quant.syntax import (
 )
 from qcomp.quant.ranges import storage_range
 
+storage_type_range = storage_range
+"""The older name of `qcomp.quant.ranges.storage_range` (the package re-exports it)."""
+
 
 def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
     start = parser._current_token.span.start + 1  # pyright: ignore[reportPrivateUsage]

@@ -10,7 +10,7 @@ Printed exactly as upstream `stablehlo-opt` prints them:
 - `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` (or `#stablehlo.conv<raw ...>`)
 
 The op-level pretty pieces (`contracting_dims = [1] x [0]`, `window = {...}`,
-`precision = [...]`) live in `stablehlo_format.py`.
+`precision = [...]`) live in `format.py`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from qcomp.dialects.stablehlo.parse_errors import op_error
 
 
 # ---------------------------------------------------------------------------
@@ -373,12 +375,6 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
 _NON_SPATIAL = {"b": "batch", "f": "feature", "i": "in", "o": "out"}
 
 
-def _op_error(parser: AttrParser, message: str, pos: int | None = None) -> None:
-    from qcomp.dialects.stablehlo.format import op_error
-
-    op_error(parser, message, pos)
-
-
 def _parse_conv_layout(parser: AttrParser, allowed: str) -> tuple[list[int], dict[str, int]]:
     """One `[b, 0, 1, f]` list: spatial dims by position and letter positions."""
     spatial: dict[int, int] = {}
@@ -391,19 +387,19 @@ def _parse_conv_layout(parser: AttrParser, allowed: str) -> tuple[list[int], dic
         value = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
         if value is not None:
             if value < 0:
-                _op_error(parser, f"Unexpected dimension {value}", pos)
+                op_error(parser, f"Unexpected dimension {value}", pos)
             if value in spatial:
-                _op_error(parser, f"Duplicate entries for spatial dimension {value}", pos)
+                op_error(parser, f"Duplicate entries for spatial dimension {value}", pos)
             spatial[value] = index
         else:
             word = parser.parse_optional_identifier()
             if word is None:
-                _op_error(parser, "expected integer or keyword", pos)
+                op_error(parser, "expected integer or keyword", pos)
             if len(word) != 1 or word not in left:
                 if len(word) == 1 and word in allowed:
-                    _op_error(parser, f"Duplicate entries for non-spatial dimension {word}", pos)
+                    op_error(parser, f"Duplicate entries for non-spatial dimension {word}", pos)
                 expected = ", ".join(f"'{c}'" for c in left)
-                _op_error(parser, f"Unexpected keyword {word}" if not left else
+                op_error(parser, f"Unexpected keyword {word}" if not left else
                                    f"Unexpected keyword {word} expecting {expected}", pos)
             left.remove(word)
             letters[word] = index
@@ -412,10 +408,10 @@ def _parse_conv_layout(parser: AttrParser, allowed: str) -> tuple[list[int], dic
             break
     parser.parse_punctuation("]")
     if left:
-        _op_error(parser, "Expected dimensions " + ", ".join(f"{c}" for c in left) + " not specified")
+        op_error(parser, "Expected dimensions " + ", ".join(f"{c}" for c in left) + " not specified")
     for d in range(len(spatial)):
         if d not in spatial:
-            _op_error(parser, f"Expected spatial dimension {d} not specified")
+            op_error(parser, f"Expected spatial dimension {d} not specified")
     return [spatial[d] for d in range(len(spatial))], letters
 
 
@@ -423,7 +419,7 @@ def parse_conv_dimensions(parser: AttrParser) -> ConvDimensionNumbersAttr:
     """`[b, 0, f]x[0, i, o]->[b, 0, f]`."""
     in_sp, in_nl = _parse_conv_layout(parser, "bf")
     if parser.parse_optional_identifier() != "x":
-        _op_error(parser, "expected 'x'")
+        op_error(parser, "expected 'x'")
     k_sp, k_nl = _parse_conv_layout(parser, "io")
     parser.parse_punctuation("->")
     out_sp, out_nl = _parse_conv_layout(parser, "bf")

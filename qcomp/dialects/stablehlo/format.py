@@ -12,9 +12,8 @@ Each `print_*`/`parse_*` pair mirrors one of upstream's `custom<...>` directives
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -31,36 +30,12 @@ from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
 from qcomp.dialects.stablehlo.attrs import Precision, PrecisionAttr
+from qcomp.dialects.stablehlo.parse_errors import op_error
 
 if TYPE_CHECKING:
     from xdsl.irdl import IRDLOperation
 
 OpT = TypeVar("OpT", bound="IRDLOperation")
-
-
-# ---------------------------------------------------------------------------
-# errors from custom parsers: MLIR prefixes them with `custom op '<name>' `
-# ---------------------------------------------------------------------------
-_parsing: list[str] = []
-
-
-def custom_parser(fn: Callable) -> Callable:
-    """Mark `fn(cls, parser)` as the custom parser of `cls` (for `op_error`'s prefix)."""
-    @functools.wraps(fn)
-    def wrapper(cls, parser: Parser):
-        _parsing.append(cls.name)
-        try:
-            return fn(cls, parser)
-        finally:
-            _parsing.pop()
-
-    return wrapper
-
-
-def op_error(parser: Parser | AttrParser, message: str, pos: int | None = None) -> NoReturn:
-    """Raise a parse error, prefixed like MLIR's when inside an op's custom parser."""
-    prefix = f"custom op '{_parsing[-1]}' " if _parsing else ""
-    parser.raise_error(prefix + message, pos)
 
 
 def parse_enum(parser: Parser | AttrParser, enum: type[StrEnum], cpp_name: str):

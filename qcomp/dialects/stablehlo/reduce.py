@@ -40,8 +40,6 @@ from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.ops import ReturnOp
 from qcomp.dialects.stablehlo.format import (
-    custom_parser,
-    op_error,
     array_values,
     build_op,
     fmt_list,
@@ -52,6 +50,7 @@ from qcomp.dialects.stablehlo.format import (
     print_functional_type,
     resolve,
 )
+from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
 
 def _compact_eligible(inner: Any) -> bool:
     """Upstream prints `applies <op>` for a commutative stablehlo op as the body."""

@@ -25,8 +25,6 @@ from qcomp.dialects.stablehlo.attrs import (
     ComparisonTypeAttr,
 )
 from qcomp.dialects.stablehlo.format import (
-    custom_parser,
-    op_error,
     parse_enum,
     array_values,
     build_op,
@@ -41,6 +39,7 @@ from qcomp.dialects.stablehlo.format import (
     print_operand_list,
     resolve,
 )
+from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
 
 Op = Any  # an IRDLOperation of the class being parsed/printed
 

@@ -18,8 +18,6 @@ from xdsl.printer import Printer
 
 from qcomp.dialects.stablehlo.attrs import format_conv_dimensions, parse_conv_dimensions
 from qcomp.dialects.stablehlo.format import (
-    custom_parser,
-    op_error,
     array_values,
     bool_array,
     build_op,
@@ -37,6 +35,7 @@ from qcomp.dialects.stablehlo.format import (
     print_precision_config,
     resolve,
 )
+from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
 
 Op = Any
 

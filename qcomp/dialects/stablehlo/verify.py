@@ -12,62 +12,30 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ComplexType, IntegerType, TensorType
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element, storage_of
 from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
-
-
-def fail(message: str) -> None:
-    raise VerifyException(message)
-
-
-def shape(t: Attribute) -> tuple[int, ...]:
-    return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
-
-
-def dims_compatible(a: int, b: int) -> bool:
-    return a == b or a < 0 or b < 0
-
-
-def shapes_compatible(a: Sequence[int], b: Sequence[int]) -> bool:
-    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b))
-
-
-def fmt_dims(dims: Sequence[int]) -> str:
-    return "[" + ", ".join("?" if d < 0 else str(d) for d in dims) + "]"
-
-
-def compatible_elements(a: Attribute, b: Attribute) -> bool:
-    """Upstream's isCompatibleElementTypeForHloTypeInference."""
-    a, b = element_type(a), element_type(b)
-    qa = a if isinstance(a, UniformQuantizedType) else None
-    qb = b if isinstance(b, UniformQuantizedType) else None
-    if qa is not None and qb is not None:
-        return (qa.storage == qb.storage and qa.storage_min == qb.storage_min
-                and qa.storage_max == qb.storage_max
-                and qa.expressed_type == qb.expressed_type
-                and qa.is_per_axis == qb.is_per_axis)
-    if qa is not None or qb is not None:
-        return False
-    return a == b
-
-
-def compatible_types(a: Attribute, b: Attribute) -> bool:
-    return shapes_compatible(shape(a), shape(b)) and compatible_elements(a, b)
-
-
-def check_inferred(inferred: Attribute, actual: Attribute) -> None:
-    if not compatible_types(inferred, actual):
-        fail(f"inferred type(s) '{type_text(inferred)}' are incompatible with return "
-             f"type(s) of operation '{type_text(actual)}'")
-
-
-def check_inferred_shape(dims: Sequence[int], actual: Attribute) -> None:
-    if not shapes_compatible(dims, shape(actual)):
-        fail(f"inferred shape '{fmt_dims(dims)}' is incompatible with return type of "
-             f"operation '{type_text(actual)}'")
+from qcomp.dialects.stablehlo.verify_nn import (  # the verifiers of the other ops
+    verify_batch_norm_inference,
+    verify_convolution,
+    verify_dot,
+    verify_dot_general,
+    verify_gather,
+    verify_optimization_barrier,
+    verify_reduce,
+    verify_reduce_window,
+)
+from qcomp.dialects.stablehlo.verify_shapes import (
+    check_inferred,
+    compatible_elements,
+    compatible_types,
+    dims_compatible,
+    fail,
+    fmt_dims,
+    shape,
+    shapes_compatible,
+)
 
 
 def _all_types(op) -> list[Attribute]:
@@ -387,17 +355,6 @@ def verify_pad(op) -> None:
             fail(f"Padding result in negative size for dimension {i}")
     check_inferred(TensorType(element_type(op.operand.type), out), op.result.type)
 
-
-from qcomp.dialects.stablehlo.verify_nn import (  # noqa: E402  (second half of the verifiers)
-    verify_batch_norm_inference,
-    verify_convolution,
-    verify_dot,
-    verify_dot_general,
-    verify_gather,
-    verify_optimization_barrier,
-    verify_reduce,
-    verify_reduce_window,
-)
 
 __all__ = [
     "verify_batch_norm_inference", "verify_convolution", "verify_dot", "verify_dot_general",

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import TensorType
 from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
-from qcomp.dialects.stablehlo.verify import (
+from qcomp.dialects.stablehlo.verify_shapes import (
     check_inferred,
     check_inferred_shape,
     dims_compatible,
