@@ -42,7 +42,7 @@ class LegalizeRowwise(RewritePattern):
             return
         b = Builder(rewriter, op)
         result = self._lower(op, b)
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
     @staticmethod
     def _lower(op: Operation, b: Builder):

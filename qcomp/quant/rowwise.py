@@ -126,7 +126,8 @@ def fma_f32(a, b, c) -> np.ndarray:
         up = (err > 0) == (sc > 0)
         b64 = np.where(fix, np.where(up, b64 + 1, b64 - 1), b64)
         s[cand] = b64.view(np.float64)
-    return s.astype(F32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return s.astype(F32)
 
 
 def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
