@@ -98,36 +98,71 @@ def as_rows(x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x, dtype=F32).reshape(-1, x.shape[-1])
 
 
-def fma_f32(a, b, c) -> np.ndarray:
-    """float32 `a * b + c` rounded once (C's `fmaf`), for float32 operands.
+def fma_f32(a, b, c, integer_factor: bool = False) -> np.ndarray:
+    """float32 `a * b + c` rounded once (C's `fmaf`), for float32 operands (broadcast).
 
     The product is exact in float64 (24 + 24 bits); `s = p + c` in float64 is rounded
     once. Rounding `s` to float32 is then correct unless `s` is exactly halfway between
     two float32 values while `p + c` is not (double rounding): only there the exact
     error `e = (p + c) - s` (Knuth's TwoSum) moves `s` one float64 ulp toward the true
-    sum (round to odd), which float32 rounding then resolves correctly."""
+    sum (round to odd), which float32 rounding then resolves correctly. Candidates are
+    the float32 midpoints (the low 29 of 52 fraction bits are 1000...0) and, unless
+    `integer_factor` (`a` or `b` holds integers: then `p + c` is a multiple of 2^-149
+    and exact wherever it is below 2^-126), the float32 subnormal range."""
+    # same-dtype ufuncs: NumPy's mixed-dtype loops are several times slower
+    a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
     with np.errstate(invalid="ignore", over="ignore"):
-        p = np.multiply(np.asarray(a, np.float64), np.asarray(b, np.float64))
-        c64 = np.asarray(c, np.float64)
-        s = p + c64
-    s, p, c64 = np.broadcast_arrays(s, p, c64)
-    bits = s.view(np.int64)
-    with np.errstate(invalid="ignore"):
-        # float32 midpoints (the low 29 of 52 fraction bits are 1000...0) and the
-        # float32 subnormal range
-        cand = ((bits & 0x1FFFFFFF) == 0x10000000) | ((np.abs(s) < 2.0 ** -126) & (s != 0))
-    if cand.any():
-        s = np.array(s)
-        sc, pc, cc = s[cand], p[cand], c64[cand]
-        bb = sc - pc
-        err = (pc - (sc - bb)) + (cc - bb)
-        b64 = sc.view(np.int64)
-        fix = (err != 0) & np.isfinite(sc)
-        up = (err > 0) == (sc > 0)
-        b64 = np.where(fix, np.where(up, b64 + 1, b64 - 1), b64)
-        s[cand] = b64.view(np.float64)
-    with np.errstate(over="ignore", invalid="ignore"):
+        s = np.multiply(a, b)
+        s = np.add(s, c, out=s) if np.broadcast_shapes(s.shape, c.shape) == s.shape else s + c
+        bits = s.view(np.int64)
+        tmp = np.bitwise_and(bits, 0x1FFFFFFF)
+        cand = tmp == 0x10000000
+        if not integer_factor:
+            cand |= (np.abs(s) < 2.0 ** -126) & (s != 0)
+        idx = np.flatnonzero(cand)
+        if idx.size:
+            where = np.unravel_index(idx, s.shape)
+            pa = np.broadcast_to(a, s.shape)[where]
+            pb = np.broadcast_to(b, s.shape)[where]
+            cc = np.broadcast_to(c, s.shape)[where]
+            pc = pa * pb
+            sc = s[where]
+            bb = sc - pc
+            err = (pc - (sc - bb)) + (cc - bb)
+            b64 = sc.view(np.int64)
+            fix = (err != 0) & np.isfinite(sc)
+            up = (err > 0) == (sc > 0)
+            s[where] = np.where(fix, np.where(up, b64 + 1, b64 - 1), b64).view(np.float64)
         return s.astype(F32)
+
+
+def exact_rows(scale: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Rows where `q * scale + bias` (q an integer in [0, 256), float32 scale and bias)
+    is exact in float64, so that rounding the float64 result to float32 is the fma.
+
+    With 2^eb <= |scale| < 2^(eb+1) and 2^ec <= |bias| < 2^(ec+1), the sum is a multiple
+    of 2^(min(eb, ec) - 23) below 2^(max(eb + 9, ec + 1) + 1): at most 53 significant
+    bits when -28 <= eb - ec <= 20 (subnormals have a coarser grid: still exact). A zero
+    or non-finite scale or bias needs no correction either."""
+    _, eb = np.frexp(scale)
+    _, ec = np.frexp(bias)
+    d = eb.astype(np.int64) - ec
+    with np.errstate(invalid="ignore"):
+        return ((d >= -28) & (d <= 20)) | (scale == 0) | (bias == 0) | ~np.isfinite(scale) \
+            | ~np.isfinite(bias)
+
+
+def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.ndarray
+                 ) -> np.ndarray:
+    """float32 fma(q, scale[r], bias[r]) for integer q [R, C] in [0, 256): plain float64
+    arithmetic on the `exact` rows (see `exact_rows`), `fma_f32` on the others."""
+    if exact.all():
+        with np.errstate(invalid="ignore", over="ignore"):
+            s = q.astype(np.float64)
+            np.multiply(s, scale[:, None].astype(np.float64), out=s)
+            np.add(s, bias[:, None].astype(np.float64), out=s)
+            return s.astype(F32)
+    return fma_f32(q, scale[:, None], bias[:, None], True)
 
 
 def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,8 +176,10 @@ def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     `std::min` (keeps the older), then the remaining columns one by one (keeps the
     older): the zero kept is the last zero of the first lane holding one, else the
     first zero of the remaining columns."""
-    mn = np.minimum(x.min(axis=1), FLT_MAX) if x.shape[1] else np.full(len(x), FLT_MAX)
-    mx = np.maximum(x.max(axis=1), -FLT_MAX) if x.shape[1] else np.full(len(x), -FLT_MAX)
+    if not x.shape[1]:
+        return np.full(len(x), FLT_MAX), np.full(len(x), -FLT_MAX)
+    mn = np.minimum(x.min(axis=1), FLT_MAX)
+    mx = np.maximum(x.max(axis=1), -FLT_MAX)
     for ext in (mn, mx):
         rows = np.flatnonzero(ext == 0)
         if rows.size:
@@ -202,16 +239,19 @@ def _blocks(rows: int, cols: int):
 
 
 def _quantize_rows(x: np.ndarray, minimum: np.ndarray, inverse: np.ndarray, top: int,
-                   out: np.ndarray) -> None:
+                   out: np.ndarray, in_range: bool = False) -> None:
     """out[r, c] = clamp(rint((x - min[r]) * inverse[r]), 0, top), NaN -> 0 (fbgemm's
-    cvtps/packus saturation and lrintf's integer indefinite value both give 0)."""
+    cvtps/packus saturation and lrintf's integer indefinite value both give 0).
+    `in_range`: the caller knows every t is a number in [0, top + 1/2) (the 8-bit rows
+    with a finite range: 0 <= x - min <= range and inverse <= 255 / range)."""
     with np.errstate(invalid="ignore", over="ignore"):
         for sl in _blocks(*x.shape):
             t = np.subtract(x[sl], minimum[sl, None])
             np.multiply(t, inverse[sl, None], out=t)
             np.rint(t, out=t)
-            t[np.isnan(t)] = 0
-            np.clip(t, 0, top, out=t)
+            if not in_range:
+                t[np.isnan(t)] = 0
+                np.clip(t, 0, top, out=t)
             out[sl] = t
 
 
@@ -230,7 +270,13 @@ def float_to_fused_8bit(x: np.ndarray) -> np.ndarray:
         scale = rng / F32(255)
         inverse = F32(255) / (rng + EPSILON_8BIT)
     out = np.empty((r, c + 8), np.uint8)
-    _quantize_rows(rows, mn, inverse, 255, out[:, :c])
+    finite = np.isfinite(rng)
+    if finite.all():
+        _quantize_rows(rows, mn, inverse, 255, out[:, :c], in_range=True)
+    else:
+        q = np.empty((r, c), np.uint8)
+        _quantize_rows(rows, mn, inverse, 255, q)
+        out[:, :c] = q
     out[:, c:c + 4] = scale.astype("<f4").view(np.uint8).reshape(r, 4)
     out[:, c + 4:] = mn.astype("<f4").view(np.uint8).reshape(r, 4)
     return out.reshape(x.shape[:-1] + (c + 8,))
@@ -260,8 +306,9 @@ def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     c = rows.shape[1] - 8
     scale, bias = params_8bit(rows)
     out = np.empty((len(rows), c), F32)
+    exact = exact_rows(scale, bias)
     for sl in _blocks(len(rows), c):
-        out[sl] = fma_f32(rows[sl, :c], scale[sl, None], bias[sl, None])
+        out[sl] = mul_add_rows(rows[sl, :c], scale[sl], bias[sl], exact[sl])
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (c,))
 
 
@@ -274,12 +321,13 @@ def pack_consecutive(q: np.ndarray, bits: int) -> np.ndarray:
     k = per_byte(bits)
     r, c = q.shape
     nb = packed_bytes(c, bits)
-    padded = np.zeros((r, nb * k), np.uint8)
-    padded[:, :c] = q
-    padded = padded.reshape(r, nb, k)
-    out = padded[:, :, 0].copy()
+    if c % k:
+        padded = np.zeros((r, nb * k), np.uint8)
+        padded[:, :c] = q
+        q = padded
+    out = q[:, 0::k].copy()
     for j in range(1, k):
-        out |= padded[:, :, j] << np.uint8(j * bits)
+        out |= q[:, j::k] << np.uint8(j * bits)
     return out
 
 
@@ -288,10 +336,10 @@ def unpack_consecutive(packed: np.ndarray, bits: int, cols: int) -> np.ndarray:
     k = per_byte(bits)
     mask = np.uint8((1 << bits) - 1)
     r, nb = packed.shape
-    out = np.empty((r, nb, k), np.uint8)
+    out = np.empty((r, nb * k), np.uint8)
     for j in range(k):
-        out[:, :, j] = (packed >> np.uint8(j * bits)) & mask
-    return out.reshape(r, nb * k)[:, :cols]
+        np.bitwise_and(packed >> np.uint8(j * bits), mask, out=out[:, j::k])
+    return out[:, :cols]
 
 
 def _check_nbit(bits: int) -> None:
@@ -356,8 +404,14 @@ def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
         raise RowwiseError(f"{cols} columns at {bits} bits need {fused_width(cols, bits)} "
                            f"bytes per row, got {rows.shape[1]}")
     scale, bias = params_nbit(rows)
-    q = unpack_consecutive(rows[:, :-4], bits, cols)
-    out = fma_f32(scale[:, None], q, bias[:, None])
+    out = np.empty((len(rows), cols), F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for sl in _blocks(len(rows), cols):
+            q = unpack_consecutive(rows[sl, :-4], bits, cols)
+            # fma: the product of a float16 scale (11 bits) and q (<= 4 bits) is exact
+            # in float32, so the one rounding of the float32 add is the fma's
+            np.multiply(q.astype(F32), scale[sl, None], out=out[sl])
+            np.add(out[sl], bias[sl, None], out=out[sl])
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (cols,))
 
 

@@ -99,22 +99,30 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
                                f"{weights.dtype} {weights.shape}")
     starts = np.asarray(starts, np.int64)
     lengths = np.asarray(lengths, np.int64)
-    # decode only the rows the indices name, once per entry
-    q, scale, bias = decode_rows(data[idx], bits, cols)
+    segs = len(starts)
+    # bags by decreasing length: at step k the bags longer than k are a prefix; the
+    # entries are laid out step by step, so each step reads one contiguous slice
+    order = np.argsort(-lengths, kind="stable")
+    sorted_len, sorted_start = lengths[order], starts[order]
+    longest = int(sorted_len[0]) if segs else 0
+    counts = [int(np.searchsorted(-sorted_len, -k, side="left")) for k in range(longest)]
+    perm = (np.concatenate([sorted_start[:n] + k for k, n in enumerate(counts)])
+            if counts else np.zeros(0, np.int64))
+    q, scale, bias = decode_rows(data[idx[perm]], bits, cols)
     if weights is not None:
-        scale = (weights * scale).astype(F32)
-        bias = (weights * bias).astype(F32)
-    out = np.zeros((len(starts), cols), F32)
-    longest = int(lengths.max()) if lengths.size else 0
-    order = np.argsort(-lengths, kind="stable")   # bags longer than k are a prefix
-    sorted_len = lengths[order]
-    for k in range(longest):
-        n = int(np.searchsorted(-sorted_len, -k, side="left"))   # bags with length > k
-        bags = order[:n]
-        pos = starts[bags] + k
-        with np.errstate(over="ignore", invalid="ignore"):
-            acc = out[bags] + bias[pos][:, None]
-            out[bags] = fma_f32(scale[pos][:, None], q[pos], acc)
+        w = weights[perm]
+        scale = (w * scale).astype(F32)
+        bias = (w * bias).astype(F32)
+    acc = np.zeros((segs, cols), F32)
+    off = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        for n in counts:
+            a = acc[:n]
+            np.add(a, bias[off:off + n, None], out=a)
+            acc[:n] = fma_f32(scale[off:off + n, None], q[off:off + n], a, True)
+            off += n
+    out = np.empty_like(acc)
+    out[order] = acc
     if mean:
         nz = lengths > 0
         with np.errstate(over="ignore", invalid="ignore"):

@@ -41,7 +41,8 @@ from qcomp.quant.rowwise import (
     RowwiseError,
     as_rows,
     first_min_max,
-    fma_f32,
+    exact_rows,
+    mul_add_rows,
     packed_bytes,
     per_byte,
 )
@@ -119,19 +120,25 @@ def float_to_fused_rand(x: np.ndarray, bits: int, random: bool = True, seed: int
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         gap = ((mx - mn) / top).astype(F32)
         gap_inv = (1.0 / (gap.astype(np.float64) + QEPSILON)).astype(F32)
-        t = (rows - mn[:, None]) * gap_inv[:, None]
-        if random:
-            u = uniforms(seed, 0, r * c).reshape(r, c)
-            t = np.floor(t + u)
-            q = np.where(np.isnan(t), top, np.clip(t, 0, top))
-        else:
-            q = np.rint(np.where(np.isnan(t), top, np.clip(t, 0, top)))
+    q = np.empty((r, c), np.uint8)
+    step = max(1, (1 << 16) // c)
+    for start in range(0, r, step):
+        sl = slice(start, min(r, start + step))
+        with np.errstate(over="ignore", invalid="ignore"):
+            t = (rows[sl] - mn[sl, None]) * gap_inv[sl, None]
+            if random:
+                u = uniforms(seed, start * c, t.size).reshape(t.shape)
+                t = np.floor(t + u)
+                qb = np.where(np.isnan(t), top, np.clip(t, 0, top))
+            else:
+                qb = np.rint(np.where(np.isnan(t), top, np.clip(t, 0, top)))
+        q[sl] = qb
     out = np.empty((r, rand_width(c, bits)), np.uint8)
     out[:, 0] = bits
     out[:, 1] = tail_of(c, bits)
     out[:, 2:6] = mn.astype("<f4").view(np.uint8).reshape(r, 4)
     out[:, 6:10] = mx.astype("<f4").view(np.uint8).reshape(r, 4)
-    out[:, HEADER:] = pack_segments(q.astype(np.uint8), bits)
+    out[:, HEADER:] = pack_segments(q, bits)
     return out.reshape(x.shape[:-1] + (out.shape[1],))
 
 
@@ -168,6 +175,11 @@ def fused_rand_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         gap = ((mx - mn) / F32((1 << bits) - 1)).astype(F32)
         gap = (gap.astype(np.float64) + QEPSILON).astype(F32)
-    q = unpack_segments(rows[:, HEADER:], bits, cols)
-    out = fma_f32(q, gap[:, None], mn[:, None])
+    out = np.empty((len(rows), cols), F32)
+    exact = exact_rows(gap, mn)
+    step = max(1, (1 << 16) // max(cols, 1))
+    for start in range(0, len(rows), step):
+        sl = slice(start, min(len(rows), start + step))
+        q = unpack_segments(rows[sl, HEADER:], bits, cols)
+        out[sl] = mul_add_rows(q, gap[sl], mn[sl], exact[sl])
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (cols,))

@@ -255,6 +255,32 @@ def test_fma_rounds_once():
     assert (plain[-4:] != got[-4:]).any()   # the crafted cases do need the correction
 
 
+def test_exact_rows_need_no_correction():
+    """Where `exact_rows` says q * scale + bias is exact in float64, the plain float64
+    result rounded to float32 is the fma, for every q in [0, 256), around the bounds
+    of the exponent difference (and rows outside the bounds do need fma_f32)."""
+    rng = np.random.default_rng(12)
+    q = np.arange(256, dtype=np.uint8)[None, :]
+    for d in range(-34, 27):
+        for _ in range(40):
+            scale = np.float32(rng.uniform(1, 2) * 2.0 ** rng.integers(-60, 60))
+            bias = np.float32(rng.choice([-1, 1]) * rng.uniform(1, 2) * float(scale) * 2.0 ** -d)
+            sc, bi = np.array([scale]), np.array([bias])
+            fma = rw.fma_f32(q, sc[:, None], bi[:, None])
+            plain = (q.astype(np.float64) * float(scale) + float(bias)).astype(np.float32)
+            diff = np.frexp(scale)[1] - np.frexp(bias)[1]
+            assert rw.exact_rows(sc, bi)[0] == (-28 <= diff <= 20)
+            if rw.exact_rows(sc, bi)[0]:
+                assert plain.tobytes() == fma.tobytes(), (d, scale, bias)
+            assert rw.mul_add_rows(q, sc, bi, rw.exact_rows(sc, bi)).tobytes() == fma.tobytes()
+    # a row outside the bounds that does need the correction (the crafted fma case)
+    sc, bi = np.array([1 + 2 ** -23], np.float32), np.array([-1e-30], np.float32)
+    assert not rw.exact_rows(sc, bi)[0]
+    q3 = np.array([[3]], np.uint8)
+    plain = (q3.astype(np.float64) * float(sc[0]) + float(bi[0])).astype(np.float32)
+    assert plain.tobytes() != rw.mul_add_rows(q3, sc, bi, rw.exact_rows(sc, bi)).tobytes()
+
+
 # ---------------------------------------------------------------------------
 # The random format: the seed's example, determinism, unbiasedness
 # ---------------------------------------------------------------------------
