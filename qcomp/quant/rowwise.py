@@ -321,25 +321,33 @@ def pack_consecutive(q: np.ndarray, bits: int) -> np.ndarray:
     k = per_byte(bits)
     r, c = q.shape
     nb = packed_bytes(c, bits)
-    if c % k:
+    if c % k or not q.flags.c_contiguous:
         padded = np.zeros((r, nb * k), np.uint8)
         padded[:, :c] = q
         q = padded
-    out = q[:, 0::k].copy()
-    for j in range(1, k):
-        out |= q[:, j::k] << np.uint8(j * bits)
-    return out
+    if k == 1:
+        return q.copy()
+    # the k values of a byte read as one little-endian integer, gathered by shifts
+    v = q.reshape(r, nb, k).view("<u2" if k == 2 else "<u4").reshape(r, nb)
+    if k == 2:
+        return ((v & 0x0F) | ((v >> 4) & 0xF0)).astype(np.uint8)
+    return ((v & 0x03) | ((v >> 6) & 0x0C) | ((v >> 12) & 0x30) | ((v >> 18) & 0xC0)
+            ).astype(np.uint8)
 
 
 def unpack_consecutive(packed: np.ndarray, bits: int, cols: int) -> np.ndarray:
     """Inverse of `pack_consecutive`: [R, nb] bytes -> [R, cols] values."""
     k = per_byte(bits)
-    mask = np.uint8((1 << bits) - 1)
     r, nb = packed.shape
-    out = np.empty((r, nb * k), np.uint8)
-    for j in range(k):
-        np.bitwise_and(packed >> np.uint8(j * bits), mask, out=out[:, j::k])
-    return out[:, :cols]
+    if k == 1:
+        return packed[:, :cols].copy()
+    if k == 2:
+        p = packed.astype("<u2")
+        v = (p & 0x0F) | ((p & 0xF0) << 4)
+    else:
+        p = packed.astype("<u4")
+        v = (p & 0x03) | ((p & 0x0C) << 6) | ((p & 0x30) << 12) | ((p & 0xC0) << 18)
+    return np.ascontiguousarray(v).view(np.uint8).reshape(r, nb * k)[:, :cols]
 
 
 def _check_nbit(bits: int) -> None:
@@ -437,9 +445,14 @@ def float_to_fused_nbit_fake(x: np.ndarray, bits: int) -> np.ndarray:
         inverse = (F32(1) / scale).astype(F32)
     out = np.empty((r, c + 8), np.uint8)
     with np.errstate(invalid="ignore", over="ignore"):
-        t = (rows - m[:, None]) * inverse[:, None]
-        q = np.where(np.isfinite(t), np.clip(np.rint(t), 0, (1 << bits) - 1), 0)
-    out[:, :c] = q
+        for sl in _blocks(r, c):
+            t = np.subtract(rows[sl], m[sl, None])
+            np.multiply(t, inverse[sl, None], out=t)
+            bad = ~np.isfinite(t)
+            np.rint(t, out=t)
+            np.clip(t, 0, (1 << bits) - 1, out=t)
+            t[bad] = 0
+            out[sl, :c] = t
     out[:, c:c + 4] = scale.astype("<f4").view(np.uint8).reshape(r, 4)
     out[:, c + 4:] = m.astype("<f4").view(np.uint8).reshape(r, 4)
     return out.reshape(x.shape[:-1] + (c + 8,))
