@@ -40,6 +40,12 @@ def _stablehlo() -> Dialect:
     return StableHLO
 
 
+def _rowwise() -> Dialect:
+    from qcomp.dialects.rowwise import Rowwise
+
+    return Rowwise
+
+
 def _chlo() -> Dialect:
     from qcomp.dialects.chlo import CHLO
 
@@ -52,6 +58,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "chlo": _chlo,
     "tosa": _tosa,
     "check": _check,
+    "rowwise": _rowwise,
 }
 """qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it."""
@@ -110,6 +117,12 @@ def _stablehlo_legalize_quant_to_int() -> type[ModulePass]:
     return LegalizeQuantToIntPass
 
 
+def _rowwise_legalize_to_stablehlo() -> type[ModulePass]:
+    from qcomp.passes.rowwise_legalize_to_stablehlo import RowwiseLegalizeToStablehloPass
+
+    return RowwiseLegalizeToStablehloPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
@@ -120,6 +133,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-rescale-legalize-to-stablehlo": _tosa_rescale_legalize_to_stablehlo,
     "stablehlo-legalize-quant-to-math": _stablehlo_legalize_quant_to_math,
     "stablehlo-legalize-quant-to-int": _stablehlo_legalize_quant_to_int,
+    "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
 }
 """qcomp's passes (name -> factory)."""
 

@@ -1,0 +1,1 @@
+"""Helpers of `rowwise-legalize-to-stablehlo`."""

@@ -1,0 +1,153 @@
+"""The bag reductions over fused rows: Caffe2's `SparseLengths{Sum,WeightedSum,Mean}
+Fused{8,4,2}BitRowwise` and PyTorch's `embedding_bag_{byte,4bit,2bit}_rowwise_offsets`.
+
+Segment m of the output gathers `lengths[m]` consecutive entries of `indices` (lengths
+in order: segment m starts at `sum(lengths[:m])`) and reduces their dequantized rows
+term by term in float32, as fbgemm's kernels do::
+
+    acc = 0
+    for each entry j of the segment (row = indices[j], w = weights[j] or 1):
+        s = w * scale[row]             b = w * bias[row]          (float32 products)
+        acc = fma(s, q[row], acc + b)                             (one rounding)
+    mean: acc = acc * (1 / length)  (float32 reciprocal; an empty segment stays 0)
+
+PyTorch's ops take `offsets` instead: bag m is `indices[offsets[m]:offsets[m + 1]]`,
+the last bag running to the end of `indices` unless `include_last_offset` (then the
+last offset closes it and there is one bag fewer than offsets). They ignore their
+`mode` argument (mode 1, mean, returns the sum; checked with torch 2.13), so the mean
+exists only as Caffe2's `SparseLengthsMean`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from qcomp.quant.rowwise import F32, RowwiseError, decode_rows, fma_f32, fused_cols, fused_width
+
+
+def _check_data(data: np.ndarray, bits: int, cols: int | None) -> int:
+    if data.dtype != np.uint8 or data.ndim != 2:
+        raise RowwiseError(f"the fused table is a 2-d uint8 array, got {data.dtype} {data.shape}")
+    cols = fused_cols(data.shape[1], bits) if cols is None else cols
+    if fused_width(cols, bits) != data.shape[1]:
+        raise RowwiseError(f"{cols} columns at {bits} bits need rows of {fused_width(cols, bits)} "
+                           f"bytes, the table has {data.shape[1]}")
+    return cols
+
+
+def _check_indices(indices: np.ndarray, rows: int) -> np.ndarray:
+    indices = np.asarray(indices)
+    if indices.ndim != 1 or indices.dtype.kind not in "iu":
+        raise RowwiseError(f"indices are a 1-d integer array, got {indices.dtype} {indices.shape}")
+    bad = np.flatnonzero((indices < 0) | (indices >= rows))
+    if bad.size:
+        i = int(bad[0])
+        raise RowwiseError(f"index {i} is {int(indices[i])}, outside the table's rows [0, {rows})")
+    return indices.astype(np.int64)
+
+
+def lengths_to_starts(lengths: np.ndarray, count: int) -> np.ndarray:
+    """Segment starts (exclusive prefix sums), checking the lengths cover `count` entries."""
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1 or lengths.dtype.kind not in "iu":
+        raise RowwiseError(f"lengths are a 1-d integer array, got {lengths.dtype} {lengths.shape}")
+    lengths = lengths.astype(np.int64)
+    if (lengths < 0).any():
+        i = int(np.flatnonzero(lengths < 0)[0])
+        raise RowwiseError(f"length {i} is negative ({int(lengths[i])})")
+    total = int(lengths.sum())
+    if total != count:
+        raise RowwiseError(f"the lengths add up to {total}, there are {count} indices")
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+
+
+def offsets_to_lengths(offsets: np.ndarray, count: int, include_last_offset: bool
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, lengths) of PyTorch's bags from `offsets` over `count` indices."""
+    offsets = np.asarray(offsets)
+    if offsets.ndim != 1 or offsets.dtype.kind not in "iu":
+        raise RowwiseError(f"offsets are a 1-d integer array, got {offsets.dtype} {offsets.shape}")
+    offsets = offsets.astype(np.int64)
+    if include_last_offset:
+        if offsets.size == 0:
+            raise RowwiseError("include_last_offset needs at least one offset")
+        starts, ends = offsets[:-1], offsets[1:]
+    else:
+        starts, ends = offsets, np.append(offsets[1:], count)
+    bad = np.flatnonzero((starts < 0) | (ends > count) | (ends < starts))
+    if bad.size:
+        m = int(bad[0])
+        raise RowwiseError(f"bag {m} spans [{int(starts[m])}, {int(ends[m])}), not inside "
+                           f"the {count} indices in order")
+    return starts, ends - starts
+
+
+def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+               bits: int, weights: np.ndarray | None = None, mean: bool = False,
+               cols: int | None = None) -> np.ndarray:
+    """The module docstring's reduction over bags given by (start, length) into `indices`.
+
+    Vectorised over the bags: step k adds entry k of every bag longer than k (the
+    order within a bag is kept, which is all the float32 rounding depends on)."""
+    data = np.asarray(data)
+    cols = _check_data(data, bits, cols)
+    idx = _check_indices(indices, len(data))
+    if weights is not None:
+        weights = np.asarray(weights)
+        if weights.dtype != np.float32 or weights.shape != idx.shape:
+            raise RowwiseError(f"weights are float32 shaped like the indices {idx.shape}, got "
+                               f"{weights.dtype} {weights.shape}")
+    starts = np.asarray(starts, np.int64)
+    lengths = np.asarray(lengths, np.int64)
+    segs = len(starts)
+    # bags by decreasing length: at step k the bags longer than k are a prefix; the
+    # entries are laid out step by step, so each step reads one contiguous slice
+    order = np.argsort(-lengths, kind="stable")
+    sorted_len, sorted_start = lengths[order], starts[order]
+    longest = int(sorted_len[0]) if segs else 0
+    counts = [int(np.searchsorted(-sorted_len, -k, side="left")) for k in range(longest)]
+    perm = (np.concatenate([sorted_start[:n] + k for k, n in enumerate(counts)])
+            if counts else np.zeros(0, np.int64))
+    q, scale, bias = decode_rows(data[idx[perm]], bits, cols)
+    if weights is not None:
+        w = weights[perm]
+        scale = (w * scale).astype(F32)
+        bias = (w * bias).astype(F32)
+    acc = np.zeros((segs, cols), F32)
+    off = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        for n in counts:
+            a = acc[:n]
+            np.add(a, bias[off:off + n, None], out=a)
+            acc[:n] = fma_f32(scale[off:off + n, None], q[off:off + n], a, True)
+            off += n
+    out = np.empty_like(acc)
+    out[order] = acc
+    if mean:
+        nz = lengths > 0
+        with np.errstate(over="ignore", invalid="ignore"):
+            inv = (F32(1) / lengths[nz].astype(F32)).astype(F32)
+            out[nz] = out[nz] * inv[:, None]
+    return out
+
+
+def sparse_lengths(data: np.ndarray, indices: np.ndarray, lengths: np.ndarray, bits: int,
+                   weights: np.ndarray | None = None, mean: bool = False,
+                   cols: int | None = None) -> np.ndarray:
+    """Caffe2's `SparseLengths{Sum,WeightedSum,Mean}Fused{bits}BitRowwise`:
+    [len(lengths), C] float32."""
+    idx = np.asarray(indices)
+    starts = lengths_to_starts(lengths, idx.size if idx.ndim == 1 else -1)
+    return bag_reduce(data, idx, starts, np.asarray(lengths, np.int64), bits, weights, mean, cols)
+
+
+def embedding_bag_offsets(data: np.ndarray, indices: np.ndarray, offsets: np.ndarray, bits: int,
+                          per_sample_weights: np.ndarray | None = None,
+                          include_last_offset: bool = False,
+                          cols: int | None = None) -> np.ndarray:
+    """PyTorch's `embedding_bag_{byte,4bit,2bit}_rowwise_offsets` (sum; see the module
+    docstring for `offsets`)."""
+    idx = np.asarray(indices)
+    starts, lengths = offsets_to_lengths(offsets, idx.size if idx.ndim == 1 else -1,
+                                         include_last_offset)
+    return bag_reduce(data, idx, starts, lengths, bits, per_sample_weights, False, cols)

@@ -1,0 +1,40 @@
+"""Random float32 tables for the rowwise tests: the kinds of rows that break
+quantizers (shared by the torch oracle tests and the lowering tests)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+KINDS = ("normal", "magnitudes", "constant", "huge", "signed_zeros", "infinities", "offset")
+
+
+def table(rng: np.random.Generator, kind: str, rows: int, cols: int) -> np.ndarray:
+    """A NaN-free float32 [rows, cols] table of one kind:
+
+    - normal: standard normal;
+    - magnitudes: each row scaled by 10^k, k in [-40, 37] (subnormal to near FLT_MAX);
+    - constant: every row one repeated value;
+    - huge: uniform over (-3.4e38, 3.4e38), so max - min overflows to inf;
+    - signed_zeros: 0.0, -0.0, +-1 (and all-zero rows), the sign of a zero extreme;
+    - infinities: +-inf among 0, -0, 2, 7e4 (beyond float16);
+    - offset: 1e4 + small noise (bias far from the values' spread)."""
+    shape = (rows, cols)
+    if kind == "normal":
+        w = rng.standard_normal(shape)
+    elif kind == "magnitudes":
+        w = rng.standard_normal(shape) * 10.0 ** rng.integers(-40, 38, (rows, 1))
+    elif kind == "constant":
+        w = np.repeat(rng.standard_normal((rows, 1)), cols, 1)
+    elif kind == "huge":
+        w = rng.uniform(-3.4e38, 3.4e38, shape)
+    elif kind == "signed_zeros":
+        w = rng.choice(np.array([0.0, -0.0, 1.0, -1.0]), shape) * rng.choice([0.0, 1.0], (rows, 1))
+        w[w == 0] = rng.choice(np.array([0.0, -0.0]), int((w == 0).sum()))
+    elif kind == "infinities":
+        w = rng.choice(np.array([0.0, -0.0, np.inf, -np.inf, 2.0, 7e4]), shape)
+    elif kind == "offset":
+        w = rng.standard_normal(shape) * 1e-3 + 1e4
+    else:
+        raise ValueError(kind)
+    with np.errstate(over="ignore"):
+        return w.astype(np.float32)

@@ -1,0 +1,133 @@
+"""Benchmark: Caffe2's fused rowwise formats in qcomp (NumPy) against PyTorch's C++ kernels.
+
+    python3 tools/bench_rowwise.py [--rows 1000000] [--cols 64] [--indices 100000]
+                                   [--repeat 3] [--markdown]
+
+Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
+lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
+prepack / unpack / bag kernels in the same run: best of `--repeat` wall times,
+alternating qcomp and torch, torch with its default thread count and with one thread.
+Every row also says whether qcomp's output equals torch's bit for bit. Not a test:
+nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from qcomp.quant import rowwise as rw  # noqa: E402
+from qcomp.quant import rowwise_bags as rb  # noqa: E402
+from qcomp.quant import rowwise_rand as rr  # noqa: E402
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    out, t = None, float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        t = min(t, time.perf_counter() - t0)
+    return t, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--cols", type=int, default=64)
+    ap.add_argument("--indices", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--markdown", action="store_true", help="print the README table")
+    args = ap.parse_args(argv)
+    try:
+        import torch
+    except ImportError:
+        print("torch is not installed (pip install -e '.[test]'); qcomp times only")
+        torch = None
+    ops = torch.ops.quantized if torch is not None else None
+    threads = torch.get_num_threads() if torch is not None else 0
+
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((args.rows, args.cols), dtype=np.float32)
+    tw = torch.from_numpy(w) if torch is not None else None
+    rows = []
+
+    def torch_times(fn):
+        if torch is None:
+            return None, None, None
+        t_n, out = best(fn, args.repeat)
+        torch.set_num_threads(1)
+        try:
+            t_1, _ = best(fn, args.repeat)
+        finally:
+            torch.set_num_threads(threads)
+        return t_n, t_1, out
+
+    def row(op: str, fmt: str, qfn, tfn=None):
+        t_q, got = best(qfn, args.repeat)
+        t_n, t_1, want = torch_times(tfn) if tfn is not None else (None, None, None)
+        same = None
+        if want is not None:
+            want = want.numpy()
+            same = got.shape == want.shape and got.tobytes() == want.tobytes()
+        rows.append((op, fmt, t_q, t_n, t_1, same))
+        return got
+
+    table = {}
+    for bits, name in ((8, "byte"), (4, "4bit"), (2, "2bit")):
+        fmt = f"fused {bits}-bit"
+        pack = rw.float_to_fused_8bit if bits == 8 else (lambda x, b=bits: rw.float_to_fused_nbit(x, b))
+        unpack = rw.fused_8bit_to_float if bits == 8 else (lambda x, b=bits: rw.fused_nbit_to_float(x, b))
+        tp = getattr(ops, f"embedding_bag_{name}_prepack") if ops else None
+        tu = getattr(ops, f"embedding_bag_{name}_unpack") if ops else None
+        packed = row("quantize", fmt, lambda: pack(w), (lambda: tp(tw)) if tp else None)
+        table[bits] = packed
+        row("dequantize", fmt, lambda: unpack(packed),
+            (lambda: tu(torch.from_numpy(packed))) if tu else None)
+    for bits in (4, 2):
+        fake = row("quantize", f"fake {bits}-bit", lambda b=bits: rw.float_to_fused_nbit_fake(w, b))
+        row("dequantize", f"fake {bits}-bit", lambda f=fake: rw.fused_8bit_to_float(f))
+    rand = row("quantize", "random 4-bit (stochastic)", lambda: rr.float_to_fused_rand(w, 4, True, 1))
+    row("dequantize", "random 4-bit", lambda: rr.fused_rand_to_float(rand))
+
+    n = args.indices
+    idx = rng.integers(0, args.rows, n)
+    lengths = np.full(n // 20, 20)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    weights = rng.standard_normal(n).astype(np.float32)
+    for bits, name in ((8, "byte"), (4, "4bit")):
+        data = table[bits]
+        bag = getattr(ops, f"embedding_bag_{name}_rowwise_offsets") if ops else None
+        td, ti, to = (torch.from_numpy(data), torch.from_numpy(idx), torch.from_numpy(offsets)) if ops else (None,) * 3
+        row(f"bag sum, {n:,} indices", f"fused {bits}-bit",
+            lambda d=data, b=bits: rb.sparse_lengths(d, idx, lengths, b),
+            (lambda: bag(td, ti, to, False, 0, False, None, None, True)) if bag else None)
+        tw8 = torch.from_numpy(weights) if ops else None
+        row(f"bag weighted sum, {n:,} indices", f"fused {bits}-bit",
+            lambda d=data, b=bits: rb.sparse_lengths(d, idx, lengths, b, weights),
+            (lambda: bag(td, ti, to, False, 0, False, tw8, None, True)) if bag else None)
+
+    def fmt_t(t):
+        return "—" if t is None else f"{t:.3f} s"
+
+    def fmt_r(a, b):
+        return "—" if b is None else f"{a / b:.1f}"
+
+    header = (f"| operation ({args.rows:,} × {args.cols} f32) | format | qcomp | torch ({threads} threads) "
+              f"| qcomp / torch | torch (1 thread) | qcomp / torch 1T | same bytes |")
+    print(header)
+    print("|" + "---|" * 8)
+    for op, fmt, t_q, t_n, t_1, same in rows:
+        s = "—" if same is None else ("yes" if same else "NO")
+        print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(t_1)} "
+              f"| {fmt_r(t_q, t_1)} | {s} |")
+    return 0 if all(r[5] in (None, True) for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
