@@ -4,8 +4,6 @@ signed zeros, infinities, huge ranges, constant rows; and the ops' run errors.""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +12,7 @@ from qcomp.interpreter import run
 from qcomp.passes.rowwise_legalize_to_stablehlo import RowwiseLegalizeToStablehloPass
 from qcomp.registry import make_context, parse_module
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "quant"))
-from rowwise_tables import KINDS, table  # noqa: E402
+from tests.quant.rowwise_tables import KINDS, table
 
 ROWS, COLS = 6, 19   # 16 columns in 8-lane vectors, 3 after them (fbgemm's order)
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from rowwise_tables import KINDS, table
+from tests.quant.rowwise_tables import KINDS, table
 
 from qcomp.quant import rowwise as rw
 from qcomp.quant import rowwise_bags as rb
