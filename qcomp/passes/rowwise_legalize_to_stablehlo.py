@@ -13,7 +13,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from qcomp.dialects import rowwise as rw
 from qcomp.passes.rowwise import bags, formats
-from qcomp.passes.rowwise.emit import Builder, element, i64, shape
+from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, element, i64, shape
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 
 PASS = "rowwise-legalize-to-stablehlo"

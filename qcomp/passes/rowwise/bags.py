@@ -17,7 +17,7 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.passes.rowwise.emit import Builder, f32, i64, shape
+from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, f32, i64, shape
 from qcomp.passes.rowwise.formats import decode
 
 

@@ -15,14 +15,11 @@ Every value is a statically shaped tensor; scalars are rank-0 constants broadcas
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
-    TensorType,
     f16,
     f32,
     f64,
@@ -30,9 +27,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import (
@@ -43,6 +38,7 @@ from qcomp.dialects.stablehlo.attrs import (
     GatherDimensionNumbersAttr,
 )
 from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.passes.utils.builder import Builder, element_of, shape_of, tensor_type
 from qcomp.quant.rowwise import FLT_MAX
 
 ui8 = IntegerType(8, Signedness.UNSIGNED)
@@ -50,72 +46,32 @@ ui64 = IntegerType(64, Signedness.UNSIGNED)
 FLOAT_TYPES = (f16, f32, f64)
 
 
-@lru_cache(maxsize=4096)
-def tensor(element: Attribute, shape: tuple[int, ...]) -> TensorType:
-    return TensorType(element, shape)
-
-
-def shape(v: SSAValue) -> tuple[int, ...]:
-    t = v.type
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
-def element(v: SSAValue) -> Attribute:
-    t = v.type
-    assert isinstance(t, TensorType)
-    return t.element_type
+tensor = tensor_type
+shape = shape_of
+element = element_of
 
 
 _COMPARE_TYPE = {"f": ComparisonType.FLOAT, "i": ComparisonType.SIGNED, "u": ComparisonType.UNSIGNED}
 
 
-class Builder:
-    """Inserts StableHLO ops before `anchor`."""
-
-    def __init__(self, rewriter: PatternRewriter, anchor: Operation):
-        self.rewriter = rewriter
-        self.point = InsertPoint.before(anchor)
-
-    # -- generic -------------------------------------------------------------------------
-    def insert(self, op: Operation) -> SSAValue:
-        self.rewriter.insert(op, self.point)
-        return op.results[0]
+class RowwiseBuilder(Builder):
+    """The passes' `Builder` (inserting before `anchor`) with the rowwise formulas."""
 
     def op(self, cls: type, operands: list[SSAValue], elem: Attribute | None = None,
            shp: tuple[int, ...] | None = None, **props: Attribute) -> SSAValue:
-        elem = element(operands[0]) if elem is None else elem
-        shp = shape(operands[0]) if shp is None else shp
-        return self.insert(cls.create(operands=operands, result_types=[tensor(elem, tuple(shp))],
-                                      properties=props))
+        """`Builder.op`, the element type defaulting to the first operand's."""
+        return super().op(cls, operands, element(operands[0]) if elem is None else elem,
+                          shp, **props)
 
     def scalar(self, value, elem: Attribute) -> SSAValue:
         """A rank-0 constant."""
-        t = tensor(elem, ())
-        if elem in FLOAT_TYPES:
-            attr = DenseIntOrFPElementsAttr.from_list(t, [float(value)])
-        else:
-            attr = DenseIntOrFPElementsAttr.from_list(t, [int(value)])
-        return self.insert(sh.ConstantOp(attr))
-
-    def constant(self, values, elem: Attribute) -> SSAValue:
-        a = np.asarray(values)
-        t = tensor(elem, tuple(a.shape))
-        flat = a.reshape(-1).tolist()
-        if elem in FLOAT_TYPES:
-            attr = DenseIntOrFPElementsAttr.from_list(t, [float(v) for v in flat])
-        else:
-            attr = DenseIntOrFPElementsAttr.from_list(t, [int(v) for v in flat])
-        return self.insert(sh.ConstantOp(attr))
+        return self.constant(np.array(value), elem)
 
     def splat(self, value, elem: Attribute, shp: tuple[int, ...]) -> SSAValue:
-        return self.bcast(self.scalar(value, elem), shp, [])
+        return self.broadcast(self.scalar(value, elem), tuple(shp), [])
 
     def bcast(self, x: SSAValue, shp: tuple[int, ...], dims: list[int]) -> SSAValue:
-        if shape(x) == tuple(shp) and dims == list(range(len(shp))):
-            return x
-        return self.op(sh.BroadcastInDimOp, [x], element(x), tuple(shp),
-                       broadcast_dimensions=i64_array(dims))
+        return self.broadcast(x, tuple(shp), list(dims))
 
     def rows(self, x: SSAValue, shp: tuple[int, ...]) -> SSAValue:
         """A per-row value [R] broadcast along the columns of `shp` = [R, C]."""
@@ -175,14 +131,14 @@ class Builder:
         s = shape(x)
         begin = [0] * (len(s) - 1) + [start]
         end = list(s[:-1]) + [limit]
-        return self.insert(sh.SliceOp(x, begin, end))
+        return self.emit(sh.SliceOp(x, begin, end))
 
     def concat(self, xs: list[SSAValue], dim: int) -> SSAValue:
         xs = [x for x in xs if shape(x)[dim] != 0] or xs[:1]
-        return xs[0] if len(xs) == 1 else self.insert(sh.ConcatenateOp(xs, dim))
+        return xs[0] if len(xs) == 1 else self.emit(sh.ConcatenateOp(xs, dim))
 
     def iota(self, dim: int, elem: Attribute, shp: tuple[int, ...]) -> SSAValue:
-        return self.insert(sh.IotaOp(dim, tensor(elem, tuple(shp))))
+        return self.emit(sh.IotaOp(dim, tensor(elem, tuple(shp))))
 
     def reduce(self, x: SSAValue, dim: int, kind: type, init) -> SSAValue:
         e = element(x)
@@ -194,7 +150,7 @@ class Builder:
         red = sh.ReduceOp.create(operands=[x, self.scalar(init, e)], result_types=[tensor(e, out)],
                                  properties={"dimensions": i64_array([dim])},
                                  regions=[Region(block)])
-        return self.insert(red)
+        return self.emit(red)
 
     def gather_rows(self, table: SSAValue, idx: SSAValue) -> SSAValue:
         """table[idx] for a rank-2 table [R, W] and i64 indices [N] -> [N, W]; a rank-1

@@ -7,7 +7,7 @@ import math
 
 from xdsl.ir import SSAValue
 
-from qcomp.passes.rowwise.emit import Builder, f16, f32, f64, shape, ui8, ui64
+from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, f16, f32, f64, shape, ui8, ui64
 from qcomp.quant.rowwise import EPSILON_8BIT
 from qcomp.quant.rowwise_rand import GOLDEN, HEADER, MIX1, MIX2, QEPSILON, tail_of
 
