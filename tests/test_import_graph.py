@@ -13,8 +13,12 @@ relative imports resolved against the importing module's package.  An edge A -> 
 * a package's `__init__` is a module like any other: it has edges to whatever it
   imports, so an `__init__` that re-exports its submodules has edges to them, and
   importing a name from a package goes through the `__init__`;
-* importing `pkg.sub` is not also an edge to `pkg` (Python runs `pkg/__init__` first,
-  but that `__init__` only re-exports its own subpackage, which the next rule holds).
+* for the layer rules, importing `pkg.sub` is an edge to `pkg.sub` only; for cycles it
+  is also an edge to `pkg` (and to every package around `pkg.sub` that the importer is
+  not itself inside), because Python runs `pkg/__init__` before `pkg.sub`, and an
+  `__init__` re-exporting its submodules can lead back to the importer
+  (`with_package_inits`).  The packages around the importer are not edges: they are
+  already running when the importer runs.
 
 Layers, lowest first; a module imports only modules of its own layer or lower ones:
 
@@ -28,6 +32,8 @@ modules inside its own package, and nothing outside `qcomp.tools` imports `qcomp
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,9 +58,13 @@ class Edge:
     target: str
     file: str
     line: int
+    through: str = ""  # the module imported, when this edge is to a package around it
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.source} imports {self.target}"
+        text = f"{self.file}:{self.line}: {self.source} imports {self.target}"
+        if self.through:
+            text += f" (its __init__ runs first, importing {self.through})"
+        return text
 
 
 def module_files(root: Path) -> dict[str, Path]:
@@ -109,6 +119,24 @@ def import_graph(root: Path) -> dict[str, list[Edge]]:
                     edges.append(Edge(module, known, rel, node.lineno))
         graph[module] = sorted(set(edges), key=lambda e: (e.line, e.target))
     return graph
+
+
+def with_package_inits(graph: dict[str, list[Edge]]) -> dict[str, list[Edge]]:
+    """`graph` plus, for each edge A -> pkg.sub, the edges A -> pkg for every package
+    around pkg.sub that A is not inside: importing pkg.sub runs those `__init__`s first."""
+    full = {}
+    for module, edges in graph.items():
+        added = []
+        for edge in edges:
+            parts = edge.target.split(".")
+            for i in range(1, len(parts)):
+                package = ".".join(parts[:i])
+                if package in graph and not (module == package
+                                             or module.startswith(package + ".")):
+                    added.append(Edge(module, package, edge.file, edge.line, edge.target))
+            added.append(edge)
+        full[module] = list(dict.fromkeys(added))
+    return full
 
 
 def layer_of(module: str, layers: dict[str, int] = LAYERS) -> int | None:
@@ -242,7 +270,7 @@ def test_qcomp_imports_follow_the_layers():
 
 
 def test_qcomp_has_no_import_cycle():
-    found = cycles(import_graph(QCOMP))
+    found = cycles(with_package_inits(import_graph(QCOMP)))
     assert not found, "import cycles:\n" + "\n".join(describe(c) for c in found)
 
 
@@ -306,6 +334,36 @@ def test_checker_finds_cycles_and_upward_imports(tmp_path):
     assert not cycles({"x": [Edge("x", "y", "x.py", 1)], "y": []})
     assert describe(cycles({"x": [Edge("x", "x", "x.py", 3)]})[0]) == \
         "x -> x\n    x.py:3: x imports x"
+
+
+def test_checker_finds_cycles_through_a_package_init(tmp_path):
+    # a imports sub.x; Python runs sub/__init__ first, which imports sub.y, which imports
+    # a back: `import pkg.a` fails with "partially initialized module 'pkg.a'"
+    root = _write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from pkg.sub.x import X\nA = 1\n",
+        "pkg/sub/__init__.py": "from pkg.sub.y import Y\n",
+        "pkg/sub/x.py": "X = 1\n",
+        "pkg/sub/y.py": "from pkg.a import A\nY = 2\n",
+        # inside pkg.sub, importing pkg.sub.x does not run pkg.sub's __init__ again
+        "pkg/sub/z.py": "from . import x\n",
+    })
+    python = subprocess.run([sys.executable, "-c", "import pkg.a"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert python.returncode == 1 and "partially initialized module 'pkg.a'" in python.stderr
+
+    graph = import_graph(root)
+    assert not cycles(graph)  # no cycle among the imports as written
+    full = with_package_inits(graph)
+    assert [e.target for e in full["pkg.a"]] == ["pkg.sub", "pkg.sub.x"]
+    assert [e.target for e in full["pkg.sub.z"]] == ["pkg.sub.x"]
+    found = cycles(full)
+    assert len(found) == 1
+    assert describe(found[0]) == (
+        "pkg.a -> pkg.sub -> pkg.sub.y -> pkg.a\n"
+        "    pkg/a.py:1: pkg.a imports pkg.sub (its __init__ runs first, importing pkg.sub.x)\n"
+        "    pkg/sub/__init__.py:1: pkg.sub imports pkg.sub.y\n"
+        "    pkg/sub/y.py:1: pkg.sub.y imports pkg.a")
 
 
 # ---------------------------------------------------------------- the tests' own helpers

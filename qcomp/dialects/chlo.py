@@ -25,6 +25,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.quant import element_type, quantized_element
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo.format import (
     array_values,
@@ -34,6 +35,7 @@ from qcomp.dialects.stablehlo.format import (
     print_operand_list,
     resolve,
 )
+from qcomp.dialects.stablehlo.kinds import type_text
 
 
 def broadcast_shapes(lhs: tuple[int, ...], rhs: tuple[int, ...],
@@ -112,8 +114,6 @@ class BroadcastBinaryOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        from qcomp.dialects.quant import element_type
-
         lt, rt, ot = self.lhs.type, self.rhs.type, self.result.type
         assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
         assert isinstance(ot, TensorType)
@@ -127,14 +127,10 @@ class BroadcastBinaryOp(IRDLOperation):
         res = tuple(ot.get_shape())
         if shape is not None and (len(res) != len(shape) or any(
                 a != b and a != -1 and b != -1 for a, b in zip(res, shape))):
-            from qcomp.dialects.stablehlo.kinds import type_text
-
             inferred = TensorType(ot.element_type, shape)
             raise VerifyException(
                 f"inferred type(s) '{type_text(inferred)}' are incompatible with return type(s) "
                 f"of operation '{type_text(ot)}'")
-        from qcomp.dialects.quant import quantized_element
-
         if quantized_element(lt) is None and quantized_element(ot) is None:
             if element_type(lt) != element_type(ot) or element_type(rt) != element_type(ot):
                 raise VerifyException("requires compatible element types for all operands "

@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from qcomp.dialects.stablehlo.parse_errors import op_error
+from qcomp.ir.float_text import format_float
 
 
 # ---------------------------------------------------------------------------
@@ -491,8 +492,6 @@ class ResultAccuracyAttr(ParametrizedAttribute):
         return (FloatData(atol), FloatData(rtol), IntAttr(ulps), mode)
 
     def print_parameters(self, printer: Printer) -> None:
-        from qcomp.ir.float_text import format_float
-
         text = "<"
         if self.atol.data != 0:
             text += f"atol = {format_float(self.atol.data)}, "

@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element
 from qcomp.dialects.stablehlo.kinds import type_text
+from qcomp.ir.float_text import format_float
 
 
 def fail(message: str) -> None:
@@ -141,8 +142,6 @@ def verify_transpose(operand: Attribute, permutation: Sequence[int], result: Att
 
 
 def _fmt(x: float) -> str:
-    from qcomp.ir.float_text import format_float
-
     return format_float(x)
 
 

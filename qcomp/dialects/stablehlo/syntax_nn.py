@@ -16,7 +16,12 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from qcomp.dialects.stablehlo.attrs import format_conv_dimensions, parse_conv_dimensions
+from qcomp.dialects.stablehlo.attrs import (
+    DotAlgorithmAttr,
+    DotDimensionNumbersAttr,
+    format_conv_dimensions,
+    parse_conv_dimensions,
+)
 from qcomp.dialects.stablehlo.format import (
     array_values,
     bool_array,
@@ -73,8 +78,6 @@ def _parse_lhs_rhs(parser: Parser) -> tuple[list[int], list[int]]:
 
 @custom_parser
 def parse_dot_general(cls, parser: Parser) -> Op:
-    from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr as Dot
-
     operands = parse_operand_list(parser, 2)
     parser.parse_punctuation(",")
     lb: list[int] = []
@@ -86,7 +89,8 @@ def parse_dot_general(cls, parser: Parser) -> Op:
     parser.parse_keyword("contracting_dims")
     parser.parse_punctuation("=")
     lc, rc = _parse_lhs_rhs(parser)
-    props: dict[str, Attribute] = {"dot_dimension_numbers": Dot.get(lb, rb, lc, rc)}
+    dims = DotDimensionNumbersAttr.get(lb, rb, lc, rc)
+    props: dict[str, Attribute] = {"dot_dimension_numbers": dims}
     if parser.parse_optional_punctuation(",") is not None:
         if parser.parse_optional_keyword("algorithm") is None:
             parser.parse_keyword("precision")
@@ -107,8 +111,6 @@ def parse_dot_general(cls, parser: Parser) -> Op:
 
 def _parse_algorithm(parser: Parser) -> Attribute:
     """The stripped `#stablehlo.dot_algorithm<...>` body."""
-    from qcomp.dialects.stablehlo.attrs import DotAlgorithmAttr
-
     return DotAlgorithmAttr.new(DotAlgorithmAttr.parse_parameters(parser))
 
 
