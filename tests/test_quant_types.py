@@ -135,6 +135,9 @@ _SETTINGS = settings(max_examples=150, deadline=None,
 
 @_SETTINGS
 @given(uniform_types())
+@example((UniformQuantizedType.build(IntegerType(1, Signedness.UNSIGNED), Float32Type(),
+                                     [1000001.0], [0], quantized_dimensions=[0],
+                                     block_sizes=[1], params_shape=[1]), (1,)))
 def test_print_parse_round_trip(case):
     t, shape = case
     text = type_text(t)

@@ -207,6 +207,10 @@ class _BodyParser:
         return params, [size] + (inner or [])
 
 
+_HEX_DIGITS = {"f16": 4, "bf16": 4, "f32": 8}
+"""Hex digits of a bit pattern of each expressed kind below f64."""
+
+
 def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Attribute:
     """Build the quant type named `mnemonic` from its body text; `types` maps the
     mnemonics (`uniform`, `any`, `calibrated`) to the type classes (defined in
@@ -259,12 +263,18 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
                 # below 2^-24, which upstream then refuses to read back. qcomp checks
                 # the range on the literal as upstream does, but reads its own printed
                 # text of an in-range value back.
-                try:
-                    value = parse_float(repr(scale), kind)
-                except ValueError:
-                    value = math.inf
-                if not (lo <= scale <= hi) and format_float(value, kind) != p.token_text(off):
-                    value = scale
+                text = p.token_text(off)
+                if text.lower().startswith("0x") and len(text) - 2 <= _HEX_DIGITS[kind]:
+                    # qcomp's own printed bit pattern of the expressed kind (upstream
+                    # prints such scales in hex too, then reads the bits as an f64)
+                    value = scale = parse_float(text, kind)
+                else:
+                    try:
+                        value = parse_float(repr(scale), kind)
+                    except ValueError:
+                        value = math.inf
+                    if not (lo <= scale <= hi) and format_float(value, kind) != text:
+                        value = scale
             if not (lo <= value <= hi):
                 raise QuantParseError(
                     off,
