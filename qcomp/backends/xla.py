@@ -47,7 +47,7 @@ from qcomp.backends import xla_prepare
 from qcomp.interpreter import FunctionRun, RunError, entry_functions
 from qcomp.interpreter.checks import judge_check
 from qcomp.interpreter.runner import _inputs_for
-from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of
+from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, to_type
 from qcomp.ir import print_module
 
 INSTALL_HINT = "pip install 'qcomp[xla]'"
@@ -198,6 +198,8 @@ class XlaFunction:
     """Trailing arguments of the compiled `@main` (the hoisted float constants)."""
     _constant_buffers: list[Any] | None = None
     n_results: int = 0
+    main_arg_types: list[Attribute] = field(default_factory=list)
+    main_result_types: list[Attribute] = field(default_factory=list)
     lower_seconds: float = 0.0
     compile_seconds: float = 0.0
 
@@ -234,6 +236,22 @@ class XlaFunction:
             if k < len(out.checks):
                 out.results[i] = np.array(out.checks[k].passed)
         return out
+
+    def lowered_inputs(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The arguments of the compiled `@main` for `inputs`, as the interpreter holds
+        them: storage integers of the lowered types, then the trailing constants."""
+        arg_types = self.function.function_type.inputs.data
+        main_types = self.main_arg_types
+        return [to_type(check_input(a, t, f"arg{i}").astype(np.int64)
+                        if numpy_dtype(element_type(m)).kind in "iu" else check_input(a, t, f"arg{i}"),
+                        element_type(m))
+                for i, (a, t, m) in enumerate(zip(inputs, arg_types, main_types))] + list(self.constants)
+
+    def raw_outputs(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Every result of the compiled `@main` (the check operands included), in the
+        interpreter's dtypes of the lowered types."""
+        return [_host(v, numpy_dtype(element_type(t)))
+                for v, t in zip(self._execute(inputs), self.main_result_types)]
 
     def _execute(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         arg_types = self.function.function_type.inputs.data
@@ -283,11 +301,13 @@ def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None 
     for fn in todo:
         t0 = time.perf_counter()
         try:
-            prepared = xla_prepare.for_entry(lowered, fn.name)
+            prepared = xla_prepare.for_entry(lowered, fn.name, semantics)
             fn.text = print_module(prepared.module)
             main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
                         and op.sym_name.data == "main")
+            fn.main_result_types = list(main.function_type.outputs.data)
             n_args = len(main.function_type.inputs.data) - len(prepared.constants)
+            fn.main_arg_types = list(main.function_type.inputs.data[:n_args])
             fn.arg_dtypes = [device_dtype(t) for t in main.function_type.inputs.data[:n_args]]
             fn.checks = xla_prepare.entry_checks(fn.function)
             fn.check_arity = prepared.check_arity
@@ -302,9 +322,48 @@ def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None 
             fn.executable = compile_text(fn.text, device)
             fn.compile_seconds = time.perf_counter() - t0
         except RunError as e:
-            fn.error = e if e.op is not None else RunError(
-                f"{e.message} (the program lowered by {xla_prepare.LOWERING[semantics]})", fn.function)
+            if e.op is None:
+                culprit = blame(module, semantics, fn.name, device)
+                where = (f"produced by {culprit}" if culprit else
+                         f"the program lowered by {xla_prepare.LOWERING[semantics]}")
+                e = RunError(f"{e.message} ({where})", fn.function)
+            fn.error = e
     return out
+
+
+def rejected(text: str, device: str = "cpu") -> str | None:
+    """Why XLA (jaxlib's MLIR parser, then the compiler) rejects `text`, or None."""
+    try:
+        compile_text(text, device)
+    except RunError as e:
+        return e.message
+    return None
+
+
+def blame(module: ModuleOp, semantics: str, entry: str, device: str = "cpu") -> str | None:
+    """Who produced a program XLA rejects: `the input program` when XLA rejects the
+    input already (possible only without quantized types), else the first pass of the
+    lowering pipeline whose output (as the backend prints it for `entry`) XLA rejects;
+    None when every one is accepted."""
+    from qcomp.registry import make_context
+
+    copy = module.clone()
+    if not any(quant_of(v.type) for op in copy.walk() for v in op.results):
+        try:
+            if rejected(print_module(xla_prepare.for_entry(copy, entry, semantics).module), device):
+                return "the input program"
+        except RunError:
+            pass
+    ctx = make_context()
+    for p in xla_prepare.lowering_passes(semantics):
+        p.apply(ctx, copy)
+        try:
+            text = print_module(xla_prepare.for_entry(copy, entry, semantics).module)
+        except RunError:
+            continue
+        if rejected(text, device) is not None:
+            return f"pass {p.name}"
+    return None
 
 
 _COMPILED: OrderedDict[tuple, list[XlaFunction]] = OrderedDict()

@@ -8,7 +8,7 @@
    matches the semantics (`spec` → `stablehlo-legalize-quant-to-math{rescale=float}`,
    `stablehlo` → `{rescale=stablehlo}`, then `canonicalize,cse`: what
    `qcomp-opt -p stablehlo-lower-quant` does).
-3. `for_entry(lowered, name, checks)`: one module per entry function, as XLA wants
+3. `for_entry(lowered, name, semantics)`: one module per entry function, as XLA wants
    it: the entry renamed `@main`, every other function private and dropped unless
    `@main` calls it, and each check op removed, its operands returned as extra results
    of `@main` (judged on the host by `qcomp.interpreter.checks.judge_check`).
@@ -27,20 +27,19 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
-    IntegerType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
     UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.dialects import stablehlo as sh
+from qcomp.backends import xla_exact
 from qcomp.dialects.stablehlo import ConstantOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
-from qcomp.interpreter.values import dense_to_array, element_type, is_float, quant_of
 from qcomp.registry import XDSL_PASSES, make_context
 
 LOWERING = {
@@ -92,8 +91,8 @@ def _unsupported_reason(op: Operation) -> str | None:
         return f"the xla backend cannot run '{op.name}': {why}; run it with --backend numpy"
     target = getattr(op, "call_target_name", None)
     if target is not None and not is_check(op):
-        return (f"the xla backend cannot run 'stablehlo.custom_call' @{target}: only the "
-                f"check targets are known")
+        return (f"the xla backend cannot run '{op.name}' @{target}: only the check targets "
+                f"are known")
     return None
 
 
@@ -125,20 +124,24 @@ def entry_checks(entry: func.FuncOp) -> list[Operation]:
     return [op for op in entry.body.ops if is_check(op)]
 
 
-def lower(module: ModuleOp, semantics: str, ctx: Context | None = None) -> ModuleOp:
-    """A lowered copy of `module` (see module docstring); a pass error is a RunError at
-    the op of `module` it is about, where that op is one of the input's."""
+def lowering_passes(semantics: str) -> list[ModulePass]:
+    """The passes of `LOWERING[semantics]`, in order."""
     from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 
     if semantics not in LOWERING:
         raise RunError(f"unknown semantics '{semantics}' (spec or stablehlo)")
+    rescale = "float" if semantics == "spec" else "stablehlo"
+    return [LegalizeQuantToMathPass(rescale=rescale)] + [XDSL_PASSES[n]()() for n in ("canonicalize", "cse")]
+
+
+def lower(module: ModuleOp, semantics: str, ctx: Context | None = None) -> ModuleOp:
+    """A lowered copy of `module` (see module docstring); a pass error is a RunError at
+    the op of `module` it is about, where that op is one of the input's."""
     ctx = ctx or make_context()
     copy = module.clone()
     copied = list(copy.walk())  # kept alive so that ids stay unique during the passes
     originals = dict(zip((id(op) for op in copied), module.walk()))
-    rescale = "float" if semantics == "spec" else "stablehlo"
-    passes = [LegalizeQuantToMathPass(rescale=rescale)] + [XDSL_PASSES[n]()() for n in ("canonicalize", "cse")]
-    for p in passes:
+    for p in lowering_passes(semantics):
         try:
             p.apply(ctx, copy)
         except DiagnosticException as e:
@@ -161,11 +164,11 @@ class EntryModule:
     """(result index, check index): results that are a check's verdict (an `i1` that
     the host fills in; XLA returns a placeholder)."""
     constants: list[np.ndarray]
-    """Values of the float constants made arguments of `@main` (they follow the
-    function's own arguments; see `hoist_float_constants`)."""
+    """Values of the trailing arguments `xla_exact.make_exact` gave `@main` (after the
+    function's own arguments)."""
 
 
-def for_entry(lowered: ModuleOp, name: str) -> EntryModule:
+def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryModule:
     """A copy of `lowered` holding what XLA needs to run `@name` (module docstring, 3)."""
     module = lowered.clone()
     funcs = _functions(module)
@@ -208,69 +211,8 @@ def for_entry(lowered: ModuleOp, name: str) -> EntryModule:
         entry.function_type = FunctionType.from_lists(list(entry.function_type.inputs.data), outs)
         if entry.res_attrs is not None:
             entry.res_attrs = None
-    spell_booleans_for_xla(module)
-    constants = hoist_float_constants(entry)
+    constants = xla_exact.make_exact(module, entry, semantics)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
-
-
-def spell_booleans_for_xla(module: ModuleOp) -> None:
-    """`add` / `multiply` on `i1` as `or` / `and`: what the StableHLO spec says they are;
-    XLA's CPU backend adds booleans modulo 2 (true + true = false)."""
-    for op in list(module.walk()):
-        if isinstance(op, sh.AddOp | sh.MultiplyOp) and _is_bool(op.results[0].type):
-            new = (sh.OrOp if isinstance(op, sh.AddOp) else sh.AndOp)(
-                op.operands[0], op.operands[1], op.results[0].type)
-            op.parent_block().insert_op_before(new, op)
-            op.results[0].replace_all_uses_with(new.results[0])
-            op.detach()
-            op.erase()
-
-
-def _is_bool(t: Attribute) -> bool:
-    e = element_type(t)
-    return isinstance(e, IntegerType) and e.width.data == 1
-
-
-_ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
-               sh.Atan2Op)
-_MOVES = (sh.BroadcastInDimOp, sh.ReshapeOp)
-
-
-def hoist_float_constants(entry: func.FuncOp) -> list[np.ndarray]:
-    """Make the float constants of `entry`'s body that feed float arithmetic (directly
-    or through a broadcast_in_dim / reshape) arguments of `entry`, and return their
-    values.
-
-    XLA's algebraic simplifier rewrites float arithmetic on constants in ways that
-    change the result: `x / c` becomes `x * (1 / c)`, `(x * c1) * c2` becomes
-    `x * (c1 * c2)`; on arguments it cannot. The spec's quantize is `x / scale + zp`,
-    so a divide by a reciprocal moves values next to a rounding tie by one step.
-    """
-    block = entry.body.blocks.first
-    found: dict[int, sh.ConstantOp] = {}
-    for op in entry.walk():
-        if not isinstance(op, _ARITHMETIC) or not is_float(element_type(op.results[0].type)):
-            continue
-        for v in op.operands:
-            src = v.owner
-            if isinstance(src, _MOVES):
-                src = src.operands[0].owner
-            if isinstance(src, sh.ConstantOp) and src.parent_block() is block \
-                    and quant_of(src.results[0].type) is None:
-                found[id(src)] = src
-    values = []
-    for c in found.values():
-        arg = block.insert_arg(c.results[0].type, len(block.args))
-        values.append(dense_to_array(c.value, c.results[0].type))
-        c.results[0].replace_all_uses_with(arg)
-        c.detach()
-        c.erase()
-    if values:
-        entry.function_type = FunctionType.from_lists(list(block.arg_types),
-                                                      list(entry.function_type.outputs.data))
-        if entry.arg_attrs is not None:
-            entry.arg_attrs = None
-    return values
 
 
 def _fresh(taken: set[str], base: str) -> str:

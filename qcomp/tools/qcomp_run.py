@@ -2,7 +2,7 @@
 
     qcomp-run FILE [--split-input-file] [--entry NAME] [--inputs IN.npz]
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
-              [--max-memory SIZE]
+              [--max-memory SIZE] [--backend numpy|xla] [--device cpu|gpu]
 
 Runs `@main` (or `--entry`), or, where there is none, every function without
 arguments. Each failing check is reported at its location with the mismatching
@@ -55,6 +55,11 @@ def _arg_parser() -> ArgParser:
     p.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec",
                    help="meaning of quantized ops: the StableHLO spec (default) or upstream's "
                         "reference interpreter, bit for bit")
+    p.add_argument("--backend", choices=("numpy", "xla"), default="numpy",
+                   help="numpy: qcomp's interpreter (default); xla: the program lowered for "
+                        "--semantics, compiled by XLA through jaxlib (pip install 'qcomp[xla]')")
+    p.add_argument("--device", default="cpu", metavar="DEVICE",
+                   help="PJRT device for --backend xla: cpu (default), gpu, gpu:N")
     p.add_argument("--print-results", action="store_true", help="print every result")
     p.add_argument("--max-memory", type=parse_size, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
                    help="stop before an op would allocate more than SIZE (default 4G)")
@@ -135,6 +140,16 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             return 2
     from qcomp.registry import make_context
 
+    if args.backend != "numpy" or args.device != "cpu":
+        from qcomp.backends import xla
+
+        try:
+            if args.backend != "xla":
+                raise RunError(f"--device {args.device} needs --backend xla")
+            xla.get_device(args.device)
+        except RunError as e:
+            stderr.write(f"{PROG}: error: {e.message}\n")
+            return 2
     passed = failed = 0
     error = False
     outputs: list[np.ndarray] = []
@@ -178,7 +193,11 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
                 error = True
                 failed += 1
                 continue
-            r = run_function(module, f, f_inputs, args.semantics, args.max_memory)
+            if args.backend == "xla":
+                (xf,) = xla.compiled(module, args.semantics, fname, args.device)
+                r = xf.run(f_inputs)
+            else:
+                r = run_function(module, f, f_inputs, args.semantics, args.max_memory)
             functions_run += 1
             for c in r.checks:
                 if c.passed:
