@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not xla.is_available(),
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from bench_interp import conv_program, mlp_program  # noqa: E402
+from bench_workloads import conv_program, mlp_program  # noqa: E402
 
 ADD = """func.func @main(%a: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<4x!quant.uniform<i8:f32, 0.25:-3>>) -> tensor<4x!quant.uniform<i8:f32, 0.75:2>> {
   %r = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>, tensor<4x!quant.uniform<i8:f32, 0.25:-3>>) -> tensor<4x!quant.uniform<i8:f32, 0.75:2>>
