@@ -95,6 +95,16 @@ def test_qcomp_run_backend_xla(tmp_path):
         assert x["result0"].dtype == n["result0"].dtype and np.array_equal(x["result0"], n["result0"])
 
 
+def test_readme_example_on_both_backends():
+    readme = (ROOT / "README.md").read_text()
+    assert "qcomp-run examples/quantized_add_checked.mlir --backend xla" in readme
+    example = str(ROOT / "examples" / "quantized_add_checked.mlir")
+    for backend in ("numpy", "xla"):
+        assert _cli(run_main, [example, "--backend", backend]) == (0, "2 passed, 0 failed\n", "")
+        code, out, err = _cli(run_main, [example, "--backend", backend, "--semantics", "stablehlo"])
+        assert (code, out) == (1, "0 passed, 2 failed\n") and "at [2]: got 5, expected 4" in err
+
+
 def test_backends_run_dispatches():
     src, args, _ = mlp_program(4, 16)
     module = parse_module(src)
