@@ -1,21 +1,36 @@
 #!/usr/bin/env python3
-"""Benchmark qcomp's interpreter on int8 models (a benchmark, never a timed test).
+"""Benchmark qcomp's backends on int8 models (a benchmark, never a timed test).
 
-    python3 tools/bench_interp.py [--repeat 3] [--semantics spec|stablehlo]
+    python3 tools/bench_interp.py [--repeat 5] [--semantics spec|stablehlo]
+                                  [--workloads mlp,conv,transformer] [--no-reference]
 
-Workloads: an int8 two-layer MLP (batch 256, 1024 -> 1024 -> 1024, per-axis weights)
-and an int8 convolution (NHWC 1x56x56x64, 3x3, 64 filters, per-axis weights), each run
-(a) by qcomp's interpreter on the quantized StableHLO program, (b) as float32 NumPy of
-the same shapes (the floor), (c) by onnxruntime on the equivalent QDQ model (when
-installed), (d) by jaxlib's reference interpreter (`eval_module`) on a reduced size of
-the same program, per multiply-accumulate. Also prints peak traced memory of (a)
-against the bytes of the tensors involved.
+Workloads (tools/bench_workloads.py): an int8 MLP, an int8 convolution and an int8
+transformer block. Each is run, in one invocation, by
+(a) qcomp's NumPy backend (the interpreter) on the quantized StableHLO program;
+(b) float32 NumPy of the same shapes (the floor), on the threads NumPy's BLAS uses;
+(c) qcomp's xla backend on 1 and on 2 cores, each in a child process pinned to that
+    many cores (`os.sched_setaffinity` before jax starts): the first compile (lowering,
+    printing and XLA's compile, after jax's own start-up) and the steady-state run;
+(d) onnxruntime on the equivalent QDQ model with 1 and with 2 intra-op threads (when
+    onnx and onnxruntime are importable), in the same pinned child process, its runs
+    alternating with the xla backend's (the machine's other load hits both alike);
+(e) jaxlib's reference interpreter (`eval_module`) on a reduced size, per
+    multiply-accumulate (mlp and conv; `--no-reference` skips it).
+Times are the best of `--repeat` runs. Also: whether the xla backend's result is bit for
+bit the interpreter's (else the largest difference), and the interpreter's peak traced
+memory against the bytes of the tensors involved.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import json
+import os
+import re
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -24,64 +39,19 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
-RNG = np.random.default_rng(0)
+from bench_workloads import (  # noqa: E402
+    PROGRAMS,
+    conv_program,
+    float_params,
+    mlp_program,
+    numpy_floor,
+    ort_feed,
+    ort_session,
+)
 
-
-def hex_dense(a: np.ndarray) -> str:
-    return '"0x' + np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes().hex().upper() + '"'
-
-
-def per_axis(axis: int, scales) -> str:
-    return f"!quant.uniform<i8:f32:{axis}, {{{', '.join(f'{float(s)!r}:0' for s in scales)}}}>"
-
-
-def mlp_program(batch: int, d: int) -> tuple[str, list[np.ndarray], dict]:
-    x = RNG.standard_normal((batch, d)).astype(np.float32)
-    w1 = RNG.integers(-127, 128, (d, d)).astype(np.int8)
-    w2 = RNG.integers(-127, 128, (d, d)).astype(np.int8)
-    s1 = RNG.uniform(0.002, 0.004, d)
-    s2 = RNG.uniform(0.002, 0.004, d)
-    sx, sh = 0.03, 0.5
-    qx = f"!quant.uniform<i8:f32, {sx!r}:3>"
-    qh = f"!quant.uniform<i8:f32, {sh!r}:-2>"
-    acc1 = per_axis(1, sx * s1)
-    acc2 = per_axis(1, sh * s2)
-    t = lambda e: f"tensor<{batch}x{d}x{e}>"  # noqa: E731
-    tw = lambda e: f"tensor<{d}x{d}x{e}>"  # noqa: E731
-    src = f"""func.func @main(%x: {t('f32')}) -> {t('f32')} {{
-  %w1 = "stablehlo.constant"() <{{value = dense<{hex_dense(w1)}> : {tw('i8')}}}> : () -> {tw(per_axis(1, s1))}
-  %w2 = "stablehlo.constant"() <{{value = dense<{hex_dense(w2)}> : {tw('i8')}}}> : () -> {tw(per_axis(1, s2))}
-  %qx = stablehlo.uniform_quantize %x : ({t('f32')}) -> {t(qx)}
-  %a1 = stablehlo.dot_general %qx, %w1, contracting_dims = [1] x [0] : ({t(qx)}, {tw(per_axis(1, s1))}) -> {t(acc1)}
-  %h = stablehlo.uniform_quantize %a1 : ({t(acc1)}) -> {t(qh)}
-  %a2 = stablehlo.dot_general %h, %w2, contracting_dims = [1] x [0] : ({t(qh)}, {tw(per_axis(1, s2))}) -> {t(acc2)}
-  %y = stablehlo.uniform_dequantize %a2 : ({t(acc2)}) -> {t('f32')}
-  func.return %y : {t('f32')}
-}}
-"""
-    return src, [x], dict(w1=w1, w2=w2, s1=s1, s2=s2, sx=sx, sh=sh, macs=2 * batch * d * d)
-
-
-def conv_program(hw: int, c: int, o: int) -> tuple[str, list[np.ndarray], dict]:
-    x = RNG.standard_normal((1, hw, hw, c)).astype(np.float32)
-    w = RNG.integers(-127, 128, (3, 3, c, o)).astype(np.int8)
-    s = RNG.uniform(0.002, 0.004, o)
-    sx = 0.03
-    qx = f"!quant.uniform<i8:f32, {sx!r}:3>"
-    acc = per_axis(3, sx * s)
-    tx = lambda e: f"tensor<1x{hw}x{hw}x{c}x{e}>"  # noqa: E731
-    to = lambda e: f"tensor<1x{hw}x{hw}x{o}x{e}>"  # noqa: E731
-    tw = f"tensor<3x3x{c}x{o}x{per_axis(3, s)}>"
-    src = f"""func.func @main(%x: {tx('f32')}) -> {to('f32')} {{
-  %w = "stablehlo.constant"() <{{value = dense<{hex_dense(w)}> : tensor<3x3x{c}x{o}xi8>}}> : () -> {tw}
-  %qx = stablehlo.uniform_quantize %x : ({tx('f32')}) -> {tx(qx)}
-  %a = stablehlo.convolution(%qx, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({tx(qx)}, {tw}) -> {to(acc)}
-  %y = stablehlo.uniform_dequantize %a : ({to(acc)}) -> {to('f32')}
-  func.return %y : {to('f32')}
-}}
-"""
-    return src, [x], dict(w=w, s=s, sx=sx, macs=hw * hw * c * 9 * o)
+THREADS = (1, 2)
 
 
 def best_of(fn, repeat: int) -> float:
@@ -93,13 +63,23 @@ def best_of(fn, repeat: int) -> float:
     return best
 
 
-def run_qcomp(src: str, args, semantics: str, repeat: int):
-    from qcomp.registry import parse_module
-    from qcomp.interpreter import run
+def blas_threads() -> int:
+    """Threads NumPy's OpenBLAS uses (one per available core unless told otherwise)."""
+    maps = Path("/proc/self/maps").read_text() if Path("/proc/self/maps").exists() else ""
+    for lib in sorted(set(re.findall(r"(/\S*openblas\S*\.so\S*)", maps))):
+        handle = ctypes.CDLL(lib)
+        for name in ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_",
+                     "openblas_get_num_threads"):
+            if hasattr(handle, name):
+                return int(getattr(handle, name)())
+    return len(os.sched_getaffinity(0))
 
-    t0 = time.perf_counter()
+
+def run_numpy_backend(src: str, args, semantics: str, repeat: int):
+    from qcomp.interpreter import run
+    from qcomp.registry import parse_module
+
     module = parse_module(src)
-    parse_s = time.perf_counter() - t0
     out = {}
 
     def go():
@@ -112,119 +92,136 @@ def run_qcomp(src: str, args, semantics: str, repeat: int):
     go()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return t, parse_s, peak, out["r"]
+    return t, peak, out["r"]
 
 
-def numpy_mlp(x, p):
-    return (x @ p["w1"].astype(np.float32)) @ p["w2"].astype(np.float32)
+def xla_worker(kind: str, threads: int, semantics: str, repeat: int, out: str) -> None:
+    """Child process: pinned to `threads` cores, compile and run the workload on XLA."""
+    os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:threads]))
+    src, args, p = PROGRAMS[kind]()
+    from qcomp.backends import xla
+    from qcomp.registry import parse_module
+
+    t0 = time.perf_counter()
+    xla.get_device("cpu")
+    init_s = time.perf_counter() - t0
+    module = parse_module(src)
+    t0 = time.perf_counter()
+    (fn,) = xla.compile_module(module, semantics)
+    compile_s = time.perf_counter() - t0
+    assert fn.error is None, fn.error.message
+    r = fn.run(args)
+    assert r.error is None, r.error.message
+    sess = ort_session(kind, p, args[0].shape, threads)
+    feed = ort_feed(kind, args[0])
+    if sess is not None:
+        sess.run(None, feed)
+    run_s = ort_s = float("inf")
+    for _ in range(repeat):  # alternating, so that load from elsewhere hits both alike
+        run_s = min(run_s, best_of(lambda: fn.run(args), 1))
+        if sess is not None:
+            ort_s = min(ort_s, best_of(lambda: sess.run(None, feed), 1))
+    np.save(out, r.results[0])
+    print(json.dumps(dict(init_s=init_s, compile_s=compile_s, lower_s=fn.lower_seconds,
+                          xla_compile_s=fn.compile_seconds, run_s=run_s,
+                          ort_s=ort_s if sess is not None else None)))
 
 
-def numpy_conv(x, p):
-    from numpy.lib.stride_tricks import sliding_window_view
-
-    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    win = sliding_window_view(xp, (3, 3), axis=(1, 2))  # (1, H, W, C, 3, 3)
-    n, h, w, c = x.shape
-    patches = np.moveaxis(win, 3, -1).reshape(h * w, 9 * c)
-    return patches @ p["w"].astype(np.float32).reshape(9 * c, -1)
-
-
-def ort_session(kind: str, p, shape):
-    try:
-        import onnx
-        import onnxruntime as ort
-        from onnx import TensorProto, helper, numpy_helper
-    except ImportError:
-        return None
-    inits, nodes = [], []
-
-    def const(name, arr):
-        inits.append(numpy_helper.from_array(np.asarray(arr), name))
-
-    def qdq(src, dst, scale, zp, axis=None):
-        kw = {} if axis is None else {"axis": axis}
-        nodes.append(helper.make_node("QuantizeLinear", [src, scale, zp], [dst + "_q"], **kw))
-        nodes.append(helper.make_node("DequantizeLinear", [dst + "_q", scale, zp], [dst], **kw))
-
-    const("sx", np.float32(p["sx"]))
-    const("zx", np.int8(3))
-    if kind == "mlp":
-        const("sh", np.float32(p["sh"]))
-        const("zh", np.int8(-2))
-        for i, (w, s) in enumerate(((p["w1"], p["s1"]), (p["w2"], p["s2"])), 1):
-            const(f"w{i}q", w)
-            const(f"s{i}", s.astype(np.float32))
-            const(f"z{i}", np.zeros(len(s), np.int8))
-            nodes.append(helper.make_node("DequantizeLinear", [f"w{i}q", f"s{i}", f"z{i}"], [f"w{i}"], axis=1))
-        qdq("x", "xd", "sx", "zx")
-        nodes.append(helper.make_node("MatMul", ["xd", "w1"], ["a1"]))
-        qdq("a1", "hd", "sh", "zh")
-        nodes.append(helper.make_node("MatMul", ["hd", "w2"], ["y"]))
-        in_shape, out_shape = shape, shape
-    else:
-        w = np.transpose(p["w"], (3, 2, 0, 1))  # OIHW
-        const("wq", w)
-        const("sw", p["s"].astype(np.float32))
-        const("zw", np.zeros(len(p["s"]), np.int8))
-        nodes.append(helper.make_node("DequantizeLinear", ["wq", "sw", "zw"], ["wd"], axis=0))
-        qdq("x", "xd", "sx", "zx")
-        nodes.append(helper.make_node("Conv", ["xd", "wd"], ["y"], pads=[1, 1, 1, 1]))
-        n, h, wd, c = shape
-        in_shape, out_shape = (n, c, h, wd), (n, w.shape[0], h, wd)
-    graph = helper.make_graph(nodes, kind, [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
-    model.ir_version = 10
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 1
-    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+def run_xla(kind: str, threads: int, semantics: str, repeat: int):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.npy")
+        p = subprocess.run([sys.executable, __file__, "--xla-worker", kind, "--threads", str(threads),
+                            "--semantics", semantics, "--repeat", str(repeat), "--out", out],
+                           capture_output=True, text=True, cwd=ROOT)
+        if p.returncode != 0:
+            return None, (p.stderr.strip().splitlines() or ["failed"])[-1]
+        return json.loads(p.stdout.strip().splitlines()[-1]), np.load(out)
 
 
-def jax_seconds_per_mac(kind: str) -> float | None:
+def reference_seconds_per_mac(kind: str) -> float | None:
     try:
         sys.path.insert(0, str(ROOT / "tests" / "interpreter"))
         from jax_oracle import AVAILABLE, eval_upstream
     except ImportError:
         return None
-    if not AVAILABLE:
+    if not AVAILABLE or kind not in ("mlp", "conv"):
         return None
     src, args, p = mlp_program(4, 64) if kind == "mlp" else conv_program(8, 16, 16)
-    t = best_of(lambda: eval_upstream(src, args), 1)
-    return t / p["macs"]
+    return best_of(lambda: eval_upstream(src, args), 1) / p["macs"]
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> str:
+    if a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes():
+        return "bit for bit"
+    return f"max abs diff {float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)))):.2g}"
+
+
+def fmt(v, spec: str = ".3f", none: str = "n/a") -> str:
+    return none if v is None else format(v, spec)
+
+
+def ratio(a, b) -> str:
+    return "n/a" if a is None or b is None else f"{a / b:.2f}"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec")
+    ap.add_argument("--workloads", default="mlp,conv,transformer")
+    ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--xla-worker", help=argparse.SUPPRESS)
+    ap.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    rows = []
-    for kind in ("mlp", "conv"):
-        src, inputs, p = mlp_program(256, 1024) if kind == "mlp" else conv_program(56, 64, 64)
-        t_q, t_parse, peak, result = run_qcomp(src, inputs, args.semantics, args.repeat)
+    if args.xla_worker:
+        xla_worker(args.xla_worker, args.threads, args.semantics, args.repeat, args.out)
+        return 0
+    rows, aux = [], []
+    nthreads = blas_threads()
+    for kind in args.workloads.split(","):
+        src, inputs, p = PROGRAMS[kind]()
         x = inputs[0]
-        t_np = best_of(lambda: numpy_mlp(x, p) if kind == "mlp" else numpy_conv(x, p), args.repeat)
-        sess = ort_session(kind, p, x.shape)
-        t_ort = None
-        if sess is not None:
-            feed = {"x": x if kind == "mlp" else np.ascontiguousarray(np.transpose(x, (0, 3, 1, 2)))}
-            sess.run(None, feed)
-            t_ort = best_of(lambda: sess.run(None, feed), args.repeat)
-        jax_per_mac = jax_seconds_per_mac(kind)
+        t_q, peak, result = run_numpy_backend(src, inputs, args.semantics, max(1, args.repeat // 2))
+        fp = float_params(kind, p)
+        t_np = best_of(lambda: numpy_floor(kind, x, fp), args.repeat)
+        xla_runs, ort_runs, equal = {}, {}, "n/a"
+        for t in THREADS:
+            stats, res = run_xla(kind, t, args.semantics, args.repeat)
+            xla_runs[t] = stats
+            if stats is None:
+                print(f"{kind}: xla on {t} core(s) failed: {res}", file=sys.stderr)
+            else:
+                equal = same_bits(res, result)
+            ort_runs[t] = stats and stats["ort_s"]
+        compile_s = max((s["compile_s"] for s in xla_runs.values() if s), default=None)
+        run1 = xla_runs[1]["run_s"] if xla_runs.get(1) else None
+        run2 = xla_runs[2]["run_s"] if xla_runs.get(2) else None
+        rows.append([kind, f"{p['macs']:,}", fmt(t_q), fmt(t_np), ratio(t_q, t_np), fmt(compile_s, ".2f"),
+                     fmt(run1), fmt(ort_runs[1]), ratio(run1, ort_runs[1]), fmt(run2), fmt(ort_runs[2]),
+                     ratio(run2, ort_runs[2]), fmt(run1 and run1 / t_np if run1 else None, ".2f"), equal])
+        jpm = None if args.no_reference else reference_seconds_per_mac(kind)
         tensors = sum(a.nbytes for a in inputs) + result.nbytes + sum(
             v.nbytes for v in p.values() if isinstance(v, np.ndarray) and v.dtype == np.int8)
-        rows.append((kind, p["macs"], t_q, t_parse, t_np, t_ort, jax_per_mac, peak, tensors))
-    print(f"semantics: {args.semantics}; best of {args.repeat}; single process, NumPy BLAS threads as configured")
-    print(f"{'workload':<6} {'MACs':>11} {'qcomp s':>9} {'numpy f32 s':>11} {'qcomp/np':>8} "
-          f"{'ort s':>8} {'qcomp/ort':>9} {'ref us/MAC':>10} {'ref/qcomp per MAC':>17} "
-          f"{'peak MiB':>8} {'tensors MiB':>11} {'parse s':>7}")
-    for kind, macs, t_q, t_parse, t_np, t_ort, jpm, peak, tensors in rows:
-        ort_s = f"{t_ort:8.3f}" if t_ort is not None else f"{'n/a':>8}"
-        ort_r = f"{t_q / t_ort:9.2f}" if t_ort is not None else f"{'n/a':>9}"
-        ref = f"{jpm * 1e6:10.3f}" if jpm is not None else f"{'n/a':>10}"
-        ratio = f"{jpm / (t_q / macs):17.0f}" if jpm is not None else f"{'n/a':>17}"
-        print(f"{kind:<6} {macs:>11,} {t_q:9.3f} {t_np:11.3f} {t_q / t_np:8.2f} {ort_s} {ort_r} {ref} "
-              f"{ratio} {peak / 2**20:8.1f} {tensors / 2**20:11.1f} {t_parse:7.2f}")
+        init = max((s["init_s"] for s in xla_runs.values() if s), default=None)
+        aux.append([kind, fmt(jpm and jpm * 1e6, ".1f"), fmt(jpm and jpm / (t_q / p["macs"]), ",.0f"),
+                    f"{peak / 2**20:.1f} ({tensors / 2**20:.1f})", fmt(init, ".2f"),
+                    " / ".join(f"{s['lower_s']:.2f} + {s['xla_compile_s']:.2f}" for s in xla_runs.values() if s)])
+        print(f"{kind} done", file=sys.stderr, flush=True)
+    print(f"semantics: {args.semantics}; best of {args.repeat} (NumPy backend: best of "
+          f"{max(1, args.repeat // 2)}); NumPy BLAS threads: {nthreads}; cores: "
+          f"{len(os.sched_getaffinity(0))}")
+    head = ["workload", "MACs", "qcomp numpy s", f"NumPy f32 s ({nthreads} thr)", "numpy / f32",
+            "xla compile s", "xla 1 core s", "ort 1 thr s", "xla / ort (1)", "xla 2 cores s",
+            "ort 2 thr s", "xla / ort (2)", "xla (1) / f32", "xla vs numpy backend"]
+    print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    head = ["workload", "reference µs/MAC", "reference / qcomp numpy per MAC",
+            "numpy backend peak MiB (tensors MiB)", "jax start-up s", "xla lower + compile s (1 / 2 cores)"]
+    print("\n| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+    for r in aux:
+        print("| " + " | ".join(r) + " |")
     return 0
 
 

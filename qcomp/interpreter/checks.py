@@ -10,6 +10,7 @@ Every check (a `check.*` op or `stablehlo.custom_call @check.eq`) appends a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,10 +74,9 @@ def _scalar(v) -> Any:
     return item
 
 
-def record(interpreter: Interpreter, op: Operation, actual: np.ndarray, expected: np.ndarray,
-           actual_type: Attribute | None = None, expected_type: Attribute | None = None,
-           tolerance: float | None = DEFAULT_TOLERANCE) -> bool:
-    """Compare and log; returns whether the check passed."""
+def judge(op: Operation, actual: np.ndarray, expected: np.ndarray,
+          tolerance: float | None = DEFAULT_TOLERANCE) -> CheckResult:
+    """The verdict of comparing `actual` with `expected` (see module docstring)."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.dtype.kind in "iub" and expected.dtype.kind in "iub":
         tolerance = None
@@ -87,8 +87,65 @@ def record(interpreter: Interpreter, op: Operation, actual: np.ndarray, expected
     for idx in bad[:MAX_REPORTED]:
         i = tuple(int(k) for k in idx)
         res.mismatches.append((i, _scalar(actual[i]), _scalar(expected[i])))
+    return res
+
+
+def record(interpreter: Interpreter, op: Operation, actual: np.ndarray, expected: np.ndarray,
+           actual_type: Attribute | None = None, expected_type: Attribute | None = None,
+           tolerance: float | None = DEFAULT_TOLERANCE) -> bool:
+    """Compare and log; returns whether the check passed."""
+    res = judge(op, actual, expected, tolerance)
     log_of(interpreter).append(res)
     return res.passed
+
+
+def judge_close(op: Operation, actual: np.ndarray, expected: np.ndarray, max_ulp: int,
+                min_ulp: int = 0) -> CheckResult:
+    """`min_ulp <= ulp_distance(actual, expected) <= max_ulp` element-wise."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    d = ulp_distance(a, e)
+    mask = (d >= min_ulp) & (d <= max_ulp)
+    res = CheckResult(op, passed=bool(np.all(mask)), total_mismatches=int(np.sum(~mask)))
+    for idx in np.argwhere(~mask)[:MAX_REPORTED]:
+        i = tuple(int(k) for k in idx)
+        res.mismatches.append((i, _scalar(a[i]), _scalar(e[i])))
+    return res
+
+
+CUSTOM_CALL_CHECKS = ("check.eq",)
+"""The `stablehlo.custom_call` targets that are checks (`@check.eq %expected, %actual`,
+tolerance 1e-4)."""
+
+
+def is_check(op: Operation) -> bool:
+    """Whether `op` is a check: a `check.*` op or a `custom_call` to a check target."""
+    if isinstance(op, chk._CheckOp):
+        return True
+    return getattr(op, "call_target_name", None) in CUSTOM_CALL_CHECKS
+
+
+def judge_check(op: Operation, args: Sequence[np.ndarray]) -> CheckResult:
+    """The verdict of the check op `op` on its operand values `args`: the one place
+    the rules live (the interpreter's functions and `qcomp.backends.xla` call it)."""
+    if isinstance(op, chk.ExpectEqOp):
+        return judge(op, args[0], args[1], tolerance=None)
+    if isinstance(op, chk.ExpectEqConstOp):
+        return judge(op, args[0], _const(op, op.value, op.operands[0].type), tolerance=None)
+    if isinstance(op, chk.ExpectAlmostEqOp):
+        return judge(op, args[0], args[1], tolerance=op.tolerance_value)
+    if isinstance(op, chk.ExpectAlmostEqConstOp):
+        return judge(op, args[0], _const(op, op.value, op.operands[0].type),
+                     tolerance=op.tolerance_value)
+    if isinstance(op, chk.ExpectCloseOp):
+        lo = op.min_ulp_difference.value.data if op.min_ulp_difference is not None else 0
+        return judge_close(op, args[0], args[1], op.max_ulp_difference.value.data, lo)
+    if isinstance(op, chk.ExpectSerializedEqOp):
+        raise RunError("check.expect_serialized_eq needs probe files, which qcomp-run does not read")
+    if getattr(op, "call_target_name", None) == "check.eq":
+        if len(args) != 2:
+            raise RunError("@check.eq takes two operands (expected, actual)")
+        return judge(op, args[1], args[0], tolerance=DEFAULT_TOLERANCE)
+    raise RunError(f"'{op.name}' is not a check")
 
 
 def _const(op, attr: Attribute, like_type: Attribute) -> np.ndarray:
@@ -104,44 +161,16 @@ def _const(op, attr: Attribute, like_type: Attribute) -> np.ndarray:
 class CheckFunctions(InterpreterFunctions):
     """`check.expect_*` ops: they log results and never stop the run."""
 
-    @impl(chk.ExpectEqOp)
-    def run_expect_eq(self, interpreter: Interpreter, op, args):
-        record(interpreter, op, args[0], args[1], tolerance=None)
+    def _check(self, interpreter: Interpreter, op, args):
+        log_of(interpreter).append(judge_check(op, args))
         return ()
 
-    @impl(chk.ExpectEqConstOp)
-    def run_expect_eq_const(self, interpreter: Interpreter, op, args):
-        record(interpreter, op, args[0], _const(op, op.value, op.operands[0].type), tolerance=None)
-        return ()
-
-    @impl(chk.ExpectAlmostEqOp)
-    def run_expect_almost_eq(self, interpreter: Interpreter, op, args):
-        record(interpreter, op, args[0], args[1], tolerance=op.tolerance_value)
-        return ()
-
-    @impl(chk.ExpectAlmostEqConstOp)
-    def run_expect_almost_eq_const(self, interpreter: Interpreter, op, args):
-        record(interpreter, op, args[0], _const(op, op.value, op.operands[0].type),
-               tolerance=op.tolerance_value)
-        return ()
-
-    @impl(chk.ExpectCloseOp)
-    def run_expect_close(self, interpreter: Interpreter, op, args):
-        a, e = np.asarray(args[0]), np.asarray(args[1])
-        hi = op.max_ulp_difference.value.data
-        lo = op.min_ulp_difference.value.data if op.min_ulp_difference is not None else 0
-        d = ulp_distance(a, e)
-        mask = (d >= lo) & (d <= hi)
-        res = CheckResult(op, passed=bool(np.all(mask)), total_mismatches=int(np.sum(~mask)))
-        for idx in np.argwhere(~mask)[:MAX_REPORTED]:
-            i = tuple(int(k) for k in idx)
-            res.mismatches.append((i, _scalar(a[i]), _scalar(e[i])))
-        log_of(interpreter).append(res)
-        return ()
-
-    @impl(chk.ExpectSerializedEqOp)
-    def run_expect_serialized_eq(self, interpreter: Interpreter, op, args):
-        raise RunError("check.expect_serialized_eq needs probe files, which qcomp-run does not read")
+    run_expect_eq = impl(chk.ExpectEqOp)(_check)
+    run_expect_eq_const = impl(chk.ExpectEqConstOp)(_check)
+    run_expect_almost_eq = impl(chk.ExpectAlmostEqOp)(_check)
+    run_expect_almost_eq_const = impl(chk.ExpectAlmostEqConstOp)(_check)
+    run_expect_close = impl(chk.ExpectCloseOp)(_check)
+    run_expect_serialized_eq = impl(chk.ExpectSerializedEqOp)(_check)
 
 
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:

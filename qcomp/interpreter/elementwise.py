@@ -24,7 +24,20 @@ from qcomp.quant.uniform import float_to_int
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
-    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64, copy=False)
+
+
+_ROUNDED_ONCE = (np.add, np.subtract, np.multiply, np.divide, np.sqrt)
+"""Kernels whose float32 result computed in float32 is the float64 result rounded once
+to float32 (+ - * / and sqrt are correctly rounded, and 53 >= 2 * 24 + 2 makes the
+double rounding innocuous): computed in the element type, without float64 temporaries."""
+_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _native(fn, arrays: tuple[np.ndarray, ...], result_e: Attribute) -> bool:
+    dt = arrays[0].dtype
+    return fn in _ROUNDED_ONCE and dt in _NATIVE and all(a.dtype == dt for a in arrays) \
+        and numpy_dtype(result_e) == dt
 
 
 def _int64(x: np.ndarray) -> np.ndarray:
@@ -44,6 +57,8 @@ def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
         if fn is None:
             raise _undefined(name, e)
         with np.errstate(all="ignore"):
+            if is_float(e) and _native(fn, (x,), result_e):
+                return fn(x)
             r = fn(_wide(x))
         if is_float(e):
             return to_float(r, numpy_dtype(result_e))
@@ -70,6 +85,8 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
         if fn is None:
             raise _undefined(name, e)
         with np.errstate(all="ignore"):
+            if is_float(e) and _native(fn, (a, b), result_e):
+                return fn(a, b)
             r = fn(_wide(a), _wide(b))
         if is_float(e):
             return to_float(r, numpy_dtype(result_e))

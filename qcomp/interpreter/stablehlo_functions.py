@@ -368,12 +368,10 @@ class StablehloFunctions(InterpreterFunctions):
 
     @impl(sh.CustomCallOp)
     def run_custom_call(self, interpreter: Interpreter, op: sh.CustomCallOp, args: tuple[Any, ...]):
-        if op.call_target_name == "check.eq":
-            if len(args) != 2:
-                raise RunError("@check.eq takes two operands (expected, actual)")
-            ok = checks.record(interpreter, op, args[1], args[0], op.operands[1].type,
-                               op.operands[0].type, tolerance=checks.DEFAULT_TOLERANCE)
-            return tuple(np.array(ok) for _ in op.results)
+        if op.call_target_name in checks.CUSTOM_CALL_CHECKS:
+            res = checks.judge_check(op, args)
+            checks.log_of(interpreter).append(res)
+            return tuple(np.array(res.passed) for _ in op.results)
         raise RunError(f"unsupported custom_call target @{op.call_target_name}")
 
     @impl_terminator(sh.ReturnOp)

@@ -94,6 +94,10 @@ def _arg_parser() -> ArgParser:
                    help="translation validation: run the interpreter on the input and after "
                         "every pass on N random inputs per function (default 16) and fail "
                         "naming the first pass that changed the results")
+    p.add_argument("--backend", choices=("numpy", "xla"), default="numpy",
+                   help="what --verify-numerics runs the programs on: qcomp's interpreter "
+                        "(default) or XLA (the program lowered for each semantics; also "
+                        "compares the interpreter with XLA on that lowered program)")
     p.add_argument("--timing", "--mlir-timing", action="store_true",
                    help="print a per-pass wall-time report to stderr")
     p.add_argument("--verify-each", nargs="?", const=True, default=True, type=_bool_flag,
@@ -181,6 +185,7 @@ class Options:
     passes: list[ModulePass]
     hex_limit: int = 100
     verify_numerics: int = 0
+    backend: str = "numpy"
 
     def print(self, module: ModuleOp) -> str:
         return print_module(module, self.generic, self.hex_limit)
@@ -217,11 +222,19 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         return None, [diag]
     validator = None
     if opts.verify_numerics > 0 and opts.passes:
-        from qcomp.tools.verify_numerics import NumericsValidator
+        from qcomp.tools.verify_numerics import NumericsValidator, XlaCannotRun
 
         t0 = time.perf_counter()
-        validator = NumericsValidator(module, opts.verify_numerics)
+        try:
+            validator = NumericsValidator(module, opts.verify_numerics, backend=opts.backend)
+        except XlaCannotRun as e:
+            hint = "" if "--backend numpy" in str(e) else "; use --backend numpy"
+            return None, [Diagnostic("error", f"--verify-numerics --backend xla: the input: {e}{hint}",
+                                     None)]
         timing.add("VerifyNumerics", time.perf_counter() - t0)
+        if validator.lowered_problem is not None:
+            return None, [Diagnostic("error", f"--verify-numerics: the input: "
+                                              f"{validator.lowered_problem}", None)]
     for p in opts.passes:
         before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
@@ -309,13 +322,22 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     except PipelineError as e:
         stderr.write(f"{PROG}: error: {e}\n")
         return 1
+    if args.backend == "xla":
+        from qcomp.backends import xla
+        from qcomp.interpreter import RunError
+
+        try:
+            xla.load_jax()
+        except RunError as e:
+            stderr.write(f"{PROG}: error: {e.message}\n")
+            return 1
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:
         return 1
     name, text = source
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
                    args.print_ir_after_all, args.print_ir_after_change, passes,
-                   args.hex_limit, args.verify_numerics)
+                   args.hex_limit, args.verify_numerics, args.backend)
     timing = Timing()
     outputs: list[str] = []
     failed = False

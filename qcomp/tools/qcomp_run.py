@@ -4,6 +4,7 @@
               [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz]
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
+              [--backend numpy|xla] [--device cpu|gpu]
 
 Runs `@main` (or `--entry`), or, where there is none, every function without
 arguments. The entry's arguments come from `--input` (iree-run-module's spelling,
@@ -104,6 +105,11 @@ def _arg_parser() -> ArgParser:
                         "inputs; print both results and whether they agree bit for bit")
     p.add_argument("--print-lowered", action="store_true",
                    help="print the program lowered by stablehlo-lower-quant (see below)")
+    p.add_argument("--backend", choices=("numpy", "xla"), default="numpy",
+                   help="numpy: qcomp's interpreter (default); xla: the program lowered for "
+                        "--semantics, compiled by XLA through jaxlib (pip install 'qcomp[xla]')")
+    p.add_argument("--device", default="cpu", metavar="DEVICE",
+                   help="PJRT device for --backend xla: cpu (default), gpu, gpu:N")
     p.add_argument("--max-memory", type=parse_size, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
                    help="stop before an op would allocate more than SIZE (default 4G)")
     return p
@@ -223,7 +229,15 @@ class _Runner:
                 self.diagnose(source, e.message, op_offset(f, positions))
                 self.failed += 1
                 continue
-            r = run_function(module, f, f_inputs, self.args.semantics, self.args.max_memory)
+            if self.args.backend == "xla":
+                from qcomp.backends import xla
+
+                (xf,) = xla.compiled(module, self.args.semantics, f.sym_name.data,
+                                     self.args.device)
+                r = xf.run(f_inputs)
+            else:
+                r = run_function(module, f, f_inputs, self.args.semantics,
+                                 self.args.max_memory)
             self.functions_run += 1
             if self.report(source, positions, r):
                 runs.append((f, f_inputs, r))
@@ -342,6 +356,16 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     except RunError as e:
         io.err(f"{PROG}: error: {e.message}\n")
         return 2
+    if args.backend != "numpy" or args.device != "cpu":
+        from qcomp.backends import xla
+
+        try:
+            if args.backend != "xla":
+                raise RunError(f"--device {args.device} needs --backend xla")
+            xla.get_device(args.device)
+        except RunError as e:
+            io.err(f"{PROG}: error: {e.message}\n")
+            return 2
     runner = _Runner(args, io, given, npz)
     for chunk in split_chunks(text, args.split_input_file):
         if chunk.strip():

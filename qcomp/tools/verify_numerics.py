@@ -142,8 +142,10 @@ def _functions(module: ModuleOp) -> list[func.FuncOp]:
 class NumericsValidator:
     """Runs the module before and after each pass and compares (module docstring)."""
 
-    def __init__(self, module: ModuleOp, samples: int, seed: int = 0):
+    def __init__(self, module: ModuleOp, samples: int, seed: int = 0, backend: str = "numpy"):
         self.samples = max(1, samples)
+        self.backend = backend
+        self.lowered_problem: str | None = None
         rng = np.random.default_rng(seed)
         pool = _float_pool(_quant_types(module))
         self.inputs: dict[str, list[list[np.ndarray]]] = {}
@@ -187,7 +189,9 @@ class NumericsValidator:
                 for args in draws:
                     args = [_as_type(a, t) for a, t in zip(args, arg_types)]
                     try:
-                        r = run_function(module, f, args, semantics=sem)
+                        r = self._run(module, f, args, sem)
+                    except XlaCannotRun:
+                        raise
                     except Exception as e:  # noqa: BLE001 - e.g. a call to an external function
                         runs.append(f"{type(e).__name__}: {e}")
                         continue
@@ -196,10 +200,34 @@ class NumericsValidator:
             out[sem] = per_f
         return out
 
+    def _run(self, module: ModuleOp, f: func.FuncOp, args: list[np.ndarray], sem: str):
+        """One run of `f` on the backend; under `xla`, also the interpreter against XLA
+        on the lowered program (the first disagreement is kept in `lowered_problem`)."""
+        if self.backend == "numpy":
+            return run_function(module, f, args, semantics=sem)
+        from qcomp.backends import xla, xla_compare
+
+        (fn,) = xla.compiled(module, sem, f.sym_name.data)
+        if fn.error is not None:
+            raise XlaCannotRun(f"XLA cannot run @{fn.name}: {fn.error.message}")
+        if self.lowered_problem is None:
+            diffs = xla_compare.compare_lowered(fn, args, sem)
+            if diffs:
+                self.lowered_problem = (f"the interpreter and XLA disagree on @{fn.name} lowered for "
+                                        f"XLA ({sem} semantics): {diffs[0]}")
+        return fn.run(args)
+
     def after_pass(self, p: ModulePass, module: ModuleOp) -> str | None:
         """None when `p` kept the numbers, else a message naming the difference."""
         contract = contract_of(p)
-        new = self._results(module)
+        self.lowered_problem = None
+        try:
+            new = self._results(module)
+        except XlaCannotRun as e:
+            hint = "" if "--backend numpy" in str(e) else "; use --backend numpy"
+            return f"--verify-numerics --backend xla: after pass '{p.name}': {e}{hint}"
+        if self.lowered_problem is not None:
+            return f"--verify-numerics: after pass '{p.name}': {self.lowered_problem}"
         before = self.reference[contract.semantics]
         after = new[contract.semantics]
         tol = contract.storage_tolerance
@@ -216,6 +244,10 @@ class NumericsValidator:
         self.reference = new
         self.max_scale = self._max_scale(module) or self.max_scale
         return message
+
+
+class XlaCannotRun(Exception):
+    """`--backend xla` met a program XLA cannot run (nothing falls back to NumPy)."""
 
 
 def _compare(before, after, int_tol: int, float_tol: float) -> str | None:

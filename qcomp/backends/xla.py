@@ -1,0 +1,389 @@
+"""The xla backend: qcomp's lowered program compiled by XLA through jaxlib's PJRT client.
+
+    from qcomp.backends import xla
+    runs = xla.run(module, {"arg0": x}, semantics="spec", device="cpu")  # list[FunctionRun]
+    fns = xla.compile_module(module, semantics="spec")                 # compile once ...
+    fns[0].run([x])                                                    # ... run many times
+
+What happens (`qcomp.backends.xla_prepare` has the module-side steps):
+
+1. every entry function (as `qcomp.interpreter.run` chooses them) is checked for ops
+   XLA cannot take (a `RunError` at the op: tosa, quant, arith, math, unregistered
+   ops, custom_calls that are not checks, checks inside control flow);
+2. the module is lowered with the pipeline of `--semantics` (`spec`:
+   `stablehlo-legalize-quant-to-math{rescale=float},canonicalize,cse`; `stablehlo`:
+   `{rescale=stablehlo}`), each entry put in a module of its own as `@main` with its
+   check operands as extra results, and printed in qcomp's pretty form;
+3. jaxlib's MLIR parses the text (a rejection is an error naming the pipeline), XLA's
+   CPU (or GPU) backend compiles it once per printed program and device, with the HLO
+   pass `algsimp` disabled: XLA's algebraic simplifier rewrites `x / c` with a constant
+   `c` as `x * (1 / c)`, which is not the same float and moves quantized values that
+   sit next to a rounding tie;
+4. a run converts the inputs to the lowered argument types (quantized arguments as
+   their storage integers, `i4` as `ml_dtypes.int4`), executes, converts the results
+   back to the interpreter's NumPy types and judges the checks on the host with the
+   interpreter's own rule (`qcomp.interpreter.checks.judge_check`).
+
+Needs jax and jaxlib (`pip install 'qcomp[xla]'`); the calls used are jax's private
+`jax._src` modules (REFERENCE.md §8), tested with jax 0.10.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
+from xdsl.ir import Attribute, Operation
+
+from qcomp.backends import xla_prepare
+from qcomp.interpreter import FunctionRun, RunError, entry_functions
+from qcomp.interpreter.checks import judge_check
+from qcomp.interpreter.runner import _inputs_for
+from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, to_type
+from qcomp.ir import print_module
+
+INSTALL_HINT = "pip install 'qcomp[xla]'"
+_CACHE_SIZE = 32
+
+
+class XlaUnavailable(RunError):
+    """jax/jaxlib cannot be imported (or lack the calls the backend uses)."""
+
+
+@dataclass
+class _Jax:
+    jax: Any
+    ir: Any
+    jmlir: Any
+    xla_bridge: Any
+    xc: Any
+
+
+_JAX: _Jax | None = None
+
+
+def load_jax() -> _Jax:
+    """jax's modules, imported once; `XlaUnavailable` with the install command otherwise."""
+    global _JAX
+    if _JAX is None:
+        try:
+            import jax
+            from jax._src import xla_bridge
+            from jax._src.interpreters import mlir as jmlir
+            from jax._src.lib import xla_client as xc
+            from jax._src.lib.mlir import ir
+        except Exception as e:  # noqa: BLE001 - any import failure means "not installed"
+            raise XlaUnavailable(f"the xla backend needs jax and jaxlib ({type(e).__name__}: "
+                                 f"{str(e).splitlines()[0] if str(e) else ''}); install them with: "
+                                 f"{INSTALL_HINT}") from None
+        if not hasattr(jmlir, "module_to_bytecode") or not hasattr(jax, "enable_x64"):
+            raise XlaUnavailable(f"the xla backend needs jax >= 0.10 (found {jax.__version__}); "
+                                 f"install it with: {INSTALL_HINT}")
+        _JAX = _Jax(jax, ir, jmlir, xla_bridge, xc)
+    return _JAX
+
+
+def is_available() -> bool:
+    try:
+        load_jax()
+    except XlaUnavailable:
+        return False
+    return True
+
+
+def get_device(name: str = "cpu"):
+    """(PJRT client, device) for `cpu`, `gpu`, `cuda`, `rocm`, ... optionally `:index`."""
+    jx = load_jax()
+    platform, _, index = name.partition(":")
+    try:
+        client = jx.xla_bridge.get_backend(platform)
+    except Exception as e:  # noqa: BLE001 - jax raises RuntimeError with its own words
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        hint = " (a GPU needs jax's CUDA plugin: pip install 'jax[cuda12]')" if platform in ("gpu", "cuda") else ""
+        raise RunError(f"no PJRT device '{name}' in jaxlib: {first}{hint}") from None
+    devices = client.local_devices()
+    try:
+        i = int(index) if index else 0
+        return client, devices[i]
+    except (ValueError, IndexError):
+        raise RunError(f"no PJRT device '{name}': {platform} has {len(devices)} device(s)") from None
+
+
+_EXECUTABLES: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+
+def _remember(cache: OrderedDict, key, value) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+
+
+def compile_text(text: str, device: str = "cpu") -> Any:
+    """XLA's loaded executable for the MLIR `text` (`@main`), cached per text and device."""
+    key = (hashlib.sha256(text.encode()).hexdigest(), device)
+    exe = _EXECUTABLES.get(key)
+    if exe is not None:
+        _EXECUTABLES.move_to_end(key)
+        return exe
+    jx = load_jax()
+    client, dev = get_device(device)
+    with jx.jmlir.make_ir_context(), jx.ir.Location.unknown():
+        try:
+            mod = jx.ir.Module.parse(text)
+        except Exception as e:  # noqa: BLE001 - MLIRError carries the diagnostics
+            raise RunError(f"jaxlib's MLIR rejects the lowered program: {_one_line(e)}") from None
+        code = jx.jmlir.module_to_bytecode(mod)
+    options = jx.xc.CompileOptions()
+    try:
+        exe = client.compile_and_load(code, jx.xc.DeviceList((dev,)), options)
+    except Exception as e:  # noqa: BLE001 - XlaRuntimeError and friends
+        raise RunError(f"XLA cannot compile the lowered program: {_one_line(e)}") from None
+    _remember(_EXECUTABLES, key, exe)
+    return exe
+
+
+def _one_line(e: Exception) -> str:
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return "; ".join(lines[:3]) if lines else type(e).__name__
+
+
+_NARROW = {(4, True): ml_dtypes.int4, (4, False): ml_dtypes.uint4,
+           (2, True): getattr(ml_dtypes, "int2", None), (2, False): getattr(ml_dtypes, "uint2", None)}
+
+
+def device_dtype(t: Attribute) -> np.dtype:
+    """The NumPy dtype XLA exchanges values of (lowered) type `t` in: the interpreter's,
+    except integers narrower than 8 bits (`i4` → `ml_dtypes.int4`)."""
+    e = element_type(t)
+    if isinstance(e, IntegerType) and 1 < e.width.data < 8:
+        dt = _NARROW.get((e.width.data, e.signedness.data != Signedness.UNSIGNED))
+        if dt is None:
+            raise RunError(f"XLA has no {e} arrays")
+        return np.dtype(dt)
+    return numpy_dtype(e)
+
+
+def _host(value, want: np.dtype) -> np.ndarray:
+    """An XLA result as the interpreter holds it (`want`: the original type's dtype)."""
+    a = np.asarray(value)
+    return a if a.dtype == want else a.astype(want)
+
+
+@dataclass
+class XlaFunction:
+    """One entry function compiled by XLA (or the error that stopped its compilation)."""
+
+    name: str
+    function: func.FuncOp
+    """The function in the module given to `compile_module` (locations, types)."""
+    device: str = "cpu"
+    executable: Any = None
+    error: RunError | None = None
+    text: str = ""
+    """The MLIR XLA compiled."""
+    arg_dtypes: list[np.dtype] = field(default_factory=list)
+    checks: list[Operation] = field(default_factory=list)
+    check_arity: list[int] = field(default_factory=list)
+    verdicts: list[tuple[int, int]] = field(default_factory=list)
+    constants: list[np.ndarray] = field(default_factory=list)
+    """Trailing arguments of the compiled `@main` (the hoisted float constants)."""
+    _constant_buffers: list[Any] | None = None
+    n_results: int = 0
+    main_arg_types: list[Attribute] = field(default_factory=list)
+    main_result_types: list[Attribute] = field(default_factory=list)
+    lower_seconds: float = 0.0
+    compile_seconds: float = 0.0
+
+    @property
+    def result_types(self) -> list[Attribute]:
+        return list(self.function.function_type.outputs.data)
+
+    def run(self, inputs: Sequence[np.ndarray] = ()) -> FunctionRun:
+        """Execute once; errors are captured in the FunctionRun, never raised."""
+        out = FunctionRun(self.name, result_types=self.result_types)
+        if self.error is not None:
+            out.error = self.error
+            return out
+        try:
+            outs = self._execute(inputs)
+        except RunError as e:
+            out.error = e
+            return out
+        res_types = self.result_types
+        out.results = [_host(v, numpy_dtype(quant_of(t) or element_type(t)))
+                       for v, t in zip(outs[:self.n_results], res_types)]
+        pos = self.n_results
+        for c, n in zip(self.checks, self.check_arity):
+            vals = [_host(v, numpy_dtype(quant_of(o.type) or element_type(o.type)))
+                    for v, o in zip(outs[pos:pos + n], c.operands)]
+            pos += n
+            try:
+                out.checks.append(judge_check(c, vals))
+            except RunError as e:
+                e.op = e.op or c
+                out.error = e
+                break
+        for i, k in self.verdicts:
+            if k < len(out.checks):
+                out.results[i] = np.array(out.checks[k].passed)
+        return out
+
+    def lowered_inputs(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The arguments of the compiled `@main` for `inputs`, as the interpreter holds
+        them: storage integers of the lowered types, then the trailing constants."""
+        arg_types = self.function.function_type.inputs.data
+        main_types = self.main_arg_types
+        return [to_type(check_input(a, t, f"arg{i}").astype(np.int64)
+                        if numpy_dtype(element_type(m)).kind in "iu" else check_input(a, t, f"arg{i}"),
+                        element_type(m))
+                for i, (a, t, m) in enumerate(zip(inputs, arg_types, main_types))] + list(self.constants)
+
+    def raw_outputs(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Every result of the compiled `@main` (the check operands included), in the
+        interpreter's dtypes of the lowered types."""
+        return [_host(v, numpy_dtype(element_type(t)))
+                for v, t in zip(self._execute(inputs), self.main_result_types)]
+
+    def _execute(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        arg_types = self.function.function_type.inputs.data
+        if len(inputs) != len(arg_types):
+            raise RunError(f"@{self.name} takes {len(arg_types)} arguments, {len(inputs)} inputs given",
+                           self.function)
+        jx = load_jax()
+        _, dev = get_device(self.device)
+        args = [np.ascontiguousarray(check_input(a, t, f"arg{i}")).astype(dt, copy=False)
+                for i, (a, t, dt) in enumerate(zip(inputs, arg_types, self.arg_dtypes))]
+        with jx.jax.enable_x64(True):  # f64/i64 arguments stay 64-bit
+            bufs = [jx.jax.device_put(a, dev) for a in args]
+            if self._constant_buffers is None:
+                self._constant_buffers = [jx.jax.device_put(c, dev) for c in self.constants]
+        bufs += self._constant_buffers
+        try:
+            outs = self.executable.execute(bufs)
+        except Exception as e:  # noqa: BLE001 - a runtime failure inside XLA
+            raise RunError(f"XLA failed running @{self.name}: {_one_line(e)}", self.function) from None
+        return [np.asarray(o) for o in outs]
+
+
+def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None = None,
+                   device: str = "cpu") -> list[XlaFunction]:
+    """Compile each entry function of `module` (module docstring). Per-function problems
+    (unsupported ops, rejected programs) are in `XlaFunction.error`; a missing entry
+    raises RunError, missing jax `XlaUnavailable`."""
+    load_jax()
+    get_device(device)
+    funcs = entry_functions(module, entry)
+    out = [XlaFunction(f.sym_name.data, f, device) for f in funcs]
+    todo = []
+    for fn in out:
+        fn.error = xla_prepare.unsupported_op(module, fn.function)
+        if fn.error is None:
+            todo.append(fn)
+    if not todo:
+        return out
+    t0 = time.perf_counter()
+    try:
+        lowered = xla_prepare.lower(module, semantics)
+    except RunError as e:
+        for fn in todo:
+            fn.error = e if e.op is not None else RunError(e.message, fn.function)
+        return out
+    lower_s = time.perf_counter() - t0
+    for fn in todo:
+        t0 = time.perf_counter()
+        try:
+            prepared = xla_prepare.for_entry(lowered, fn.name, semantics)
+            fn.text = print_module(prepared.module)
+            main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
+                        and op.sym_name.data == "main")
+            fn.main_result_types = list(main.function_type.outputs.data)
+            n_args = len(main.function_type.inputs.data) - len(prepared.constants)
+            fn.main_arg_types = list(main.function_type.inputs.data[:n_args])
+            fn.arg_dtypes = [device_dtype(t) for t in main.function_type.inputs.data[:n_args]]
+            fn.checks = xla_prepare.entry_checks(fn.function)
+            fn.check_arity = prepared.check_arity
+            fn.n_results = prepared.n_results
+            fn.verdicts = prepared.verdicts
+            fn.constants = prepared.constants
+            if len(fn.checks) != len(fn.check_arity):
+                raise RunError(f"internal error: {len(fn.checks)} checks before lowering, "
+                               f"{len(fn.check_arity)} after", fn.function)
+            fn.lower_seconds = lower_s + (time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            fn.executable = compile_text(fn.text, device)
+            fn.compile_seconds = time.perf_counter() - t0
+        except RunError as e:
+            if e.op is None:
+                culprit = blame(module, semantics, fn.name, device)
+                where = (f"produced by {culprit}" if culprit else
+                         f"the program lowered by {xla_prepare.LOWERING[semantics]}")
+                e = RunError(f"{e.message} ({where})", fn.function)
+            fn.error = e
+    return out
+
+
+def rejected(text: str, device: str = "cpu") -> str | None:
+    """Why XLA (jaxlib's MLIR parser, then the compiler) rejects `text`, or None."""
+    try:
+        compile_text(text, device)
+    except RunError as e:
+        return e.message
+    return None
+
+
+def blame(module: ModuleOp, semantics: str, entry: str, device: str = "cpu") -> str | None:
+    """Who produced a program XLA rejects: `the input program` when XLA rejects the
+    input already (possible only without quantized types), else the first pass of the
+    lowering pipeline whose output (as the backend prints it for `entry`) XLA rejects;
+    None when every one is accepted."""
+    from qcomp.registry import make_context
+
+    copy = module.clone()
+    if not any(quant_of(v.type) for op in copy.walk() for v in op.results):
+        try:
+            if rejected(print_module(xla_prepare.for_entry(copy, entry, semantics).module), device):
+                return "the input program"
+        except RunError:
+            pass
+    ctx = make_context()
+    for p in xla_prepare.lowering_passes(semantics):
+        p.apply(ctx, copy)
+        try:
+            text = print_module(xla_prepare.for_entry(copy, entry, semantics).module)
+        except RunError:
+            continue
+        if rejected(text, device) is not None:
+            return f"pass {p.name}"
+    return None
+
+
+_COMPILED: OrderedDict[tuple, list[XlaFunction]] = OrderedDict()
+
+
+def compiled(module: ModuleOp, semantics: str = "spec", entry: str | None = None,
+             device: str = "cpu") -> list[XlaFunction]:
+    """`compile_module`, cached per printed module, semantics, entry and device (a module
+    edited in place after a run is compiled again: the key is its text)."""
+    key = (hashlib.sha256(print_module(module).encode()).hexdigest(), semantics, entry, device)
+    hit = _COMPILED.get(key)
+    if hit is not None and all(fn.function.parent_op() is module for fn in hit):
+        _COMPILED.move_to_end(key)
+        return hit
+    fns = compile_module(module, semantics, entry, device)
+    _remember(_COMPILED, key, fns)
+    return fns
+
+
+def run(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,
+        semantics: str = "spec", entry: str | None = None, device: str = "cpu") -> list[FunctionRun]:
+    """`qcomp.interpreter.run` on XLA: the same entry functions, inputs, results and checks."""
+    return [fn.run(_inputs_for(fn.function, inputs)) for fn in compiled(module, semantics, entry, device)]
