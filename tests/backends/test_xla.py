@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -166,8 +165,7 @@ def test_conformance_counts():
 
 # -- hypothesis programs -----------------------------------------------------------------
 
-sys.path.insert(0, str(ROOT / "tests" / "interpreter"))
-import test_differential_jax as diff  # noqa: E402  (its strategies and program builders)
+from tests.interpreter import test_differential_jax as diff  # noqa: E402  (strategies, builders)
 
 HYPOTHESIS_TESTS = [n for n in dir(diff) if n.startswith("test_")]
 
