@@ -131,11 +131,15 @@ def accumulate_convolutions_in_lhs_type(module: ModuleOp) -> None:
         out_e = element_type(out_t)
         if isinstance(lhs_e, IntegerType) and isinstance(out_e, IntegerType) \
                 and lhs_e.width.data < out_e.width.data:
-            narrow = TensorType(lhs_e, shape_of(out_t))
-            conv = sh.ConvolutionOp.create(operands=list(op.operands), result_types=[narrow],
-                                           properties=dict(op.properties), attributes=dict(op.attributes))
-            op.parent_block().insert_op_before(conv, op)
-            _replace(op, sh.ConvertOp(conv.results[0], out_t))
+            # the sum wrapped to the lhs type is the exact sum wrapped: convert the
+            # result down and back (an i8-result convolution is 15x slower in XLA)
+            wrapped = sh.ConvertOp(op.results[0], TensorType(lhs_e, shape_of(out_t)))
+            back = sh.ConvertOp(wrapped.results[0], out_t)
+            op.results[0].replace_all_uses_with(back.results[0])
+            block, after = op.parent_block(), op.next_op
+            block.insert_op_before(wrapped, after)
+            block.insert_op_before(back, after)
+            _set_operand(wrapped, 0, op.results[0])
 
 
 def widen_sub_byte_contractions(module: ModuleOp) -> None:
