@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -367,19 +368,37 @@ def blame(module: ModuleOp, semantics: str, entry: str, device: str = "cpu") -> 
 
 
 _COMPILED: OrderedDict[tuple, list[XlaFunction]] = OrderedDict()
+_BY_MODULE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _fingerprint(module: ModuleOp) -> tuple:
+    """Changes whenever the module does: every op, its operands, attributes, properties
+    and result types by identity (xDSL attributes are immutable, so an edit replaces
+    the object)."""
+    return tuple((id(op), op.name, tuple(id(v) for v in op.operands),
+                  tuple((k, id(v)) for k, v in op.properties.items()),
+                  tuple((k, id(v)) for k, v in op.attributes.items()),
+                  tuple(id(r.type) for r in op.results)) for op in module.walk())
 
 
 def compiled(module: ModuleOp, semantics: str = "spec", entry: str | None = None,
              device: str = "cpu") -> list[XlaFunction]:
-    """`compile_module`, cached per printed module, semantics, entry and device (a module
-    edited in place after a run is compiled again: the key is its text)."""
-    key = (hashlib.sha256(print_module(module).encode()).hexdigest(), semantics, entry, device)
-    hit = _COMPILED.get(key)
-    if hit is not None and all(fn.function.parent_op() is module for fn in hit):
-        _COMPILED.move_to_end(key)
-        return hit
-    fns = compile_module(module, semantics, entry, device)
-    _remember(_COMPILED, key, fns)
+    """`compile_module`, cached: per module object while it is unchanged (a walk, no
+    printing), else per printed module, semantics, entry and device."""
+    key = (semantics, entry, device)
+    fp = _fingerprint(module)
+    mine = _BY_MODULE.setdefault(module, {})
+    hit = mine.get(key)
+    if hit is not None and hit[0] == fp:
+        return hit[1]
+    text_key = (hashlib.sha256(print_module(module).encode()).hexdigest(), *key)
+    fns = _COMPILED.get(text_key)
+    if fns is None or not all(fn.function.parent_op() is module for fn in fns):
+        fns = compile_module(module, semantics, entry, device)
+        _remember(_COMPILED, text_key, fns)
+    else:
+        _COMPILED.move_to_end(text_key)
+    mine[key] = (fp, fns)
     return fns
 
 

@@ -208,6 +208,20 @@ def test_executables_are_cached():
     assert again[0].executable is first[0].executable
 
 
+def test_a_module_edited_in_place_is_compiled_again():
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
+
+    from qcomp.dialects.stablehlo import ConstantOp
+
+    module = parse_module("func.func @main() -> tensor<2xi32> {\n"
+                          "  %c = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n"
+                          "  func.return %c : tensor<2xi32>\n}")
+    assert xla.run(module)[0].results[0].tolist() == [1, 2]
+    const = next(op for op in module.walk() if isinstance(op, ConstantOp))
+    const.properties["value"] = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [2]), [5, 6])
+    assert xla.run(module)[0].results[0].tolist() == [5, 6]
+
+
 def test_verify_numerics_with_the_xla_backend(tmp_path):
     f = tmp_path / "add.mlir"
     f.write_text(ADD)
