@@ -90,15 +90,6 @@ def judge(op: Operation, actual: np.ndarray, expected: np.ndarray,
     return res
 
 
-def record(interpreter: Interpreter, op: Operation, actual: np.ndarray, expected: np.ndarray,
-           actual_type: Attribute | None = None, expected_type: Attribute | None = None,
-           tolerance: float | None = DEFAULT_TOLERANCE) -> bool:
-    """Compare and log; returns whether the check passed."""
-    res = judge(op, actual, expected, tolerance)
-    log_of(interpreter).append(res)
-    return res.passed
-
-
 def judge_close(op: Operation, actual: np.ndarray, expected: np.ndarray, max_ulp: int,
                 min_ulp: int = 0) -> CheckResult:
     """`min_ulp <= ulp_distance(actual, expected) <= max_ulp` element-wise."""

@@ -24,7 +24,9 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from qcomp.dialects.stablehlo.format import print_functional_type
+from qcomp.dialects.stablehlo.format import (
+    print_same_operands_and_result_type,
+)
 
 
 def _error(parser: Parser, state: ParsingState, message: str, pos: int) -> None:
@@ -57,11 +59,7 @@ class SameOperandsAndResultType(CustomDirective):
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
-        result = op.results[0].type
-        if all(o.type == result for o in op.operands):
-            printer.print_attribute(result)
-        else:
-            print_functional_type(printer, op)
+        print_same_operands_and_result_type(printer, op)
 
 
 SAME_OPERANDS_AND_RESULT_TYPE = (

@@ -139,20 +139,6 @@ def print_same_operands_and_result_type(printer: Printer, op: Operation) -> None
         print_functional_type(printer, op)
 
 
-def parse_same_operands_and_result_type(parser: Parser, n_operands: int,
-                                        ) -> tuple[list[Attribute], Attribute]:
-    pos = parser.pos
-    t = parser.parse_type()
-    if isinstance(t, FunctionType):
-        ins, outs = list(t.inputs.data), list(t.outputs.data)
-        if len(ins) != n_operands:
-            op_error(parser, f"{n_operands} operands present, but expected {len(ins)}", pos)
-        if len(outs) != 1:
-            op_error(parser, "expected single output", pos)
-        return ins, outs[0]
-    return [t] * n_operands, t
-
-
 # ---------------------------------------------------------------------------
 # attribute pieces
 # ---------------------------------------------------------------------------
