@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from qcomp.interpreter.frozen import cached
+
 _EXACT_F32 = float(1 << 24)
 _EXACT_F64 = float(1 << 53)
 
@@ -29,13 +31,22 @@ def int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     represents all of them exactly (so any summation order is exact), below 2^53
     float64 does; otherwise int64 matmul (wrapping as int64 does).
     """
-    k = max(a.shape[-1], 1)
-    bound = float(_absmax(a)) * float(_absmax(b)) * k
-    if bound < _EXACT_F32:
-        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.int64)
-    if bound < _EXACT_F64:
-        return np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.int64)
-    return np.matmul(a.astype(np.int64), b.astype(np.int64))
+    dtype = exact_float_dtype(a, b, a.shape[-1])
+    if dtype is None:
+        return np.matmul(a.astype(np.int64), b.astype(np.int64))
+    fa, fb = (cached(x, dtype.__name__, lambda v: v.astype(dtype, copy=False)) for x in (a, b))
+    return np.matmul(fa, fb).astype(np.int64)
+
+
+def exact_float_dtype(a: np.ndarray, b: np.ndarray, k: int, extra: int = 0):
+    """float32 or float64 when every partial sum of K products of `a`'s and `b`'s values
+    (and `extra`, a padding value of `a`) is exact in it; None when only int64 is."""
+    amax = max(int(cached(a, "absmax", _absmax)), abs(int(extra)))
+    bound = float(amax) * float(cached(b, "absmax", _absmax)) * max(k, 1)
+    for limit, dtype in ((_EXACT_F32, np.float32), (_EXACT_F64, np.float64)):
+        if bound < limit:
+            return dtype
+    return None
 
 
 def sequential_matmul(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -57,6 +68,8 @@ def matmul(a: np.ndarray, b: np.ndarray, accumulate) -> np.ndarray:
         return sequential_matmul(a, b, accumulate)
     if accumulate == "int":
         return int_matmul(a, b)
+    if accumulate == "exact":  # floats holding integers whose partial sums are all exact
+        return np.matmul(a, b).astype(np.int64)
     if accumulate == "complex":
         return np.matmul(a.astype(np.complex128), b.astype(np.complex128))
     return np.matmul(a.astype(np.float64), b.astype(np.float64))
@@ -109,6 +122,13 @@ def convolution(lhs: np.ndarray, rhs: np.ndarray, *, input_batch: int, input_fea
     `pad_value`; windows gathered with strides and rhs dilation; one matmul per group.
     """
     n_sp = len(input_spatial)
+    if accumulate == "int" and lhs.size and rhs.size:
+        # integers exact in a float type are converted before the windows are copied out
+        dtype = exact_float_dtype(lhs, rhs, rhs.size // rhs.shape[kernel_out], pad_value)
+        if dtype is not None:
+            lhs = lhs.astype(dtype, copy=False)
+            rhs = cached(rhs, dtype.__name__, lambda v: v.astype(dtype, copy=False))
+            pad_value, accumulate = dtype(pad_value), "exact"
     x = np.transpose(lhs, [input_batch, *input_spatial, input_feature])
     w = np.transpose(rhs, [*kernel_spatial, kernel_in, kernel_out])
     x = pad(x, pad_value, [0] + [p[0] for p in padding] + [0], [0] + [p[1] for p in padding] + [0],
@@ -148,7 +168,8 @@ def convolution(lhs: np.ndarray, rhs: np.ndarray, *, input_batch: int, input_fea
 def _acc_dtype(accumulate):
     if isinstance(accumulate, np.dtype):
         return accumulate
-    return {"int": np.int64, "float": np.float64, "complex": np.complex128}[accumulate]
+    return {"int": np.int64, "exact": np.int64, "float": np.float64,
+            "complex": np.complex128}[accumulate]
 
 
 def _grouped(patches: np.ndarray, wk: np.ndarray, fg: int, bg: int, accumulate) -> np.ndarray:

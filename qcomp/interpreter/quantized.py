@@ -27,6 +27,7 @@ from xdsl.ir import Attribute
 from qcomp.dialects.quant import UniformQuantizedType, float_kind
 from qcomp.interpreter import kernels
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.frozen import cached
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
 from qcomp.quant import stablehlo as up
 from qcomp.quant import uniform
@@ -260,8 +261,8 @@ class QuantSemantics:
             # parameters vary along contracted dims: contract dequantized values in float64
             dl = uniform.dequantize(lhs, *_params(lq, lhs.shape), "f64")
             dr = uniform.dequantize(rhs, *_params(rq, rhs.shape), "f64")
-            q = rescale_accumulator(float_fn(dl, dr), 1.0, 1.0, so, zo, oq.storage_min, oq.storage_max)
-            return q.astype(_container(oq))
+            return rescale_accumulator(float_fn(dl, dr), 1.0, 1.0, so, zo, oq.storage_min,
+                                       oq.storage_max, _container(oq))
         zl = int(lq.zero_point)
         zr = _params(rq, rhs.shape)[1]
         if centered_fn is not None:
@@ -270,20 +271,23 @@ class QuantSemantics:
             acc = int_fn(lhs.astype(np.int64) - zl, rhs.astype(np.int64) - zr)
         sr = np.float64(rq.scale) if rq.is_per_tensor else _axis_params(
             rq.scales, rhs_axis_to_result[rq.quantized_dimension], len(out_shape))
-        q = rescale_accumulator(acc, lq.scale, sr, so, zo, oq.storage_min, oq.storage_max)
-        return q.astype(_container(oq))
+        return rescale_accumulator(acc, lq.scale, sr, so, zo, oq.storage_min, oq.storage_max,
+                                   _container(oq))
 
 
 def _centered_dot(lhs, rhs, zl: int, zr, lb, rb, lc, rc) -> np.ndarray:
-    """Σ (l - zl)(r - zr) = Σ l·(r - zr) - zl·Σ(r - zr), exact in int64 (raw lhs keeps BLAS small)."""
-    cr = rhs.astype(np.int64) - zr
+    """Σ (l - zl)(r - zr) = Σ l·(r - zr) - zl·Σ(r - zr), exact in int64 (raw lhs keeps BLAS small;
+    with zr = 0 the raw rhs too, so no int64 copy of the weights is made)."""
+    cr = _centered(rhs, zr)
     raw = kernels.dot_general(lhs, cr, lb, rb, lc, rc, "int")
     if zl == 0:
         return raw
     nb = len(lb)
     lfree = lhs.ndim - len(lb) - len(lc)
     rfree = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
-    s = np.sum(np.transpose(cr, list(rb) + rfree + list(rc)), axis=tuple(range(nb + len(rfree), rhs.ndim)))
+    perm, axes = list(rb) + rfree + list(rc), tuple(range(nb + len(rfree), rhs.ndim))
+    s = cached(cr, f"sum{perm}{axes}",
+               lambda v: np.sum(np.transpose(v, perm), axis=axes, dtype=np.int64))
     s = s.reshape(s.shape[:nb] + (1,) * lfree + s.shape[nb:])
     return raw - zl * s
 
@@ -291,16 +295,24 @@ def _centered_dot(lhs, rhs, zl: int, zr, lb, rb, lc, rc) -> np.ndarray:
 def _centered_conv(lhs, rhs, zl: int, zr, conv) -> np.ndarray:
     """Σ over each window of (l - zl)(r - zr): lhs padded/dilated with zl, so only the
     kernel sum per output feature needs removing."""
-    cr = rhs.astype(np.int64) - zr
+    cr = _centered(rhs, zr)
     raw = kernels.convolution(lhs, cr, accumulate="int", pad_value=zl, **conv)
     if zl == 0:
         return raw
     # Σ_window zl·(r - zr) per output feature: sum the kernel over all but its output dim
     kout = conv["kernel_out"]
-    ksum = np.sum(cr, axis=tuple(d for d in range(cr.ndim) if d != kout))
+    axes = tuple(d for d in range(cr.ndim) if d != kout)
+    ksum = cached(cr, f"sum{axes}", lambda v: np.sum(v, axis=axes, dtype=np.int64))
     shape = [1] * raw.ndim
     shape[conv["output_feature"]] = -1
     return raw - zl * ksum.reshape(shape)
+
+
+def _centered(q: np.ndarray, zero_points) -> np.ndarray:
+    """q - zero_points as exact integers: `q` itself when every zero point is 0."""
+    if not np.any(zero_points):
+        return q
+    return q.astype(np.int64) - zero_points
 
 
 def _axis_params(values: np.ndarray, axis: int, rank: int) -> np.ndarray:

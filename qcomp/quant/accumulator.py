@@ -27,7 +27,7 @@ def accumulator_multiplier(lhs_scale, rhs_scales, result_scales) -> np.ndarray:
 
 
 def rescale_accumulator(acc, lhs_scale, rhs_scales, result_scales, result_zero_points,
-                        storage_min: int, storage_max: int) -> np.ndarray:
+                        storage_min: int, storage_max: int, dtype=np.int64) -> np.ndarray:
     """`rescale=float` (and `--semantics spec`): the exact real result, quantized once.
 
         real = f64(acc) * (f64(s_l) * f64(s_r))
@@ -35,14 +35,15 @@ def rescale_accumulator(acc, lhs_scale, rhs_scales, result_scales, result_zero_p
 
     all in float64 (acc is exact below 2^53); `rhs_scales`, `result_scales` and
     `result_zero_points` are scalars or arrays broadcastable against the result
-    (per-axis along the result dimension where the channel lands). Returns int64.
+    (per-axis along the result dimension where the channel lands). Returns `dtype`
+    (int64 unless told; any integer type holding [min, max]).
     """
     c = np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
-    real = np.asarray(acc).astype(np.float64) * c
-    v = real / np.asarray(result_scales, np.float64) + np.asarray(result_zero_points).astype(
-        np.float64)
-    v = np.clip(v, float(storage_min), float(storage_max))
-    return np.rint(v).astype(np.int64)
+    v = np.asarray(np.asarray(acc) * c)  # float64 (acc is exact below 2^53), never a scalar
+    v /= np.asarray(result_scales, np.float64)
+    v += np.asarray(result_zero_points).astype(np.float64)
+    np.clip(v, float(storage_min), float(storage_max), out=v)
+    return np.rint(v, out=v).astype(dtype)
 
 
 def fixed_point_parameters(multiplier) -> tuple[np.ndarray, np.ndarray]:

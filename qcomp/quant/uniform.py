@@ -67,18 +67,35 @@ def quantize(x, scales, zero_points, storage_min: int, storage_max: int, express
     Returns `storage_dtype` (default int64).
     """
     dt = expressed_numpy_dtype(expressed_dtype)
-    xs = np.asarray(x).astype(dt)
-    v = xs / np.asarray(scales).astype(dt) + np.asarray(zero_points).astype(dt)
-    v = np.minimum(np.maximum(v, dt.type(storage_min)), dt.type(storage_max))
+    xs = np.asarray(x).astype(dt, copy=False)
+    v = np.asarray(xs / np.asarray(scales).astype(dt, copy=False))  # never a scalar
+    v += np.asarray(zero_points).astype(dt, copy=False)
+    np.maximum(v, dt.type(storage_min), out=v)
+    np.minimum(v, dt.type(storage_max), out=v)
     r = round_half_to_even(v)
+    if dt.itemsize >= 4 and max(-storage_min, storage_max) < (1 << 24) and not np.isnan(r).any():
+        # r is integral and already inside [storage_min, storage_max], exactly representable
+        return r.astype(storage_dtype or np.int64)
     return float_to_int(r, storage_min, storage_max, storage_dtype or np.int64)
 
 
 def dequantize(q, scales, zero_points, expressed_dtype) -> np.ndarray:
     """convert(q - zero_point, expressed) * scale, in `expressed_dtype`."""
     dt = expressed_numpy_dtype(expressed_dtype)
-    d = np.asarray(q).astype(np.int64) - np.asarray(zero_points).astype(np.int64)
-    return d.astype(dt) * np.asarray(scales).astype(dt)
+    q, zp = np.asarray(q), np.asarray(zero_points)
+    if dt.itemsize >= 4 and q.dtype.kind in "iu" and q.dtype.itemsize <= 2 and zp.dtype.kind in "iu" \
+            and (not zp.size or int(np.abs(zp).max()) < (1 << 16)):
+        # |q - zero_point| < 2^17: the difference is exact in float32 and float64
+        d = q.astype(dt)
+        if np.any(zp):
+            d = np.asarray(d - zp.astype(dt))
+    else:
+        d = np.asarray(q.astype(np.int64) - zp.astype(np.int64)).astype(dt)
+    s = np.asarray(scales).astype(dt, copy=False)
+    if np.broadcast_shapes(d.shape, s.shape) != d.shape:
+        return np.asarray(d * s)
+    d *= s
+    return d
 
 
 def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storage_min: int,
