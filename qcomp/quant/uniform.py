@@ -83,8 +83,10 @@ def dequantize(q, scales, zero_points, expressed_dtype) -> np.ndarray:
     """convert(q - zero_point, expressed) * scale, in `expressed_dtype`."""
     dt = expressed_numpy_dtype(expressed_dtype)
     q, zp = np.asarray(q), np.asarray(zero_points)
-    if dt.itemsize >= 4 and q.dtype.kind in "iu" and q.dtype.itemsize <= 2 and zp.dtype.kind in "iu" \
-            and (not zp.size or int(np.abs(zp).max()) < (1 << 16)):
+    if dt.itemsize >= 4 and q.dtype.kind in "iu" and not np.any(zp):
+        d = q.astype(dt)  # convert(q - 0): one rounding, as the formula's
+    elif dt.itemsize >= 4 and q.dtype.kind in "iu" and q.dtype.itemsize <= 2 and zp.dtype.kind in "iu" \
+            and int(np.abs(zp).max()) < (1 << 16):
         # |q - zero_point| < 2^17: the difference is exact in float32 and float64
         d = q.astype(dt)
         if np.any(zp):
