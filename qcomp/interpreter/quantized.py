@@ -26,6 +26,7 @@ from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType, float_kind
 from qcomp.interpreter import kernels
+from qcomp.interpreter.blockwise import blockwise_dot
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.frozen import cached
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
@@ -170,6 +171,9 @@ class QuantSemantics:
                 if lq.is_per_tensor and (rq.is_per_tensor == oq.is_per_tensor) \
                         and not rq.is_blockwise and not oq.is_blockwise:
                     return self._upstream_dot(lhs, rhs, lq, rq, oq, lb, rb, lc, rc)
+            elif rq.is_blockwise and lq.is_per_tensor and not oq.is_blockwise:
+                return blockwise_dot(lhs, rhs, lq, rq, oq, shape_of(ot), lb, rb, lc, rc,
+                                     _container(oq))
             else:
                 return self._spec_contraction(
                     lhs, rhs, lq, rq, oq, ot,

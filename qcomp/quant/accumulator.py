@@ -38,8 +38,25 @@ def rescale_accumulator(acc, lhs_scale, rhs_scales, result_scales, result_zero_p
     (per-axis along the result dimension where the channel lands). Returns `dtype`
     (int64 unless told; any integer type holding [min, max]).
     """
-    c = np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
-    v = np.asarray(np.asarray(acc) * c)  # float64 (acc is exact below 2^53), never a scalar
+    return rescale_blocks([acc], lhs_scale, [rhs_scales], result_scales, result_zero_points,
+                          storage_min, storage_max, dtype)
+
+
+def rescale_blocks(accs, lhs_scale, rhs_block_scales, result_scales, result_zero_points,
+                   storage_min: int, storage_max: int, dtype=np.int64) -> np.ndarray:
+    """A blockwise (sub-channel) rhs: one exact integer sum per block j of the split
+    contracting dimension, scaled by its own rhs scales and added in block order,
+
+        real = Σ_j f64(acc_j) * (f64(s_l) * f64(s_r,j))      (j = 0, 1, ... in order)
+        q    = clamp(round_half_to_even(real / f64(s_res) + f64(z_res)), min, max)
+
+    in float64; with one block this is `rescale_accumulator`."""
+    real = None
+    for acc, rhs_scales in zip(accs, rhs_block_scales, strict=True):
+        c = np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
+        term = np.asarray(np.asarray(acc) * c)  # float64 (acc is exact below 2^53)
+        real = term if real is None else np.add(real, term, out=real)
+    v = real
     v /= np.asarray(result_scales, np.float64)
     v += np.asarray(result_zero_points).astype(np.float64)
     np.clip(v, float(storage_min), float(storage_max), out=v)

@@ -56,3 +56,16 @@ def test_requantize_reference_example():
 def test_float_to_int_truncates_toward_zero():
     assert float_to_int(np.array([2.9, -2.9, 0.5, -0.5]), -128, 127).tolist() == [2, -2, 0, 0]
     assert float_to_int(np.array([1e300, -1e300]), -2**63, 2**63 - 1).tolist() == [2**63 - 1, -2**63]
+
+
+def test_rescale_blocks_adds_scaled_block_sums_before_the_one_rounding():
+    from qcomp.quant.accumulator import rescale_blocks
+
+    # real = [1, 2] * 0.5 * [1, 2] + [3, 4] * 0.5 * 0.25 = [0.875, 2.5] -> [1, 2] (tie to even);
+    # rounding each block first would give [0 + 0, 2 + 0] or [1 + 0, 2 + 1]
+    two = rescale_blocks([np.array([1, 2]), np.array([3, 4])], 0.5, [np.array([1.0, 2.0]), 0.25],
+                         1.0, 0, -128, 127)
+    assert two.tolist() == [1, 2]
+    shifted = rescale_blocks([np.array([1, 2]), np.array([3, 4])], 0.5,
+                             [np.array([1.0, 2.0]), 0.25], 0.5, 3, -128, 127)
+    assert shifted.tolist() == [5, 8]  # 1.75 + 3 -> 5 (4.75), 5 + 3 = 8

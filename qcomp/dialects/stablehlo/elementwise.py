@@ -46,6 +46,7 @@ from qcomp.dialects.stablehlo.kinds import (
     NON_QUANTIZED,
     PRED_INT,
     QUANTIZED,
+    QUANTIZED_SUB,
     SINT_FP_COMPLEX_Q,
     ElementKinds,
 )
@@ -395,7 +396,7 @@ class UniformQuantizeOp(UnaryElementwiseOp):
     name = "stablehlo.uniform_quantize"
     traits = traits_def(
         NoMemoryEffect(),
-        ElementKinds.unary(("F", "Q", "QA"), QUANTIZED),
+        ElementKinds.unary(("F", "Q", "QA"), QUANTIZED_SUB),
         own_lowering())
 
     def verify_(self) -> None:
@@ -408,7 +409,7 @@ class UniformDequantizeOp(UnaryElementwiseOp):
     """Quantized → float: `x = (q - zp) * scale`."""
 
     name = "stablehlo.uniform_dequantize"
-    traits = traits_def(NoMemoryEffect(), ElementKinds.unary(QUANTIZED, FP), own_lowering())
+    traits = traits_def(NoMemoryEffect(), ElementKinds.unary(QUANTIZED_SUB, FP), own_lowering())
 
     def verify_(self) -> None:
         check.verify_uniform_dequantize(self)

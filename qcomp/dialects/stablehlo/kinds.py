@@ -8,6 +8,9 @@ another kind fails with upstream's message, e.g.
 
 Per-axis quantization (`QA`) is accepted only where the StableHLO spec allows it,
 and only when its quantized dimension fits the tensor (`verify_for_shape`).
+Sub-channel quantization (`QB`) is a qcomp extension for blockwise weights (constants,
+uniform_quantize / uniform_dequantize, the rhs of dot_general); it is never named in
+a message, so upstream's messages stay word for word.
 """
 
 from __future__ import annotations
@@ -40,10 +43,12 @@ KIND_TEXT = {
     "C": "complex type with 32/64-bit float elements",
     "Q": "per-tensor integer quantized",
     "QA": "per-axis integer quantized",
+    "QB": "",  # sub-channel: a qcomp extension, absent from upstream's messages
 }
 
 TENSOR = ("F", "B", "I", "C", "Q")                 # HLO_Tensor
 TENSOR_PA = TENSOR + ("QA",)                       # HLO_TensorOrPerAxisQuantizedTensor
+TENSOR_PA_SUB = TENSOR_PA + ("QB",)                # qcomp: also sub-channel (blockwise weights)
 INT_FP_COMPLEX_Q = ("I", "F", "C", "Q")
 SINT_FP_COMPLEX_Q = ("SI", "F", "C", "Q")
 FP_COMPLEX_Q = ("F", "C", "Q")
@@ -54,6 +59,7 @@ PRED = ("B",)
 FP = ("F",)
 NON_QUANTIZED = ("F", "B", "I", "C")
 QUANTIZED = ("Q", "QA")
+QUANTIZED_SUB = QUANTIZED + ("QB",)
 
 RANKED = "ranked tensor"
 STATIC = "statically shaped tensor"
@@ -112,17 +118,17 @@ def element_kinds(t: Attribute) -> set[str]:
     elif isinstance(e, UniformQuantizedType):
         if e.is_per_tensor:
             kinds.add("Q")
-        elif e.is_per_axis and isinstance(t, TensorType):
+        elif isinstance(t, TensorType):
             try:
                 e.verify_for_shape(t.get_shape())
-                kinds.add("QA")
+                kinds.add("QA" if e.is_per_axis else "QB")
             except VerifyException:
                 pass
     return kinds
 
 
 def describe(prefix: str, kinds: Sequence[str]) -> str:
-    return f"{prefix} of {' or '.join(KIND_TEXT[k] for k in kinds)} values"
+    return f"{prefix} of {' or '.join(KIND_TEXT[k] for k in kinds if KIND_TEXT[k])} values"
 
 
 def _fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:

@@ -74,6 +74,7 @@ from qcomp.dialects.stablehlo.kinds import (
     STATIC_OR_BOUNDED,
     TENSOR,
     TENSOR_PA,
+    TENSOR_PA_SUB,
     ZERO_D,
     ElementKinds,
 )
@@ -88,6 +89,8 @@ from qcomp.dialects.stablehlo.format import (
 _Prec = ArrayAttr[PrecisionAttr]  # precision_config
 
 CONTRACTION_KINDS = ElementKinds(((RANKED, TENSOR), (RANKED, TENSOR_PA)), (RANKED, TENSOR_PA))
+DOT_GENERAL_KINDS = ElementKinds(((RANKED, TENSOR), (RANKED, TENSOR_PA_SUB)), (RANKED, TENSOR_PA))
+"""dot_general's rhs may also be sub-channel quantized (blockwise weights, a qcomp extension)."""
 CONTRACTION = own_lowering(per_axis=True, upstream_qdq=True)
 """dot, dot_general, convolution: integer contractions with their own rescale (per-axis
 rhs and result as the spec allows), hybrid float x quantized forms."""
@@ -104,7 +107,7 @@ class ConstantOp(IRDLOperation):
     value = prop_def(Attribute)
     output = result_def()
     traits = traits_def(
-        Pure(), ElementKinds((), (STATIC, TENSOR_PA)),
+        Pure(), ElementKinds((), (STATIC, TENSOR_PA_SUB)),
         type_only(per_axis=True, fusable=False))
 
     def __init__(self, value: Attribute, result_type: Attribute | None = None):
@@ -392,7 +395,7 @@ class DotGeneralOp(IRDLOperation):
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(_Prec)
     algorithm = opt_prop_def(DotAlgorithmAttr)
-    traits = traits_def(NoMemoryEffect(), CONTRACTION_KINDS, CONTRACTION)
+    traits = traits_def(NoMemoryEffect(), DOT_GENERAL_KINDS, CONTRACTION)
 
     def __init__(self, lhs, rhs, dot_dimension_numbers: DotDimensionNumbersAttr,
                  result_type: Attribute, precision_config: ArrayAttr | None = None):

@@ -185,11 +185,49 @@ def _verify_contraction_common(lhs: Attribute, rhs: Attribute, result: Attribute
             fail("mismatched rhs quantization expressed type and lhs and result element type")
 
 
+def blocked_dimensions(q: UniformQuantizedType, shape: Sequence[int]) -> list[int]:
+    """The dimensions a sub-channel type splits into more than one block."""
+    return [d for d, b in zip(q.quantized_dimensions, q.block_sizes)
+            if 0 < b < shape[d] or shape[d] < 0]
+
+
+def verify_blockwise_dot_general(lhs: Attribute, rhs: Attribute, result: Attribute,
+                                 rhs_contracting: Sequence[int],
+                                 rhs_batching: Sequence[int]) -> None:
+    """qcomp's extension: a sub-channel (blockwise) quantized rhs, as GPTQ / AWQ weights
+    are. Blocks may split one contracting dimension (one scale per block of K) and any
+    free dimension (per output channel); the lhs is float (hybrid, the result float) or
+    per-tensor quantized (the result per-tensor or per-axis quantized)."""
+    qr, ql, qo = _q(rhs), _q(lhs), _q(result)
+    assert qr is not None and isinstance(rhs, TensorType)
+    blocked = blocked_dimensions(qr, rhs.get_shape())
+    if any(d in rhs_batching for d in blocked):
+        fail("blockwise rhs (qcomp extension): batching dimensions must not be split into "
+             "blocks")
+    if sum(d in rhs_contracting for d in blocked) > 1:
+        fail("blockwise rhs (qcomp extension): at most one contracting dimension may be "
+             "split into blocks")
+    if (ql is None) != (qo is None):
+        fail("rhs should be quantized for quantized operations and "
+             "is_quantized(lhs)=is_quantized(result) should hold")
+    if ql is None:
+        le, oe = element_type(lhs), element_type(result)
+        if le != qr.expressed_type or le != oe:
+            fail("mismatched rhs quantization expressed type and lhs and result element type")
+        return
+    assert qo is not None  # ql is per-tensor: the op's element kinds say so
+    if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
+        fail("mismatched lhs, rhs and result quantization expressed types")
+
+
 def verify_dot_general(lhs: Attribute, rhs: Attribute, result: Attribute,
-                       rhs_contracting: Sequence[int]) -> None:
+                       rhs_contracting: Sequence[int], rhs_batching: Sequence[int] = ()) -> None:
     if all(_q(t) is None for t in (lhs, rhs, result)):
         return
     qr = _q(rhs)
+    if qr is not None and qr.is_blockwise:
+        verify_blockwise_dot_general(lhs, rhs, result, rhs_contracting, rhs_batching)
+        return
     if qr is not None and qr.is_per_tensor and qr.zero_point != 0:
         fail("Zero point of rhs should be 0")
     if qr is not None and qr.is_per_axis:

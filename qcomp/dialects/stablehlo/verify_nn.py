@@ -89,7 +89,7 @@ def verify_dot_general(op) -> None:
     dims += [ls[i] for i in range(len(ls)) if i not in lb and i not in lc]
     dims += [rs[i] for i in range(len(rs)) if i not in rb and i not in rc]
     check_inferred_shape(dims, op.result.type)
-    qv.verify_dot_general(op.lhs.type, op.rhs.type, op.result.type, rc)
+    qv.verify_dot_general(op.lhs.type, op.rhs.type, op.result.type, rc, rb)
 
 
 def _strided_bound(bound: int, window: int, stride: int) -> int:

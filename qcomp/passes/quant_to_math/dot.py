@@ -276,7 +276,7 @@ def _kernel(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: Integ
                                             properties=props)).results[0]
 
 
-def _centered(b: Builder, v: SSAValue, q: UniformQuantizedType, acc: IntegerType) -> SSAValue:
+def centered(b: Builder, v: SSAValue, q: UniformQuantizedType, acc: IntegerType) -> SSAValue:
     """q - z in the accumulator type (a constant when `v` is one)."""
     shape = shape_of(v)
     zps = np.asarray(q.broadcast_zero_points(shape), np.int64)
@@ -343,8 +343,8 @@ def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     acc_t = accumulator_type(c)
     fixed = _fixed_point_params(c) if mode.integer_only else None
     if np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
-        acc = _kernel(b, c, _centered(b, lhs, c.lhs_q, acc_t),
-                      _centered(b, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
+        acc = _kernel(b, c, centered(b, lhs, c.lhs_q, acc_t),
+                      centered(b, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
     else:
         acc = _kernel(b, c, lhs, rhs, acc_t, pad_with_zero_point=True)
         corr = _combine(b, c, zero_point_terms(b, c, lhs, rhs, acc_t), acc_t)
@@ -359,12 +359,19 @@ def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     # qcomp.quant.accumulator.rescale_accumulator
     lhs_rhs = np.float64(c.lhs_q.scale) * np.asarray(c.rhs_q.scales, np.float64)
     c1, c1_axis = _along(lhs_rhs, c.rhs_channel_dim)
-    res_axis = oq.quantized_dimension if oq.is_per_axis else None
-    so, so_axis = _along(np.asarray(oq.scales, np.float64), res_axis)
-    zo, zo_axis = _along(np.asarray(oq.zero_points, np.int64), res_axis)
     f = b.convert(acc, f64)
     if np.any(c1 != 1.0):  # x * 1.0 and x / 1.0 are exact: skipped
         f = b.binary(sh.MultiplyOp, f, b.full(c1, f64, shape, c1_axis))
+    return quantize_real(b, f, oq)
+
+
+def quantize_real(b: Builder, f: SSAValue, oq: UniformQuantizedType) -> SSAValue:
+    """The f64 real result to storage: clamp(round_nearest_even(f / s_res + z_res), min,
+    max), as `qcomp.quant.accumulator.rescale_blocks` ends."""
+    shape = shape_of(f)
+    res_axis = oq.quantized_dimension if oq.is_per_axis else None
+    so, so_axis = _along(np.asarray(oq.scales, np.float64), res_axis)
+    zo, zo_axis = _along(np.asarray(oq.zero_points, np.int64), res_axis)
     if np.any(so != 1.0):
         f = b.binary(sh.DivideOp, f, b.full(so, f64, shape, so_axis))
     if np.any(zo != 0):
