@@ -54,14 +54,24 @@ def op_offset(op, positions) -> int | None:
 def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str, str] | None:
     """(name, text) of the input file (`-`: stdin, named `<stdin>`); None after
     writing `prog: error: could not open input file ...` when it cannot be read."""
-    if path == "-":
-        return "<stdin>", stdin.read()
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return path, f.read()
+        if path == "-":
+            # the bytes, decoded as a file is: stdin's own decoding and newline translation
+            # would differ from a path's (CR-only line endings, invalid UTF-8)
+            raw = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+            name = "<stdin>"
+        else:
+            with open(path, "rb") as f:
+                raw = f.read()
+            name = path
     except OSError as e:
         stderr.write(f"{prog}: error: could not open input file '{path}': {e.strerror}\n")
         return None
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    # universal newlines (a lone CR ends a line, and so a `//` comment, as in MLIR's
+    # lexer); a leading byte-order mark is skipped, as MLIR does
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return name, text.removeprefix("\ufeff")
 
 
 Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]

@@ -14,7 +14,6 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -50,6 +49,7 @@ from qcomp.tools.pipeline import (
     passes_help,
     split_pipeline_args,
 )
+from qcomp.tools.output_file import write_output
 from qcomp.tools.verify import verify_module
 
 PROG = "qcomp-opt"
@@ -198,9 +198,11 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
 
     ctx = make_context(allow_unregistered=opts.allow_unregistered)
     _load_test_dialect(ctx)
-    parser = QcompParser(ctx, text, name)
+    parser = None
     t0 = time.perf_counter()
     try:
+        # inside the try: xDSL's parser lexes the first token when it is made
+        parser = QcompParser(ctx, text, name)
         if parser._current_token.kind == MLIRTokenKind.EOF:
             module = ModuleOp([])  # like mlir-opt: nothing (or only comments) is an empty module
         else:
@@ -211,7 +213,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=err)
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        return None, [Diagnostic("error", msg, parser._current_token.span.start)]
+        return None, [Diagnostic("error", msg, parser._current_token.span.start if parser else 0)]
     finally:
         timing.add("Parser", time.perf_counter() - t0)
     positions = parser.op_positions
@@ -282,28 +284,6 @@ def _load_test_dialect(ctx) -> None:
         ctx.load_dialect(Test)
 
 
-def _write_atomic(path: str, text: str) -> None:
-    """Write via a temporary file in the same directory and a rename."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".qcomp-opt-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        # mkstemp makes the file 0600: give it the mode a plain open() would have
-        if os.path.exists(path):
-            mode = os.stat(path).st_mode & 0o7777
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     from qcomp.registry import PASSES
 
@@ -360,7 +340,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     if args.output and args.output != "-":
         if not failed:
             try:
-                _write_atomic(args.output, result)
+                write_output(args.output, result)
             except OSError as e:
                 stderr.write(f"{PROG}: error: cannot write output file '{args.output}': "
                              f"{e.strerror}\n")

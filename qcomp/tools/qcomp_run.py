@@ -23,6 +23,7 @@ never a traceback).
 from __future__ import annotations
 
 import argparse
+import io as io_module
 import re
 import sys
 from typing import TextIO
@@ -37,6 +38,7 @@ from qcomp.tools.cli import (
     read_input,
     split_chunks,
 )
+from qcomp.tools.output_file import write_output
 
 PROG = "qcomp-run"
 DEFAULT_MAX_MEMORY = 4 << 30
@@ -94,7 +96,8 @@ def _arg_parser() -> ArgParser:
                    help="the next argument of the entry function (repeat, in order; see below)")
     p.add_argument("--inputs", metavar="IN.npz", help="arrays arg0, arg1, ... for the entry's arguments")
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
-                   "(quantized results as their storage integers)")
+                   "(quantized results as their storage integers) in a NumPy .npz archive named "
+                   "exactly OUT.npz (no suffix is added), replaced whole or not at all")
     p.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec",
                    help="meaning of quantized ops: the StableHLO spec (default) or upstream's "
                         "reference interpreter, bit for bit")
@@ -197,14 +200,16 @@ class _Runner:
         from qcomp.tools.verify import verify_module
 
         source = SourceFile(name, chunk)
-        parser = QcompParser(make_context(), chunk, name)
+        parser = None
         try:
+            # inside the try: xDSL's parser lexes the first token when it is made
+            parser = QcompParser(make_context(), chunk, name)
             module = parser.parse_module()
         except ParseError as e:
             return self.diagnose(source, e.msg, e.span.start)
         except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            return self.diagnose(source, msg, parser._current_token.span.start)
+            return self.diagnose(source, msg, parser._current_token.span.start if parser else 0)
         positions = parser.op_positions
         diag = verify_module(module, positions)
         if diag is not None:
@@ -386,8 +391,10 @@ def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
                f"{runner.functions_run} ran\n")
         runner.error = True
         return
+    buffer = io_module.BytesIO()  # the whole archive first: nothing half-written on disk
+    np.savez(buffer, **{f"result{i}": np.asarray(v) for i, v in enumerate(runner.outputs)})
     try:
-        np.savez(path, **{f"result{i}": np.asarray(v) for i, v in enumerate(runner.outputs)})
+        write_output(path, buffer.getvalue())
     except OSError as e:
         io.err(f"{PROG}: error: cannot write '{path}': {e.strerror}\n")
         runner.error = True

@@ -1,0 +1,66 @@
+"""How both tools read their input: a file and stdin give the same text (UTF-8 with
+U+FFFD for invalid bytes, universal newlines), a leading byte-order mark is skipped as
+MLIR skips it, and a lexer error on the very first token is a diagnostic, not an
+internal error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+TWO_FUNCS = "func.func @f() {\n  return\n}\n// a comment\nfunc.func @g() {\n  return\n}\n"
+
+
+def tool(name: str, *argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    return subprocess.run([name, *argv], input=stdin, capture_output=True, env=ENV)
+
+
+@pytest.mark.parametrize("newline", [b"\r", b"\r\n", b"\n"])
+def test_stdin_and_file_read_alike_whatever_the_newlines(tmp_path, newline):
+    data = TWO_FUNCS.encode().replace(b"\n", newline)
+    f = tmp_path / "x.mlir"
+    f.write_bytes(data)
+    from_file = tool("qcomp-opt", str(f))
+    from_stdin = tool("qcomp-opt", "-", stdin=data)
+    assert from_file.returncode == from_stdin.returncode == 0
+    assert from_file.stdout == from_stdin.stdout
+    assert from_stdin.stdout.count(b"func.func @") == 2  # the comment ends at the CR
+
+
+def test_invalid_utf8_in_a_string_reads_alike_from_stdin_and_file(tmp_path):
+    data = b'func.func @f() {\n  "test.op"() {s = "\xff\xfe"} : () -> ()\n  return\n}\n'
+    f = tmp_path / "u.mlir"
+    f.write_bytes(data)
+    a = tool("qcomp-opt", str(f), "--allow-unregistered-dialect")
+    b = tool("qcomp-opt", "-", "--allow-unregistered-dialect", stdin=data)
+    assert a.returncode == b.returncode == 0 and a.stdout == b.stdout
+    assert b'"\\EF\\BF\\BD\\EF\\BF\\BD"' in b.stdout  # U+FFFD twice, as MLIR escapes bytes
+
+
+def test_leading_byte_order_mark_is_skipped(tmp_path):
+    f = tmp_path / "bom.mlir"
+    f.write_bytes(b"\xef\xbb\xbf" + TWO_FUNCS.encode())
+    plain = tool("qcomp-opt", "-", stdin=TWO_FUNCS.encode())
+    assert tool("qcomp-opt", str(f)).stdout == plain.stdout
+    assert tool("qcomp-opt", "-", stdin=b"\xef\xbb\xbf" + TWO_FUNCS.encode()).stdout == plain.stdout
+
+
+@pytest.mark.parametrize("prog", ["qcomp-opt", "qcomp-run"])
+@pytest.mark.parametrize("text, message", [
+    (b"$x", "Unexpected character: $"),
+    (b"@", "@"),
+    (b"\x00", "Unexpected character"),
+    (b'"abc', "End of file reached before closing string literal."),
+    (b"#", "#"),
+])
+def test_first_token_lexer_errors_are_diagnostics(prog, text, message):
+    r = tool(prog, "-", stdin=text)
+    err = r.stderr.decode()
+    assert "internal error" not in err and "Traceback" not in err
+    assert r.returncode in (1, 2) and err.startswith("<stdin>:1:1: error: ")
+    assert message in err
