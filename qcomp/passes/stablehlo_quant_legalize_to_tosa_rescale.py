@@ -351,7 +351,7 @@ class LegalizeQuantElementwise(RewritePattern):
                 tosa_rescale(np.array([lo_l, hi_l]), m_in, s_in, 0, 0, out_bitwidth=32)
                 so = divide_quotient_scale(q_l.scale, q_r.scale, q_res.scale, k)
                 m_out, s_out = multiplier_and_shift(so)
-                if not 2 <= s_out <= 62:
+                if not 2 <= s_out <= 62 or m_out == 0:  # 0: the scale underflows 2^-62
                     continue
                 big = saturating_quotient(m_out, s_out, q_res.zero_point,
                                           q_res.storage_min, q_res.storage_max)

@@ -255,6 +255,9 @@ def verify_batch_norm_inference(op) -> None:
     verify_value_kinds(op)
     s = shape(op.operand.type)
     fi = op.feature_index
+    if fi < 0 or fi >= 1 << 63:  # a signless i64: 2^64 - 1 is -1
+        fail("attribute 'feature_index' failed to satisfy constraint: 64-bit signless integer "
+             "attribute whose value is non-negative")
     if fi >= len(s):
         fail(f"expects featureIndex to be smaller than the rank of multi-dimensional operands; "
              f"got featureIndex {fi}, and rank {len(s)}.")

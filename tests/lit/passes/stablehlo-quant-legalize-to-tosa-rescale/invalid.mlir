@@ -93,3 +93,13 @@ func.func @divide_dynamic(%arg0: tensor<?x!quant.uniform<i8:f32, 0.5>>) -> tenso
   %0 = stablehlo.divide %arg0, %arg0 : tensor<?x!quant.uniform<i8:f32, 0.5>>
   return %0 : tensor<?x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// A quotient scale s_l / (s_r s_res 2^K) below 2^-62 has a multiplier of 0 for every K:
+// refused, not divided by.
+func.func @divide_scale_underflows(%a: tensor<4x!quant.uniform<i8:f32, 1.0e-40>>, %b: tensor<4x!quant.uniform<i8:f32, 1.0e-40>>) -> tensor<4x!quant.uniform<i8:f32, 3.4e38>> {
+  // expected-error@+1 {{stablehlo-quant-legalize-to-tosa-rescale: divide: no pre-scale 2^K makes every rescale valid for these scales}}
+  %0 = stablehlo.divide %a, %b : (tensor<4x!quant.uniform<i8:f32, 1.0e-40>>, tensor<4x!quant.uniform<i8:f32, 1.0e-40>>) -> tensor<4x!quant.uniform<i8:f32, 3.4e38>>
+  return %0 : tensor<4x!quant.uniform<i8:f32, 3.4e38>>
+}
