@@ -133,16 +133,6 @@ def _format_check_failure(source, c, positions, fname: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _load_inputs(path: str) -> dict[str, np.ndarray]:
-    from qcomp.interpreter import RunError
-
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError, EOFError) as e:
-        raise RunError(f"cannot read inputs '{path}': {e}") from None
-
-
 class _Streams:
     """stdout and stderr, each flushed before the other is written, so that a terminal
     or a `2>&1` pipe shows messages in the order the run produced them."""
@@ -258,7 +248,7 @@ class _Runner:
 
     def inputs_for(self, f) -> list[np.ndarray]:
         from qcomp.interpreter import RunError
-        from qcomp.tools.run_inputs import bind_inputs, inputs_needed
+        from qcomp.tools.run_inputs import bind_inputs, bind_named, inputs_needed
 
         if self.given is not None:
             return bind_inputs(f, self.given)
@@ -266,7 +256,7 @@ class _Runner:
             return []
         if self.npz is None:
             raise RunError(inputs_needed(f))
-        return _inputs_for(f, self.npz)
+        return bind_named(f, self.npz)
 
     def report(self, source, positions, r, program: str = "") -> bool:
         """Report a run's checks and error; whether it ran to the end."""
@@ -333,7 +323,7 @@ class _Runner:
 
 def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     from qcomp.interpreter import RunError
-    from qcomp.tools.run_inputs import InputError, read_inputs
+    from qcomp.tools.run_inputs import InputError, read_archive, read_inputs
 
     io = _Streams(stdout, stderr)
     try:
@@ -353,8 +343,8 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         return 2
     name, text = source
     try:
-        given = read_inputs(args.input_values) if args.input_values else None
-        npz = _load_inputs(args.inputs) if args.inputs else None
+        given = read_inputs(args.input_values, args.max_memory) if args.input_values else None
+        npz = read_archive(args.inputs, args.max_memory) if args.inputs else None
     except InputError as e:
         io.err(f"{PROG}: error: {e}\n")
         return 2
@@ -398,16 +388,6 @@ def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
     except OSError as e:
         io.err(f"{PROG}: error: cannot write '{path}': {e.strerror}\n")
         runner.error = True
-
-
-def _inputs_for(f, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
-    from qcomp.interpreter import RunError
-
-    n = len(f.function_type.inputs.data)
-    missing = [f"arg{i}" for i in range(n) if f"arg{i}" not in inputs]
-    if missing:
-        raise RunError(f"--inputs has no array named {', '.join(missing)} for @{f.sym_name.data}")
-    return [inputs[f"arg{i}"] for i in range(n)]
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None,

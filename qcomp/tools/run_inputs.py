@@ -35,6 +35,7 @@ from xdsl.ir import Attribute
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
+from qcomp.tools.npy_files import ArrayFileError, load_arrays
 from qcomp.interpreter.values import (
     element_type,
     int_info,
@@ -75,12 +76,13 @@ class GivenInput:
 # -- reading --------------------------------------------------------------------------
 
 
-def read_inputs(flags: list[str]) -> list[GivenInput]:
-    """The values of the `--input` flags, in order (an .npz gives several)."""
+def read_inputs(flags: list[str], max_bytes: int = 1 << 62) -> list[GivenInput]:
+    """The values of the `--input` flags, in order (an .npz gives several); a file's
+    arrays must each fit in `max_bytes`."""
     values: list[GivenInput] = []
     for flag in flags:
         if flag.startswith("@"):
-            values.extend(_read_file(flag[1:]))
+            values.extend(_read_file(flag[1:], max_bytes))
         else:
             values.append(parse_value(flag, len(values)))
     return values
@@ -181,29 +183,47 @@ def _is_float(t: str) -> bool:
         return False
 
 
-def _read_file(path: str) -> list[GivenInput]:
+def _read_file(path: str, max_bytes: int) -> list[GivenInput]:
     try:
-        data = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as e:
-        raise InputError(f"--input=@{path}: cannot read: {_reason(e)}") from None
+        data = load_arrays(path, max_bytes)
+    except ArrayFileError as e:
+        raise InputError(f"--input=@{e}") from None
     if isinstance(data, np.ndarray):
         return [_file_value(f"--input=@{path}", data)]
-    with data:
-        names = list(data.files)
-        numbered = [re.fullmatch(r"arg([0-9]+)", n) for n in names]
-        if names and all(numbered):
-            names.sort(key=lambda n: int(n[3:]))
-        return [_file_value(f"--input=@{path} ('{n}')", data[n]) for n in names]
+    names = list(data)
+    numbered = [re.fullmatch(r"arg([0-9]+)", n) for n in names]
+    if names and all(numbered):
+        names.sort(key=lambda n: int(n[3:]))
+    return [_file_value(f"--input=@{path} ('{n}')", data[n]) for n in names]
+
+
+def read_archive(path: str, max_bytes: int) -> dict[str, GivenInput]:
+    """`--inputs IN.npz`: its arrays by name (arg0, arg1, ...)."""
+    try:
+        data = load_arrays(path, max_bytes)
+    except ArrayFileError as e:
+        raise InputError(f"--inputs {e}") from None
+    if isinstance(data, np.ndarray):
+        raise InputError(f"--inputs {path}: an .npy file holds one array; --inputs takes an "
+                         "archive of arrays arg0, arg1, ... (np.savez), or give the array with "
+                         f"--input=@{path}")
+    return {n: _file_value(f"--inputs {path} ('{n}')", a) for n, a in data.items()}
+
+
+def bind_named(f, given: dict[str, GivenInput]) -> list[np.ndarray]:
+    """`--inputs`' arrays arg0, arg1, ... for `f`'s arguments, each checked like `--input`."""
+    n = len(f.function_type.inputs.data)
+    missing = [f"arg{i}" for i in range(n) if f"arg{i}" not in given]
+    if missing:
+        raise InputError(f"--inputs has no array named {', '.join(missing)} for "
+                         f"@{f.sym_name.data}")
+    return bind_inputs(f, [given[f"arg{i}"] for i in range(n)])
 
 
 def _file_value(source: str, arr: np.ndarray) -> GivenInput:
     if arr.dtype.kind not in "biufcV":
         raise InputError(f"{source}: arrays of dtype {arr.dtype} are not supported")
     return GivenInput(source, arr)
-
-
-def _reason(e: Exception) -> str:
-    return getattr(e, "strerror", None) or str(e).strip().splitlines()[0]
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -250,15 +270,16 @@ def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
         raise mismatch
     dt = numpy_dtype(q or e)
     a = g.array
-    if a.dtype == dt:
-        return a
-    if dt.kind in "iu" and a.dtype.kind in "iu":
+    if dt.kind in "iu" and a.dtype.kind in "iu" and not is_bool(e):
+        # checked even when the dtype matches: an int8 array may hold 100 for an i4
         lo, hi = ((q.storage_min, q.storage_max) if q is not None else
                   _int_range(*int_info(e)))
         if a.size and (int(a.min()) < lo or int(a.max()) > hi):
             raise InputError(f"{label}: {g.source} has values outside [{lo}, {hi}] of "
                              f"{q or e}")
-        return a.astype(dt)
+        return a.astype(dt, copy=False)
+    if a.dtype == dt:
+        return a
     raise mismatch
 
 

@@ -1,0 +1,68 @@
+"""Reading `.npy` / `.npz` inputs without trusting them: every array's header is read
+first and its size checked against the memory budget before any data is read, and a
+truncated, corrupt (CRC) or foreign file is a one-line error."""
+
+from __future__ import annotations
+
+import math
+import zipfile
+import zlib
+
+import numpy as np
+
+NPY_MAGIC = b"\x93NUMPY"
+
+
+class ArrayFileError(Exception):
+    """An input file that is not a readable .npy / .npz within the budget."""
+
+
+def _read_npy(f, what: str, max_bytes: int) -> np.ndarray:
+    fmt = np.lib.format
+    version = fmt.read_magic(f)
+    if version == (1, 0):
+        shape, fortran, dtype = fmt.read_array_header_1_0(f)
+    elif version in ((2, 0), (3, 0)):
+        shape, fortran, dtype = fmt.read_array_header_2_0(f)
+    else:
+        raise ArrayFileError(f"{what}: unsupported .npy version {version}")
+    if dtype.hasobject:
+        raise ArrayFileError(f"{what}: arrays of Python objects are not supported")
+    size = math.prod(shape) * dtype.itemsize
+    if size > max_bytes:
+        raise ArrayFileError(f"{what}: a {'x'.join(map(str, shape)) or 'scalar'} {dtype} array "
+                             f"needs {size} bytes, over the memory limit of {max_bytes} "
+                             "(--max-memory)")
+    data = f.read(size)
+    if len(data) != size:
+        raise ArrayFileError(f"{what}: truncated (the header promises {size} bytes of data, "
+                             f"the file holds {len(data)})")
+    f.read(1)  # reaching the end makes a zip member check its CRC
+    a = np.frombuffer(data, dtype=dtype)
+    return a.reshape(shape[::-1]).T if fortran else a.reshape(shape)
+
+
+def load_arrays(path: str, max_bytes: int) -> np.ndarray | dict[str, np.ndarray]:
+    """An .npy file's array, or an .npz archive's arrays by name (in archive order)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(NPY_MAGIC))
+            f.seek(0)
+            if head == NPY_MAGIC:
+                return _read_npy(f, path, max_bytes)
+        if not zipfile.is_zipfile(path):
+            raise ArrayFileError(f"{path}: not a NumPy .npy or .npz file")
+        arrays: dict[str, np.ndarray] = {}
+        with zipfile.ZipFile(path) as z:
+            for info in z.infolist():
+                name = info.filename.removesuffix(".npy")
+                with z.open(info) as member:
+                    arrays[name] = _read_npy(member, f"{path} ('{name}')", max_bytes)
+        return arrays
+    except ArrayFileError:
+        raise
+    except OSError as e:
+        raise ArrayFileError(f"{path}: cannot read: {e.strerror or e}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile, zlib.error, KeyError) as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ArrayFileError(f"{path}: corrupt or truncated ({reason})") from None
