@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcomp.quant.ieee import ieee
+
 from qcomp.quant.fixed_point import multiplier_and_shift
 
 
+@ieee
 def accumulator_multiplier(lhs_scale, rhs_scales, result_scales) -> np.ndarray:
     """M = s_l * s_r / s_res in float64 (the fixed-point rescale's real factor)."""
     return (np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
@@ -42,6 +45,7 @@ def rescale_accumulator(acc, lhs_scale, rhs_scales, result_scales, result_zero_p
                           storage_min, storage_max, dtype)
 
 
+@ieee
 def rescale_blocks(accs, lhs_scale, rhs_block_scales, result_scales, result_zero_points,
                    storage_min: int, storage_max: int, dtype=np.int64) -> np.ndarray:
     """A blockwise (sub-channel) rhs: one exact integer sum per block j of the split
@@ -72,6 +76,7 @@ def fixed_point_parameters(multiplier) -> tuple[np.ndarray, np.ndarray]:
     return mult, shift
 
 
+@ieee
 def fixed_point_rescale(value, mult, shift, zero_points, storage_min: int,
                         storage_max: int) -> np.ndarray:
     """`rescale=fixed-point`: clamp(((v * M + 2^(shift-1)) >> shift) + z_res, min, max), int64.

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcomp.quant.ieee import ieee
+
 from qcomp.quant.ranges import signed_view, storage_range, wrap
 from qcomp.quant.uniform import float_to_int
 from qcomp.quant.uniform import quantize as _quantize
@@ -37,6 +39,7 @@ def signless_view(q, bitwidth: int) -> np.ndarray:
     return signed_view(q, bitwidth)
 
 
+@ieee
 def quantize(x, scales, zero_points, storage_min: int, storage_max: int,
              storage_bitwidth: int | None = None) -> np.ndarray:
     """f32 -> storage: convert(round_half_to_even(clamp(f32(min), x / f32(s) + f32(zp), f32(max)))).
@@ -52,12 +55,14 @@ def quantize(x, scales, zero_points, storage_min: int, storage_max: int,
     return r
 
 
+@ieee
 def dequantize(q, scales, zero_points) -> np.ndarray:
     """storage -> f32: f32(i32(q) - i32(zp)) * f32(s) (the i32 subtraction wraps)."""
     d = wrap(np.asarray(q).astype(np.int64) - np.asarray(zero_points).astype(np.int64), 32, True)
     return d.astype(F32) * np.asarray(scales).astype(F32)
 
 
+@ieee
 def merged_scale_and_zero_point(in_scales, in_zero_points, out_scales, out_zero_points):
     """(f32(s_in / s_out), f32(zp_out - zp_in * (s_in / s_out))), computed in f64 then rounded."""
     ms = np.asarray(in_scales, np.float64) / np.asarray(out_scales, np.float64)
@@ -65,6 +70,7 @@ def merged_scale_and_zero_point(in_scales, in_zero_points, out_scales, out_zero_
     return ms.astype(F32), mz.astype(F32)
 
 
+@ieee
 def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storage_min: int,
                storage_max: int, out_bitwidth: int, same_type: bool = False) -> np.ndarray:
     """q -> q': round_half_to_even(f32(q) * f32(s_in/s_out) + f32(zp_out - zp_in*s_in/s_out)).
@@ -87,6 +93,7 @@ def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storag
     return float_to_int(f, lo, hi)
 
 
+@ieee
 def add(lhs, rhs, lhs_params, rhs_params, res_params, storage_min: int, storage_max: int,
         res_is_i32: bool, lhs_same: bool = False, rhs_same: bool = False) -> np.ndarray:
     """Per-tensor quantized add: l' + r' - zp_res in i32, each operand requantized to the result.
@@ -133,6 +140,7 @@ def dot_zero_point_offset(lhs_sums, rhs_sums, lhs_zp: int, rhs_zp: int, k: int):
     return acc
 
 
+@ieee
 def dot_rescale(acc, zp_offset, combined_scale: float, res_zero_point: int, out_bitwidth: int,
                 out_signed: bool = True) -> np.ndarray:
     """Integer dot/convolution result -> storage, as upstream lowers it.

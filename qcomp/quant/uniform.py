@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcomp.quant.ieee import ieee
+
 from qcomp.quant.ranges import container_dtype
 from qcomp.quant.rounding import round_half_to_even
 
@@ -34,6 +36,7 @@ def expressed_numpy_dtype(kind) -> np.dtype:
     return np.dtype(kind)
 
 
+@ieee
 def float_to_int(x, lo: int, hi: int, dtype=np.int64) -> np.ndarray:
     """Float -> integer conversion toward zero, saturating to [lo, hi], NaN -> 0.
 
@@ -57,6 +60,7 @@ def float_to_int(x, lo: int, hi: int, dtype=np.int64) -> np.ndarray:
     return f.astype(dtype)
 
 
+@ieee
 def quantize(x, scales, zero_points, storage_min: int, storage_max: int, expressed_dtype,
              storage_dtype=None) -> np.ndarray:
     """convert(round_half_to_even(clamp(storage_min, x / scale + zero_point, storage_max))).
@@ -79,6 +83,7 @@ def quantize(x, scales, zero_points, storage_min: int, storage_max: int, express
     return float_to_int(r, storage_min, storage_max, storage_dtype or np.int64)
 
 
+@ieee
 def dequantize(q, scales, zero_points, expressed_dtype) -> np.ndarray:
     """convert(q - zero_point, expressed) * scale, in `expressed_dtype`."""
     dt = expressed_numpy_dtype(expressed_dtype)
@@ -100,6 +105,7 @@ def dequantize(q, scales, zero_points, expressed_dtype) -> np.ndarray:
     return d
 
 
+@ieee
 def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storage_min: int,
                storage_max: int, expressed_dtype, storage_dtype=None) -> np.ndarray:
     """quantize(dequantize(q, in), out): the spec's meaning of a quantized -> quantized uniform_quantize."""
