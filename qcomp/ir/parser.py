@@ -30,6 +30,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
 
@@ -64,6 +65,12 @@ _RESULT_LIST = re.compile(
     r"(?:%[\w$.-]+(?::[0-9]+)?\s*,\s*)*%[\w$.-]+(?::[0-9]+)?\s*=\s*")
 
 
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""MLIR's IntegerType::kMaxWidth."""
+MAX_DIMENSION = (1 << 63) - 1
+"""The largest tensor dimension MLIR represents (int64_t)."""
+
+
 class QcompParser(Parser):
     """xDSL's parser with MLIR's `dense<>` rules and op source positions.
 
@@ -82,6 +89,27 @@ class QcompParser(Parser):
         op = super().parse_operation()
         self.op_positions[op] = results.end() if results is not None else start
         return op
+
+    def _parse_optional_integer_or_float_type(self):
+        # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)
+        token = self._current_token
+        match = (self._builtin_integer_type_regex.match(token.text)
+                 if token.kind == MLIRTokenKind.BARE_IDENT else None)
+        if match is not None:
+            digits = match.group(1)
+            if int(digits) >= 1 << 32:  # MLIR's getAsInteger into `unsigned` fails
+                self.raise_error("invalid integer width", token.span)
+            if int(digits) > MAX_INTEGER_WIDTH:
+                self.raise_error(f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits",
+                                 token.span)
+        return super()._parse_optional_integer_or_float_type()
+
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        token = self._current_token
+        size = super().parse_shape_dimension(allow_dynamic)
+        if size > MAX_DIMENSION:  # MLIR stores sizes as int64_t
+            self.raise_error("invalid dimension", token.span)
+        return size
 
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span.start

@@ -236,6 +236,10 @@ def verify_gather(op) -> None:
     offsets = [ss[i] for i in range(len(ss))
                if i not in dn.collapsed_slice_dims and i not in dn.operand_batching_dims]
     rank = len(batch) + len(offsets)
+    for d in dn.offset_dims:
+        if not 0 <= d < rank:
+            fail("Expects each element of offset_dims to be in range [0, implied-result-rank) "
+                 f"i.e. [0, {rank}). got: {d}.")
     if len(shape(op.result.type)) != rank:
         return check_inferred(TensorType(element_type(op.operand.type), [-1] * rank),
                               op.result.type)

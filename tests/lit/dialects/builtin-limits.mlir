@@ -1,0 +1,28 @@
+// RUN: qcomp-opt %s --split-input-file --verify-diagnostics
+// MLIR's limits on builtin types, with its messages: integer widths up to 2^24 - 1 bits
+// (a width past 32 bits of digits is not a width at all), dimensions up to 2^63 - 1.
+
+// expected-error@+1 {{integer bitwidth is limited to 16777215 bits}}
+func.func @width(%a: i16777216) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{invalid integer width}}
+func.func @width_digits(%a: ui4294967296) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{invalid dimension}}
+func.func @dimension(%a: tensor<9223372036854775808xf32>) {
+  return
+}
+
+// -----
+
+func.func @at_the_limits(%a: i16777215, %b: tensor<9223372036854775807xf32>) {
+  return
+}
