@@ -84,6 +84,9 @@ def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO |
     (`| head`), 2 with `prog: internal error: ...` on any other exception (the
     traceback only with QCOMP_DEBUG=1)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    # MLIR reads integer literals of any length (APInt): no 4300-digit limit, so a long
+    # literal is judged by its value ("integer constant out of range for type")
+    sys.set_int_max_str_digits(0)
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr

@@ -64,3 +64,12 @@ def test_first_token_lexer_errors_are_diagnostics(prog, text, message):
     assert "internal error" not in err and "Traceback" not in err
     assert r.returncode in (1, 2) and err.startswith("<stdin>:1:1: error: ")
     assert message in err
+
+
+@pytest.mark.parametrize("prog", ["qcomp-opt", "qcomp-run"])
+def test_integer_literal_longer_than_pythons_digit_limit_is_judged_by_value(prog):
+    text = "func.func @main() {\n  %0 = stablehlo.constant dense<" + "9" * 5000 + \
+        "> : tensor<i32>\n  return\n}\n"
+    r = tool(prog, "-", stdin=text.encode())
+    assert r.stderr.decode().splitlines()[0] == \
+        "<stdin>:2:33: error: integer constant out of range for type"
