@@ -93,3 +93,22 @@ def test_validator_names_the_pass_that_changed_results(tmp_path, monkeypatch):
     code = run([str(src), "--stablehlo-legalize-quantized-op-to-qdq", "--verify-numerics=8"],
                io.StringIO(), io.StringIO(), err := io.StringIO())
     assert code == 0, err.getvalue()
+
+
+def test_inputs_over_the_memory_budget_are_refused_before_drawing():
+    import io
+
+    from qcomp.tools.qcomp_opt import main
+
+    big = "tensor<100000x100000xf32>"
+    q = "tensor<100000x100000x!quant.uniform<i8:f32, 0.5>>"
+    text = (f"func.func @big(%x: {big}) -> {q} {{\n"
+            f"  %q = stablehlo.uniform_quantize %x : ({big}) -> {q}\n  return %q : {q}\n}}\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["-", "-p", "stablehlo-legalize-quant-to-math", "--verify-numerics"],
+                stdin=io.StringIO(text), stdout=out, stderr=err)
+    assert code == 1 and out.getvalue() == ""
+    assert err.getvalue().splitlines()[0] == (
+        "<stdin>:1:1: error: --verify-numerics: the arguments of @big need 37.3 GiB, over the "
+        "memory limit of 4.0 GiB that qcomp-run also keeps (--max-memory); check this function "
+        "with smaller shapes")

@@ -224,11 +224,14 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         return None, [diag]
     validator = None
     if opts.verify_numerics > 0 and opts.passes:
-        from qcomp.tools.verify_numerics import NumericsValidator, XlaCannotRun
+        from qcomp.tools.verify_numerics import CannotVerify, NumericsValidator, XlaCannotRun
 
         t0 = time.perf_counter()
         try:
             validator = NumericsValidator(module, opts.verify_numerics, backend=opts.backend)
+        except CannotVerify as e:
+            return None, [Diagnostic("error", f"--verify-numerics: {e}",
+                                     op_offset(e.op, positions))]
         except XlaCannotRun as e:
             hint = "" if "--backend numpy" in str(e) else "; use --backend numpy"
             return None, [Diagnostic("error", f"--verify-numerics --backend xla: the input: {e}{hint}",

@@ -35,7 +35,8 @@ from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from qcomp.dialects.quant import UniformQuantizedType
-from qcomp.interpreter import run_function, semantics_matter
+from qcomp.interpreter import DEFAULT_MAX_MEMORY, run_function, semantics_matter
+from qcomp.interpreter.runner import _fmt_bytes, _nbytes
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
 from qcomp.quant.ranges import storage_range
 
@@ -143,7 +144,8 @@ def _functions(module: ModuleOp) -> list[func.FuncOp]:
 class NumericsValidator:
     """Runs the module before and after each pass and compares (module docstring)."""
 
-    def __init__(self, module: ModuleOp, samples: int, seed: int = 0, backend: str = "numpy"):
+    def __init__(self, module: ModuleOp, samples: int, seed: int = 0, backend: str = "numpy",
+                 max_memory: int = DEFAULT_MAX_MEMORY):
         self.samples = max(1, samples)
         self.backend = backend
         self.lowered_problem: str | None = None
@@ -152,6 +154,12 @@ class NumericsValidator:
         self.inputs: dict[str, list[list[np.ndarray]]] = {}
         for f in _functions(module):
             arg_types = list(f.function_type.inputs.data)
+            need = sum(_nbytes(t) for t in arg_types)
+            if need > max_memory:
+                raise CannotVerify(f,
+                    f"the arguments of @{f.sym_name.data} need {_fmt_bytes(need)}, over the "
+                    f"memory limit of {_fmt_bytes(max_memory)} that qcomp-run also keeps "
+                    "(--max-memory); check this function with smaller shapes")
             count = self.samples if arg_types else 1
             draws = []
             for _ in range(count):
@@ -245,6 +253,14 @@ class NumericsValidator:
         self.reference = new
         self.max_scale = self._max_scale(module) or self.max_scale
         return message
+
+
+class CannotVerify(Exception):
+    """The input cannot be checked at all (`op`: where, or None)."""
+
+    def __init__(self, op, message: str):
+        super().__init__(message)
+        self.op = op
 
 
 class XlaCannotRun(Exception):
