@@ -207,8 +207,54 @@ def main(argv: list[str] | None = None) -> int:
         elif ratio > 1.1 * growth:
             print(f"target missed: more than 1.1 x {growth:.1f} (55x for 50x the ops)")
             ok = False
+    if args.sizes is None:  # the default and --quick runs: the text scaling lines too
+        ok &= split_input_scaling(200 if args.quick else 2000)
+        ok &= per_axis_scaling(2000 if args.quick else 10000)
     print("targets met" if ok else "targets missed")
     return 0 if ok else 1
+
+
+def _linear(what: str, unit: str, n: int, run, was: str) -> bool:
+    """Time `run(n)` and `run(10 n)`: linear means about 10x (over 15x: a target missed)."""
+    times = []
+    for count in (n, 10 * n):
+        t0 = time.perf_counter()
+        run(count)
+        times.append(time.perf_counter() - t0)
+    ratio = times[1] / times[0]
+    print(f"{what}: {n:,} {unit} {times[0]:.2f} s, {10 * n:,} {unit} {times[1]:.2f} s: "
+          f"{ratio:.1f}x for 10x the {unit} (linear: about 10; {was})")
+    if ratio > 15:
+        print(f"target missed: {what} grows faster than linearly")
+        return False
+    return True
+
+
+def split_input_scaling(n: int) -> bool:
+    """`qcomp-opt --split-input-file` on n and 10n small chunks."""
+    import io
+
+    from qcomp.tools.qcomp_opt import main as opt_main
+
+    chunk = "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}\n"
+
+    def run(count: int) -> None:
+        opt_main(["-", "--split-input-file"], stdin=io.StringIO("// -----\n".join([chunk] * count)),
+                 stdout=io.StringIO())
+
+    return _linear("--split-input-file", "chunks", n, run, "32x when quadratic")
+
+
+def per_axis_scaling(n: int) -> bool:
+    """Parsing a per-axis type of n and 10n channels."""
+    from qcomp.registry import parse_module
+
+    def run(count: int) -> None:
+        scales = ", ".join(f"{0.5 + i * 1e-6!r}" for i in range(count))
+        t = f"tensor<{count}x!quant.uniform<i8:f32:0, {{{scales}}}>>"
+        parse_module(f"func.func @f(%a: {t}) {{\n  return\n}}\n")
+
+    return _linear("per-axis type", "channels", n, run, "210x when quadratic")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -18,7 +19,7 @@ from xdsl.pattern_rewriter import (
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import UpstreamGeneric, quantization
-from qcomp.dialects.quant import StorageCastOp, quantized_element
+from qcomp.dialects.quant import StorageCastOp, float_kind, quantized_element
 from qcomp.passes.quant_to_math.dot import (
     conv_contraction,
     dot_contraction,
@@ -44,6 +45,7 @@ from qcomp.passes.quant_to_math.blockwise import lower_blockwise_dot
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
+from qcomp.quant.uniform import storage_round_trips
 
 RESCALE_MODES = tuple(m.value for m in RescaleMode)
 
@@ -88,6 +90,20 @@ def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAV
     return lower_exact(b, c, st(op.lhs), st(op.rhs), mode)
 
 
+def _round_trips(op: Operation) -> bool:
+    """Whether the storage of `op`'s (one) quantized type survives dequantize ->
+    quantize in its expressed type, so passing the integers through is the spec's
+    dequantize -> op -> quantize (not so for i32 storage in f32)."""
+    q = next(q for v in (*op.operands, *op.results) if (q := quantized_element(v.type)))
+    return _type_round_trips(q)
+
+
+@functools.lru_cache(maxsize=256)
+def _type_round_trips(q) -> bool:
+    return storage_round_trips(q.scales, q.zero_points, q.storage_min, q.storage_max,
+                               float_kind(q.expressed_type))
+
+
 def lower_op(op: Operation, b: Builder, mode: RescaleMode, st) -> list[SSAValue]:
     """One value per result of `op` (storage integers where the result is quantized)."""
     if isinstance(op, sh.UniformQuantizeOp):
@@ -112,7 +128,8 @@ def lower_op(op: Operation, b: Builder, mode: RescaleMode, st) -> list[SSAValue]
         if facts.upstream_qdq:
             return lower_dq_op_q(op, b, mode, st)
         raise illegal(op)
-    if facts.type_only or (facts.same_types_pass_through and all_same_quantized(op)):
+    if facts.type_only or (facts.same_types_pass_through and all_same_quantized(op)
+                           and _round_trips(op)):
         return lower_type_only(op, b, mode, st)
     if facts.dequantize_op_quantize:
         return lower_dq_op_q(op, b, mode, st)

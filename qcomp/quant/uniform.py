@@ -117,3 +117,22 @@ def requantize(q, in_scales, in_zero_points, out_scales, out_zero_points, storag
 def storage_container(bitwidth: int, signed: bool) -> np.dtype:
     """NumPy dtype holding the storage integers of a quantized tensor."""
     return container_dtype(bitwidth, signed)
+
+
+def storage_round_trips(scales, zero_points, storage_min: int, storage_max: int,
+                        expressed_dtype, limit: int = 1 << 22) -> bool:
+    """Whether quantize(dequantize(q)) == q for every storage value q, in the expressed
+    type (`scales` / `zero_points`: 1-d, one entry per channel). Then an op that only
+    picks among its operands' values (maximum, minimum, select, ...) computes the same
+    storage integers with or without the dequantize -> op -> quantize of the spec.
+    Checked exhaustively; storage ranges too wide to enumerate within `limit` values in
+    all are reported as not round-tripping (an i32 value above 2^24 does not survive f32)."""
+    s = np.asarray(scales, np.float64).reshape(-1, 1)
+    z = np.asarray(zero_points, np.int64).reshape(-1, 1)
+    count = (storage_max - storage_min + 1) * s.shape[0]
+    if count > limit:
+        return False
+    q = np.arange(storage_min, storage_max + 1, dtype=np.int64).reshape(1, -1)
+    back = quantize(dequantize(q, s, z, expressed_dtype), s, z, storage_min, storage_max,
+                    expressed_dtype)
+    return bool(np.array_equal(back, np.broadcast_to(q, back.shape)))

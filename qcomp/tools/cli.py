@@ -9,7 +9,7 @@ import os
 import re
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 SPLIT_MARKER = "// -----"
@@ -31,15 +31,29 @@ class ArgParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def split_chunks(text: str, split: bool) -> list[str]:
+def split_chunks(text: str, split: bool) -> Iterator[str]:
     """Chunks of the input, each padded with newlines so line numbers stay those of
-    the whole file."""
+    the whole file; made one at a time (linear in the input: newlines are counted once)."""
     if not split:
-        return [text]
-    marks = list(_SPLIT.finditer(text))
-    starts = [0] + [m.end() for m in marks]
-    ends = [m.start() for m in marks] + [len(text)]
-    return ["\n" * text.count("\n", 0, s) + text[s:e] for s, e in zip(starts, ends)]
+        yield text
+        return
+    lines, counted, start = 0, 0, 0
+    for m in [*_SPLIT.finditer(text), None]:
+        end = m.start() if m is not None else len(text)
+        lines += text.count("\n", counted, start)
+        counted = start
+        yield "\n" * lines + text[start:end]
+        if m is not None:
+            start = m.end()
+
+
+def parser_message(e: Exception) -> str:
+    """The diagnostic text for an exception a dialect's parser raised on bad input."""
+    if isinstance(e, RecursionError):
+        return ("nesting too deep: regions, attributes or types are nested past the depth "
+                "qcomp's parser follows")
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def op_offset(op, positions) -> int | None:

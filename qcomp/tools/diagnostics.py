@@ -15,7 +15,15 @@ class SourceFile:
     def __init__(self, name: str, text: str):
         self.name = name
         self.text = text
-        self._starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+        self._line_starts: list[int] | None = None
+
+    @property
+    def _starts(self) -> list[int]:
+        """Offsets where lines start, found on first use (most chunks need none: a run of
+        many `// -----` chunks would otherwise scan every chunk's padding)."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
+        return self._line_starts
 
     def line_col(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.text)))

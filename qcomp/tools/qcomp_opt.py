@@ -32,6 +32,7 @@ from qcomp.tools.cli import (
     UsageError,
     guarded_main,
     op_offset,
+    parser_message,
     read_input,
     split_chunks,
 )
@@ -212,8 +213,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=err)
-        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        return None, [Diagnostic("error", msg, parser._current_token.span.start if parser else 0)]
+        return None, [Diagnostic("error", parser_message(e), parser._current_token.span.start if parser else 0)]
     finally:
         timing.add("Parser", time.perf_counter() - t0)
     positions = parser.op_positions
@@ -267,7 +267,8 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
             problem = validator.after_pass(p, module)
             timing.add("VerifyNumerics", time.perf_counter() - t0)
             if problem is not None:
-                return None, [Diagnostic("error", problem, None)]
+                return None, [Diagnostic("error", problem,
+                                         op_offset(validator.problem_op, positions))]
         if opts.after_all or opts.after_change:
             after = opts.print(module)
             if opts.after_all or after != before:

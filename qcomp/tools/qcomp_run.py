@@ -35,6 +35,7 @@ from qcomp.tools.cli import (
     UsageError,
     guarded_main,
     op_offset,
+    parser_message,
     read_input,
     split_chunks,
 )
@@ -198,8 +199,7 @@ class _Runner:
         except ParseError as e:
             return self.diagnose(source, e.msg, e.span.start)
         except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
-            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            return self.diagnose(source, msg, parser._current_token.span.start if parser else 0)
+            return self.diagnose(source, parser_message(e), parser._current_token.span.start if parser else 0)
         positions = parser.op_positions
         diag = verify_module(module, positions)
         if diag is not None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from qcomp.dialects.quant import UniformQuantizedType
@@ -172,6 +172,10 @@ class NumericsValidator:
                 self.inputs[f.sym_name.data] = draws
         self.reference = self._results(module)
         self.max_scale = self._max_scale(module)
+        # where to point when a result changes: the input's op that computed it
+        self.problem_op = None
+        self._funcs = {f.sym_name.data: f for f in _functions(module)}
+        self._producers = {name: _result_producers(f) for name, f in self._funcs.items()}
 
     @staticmethod
     def _max_scale(module: ModuleOp) -> float:
@@ -243,16 +247,27 @@ class NumericsValidator:
         message = None
         for name, runs in before.items():
             for i, (b, a) in enumerate(zip(runs, after.get(name, []))):
-                message = _compare(b, a, tol, tol * self.max_scale)
-                if message is not None:
+                found = _compare(b, a, tol, tol * self.max_scale)
+                if found is not None:
+                    what, k = found
                     message = (f"--verify-numerics: pass '{p.name}' changed the results of "
-                               f"@{name} (sample {i}, {contract.semantics} semantics): {message}")
+                               f"@{name} (sample {i}, {contract.semantics} semantics): {what}")
+                    self.problem_op = self._producers.get(name, {}).get(k, self._funcs.get(name))
                     break
             if message is not None:
                 break
         self.reference = new
         self.max_scale = self._max_scale(module) or self.max_scale
         return message
+
+
+def _result_producers(f: func.FuncOp) -> dict[int, Operation]:
+    """Result index -> the op of `f` that computes it (absent for block arguments)."""
+    block = f.body.blocks.first
+    ret = block.last_op if block is not None else None
+    if ret is None:
+        return {}
+    return {k: v.owner for k, v in enumerate(ret.operands) if isinstance(v.owner, Operation)}
 
 
 class CannotVerify(Exception):
@@ -267,17 +282,18 @@ class XlaCannotRun(Exception):
     """`--backend xla` met a program XLA cannot run (nothing falls back to NumPy)."""
 
 
-def _compare(before, after, int_tol: int, float_tol: float) -> str | None:
+def _compare(before, after, int_tol: int, float_tol: float) -> tuple[str, int | None] | None:
+    """(what differs, the result index or None), or None when the results agree."""
     if isinstance(before, str):
         return None  # the interpreter could not run the program before: nothing to compare
     if isinstance(after, str):
-        return f"the program ran before the pass but not after: {after}"
+        return f"the program ran before the pass but not after: {after}", None
     if len(before) != len(after):
-        return f"{len(before)} results before, {len(after)} after"
+        return f"{len(before)} results before, {len(after)} after", None
     for k, (b, a) in enumerate(zip(before, after)):
         b, a = np.asarray(b), np.asarray(a)
         if b.shape != a.shape:
-            return f"result {k}: shape {b.shape} before, {a.shape} after"
+            return f"result {k}: shape {b.shape} before, {a.shape} after", k
         if b.dtype.kind in "iub" and a.dtype.kind in "iub":
             diff = np.abs(b.astype(np.int64) - a.astype(np.int64))
             bad = diff > int_tol
@@ -291,6 +307,6 @@ def _compare(before, after, int_tol: int, float_tol: float) -> str | None:
             bad = (nan_b != nan_a) | (~nan_b & ~close)
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            return (f"result {k} at index {list(idx)}: {b[idx]!r} before, {a[idx]!r} after "
-                    f"({int(bad.sum())} of {bad.size} elements differ)")
+            return (f"result {k} at index {list(idx)}: {b[idx].item()!r} before, {a[idx].item()!r} after "
+                    f"({int(bad.sum())} of {bad.size} elements differ)"), k
     return None

@@ -69,3 +69,28 @@ def test_rescale_blocks_adds_scaled_block_sums_before_the_one_rounding():
     shifted = rescale_blocks([np.array([1, 2]), np.array([3, 4])], 0.5,
                              [np.array([1.0, 2.0]), 0.25], 0.5, 3, -128, 127)
     assert shifted.tolist() == [5, 8]  # 1.75 + 3 -> 5 (4.75), 5 + 3 = 8
+
+
+def test_storage_round_trips():
+    from qcomp.quant.uniform import storage_round_trips
+
+    assert storage_round_trips([0.1], [3], -128, 127, "f32")
+    assert storage_round_trips([0.5, 0.013], [0, -7], -32768, 32767, "f32")
+    assert not storage_round_trips([0.5], [0], -32768, 32767, "f16")  # f16 keeps 11 bits
+    assert not storage_round_trips([0.5], [0], -(2**31), 2**31 - 1, "f32")  # too wide to enumerate
+
+
+def test_i32_maximum_is_dequantize_max_quantize_in_f32():
+    """The spec's value for a quantized maximum (issue 16): computed here in plain f32 NumPy."""
+    from qcomp.interpreter import run
+    from qcomp.registry import parse_module
+
+    t = "tensor<2x!quant.uniform<i32:f32, 0.5>>"
+    src = (f"func.func @main(%a: {t}, %b: {t}) -> {t} {{\n"
+           f"  %0 = stablehlo.maximum %a, %b : {t}\n  return %0 : {t}\n}}\n")
+    a = np.array([1505919583, -7], np.int32)
+    b = np.array([12, -1505919583], np.int32)
+    want = np.rint(np.maximum(a.astype(np.float32) * np.float32(0.5),
+                              b.astype(np.float32) * np.float32(0.5)) / np.float32(0.5))
+    (r,) = run(parse_module(src), [a, b], semantics="spec")
+    assert r.results[0].tolist() == want.astype(np.int64).tolist() == [1505919616, -7]

@@ -73,3 +73,28 @@ def test_integer_literal_longer_than_pythons_digit_limit_is_judged_by_value(prog
     r = tool(prog, "-", stdin=text.encode())
     assert r.stderr.decode().splitlines()[0] == \
         "<stdin>:2:33: error: integer constant out of range for type"
+
+
+@pytest.mark.parametrize("text", [
+    "func.func @f() {\n" + '"test.op"() ({\n' * 300 + "}) : () -> ()\n" * 300 + "return\n}\n",
+    "func.func @f() attributes {x = " + "[" * 600 + "]" * 600 + "} {\n return\n}\n",
+    "func.func @f(%a: tensor<1x!quant.uniform<i8:f32:{0:1}, " + "{" * 2000 + "0.5" + "}" * 2000
+    + ">>) {\n  return\n}\n",
+])
+def test_deep_nesting_is_a_diagnostic(text):
+    r = tool("qcomp-opt", "-", "--allow-unregistered-dialect", stdin=text.encode())
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "internal error" not in err and "recursion" not in err
+    assert err.startswith("<stdin>:") and ": error: nesting too deep: regions, attributes or " \
+        "types are nested past the depth qcomp's parser follows" in err
+
+
+def test_deeply_nested_sub_channel_parameters_print_and_read_back():
+    depth = 400  # parses; printing recursed once per level and failed
+    body = "{" * depth + "0.5" + "}" * depth
+    text = f"func.func @f(%a: tensor<1x!quant.uniform<i8:f32:{{0:1}}, {body}>>) {{\n  return\n}}\n"
+    first = tool("qcomp-opt", "-", stdin=text.encode())
+    assert first.returncode == 0, first.stderr.decode()
+    assert ("{" * depth + "5.000000e-01" + "}" * depth).encode() in first.stdout
+    again = tool("qcomp-opt", "-", stdin=first.stdout)
+    assert again.returncode == 0 and again.stdout == first.stdout

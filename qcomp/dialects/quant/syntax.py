@@ -58,6 +58,9 @@ _TOKEN = re.compile(
 )
 
 
+_ONLY_SPACE = re.compile(r"\s*\Z")
+
+
 class _BodyParser:
     """Recursive-descent reader of a quant type body (the text inside `<...>`)."""
 
@@ -66,7 +69,7 @@ class _BodyParser:
         self.tokens: list[tuple[str, str, int]] = []
         pos = 0
         while pos < len(text):
-            if text[pos:].strip() == "":
+            if _ONLY_SPACE.match(text, pos):  # not text[pos:].strip(): linear in the text
                 break
             m = _TOKEN.match(text, pos)
             if m is None or m.end() == pos:

@@ -383,11 +383,16 @@ def _type_text(t: Attribute) -> str:
 
 
 def _nest(items: list[str], shape: Sequence[int]) -> str:
-    if len(shape) <= 1:
-        return "{" + ", ".join(items) + "}"
-    step = len(items) // shape[0]
-    return "{" + ", ".join(_nest(items[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "}"
+    """`items` (row-major) as nested `{...}` lists of `shape`; iterative, so a params
+    shape of any rank prints (innermost lists first, then each level around them)."""
+    level = list(items)
+    for n in reversed(list(shape)[1:] or [len(items)]):
+        groups = max(len(level) // n, 1) if n else 1
+        size = len(level) // groups if groups else 0
+        level = ["{" + ", ".join(level[g * size:(g + 1) * size]) + "}" for g in range(groups)]
+    if len(shape) > 1:
+        level = ["{" + ", ".join(level) + "}"]
+    return level[0] if level else "{}"
 
 
 @irdl_attr_definition
