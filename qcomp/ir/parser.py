@@ -11,6 +11,7 @@ What differs from xDSL 0.74 (see docs/design.md, "Parsing"):
 
 from __future__ import annotations
 
+import math
 import re
 
 from xdsl.context import Context
@@ -67,6 +68,8 @@ _RESULT_LIST = re.compile(
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's IntegerType::kMaxWidth."""
+MAX_CONSTANT_BYTES = 4 << 30
+"""The largest dense literal qcomp materialises (the interpreter's default memory limit)."""
 MAX_DIMENSION = (1 << 63) - 1
 """The largest tensor dimension MLIR represents (int64_t)."""
 
@@ -159,6 +162,14 @@ class QcompParser(Parser):
             self.parse_punctuation(":", " in dense attribute")
             type = self._parse_dense_literal_type()
         element = type.get_element_type()
+        count = math.prod(type.get_shape())
+        bits = getattr(element, "bitwidth", None) or 64
+        if count * max(bits, 8) // 8 > MAX_CONSTANT_BYTES:
+            # xDSL stores every element of a constant, a splat included
+            self.raise_error(
+                f"dense literal of {count} elements is larger than qcomp holds "
+                f"({MAX_CONSTANT_BYTES >> 30} GiB): constants are stored element by element",
+                Span(lt, gt + 1, self.lexer.input))
         if not supported(element):
             # complex and exotic widths: xDSL's own reader
             end = self._current_token.span.start

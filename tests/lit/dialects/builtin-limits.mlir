@@ -26,3 +26,21 @@ func.func @dimension(%a: tensor<9223372036854775808xf32>) {
 func.func @at_the_limits(%a: i16777215, %b: tensor<9223372036854775807xf32>) {
   return
 }
+
+// -----
+
+// qcomp stores every element of a constant (a splat too): a literal past 4 GiB is
+// refused where it is written, not with a MemoryError at the next line.
+func.func @huge_splat() {
+  // expected-error@+1 {{dense literal of 10000000000 elements is larger than qcomp holds (4 GiB): constants are stored element by element}}
+  %0 = stablehlo.constant dense<1.0> : tensor<100000x100000xf32>
+  return
+}
+
+// -----
+
+func.func @dimension_past_an_index() {
+  // expected-error@+1 {{dense literal of 36893488147419103228 elements is larger than qcomp holds (4 GiB): constants are stored element by element}}
+  %0 = stablehlo.constant dense<1.0> : tensor<9223372036854775807x4xf32>
+  return
+}
