@@ -1,8 +1,11 @@
-"""Fuzz qcomp-opt with mutants of the upstream StableHLO quantized conformance programs.
+"""Fuzz qcomp-opt (and qcomp-run) with mutants of upstream StableHLO quantized programs.
 
 Each mutant (a token dropped, duplicated or swapped, the text truncated, a digit
-flipped; fixed seed) must end with exit code 0, or 1 with a `file:line:col: error:`
-diagnostic; never an internal error (exit 2) or a traceback. The conformance files are
+flipped; edge values inside types, dense literals and attributes; stray bytes; deep
+nesting; fixed seed) must end with exit code 0, or 1 with a `file:line:col: error:`
+diagnostic; never an internal error (exit 2), a traceback or Python's own words. Mutants
+that parse also go through every pass (some with --verify-numerics), and qcomp-run gets
+corrupt --input texts and .npy files. The conformance files are
 read from ../shared/conformance/stablehlo next to the repository.
 """
 
@@ -24,7 +27,7 @@ from qcomp.tools.qcomp_opt import main
 REPO = Path(__file__).resolve().parent.parent
 CONFORMANCE = REPO.parent / "shared" / "conformance" / "stablehlo"
 SEED = 20261122
-MUTANTS_PER_FAMILY = 220  # 5 families: 1,100 mutants
+MUTANTS_PER_FAMILY = 150  # 10 families: 1,500 mutants
 SMALLEST_FILES = 30
 
 _TOKEN = re.compile(r"\s+|\"(?:[^\"\\\n]|\\.)*\"|[%@#!^]?[\w.$-]+|.", re.S)
@@ -67,12 +70,93 @@ def _mutate(text: str, family: str, rng: random.Random) -> str:
         k = rng.choice(digits)
         new = rng.choice([d for d in "0123456789" if d != text[k]])
         return text[:k] + new + text[k + 1:]
+    elif family in _SPOT_MUTATIONS:
+        return _SPOT_MUTATIONS[family](text, rng)
     else:
         raise ValueError(family)
     return "".join(tokens)
 
 
-FAMILIES = ["drop", "duplicate", "swap", "truncate", "flip_digit"]
+def _inside(text: str, pattern: str, rng: random.Random) -> tuple[int, int] | None:
+    spans = [m.span() for m in re.finditer(pattern, text)]
+    return rng.choice(spans) if spans else None
+
+
+def _replace_number(text: str, span: tuple[int, int], rng: random.Random) -> str:
+    """A number inside `span` replaced by an edge value (huge, negative, wide, odd)."""
+    start, end = span
+    nums = [m.span() for m in re.finditer(r"-?[0-9]+(?:\.[0-9]*)?(?:e[-+]?[0-9]+)?", text[start:end])]
+    if not nums:
+        return text
+    a, b = rng.choice(nums)
+    new = rng.choice(["-1", "0", "4294967296", "18446744073709551615", "9" * 30, "9" * 5000,
+                      "1e400", "-0.0", "nan", "0x7FC00000", "2147483648", "1.5", "-129", "65536"])
+    return text[:start + a] + new + text[start + b:]
+
+
+def _in_type(text: str, rng: random.Random) -> str:
+    span = _inside(text, r"![a-z]+\.[a-z_]+<[^>]*>+|tensor<[^>]*>", rng)
+    if span is None:
+        return text
+    if rng.random() < 0.4:  # the storage type or a width spelled another way
+        start, end = span
+        piece = re.sub(r"\b(u?i|si|ui)(8|16|32)\b",
+                       lambda m: rng.choice(["i0", "i33", "ui8", "si8", "u4", "f8E4M3FN", "f32",
+                                             "i16777216", "bf16"]), text[start:end], count=1)
+        return text[:start] + piece + text[end:]
+    return _replace_number(text, span, rng)
+
+
+def _in_dense(text: str, rng: random.Random) -> str:
+    span = _inside(text, r"dense<[^>]*>", rng)
+    if span is None:
+        return text
+    start, end = span
+    body = text[start:end]
+    choice = rng.random()
+    if choice < 0.3:
+        return text[:start] + body.replace("<", "<[[", 1).replace(">", "]]>", 1) + text[end:]
+    if choice < 0.45:
+        return text[:start] + body.replace("[", "(", 1) + text[end:]
+    return _replace_number(text, span, rng)
+
+
+def _in_attribute(text: str, rng: random.Random) -> str:
+    span = _inside(text, r"\b[a-z_]+ = [^,}>\n]+", rng)
+    return text if span is None else _replace_number(text, span, rng)
+
+
+def _bytes(text: str, rng: random.Random) -> str:
+    k = rng.randrange(len(text) + 1)
+    junk = rng.choice(["\x00", "\r", "\ufeff", "$", "#", "@", "\"", "\\", "\ufffd", "{{{", "]]]",
+                       "\t", "\x7f", "//", "^bb0:"])
+    return text[:k] + junk + text[k:]
+
+
+def _nest(text: str, rng: random.Random) -> str:
+    depth = rng.choice([50, 200, 2000])
+    span = _inside(text, r"dense<\[|\{\{", rng)
+    if span is None:
+        return text
+    start, end = span
+    opener = text[end - 1]
+    closer = {"[": "]", "{": "}"}[opener]
+    close_at = text.find(closer, end)
+    if close_at < 0:
+        return text
+    return (text[:end] + opener * depth + text[end:close_at] + closer * depth + text[close_at:])
+
+
+_SPOT_MUTATIONS = {"type": _in_type, "dense": _in_dense, "attribute": _in_attribute,
+                   "bytes": _bytes, "nest": _nest}
+
+FAMILIES = ["drop", "duplicate", "swap", "truncate", "flip_digit", *_SPOT_MUTATIONS]
+
+_RAW_PYTHON = re.compile(
+    r"Traceback|internal error|Error: |Exception|maximum recursion|Exceeds the limit|"
+    r"cannot fit 'int'|object has no attribute|not subscriptable|unsupported operand|"
+    r"index out of range|NoneType|invalid literal for int|RuntimeWarning")
+"""Python's own words, which a diagnostic must never be."""
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -89,7 +173,7 @@ def test_mutants_give_diagnostics_not_crashes(family: str, tmp_path: Path):
         code = main(argv, stdin=io.StringIO(mutant), stdout=out, stderr=err)
         e = err.getvalue()
         ok = (code == 0 and e == "") or (code == 1 and _DIAGNOSTIC.search(e) is not None)
-        if not ok or "Traceback" in e:
+        if not ok or _RAW_PYTHON.search(e):
             path = tmp_path / f"{family}-{n}-{name}"
             path.write_text(mutant)
             failures.append(f"{path} (from {name}): exit {code}: {e[:400]}")
@@ -119,3 +203,102 @@ def test_mutants_as_a_program(tmp_path: Path):
         assert "Traceback" not in r.stderr
         if r.returncode == 1:
             assert re.search(rf"^{re.escape(str(f))}:\d+:\d+: error: ", r.stderr, re.M), r.stderr
+
+
+PASS_MUTANTS = 12
+"""Parsing mutants run through each registered pass (and a third of them also through
+--verify-numerics): a mutant that verifies must also survive every pass."""
+
+
+def _parsing_mutants(count: int, rng: random.Random) -> list[tuple[str, str, bool]]:
+    sources = _sources()
+    found = []
+    for _ in range(count * 20):
+        name, text, split = rng.choice(sources)
+        family = rng.choice(["flip_digit", "type", "attribute", "dense", "drop"])
+        mutant = _mutate(text, family, rng)
+        argv = ["-", "--split-input-file"] if split else ["-"]
+        if main(argv, stdin=io.StringIO(mutant), stdout=io.StringIO(),
+                 stderr=io.StringIO()) == 0:
+            found.append((f"{family}-{name}", mutant, split))
+            if len(found) == count:
+                break
+    return found
+
+
+def _pass_names() -> list[str]:
+    from qcomp.registry import PASSES
+    return sorted(PASSES)
+
+
+@pytest.mark.parametrize("pass_name", _pass_names())
+def test_parsing_mutants_through_every_pass(pass_name: str, tmp_path: Path):
+    rng = random.Random(f"{SEED}-{pass_name}")
+    failures = []
+    for n, (name, mutant, split) in enumerate(_parsing_mutants(PASS_MUTANTS, rng)):
+        argv = ["-", f"--{pass_name}", *(["--split-input-file"] if split else []),
+                *(["--verify-numerics"] if n % 3 == 0 else [])]
+        err = io.StringIO()
+        code = main(argv, stdin=io.StringIO(mutant), stdout=io.StringIO(), stderr=err)
+        e = err.getvalue()
+        ok = code == 0 or (code == 1 and _DIAGNOSTIC.search(e) is not None)
+        if not ok or _RAW_PYTHON.search(e):
+            path = tmp_path / f"{pass_name}-{n}-{name}"
+            path.write_text(mutant)
+            failures.append(f"{path} {' '.join(argv[1:])}: exit {code}: {e[:400]}")
+    assert not failures, "\n".join(failures[:5])
+
+
+_RUN_PROGRAM = REPO / "examples" / "quantized_add.mlir"
+_GOOD_INPUTS = ["4xf32=1,2.5,-3,0.2", "4xf32=0.5,-1,7.25,2"]
+
+
+def _corrupt_input(text: str, rng: random.Random) -> str:
+    choice = rng.random()
+    if choice < 0.3:
+        return _bytes(text, rng)
+    if choice < 0.6:
+        return _replace_number(text, (0, len(text)), rng)
+    k = rng.randrange(len(text))
+    return text[:k] + text[k + 1:] if choice < 0.8 else text[:k]
+
+
+def _corrupt_npy(data: bytes, rng: random.Random) -> bytes:
+    choice = rng.random()
+    if choice < 0.4:
+        return data[:rng.randrange(len(data))]
+    k = rng.randrange(len(data))
+    return data[:k] + bytes([rng.randrange(256)]) + data[k + 1:]
+
+
+def test_qcomp_run_with_corrupt_inputs(tmp_path: Path):
+    """qcomp-run given corrupt --input texts and .npy files: its result, or a one-line
+    `qcomp-run: error:` (exit 1 or 2); never an internal error or Python's words."""
+    import numpy as np
+
+    from qcomp.tools.qcomp_run import main as run_main
+
+    rng = random.Random(f"{SEED}-run")
+    good = tmp_path / "good.npy"
+    np.save(good, np.array([1, 2.5, -3, 0.2], np.float32))
+    data = good.read_bytes()
+    failures, outcomes = [], set()
+    for n in range(120):
+        inputs = list(_GOOD_INPUTS)
+        k = rng.randrange(2)
+        if n % 2:
+            bad = tmp_path / f"bad{n}.npy"
+            bad.write_bytes(_corrupt_npy(data, rng))
+            inputs[k] = f"@{bad}"
+        else:
+            inputs[k] = _corrupt_input(inputs[k], rng)
+        argv = [str(_RUN_PROGRAM), *(f"--input={i}" for i in inputs)]
+        err = io.StringIO()
+        code = run_main(argv, stdout=io.StringIO(), stderr=err)
+        e = err.getvalue()
+        outcomes.add(code)
+        ok = code == 0 or (code in (1, 2) and re.match(r"qcomp-run: error: |[^\n]+:\d+:\d+: error: ", e))
+        if not ok or _RAW_PYTHON.search(e):
+            failures.append(f"{argv[1:]}: exit {code}: {e[:400]}")
+    assert not failures, "\n".join(failures[:5])
+    assert outcomes & {1, 2} and 0 in outcomes

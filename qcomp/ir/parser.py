@@ -6,7 +6,9 @@ What differs from xDSL 0.74 (see docs/design.md, "Parsing"):
 - scalar literals that do not fit their type are diagnostics in MLIR's words (never
   an OverflowError);
 - the parser records where each operation starts (`op_positions`) so diagnostics can
-  point at it.
+  point at it;
+- string literals are lexed in linear time (xDSL's pattern backtracks exponentially on
+  an unterminated string: 30 characters took minutes).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
 
@@ -74,6 +77,26 @@ MAX_DIMENSION = (1 << 63) - 1
 """The largest tensor dimension MLIR represents (int64_t)."""
 
 
+class _LinearStringLexer(MLIRLexer):
+    """MLIR's lexer with a string-literal pattern whose alternatives start with different
+    characters, so a failed match backtracks once per character (xDSL's `[^"\\]+` inside
+    `*` tries every split of the line)."""
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+    _string_prefix = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*')
+
+    def _lex_string_literal(self, start_pos):
+        content = self.input.content
+        stop = self._string_prefix.match(content, start_pos).end()
+        if stop < len(content) and content[stop] == '"':
+            return super()._lex_string_literal(start_pos)
+        # MLIR's messages and positions: the bad escape, or where the line ends
+        message = ("unknown escape in string literal" if content.startswith("\\", stop)
+                   else "expected '\"' in string literal")
+        raise ParseError(Span(stop, stop + 1, self.input), message)
+
+
 class QcompParser(Parser):
     """xDSL's parser with MLIR's `dense<>` rules and op source positions.
 
@@ -82,7 +105,9 @@ class QcompParser(Parser):
     """
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
-        super().__init__(ctx, input, name)
+        super().__init__(ctx, "", name)
+        text = input.decode("utf-8") if isinstance(input, bytes) else input
+        self._parser_state = ParserState(_LinearStringLexer(Input(text, name)))
         self.op_positions: dict[Operation, int] = {}
 
     def parse_operation(self) -> Operation:

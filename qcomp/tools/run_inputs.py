@@ -121,8 +121,8 @@ def parse_tensor_type(spec: str, where: str) -> TensorType:
     etext = m.group(2).strip()
     if not etext:
         raise InputError(f"{where}: no element type in '{spec}' (e.g. 4xf32)")
-    parser = QcompParser(make_context(), etext, "<--input>")
     try:
+        parser = QcompParser(make_context(), etext, "<--input>")
         e = parser.parse_type()
         at_end = parser._current_token.kind.name == "EOF"
     except Exception:  # noqa: BLE001 - any parser complaint is "not a type"
