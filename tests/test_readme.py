@@ -147,7 +147,7 @@ def test_example_round_trips():
     path = str(REPO / "examples" / "quantized_add.mlir")
     code, out, err = _opt(path)
     assert (code, err) == (0, "")
-    assert ("%sum = stablehlo.add %qx, %qy : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-3>>, "
+    assert ("%2 = stablehlo.add %0, %1 : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-3>>, "
             "tensor<4x!quant.uniform<i8:f32, 2.500000e-01:2>>) -> "
             "tensor<4x!quant.uniform<i8:f32, 7.500000e-01:1>>") in out
     again = io.StringIO()

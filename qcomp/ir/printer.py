@@ -1,19 +1,31 @@
-"""The printer every qcomp tool uses: xDSL's, with MLIR's float text and `dense<>` layout
-(`qcomp.ir.dense_text`: MLIR's hex form for large constants)."""
+"""The printer every qcomp tool uses: xDSL's, with mlir-opt's text.
+
+What differs from xDSL 0.74: MLIR's float text and `dense<>` layout
+(`qcomp.ir.dense_text`: MLIR's hex form for large constants), attribute dictionaries in
+name order, MLIR's SSA names (`qcomp.ir.ssa_names`: `%arg0`, `%0`, `%cst`, `%0:2`), and
+op names without the dialect an enclosing op makes the default (`module`, `return`,
+`call` inside `func.func`), as MLIR's `OpAsmOpInterface::getDefaultDialect` does."""
 
 from __future__ import annotations
 
 import io
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
 
 from qcomp.ir.dense_text import HEX_PRINT_LIMIT, dense_body_text, float_kind, supported
 from qcomp.ir.float_text import bits_to_float, float_to_bits, format_float
+from qcomp.ir.ssa_names import SSANames
+
+DEFAULT_DIALECTS = {"builtin.module": "builtin", "func.func": "func"}
+"""The dialect each op makes the default for the ops nested in it (MLIR's
+`getDefaultDialect`); the top level's is `builtin`."""
 
 
 def _print_dense_without_type(printer: Printer, attr: DenseIntOrFPElementsAttr) -> None:
@@ -29,6 +41,70 @@ class QcompPrinter(Printer):
     (non-splat constants with more elements print as hex; -1 never)."""
 
     elements_hex_limit: int = HEX_PRINT_LIMIT
+    names: SSANames | None = None
+    """MLIR's names for the values being printed (None: xDSL's, from the input's names)."""
+    default_dialects: list[str] = field(default_factory=lambda: ["builtin"])
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        name = self.names.values.get(value) if self.names is not None else None
+        if name is None:
+            return super().print_ssa_value(value)
+        self.print_string(f"%{name}")
+        return name
+
+    def _print_results(self, op: Operation) -> None:
+        group = self.names.groups.get(op) if self.names is not None else None
+        if group is None:
+            return super()._print_results(op)
+        self.print_string(f"%{group[0]}:{group[1]} = ")
+
+    def _populate_block_name(self, block: Block, block_index: int | None = None) -> None:
+        if self.names is None or block_index is None:
+            return super()._populate_block_name(block, block_index)
+        self._blocks[block] = f"bb{block_index}"  # MLIR numbers blocks per region
+
+    def _op_name(self, op: Operation) -> str:
+        dialect, _, rest = op.name.partition(".")
+        if dialect == self.default_dialects[-1] and "." not in rest:
+            return rest
+        return op.name
+
+    def print_op(self, op: Operation) -> None:
+        """xDSL's `Printer.print_op`, with the default dialect left off custom forms."""
+        scope = bool(op.get_traits_of_type(IsolatedFromAbove))
+        begin_op_pos = self._current_column
+        self._print_results(op)
+        if scope:
+            self.enter_scope()
+        use_custom_format = False
+        if isinstance(op, UnregisteredOp):
+            self.print_string(f'"{op.op_name.data}"')
+        elif self.print_generic_format or Operation.print is type(op).print:
+            self.print_string(f'"{op.name}"')
+        else:
+            self.print_string(self._op_name(op))
+            use_custom_format = True
+        end_op_pos = self._current_column
+        for message in self.diagnostic.op_messages.get(op, ()):
+            self._add_message_on_next_line(message, begin_op_pos, end_op_pos)
+        self.default_dialects.append(DEFAULT_DIALECTS.get(op.name, ""))
+        try:
+            if isinstance(op, UnregisteredOp):
+                op_name = op.op_name
+                del op.attributes["op_name__"]
+                self.print_op_with_default_format(op)
+                op.attributes["op_name__"] = op_name
+            elif use_custom_format:
+                op.print(self)
+                if self.print_debuginfo:
+                    self.print_string(" ")
+                    self.print_attribute(op.location)
+            else:
+                self.print_op_with_default_format(op)
+        finally:
+            self.default_dialects.pop()
+        if scope:
+            self.exit_scope()
 
     def print_attribute(self, attribute: Attribute) -> None:
         if (isinstance(attribute, DenseIntOrFPElementsAttr)
@@ -59,10 +135,14 @@ class QcompPrinter(Printer):
 
 
 def print_module(op: Operation, generic: bool = False,
-                 elements_hex_limit: int = HEX_PRINT_LIMIT) -> str:
-    """Text of `op` as qcomp prints it (MLIR float and dense layout), with a newline."""
+                 elements_hex_limit: int = HEX_PRINT_LIMIT,
+                 keep_ssa_names: bool = False) -> str:
+    """Text of `op` as mlir-opt prints it, with a newline.
+
+    `keep_ssa_names`: values keep the input's names (xDSL's uniquing) instead of MLIR's."""
     out = io.StringIO()
+    names = None if keep_ssa_names else SSANames.of(op, generic)
     QcompPrinter(stream=out, print_generic_format=generic,
-                 elements_hex_limit=elements_hex_limit).print_op(op)
+                 elements_hex_limit=elements_hex_limit, names=names).print_op(op)
     out.write("\n")
     return out.getvalue()

@@ -80,6 +80,9 @@ def _arg_parser() -> ArgParser:
                    help="check diagnostics against '// expected-error @+1 {{...}}' comments")
     p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true",
                    help="print operations in the generic form")
+    p.add_argument("--keep-ssa-names", action="store_true",
+                   help="print values with the input's names (uniqued as %%x, %%x_1, ...) "
+                        "instead of mlir-opt's %%arg0, %%0, %%cst, %%c")
     p.add_argument("--allow-unregistered-dialect", action="store_true",
                    help="accept operations of unknown dialects")
     p.add_argument("--print-ir-after-all", "--mlir-print-ir-after-all", action="store_true",
@@ -187,9 +190,10 @@ class Options:
     hex_limit: int = 100
     verify_numerics: int = 0
     backend: str = "numpy"
+    keep_ssa_names: bool = False
 
     def print(self, module: ModuleOp) -> str:
-        return print_module(module, self.generic, self.hex_limit)
+        return print_module(module, self.generic, self.hex_limit, self.keep_ssa_names)
 
 
 def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: TextIO
@@ -321,7 +325,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     name, text = source
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
                    args.print_ir_after_all, args.print_ir_after_change, passes,
-                   args.hex_limit, args.verify_numerics, args.backend)
+                   args.hex_limit, args.verify_numerics, args.backend, args.keep_ssa_names)
     timing = Timing()
     outputs: list[str] = []
     failed = False

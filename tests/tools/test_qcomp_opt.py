@@ -171,9 +171,9 @@ def test_generic_printing():
 
 def test_empty_input_is_an_empty_module():
     for text in ("", "\n", "// only a comment\n"):
-        assert opt("-", stdin=text) == (0, "builtin.module {\n}\n", "")
+        assert opt("-", stdin=text) == (0, "module {\n}\n", "")
     code, out, _ = opt("-", "-split-input-file", stdin="// RUN: x\n// -----\n" + GOOD)
-    assert code == 0 and out.startswith("builtin.module {\n}\n// -----\nbuiltin.module {\n  func.func @f(")
+    assert code == 0 and out.startswith("module {\n}\n// -----\nmodule {\n  func.func @f(")
 
 
 def test_unregistered_ops():
@@ -252,7 +252,7 @@ def test_print_ir_after_all_and_change():
                              "  %0", "  // expected-error @+1 {{welcome}}\n  %0"))
     assert code == 0
     assert err.startswith("// -----// IR Dump After RenameFuncs (test-rename-funcs) //----- //\n"
-                          "builtin.module {\n  func.func @f_x(")
+                          "module {\n  func.func @f_x(")
     code, _, err = opt("-", "-p", 'test-rename-funcs{suffix=""},test-rename-funcs',
                        "--print-ir-after-change", stdin=GOOD)
     assert code == 0

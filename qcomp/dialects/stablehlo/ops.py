@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     TensorType,
 )
@@ -116,6 +117,11 @@ class ConstantOp(IRDLOperation):
 
     parse = classmethod(syntax.parse_constant)
     print = syntax.print_constant
+
+    def asm_result_names(self) -> list[str]:
+        """`%c` for integer elements, `%cst` for the rest (StableHLO's getAsmResultNames)."""
+        element = getattr(self.output.type, "element_type", None)
+        return ["c" if isinstance(element, IntegerType) else "cst"]
 
     def verify_(self) -> None:
         check.verify_constant(self)

@@ -7,11 +7,11 @@
 
 // CHECK-LABEL: func.func @regions
 func.func @regions(%x: tensor<4x8xf32>, %z: tensor<f32>, %i: tensor<4x8xi32>, %zi: tensor<i32>, %s8: tensor<8xf32>) {
-  // CHECK: = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK: = stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
   %sum = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
-  // CHECK: = stablehlo.reduce(%x init: %z) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<f32>
+  // CHECK: = stablehlo.reduce(%arg0 init: %arg1) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<f32>
   %max = stablehlo.reduce(%x init: %z) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<f32>
-  // CHECK: = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK: = stablehlo.reduce(%arg0 init: %arg1) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
   // CHECK-NEXT: reducer(%[[A:.+]]: tensor<f32>, %[[B:.+]]: tensor<f32>)  {
   // CHECK-NEXT: %[[S:.+]] = stablehlo.subtract %[[A]], %[[B]] : tensor<f32>
   // CHECK-NEXT: stablehlo.return %[[S]] : tensor<f32>
@@ -21,7 +21,7 @@ func.func @regions(%x: tensor<4x8xf32>, %z: tensor<f32>, %i: tensor<4x8xi32>, %z
     %s = stablehlo.subtract %a, %b : tensor<f32>
     stablehlo.return %s : tensor<f32>
   }
-  // CHECK: stablehlo.reduce(%x init: %z), (%i init: %zi) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+  // CHECK: stablehlo.reduce(%arg0 init: %arg1), (%arg2 init: %arg3) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
   // CHECK-NEXT: reducer(%[[A:.+]]: tensor<f32>, %[[C:.+]]: tensor<f32>) (%[[B:.+]]: tensor<i32>, %[[D:.+]]: tensor<i32>)  {
   // CHECK-NEXT: %[[S:.+]] = stablehlo.add %[[A]], %[[C]] : tensor<f32>
   // CHECK-NEXT: %[[T:.+]] = stablehlo.add %[[B]], %[[D]] : tensor<i32>
@@ -33,7 +33,7 @@ func.func @regions(%x: tensor<4x8xf32>, %z: tensor<f32>, %i: tensor<4x8xi32>, %z
     %t = stablehlo.add %b, %d : tensor<i32>
     stablehlo.return %s, %t : tensor<f32>, tensor<i32>
   }
-  // CHECK: = "stablehlo.reduce_window"(%x, %z) <{padding = dense<{{\[\[}}0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
+  // CHECK: = "stablehlo.reduce_window"(%arg0, %arg1) <{padding = dense<{{\[\[}}0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   // CHECK-NEXT: ^{{.*}}(%[[A:.+]]: tensor<f32>, %[[B:.+]]: tensor<f32>):
   // CHECK-NEXT: %[[M:.+]] = stablehlo.maximum %[[A]], %[[B]] : tensor<f32>
   // CHECK-NEXT: stablehlo.return %[[M]] : tensor<f32>
@@ -43,15 +43,15 @@ func.func @regions(%x: tensor<4x8xf32>, %z: tensor<f32>, %i: tensor<4x8xi32>, %z
     %m = stablehlo.maximum %a, %b : tensor<f32>
     stablehlo.return %m : tensor<f32>
   }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<2x5xf32>
-  // CHECK: = stablehlo.optimization_barrier %x, %i : tensor<4x8xf32>, tensor<4x8xi32>
+  // CHECK: = stablehlo.optimization_barrier %arg0, %arg2 : tensor<4x8xf32>, tensor<4x8xi32>
   %ob:2 = stablehlo.optimization_barrier %x, %i : tensor<4x8xf32>, tensor<4x8xi32>
   // CHECK: stablehlo.optimization_barrier(){{$}}
   stablehlo.optimization_barrier()
-  // CHECK: = stablehlo.custom_call @foo(%x) {backend_config = "cfg", has_side_effect = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  // CHECK: = stablehlo.custom_call @foo(%arg0) {backend_config = "cfg", has_side_effect = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %cc = stablehlo.custom_call @foo(%x) {backend_config = "cfg", has_side_effect = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   // CHECK: stablehlo.custom_call @bar() {api_version = 4 : i32, backend_config = {level = 1 : i32}} : () -> ()
   stablehlo.custom_call @bar() {api_version = 4 : i32, backend_config = {level = 1 : i32}} : () -> ()
-  // CHECK: = "stablehlo.batch_norm_inference"(%x, %s8, %s8, %s8, %s8) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  // CHECK: = "stablehlo.batch_norm_inference"(%arg0, %arg4, %arg4, %arg4, %arg4) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
   %bn = "stablehlo.batch_norm_inference"(%x, %s8, %s8, %s8, %s8) <{epsilon = 1.000000e-03 : f32, feature_index = 1 : i64}> : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
   return
 }

@@ -18,7 +18,7 @@
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.constant dense<[5.000000e-01, 2.500000e-01, 1.000000e+00]> : tensor<3xf32>
 // CHECK-NEXT:    %[[SB:.*]] = stablehlo.broadcast_in_dim %[[S]], dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %[[X:.*]] = stablehlo.multiply %[[F]], %[[SB]] : tensor<2x3xf32>
-// CHECK-NEXT:    func.return %[[X]] : tensor<2x3xf32>
+// CHECK-NEXT:    return %[[X]] : tensor<2x3xf32>
 func.func @dcast_per_axis(%arg0: tensor<2x3x!quant.uniform<u8:f32:1, {0.5:3, 0.25:4, 1.0:0}>>) -> tensor<2x3xf32> {
   %0 = quant.dcast %arg0 : tensor<2x3x!quant.uniform<u8:f32:1, {0.5:3, 0.25:4, 1.0:0}>> to tensor<2x3xf32>
   return %0 : tensor<2x3xf32>

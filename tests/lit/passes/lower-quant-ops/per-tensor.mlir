@@ -24,7 +24,7 @@
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.round_nearest_even %[[CL]] : tensor<2x3xf32>
 // CHECK-NEXT:    %[[I:.*]] = stablehlo.convert %[[R]] : (tensor<2x3xf32>) -> tensor<2x3xi8>
 // CHECK-NEXT:    %[[Q:.*]] = quant.scast %[[I]] : tensor<2x3xi8> to tensor<2x3x!quant.uniform<i8:f32, 5.000000e-01:-3>>
-// CHECK-NEXT:    func.return %[[Q]]
+// CHECK-NEXT:    return %[[Q]]
 func.func @qcast_per_tensor(%arg0: tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>> {
   %0 = quant.qcast %arg0 : tensor<2x3xf32> to tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>
   return %0 : tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>
@@ -47,7 +47,7 @@ func.func @qcast_per_tensor(%arg0: tensor<2x3xf32>) -> tensor<2x3x!quant.uniform
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.constant dense<2.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %[[SB:.*]] = stablehlo.broadcast_in_dim %[[S]], dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[X:.*]] = stablehlo.multiply %[[F]], %[[SB]] : tensor<4xf32>
-// CHECK-NEXT:    func.return %[[X]] : tensor<4xf32>
+// CHECK-NEXT:    return %[[X]] : tensor<4xf32>
 func.func @dcast_per_tensor(%arg0: tensor<4x!quant.uniform<i8:f32, 2.0:10>>) -> tensor<4xf32> {
   %0 = quant.dcast %arg0 : tensor<4x!quant.uniform<i8:f32, 2.0:10>> to tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -20,7 +20,7 @@
 // CHECK-NEXT:    %[[R:.*]] = math.roundeven %[[MIN]] : f32
 // CHECK-NEXT:    %[[I:.*]] = arith.fptosi %[[R]] : f32 to i8
 // CHECK-NEXT:    %[[Q:.*]] = quant.scast %[[I]] : i8 to !quant.uniform<i8:f32, 2.500000e-01:10>
-// CHECK-NEXT:    func.return %[[Q]]
+// CHECK-NEXT:    return %[[Q]]
 func.func @qcast_scalar(%arg0: f32) -> !quant.uniform<i8:f32, 0.25:10> {
   %0 = quant.qcast %arg0 : f32 to !quant.uniform<i8:f32, 0.25:10>
   return %0 : !quant.uniform<i8:f32, 0.25:10>
@@ -40,7 +40,7 @@ func.func @qcast_scalar(%arg0: f32) -> !quant.uniform<i8:f32, 0.25:10> {
 // CHECK-NEXT:    %[[F:.*]] = arith.sitofp %[[D]] : i32 to f32
 // CHECK-NEXT:    %[[S:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:    %[[X:.*]] = arith.mulf %[[F]], %[[S]] : f32
-// CHECK-NEXT:    func.return %[[X]] : f32
+// CHECK-NEXT:    return %[[X]] : f32
 func.func @dcast_scalar_unsigned(%arg0: !quant.uniform<u8:f32, 2.0:10>) -> f32 {
   %0 = quant.dcast %arg0 : !quant.uniform<u8:f32, 2.0:10> to f32
   return %0 : f32

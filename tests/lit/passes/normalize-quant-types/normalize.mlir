@@ -12,8 +12,8 @@
 // CHECK-LABEL: func.func @to_per_tensor
 // CHECK-SAME:    (%[[A:.*]]: tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>, %[[B:.*]]: tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>)
 // CHECK-NEXT:    %[[C:.*]] = "test.op"(%[[A]]) : (tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>) -> tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
-// CHECK-NEXT:    %[[R:.*]] = func.call @callee(%[[C]], %[[B]]) : ({{.*}}) -> tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
-// CHECK-NEXT:    func.return %[[R]] : tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
+// CHECK-NEXT:    %[[R:.*]] = call @callee(%[[C]], %[[B]]) : ({{.*}}) -> tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
+// CHECK-NEXT:    return %[[R]] : tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
 func.func private @callee(tensor<?x?x!quant.uniform<i8:f32:{}, {{2.0:127}}>>, tensor<?x?x!quant.uniform<i8:f32:{0:1, 1:4}, {{2.0:127}}>>) -> tensor<?x?x!quant.uniform<i8:f32:{}, {{2.0:127}}>>
 
 func.func @to_per_tensor(%arg0: tensor<?x?x!quant.uniform<i8:f32:{}, {{2.0:127}}>>, %arg1: tensor<?x?x!quant.uniform<i8:f32:{0:1, 1:4}, {{2.0:127}}>>) -> tensor<?x?x!quant.uniform<i8:f32:{}, {{2.0:127}}>> {

@@ -21,7 +21,7 @@ func.func @q8(%x: tensor<3x10xf32>) -> tensor<3x18xui8> {
 
 // Dequantize: fma(q, scale, bias) in f64 with a round-to-odd fix on the bits.
 // CHECK-LABEL: func.func @d8
-// CHECK:       stablehlo.slice %q [0:2, 0:10] : (tensor<2x18xui8>) -> tensor<2x10xui8>
+// CHECK:       stablehlo.slice %arg0 [0:2, 0:10] : (tensor<2x18xui8>) -> tensor<2x10xui8>
 // CHECK:       stablehlo.bitcast_convert %{{.*}} : (tensor<2x4xui8>) -> tensor<2xf32>
 // CHECK:       stablehlo.multiply %{{.*}}, %{{.*}} : tensor<2x10xf64>
 // CHECK:       stablehlo.add %{{.*}}, %{{.*}} : tensor<2x10xf64>
@@ -38,7 +38,7 @@ func.func @d8(%q: tensor<2x18xui8>) -> tensor<2x10xf32> {
 // 4-bit of an N-d f16 input: rows x last dimension, f16 scale and bias, nibbles packed
 // by shift_left and a reduce with `or` over [R, bytes, 2].
 // CHECK-LABEL: func.func @q4
-// CHECK:       stablehlo.convert %x : (tensor<2x3x9xf16>) -> tensor<2x3x9xf32>
+// CHECK:       stablehlo.convert %arg0 : (tensor<2x3x9xf16>) -> tensor<2x3x9xf32>
 // CHECK:       stablehlo.reshape %{{.*}} : (tensor<2x3x9xf32>) -> tensor<6x9xf32>
 // CHECK:       stablehlo.convert %{{.*}} : (tensor<6xf32>) -> tensor<6xf16>
 // CHECK:       stablehlo.shift_left %{{.*}}, %{{.*}} : tensor<6x5x2xui8>

@@ -10,7 +10,7 @@
 
 // CHECK-LABEL: func.func @abs
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.abs %arg0 : tensor<16x16x!quant.uniform<u8:f32, 3.400000e+01:16>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @abs(%arg0: tensor<16x16x!quant.uniform<u8:f32, 34.0:16>>) -> tensor<16x16x!quant.uniform<u8:f32, 34.0:16>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<16x16x!quant.uniform<u8:f32, 34.0:16>>) -> tensor<16x16xf32>
   %1 = stablehlo.abs %0 : tensor<16x16xf32>
@@ -25,7 +25,7 @@ func.func @abs(%arg0: tensor<16x16x!quant.uniform<u8:f32, 34.0:16>>) -> tensor<1
 
 // CHECK-LABEL: func.func @multiply_different_params
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.multiply %arg0, %arg1 : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:1>>, tensor<4x!quant.uniform<i8:f32, 2.500000e-01:-2>>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e+00:3>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @multiply_different_params(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!quant.uniform<i8:f32, 0.25:-2>>) -> tensor<4x!quant.uniform<i8:f32, 1.0:3>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4xf32>
   %1 = stablehlo.uniform_dequantize %arg1 : (tensor<4x!quant.uniform<i8:f32, 0.25:-2>>) -> tensor<4xf32>
@@ -41,7 +41,7 @@ func.func @multiply_different_params(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:
 
 // CHECK-LABEL: func.func @add_per_axis
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.add %arg0, %arg1 : (tensor<2x3x!quant.uniform<i8:f32:1, {{.*}}>>, tensor<2x3x!quant.uniform<i8:f32, 5.000000e-01>>) -> tensor<2x3x!quant.uniform<i8:f32:1, {{.*}}>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @add_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>, %arg1: tensor<2x3x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3x!quant.uniform<i8:f32:1, {1.0, 0.5, 2.0}>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0}>>) -> tensor<2x3xf32>
   %1 = stablehlo.uniform_dequantize %arg1 : (tensor<2x3x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3xf32>
@@ -57,7 +57,7 @@ func.func @add_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1
 
 // CHECK-LABEL: func.func @dot_general_per_axis
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 5.000000e-01:1>>, tensor<3x4x!quant.uniform<i8:f32:1, {{.*}}>>) -> tensor<2x4x!quant.uniform<i32:f32:1, {{.*}}>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @dot_general_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<3x4x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0, 2.0}>>) -> tensor<2x4x!quant.uniform<i32:f32:1, {0.25, 0.125, 0.5, 1.0}>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3xf32>
   %1 = stablehlo.uniform_dequantize %arg1 : (tensor<3x4x!quant.uniform<i8:f32:1, {0.5, 0.25, 1.0, 2.0}>>) -> tensor<3x4xf32>
@@ -73,7 +73,7 @@ func.func @dot_general_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
 
 // CHECK-LABEL: func.func @dot_general_batching
 // CHECK-NEXT:    stablehlo.dot_general %arg0, %arg1, batching_dims = [0] x [0], contracting_dims = [2] x [1]
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    return
 func.func @dot_general_batching(%arg0: tensor<2x3x4x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor<2x4x5x!quant.uniform<i8:f32:2, {1.0, 1.0, 1.0, 1.0, 2.0}>>) -> tensor<2x3x5x!quant.uniform<i32:f32:2, {0.5, 0.5, 0.5, 0.5, 1.0}>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3x4xf32>
   %1 = stablehlo.uniform_dequantize %arg1 : (tensor<2x4x5x!quant.uniform<i8:f32:2, {1.0, 1.0, 1.0, 1.0, 2.0}>>) -> tensor<2x4x5xf32>
@@ -90,7 +90,7 @@ func.func @dot_general_batching(%arg0: tensor<2x3x4x!quant.uniform<i8:f32, 0.5>>
 // CHECK-LABEL: func.func @convolution_per_axis_kernel
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.convolution(%arg0, %arg1)
 // CHECK-SAME:      -> tensor<1x2x2x2x!quant.uniform<i8:f32, 4.000000e+00>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @convolution_per_axis_kernel(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor<2x2x1x2x!quant.uniform<i8:f32:3, {0.5, 0.25}>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 4.0>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x3x3x1xf32>
   %1 = stablehlo.uniform_dequantize %arg1 : (tensor<2x2x1x2x!quant.uniform<i8:f32:3, {0.5, 0.25}>>) -> tensor<2x2x1x2xf32>
@@ -106,7 +106,7 @@ func.func @convolution_per_axis_kernel(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f
 
 // CHECK-LABEL: func.func @reshape_same_params
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.reshape %arg0 : (tensor<2x3x!quant.uniform<i8:f32, 5.000000e-01:3>>) -> tensor<6x!quant.uniform<i8:f32, 5.000000e-01:3>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @reshape_same_params(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<6x!quant.uniform<i8:f32, 0.5:3>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x3xf32>
   %1 = stablehlo.reshape %0 : (tensor<2x3xf32>) -> tensor<6xf32>
@@ -123,7 +123,7 @@ func.func @reshape_same_params(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>)
 // CHECK-NEXT:    %[[D:.*]] = stablehlo.uniform_dequantize %arg0
 // CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %arg0 : tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>
 // CHECK-NEXT:    %[[A:.*]] = stablehlo.abs %[[N]] : tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>
-// CHECK-NEXT:    func.return %[[A]], %[[D]]
+// CHECK-NEXT:    return %[[A]], %[[D]]
 func.func @chain_and_shared_dequantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4xf32>) {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
   %1 = stablehlo.negate %0 : tensor<4xf32>
@@ -142,7 +142,7 @@ func.func @chain_and_shared_dequantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.
 
 // CHECK-LABEL: func.func @transpose_per_axis
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32:0, {{.*}}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {{.*}}>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @transpose_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:0, {0.5:1, 0.25:-1}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5:1, 0.25:-1}>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5:1, 0.25:-1}>>) -> tensor<2x3xf32>
   %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
@@ -157,7 +157,7 @@ func.func @transpose_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:0, {0.5:1,
 
 // CHECK-LABEL: func.func @broadcast_in_dim_per_axis
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.broadcast_in_dim %arg0, dims = [0, 2]
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @broadcast_in_dim_per_axis(%arg0: tensor<2x1x!quant.uniform<i8:f32:1, {0.5:2}>>) -> tensor<2x3x3x!quant.uniform<i8:f32:2, {0.5:2, 0.5:2, 0.5:2}>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x1x!quant.uniform<i8:f32:1, {0.5:2}>>) -> tensor<2x1xf32>
   %1 = stablehlo.broadcast_in_dim %0, dims = [0, 2] : (tensor<2x1xf32>) -> tensor<2x3x3xf32>
@@ -172,7 +172,7 @@ func.func @broadcast_in_dim_per_axis(%arg0: tensor<2x1x!quant.uniform<i8:f32:1, 
 
 // CHECK-LABEL: func.func @reshape_per_axis
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.reshape %arg0
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @reshape_per_axis(%arg0: tensor<3x2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<3x2x1x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<3x2x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<3x2x2xf32>
   %1 = stablehlo.reshape %0 : (tensor<3x2x2xf32>) -> tensor<3x2x1x2xf32>
@@ -189,7 +189,7 @@ func.func @reshape_per_axis(%arg0: tensor<3x2x2x!quant.uniform<i8:f32:1, {0.5, 0
 // CHECK-NEXT:    %[[D:.*]] = stablehlo.uniform_dequantize %arg0
 // CHECK-NEXT:    %[[F:.*]] = stablehlo.sqrt %[[D]] : tensor<4xf32>
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.sqrt %arg0 : tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>
-// CHECK-NEXT:    func.return %[[Q]], %[[F]]
+// CHECK-NEXT:    return %[[Q]], %[[F]]
 func.func @float_result_also_used(%arg0: tensor<4x!quant.uniform<i8:f32, 0.25>>) -> (tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4xf32>) {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4xf32>
   %1 = stablehlo.sqrt %0 : tensor<4xf32>
@@ -205,7 +205,7 @@ func.func @float_result_also_used(%arg0: tensor<4x!quant.uniform<i8:f32, 0.25>>)
 // CHECK-LABEL: func.func @convolution_rhs_zero_point
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.convolution(%arg0, %arg1)
 // CHECK-SAME:      (tensor<1x3x3x1x!quant.uniform<i8:f32, 5.000000e-01:-3>>, tensor<2x2x1x1x!quant.uniform<i8:f32, 2.500000e-01:-128>>) -> tensor<1x2x2x1x!quant.uniform<i32:f32, 1.250000e-01>>
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    return %[[R]]
 func.func @convolution_rhs_zero_point(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:-3>>, %arg1: tensor<2x2x1x1x!quant.uniform<i8:f32, 0.25:-128>>) -> tensor<1x2x2x1x!quant.uniform<i32:f32, 0.125>> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1x3x3x1xf32>
   %1 = stablehlo.uniform_dequantize %arg1 : (tensor<2x2x1x1x!quant.uniform<i8:f32, 0.25:-128>>) -> tensor<2x2x1x1xf32>

@@ -31,7 +31,7 @@
 // CHECK:         stablehlo.clamp
 // CHECK:         stablehlo.round_nearest_even %{{.*}} : tensor<2x4xf64>
 // CHECK:         %[[Q:.*]] = stablehlo.convert %{{.*}} : (tensor<2x4xf64>) -> tensor<2x4xi8>
-// CHECK:         func.return %[[Q]]
+// CHECK:         return %[[Q]]
 func.func @dot_general_zero_points(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>, %arg1: tensor<3x4x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x4x!quant.uniform<i8:f32, 2.0:-1>> {
   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>, tensor<3x4x!quant.uniform<i8:f32, 0.25>>) -> tensor<2x4x!quant.uniform<i8:f32, 2.0:-1>>
   func.return %0 : tensor<2x4x!quant.uniform<i8:f32, 2.0:-1>>

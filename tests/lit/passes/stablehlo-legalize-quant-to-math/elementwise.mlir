@@ -34,7 +34,7 @@ func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!
 // CHECK:         stablehlo.divide %[[T]], %{{.*}} : tensor<4xf32>
 // CHECK:         %[[Q:.*]] = stablehlo.convert %{{.*}} : (tensor<4xf32>) -> tensor<4xi8>
 // CHECK:         %[[C:.*]] = stablehlo.compare GT, %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-// CHECK:         func.return %[[Q]], %[[C]] : tensor<4xi8>, tensor<4xi1>
+// CHECK:         return %[[Q]], %[[C]] : tensor<4xi8>, tensor<4xi1>
 
 func.func @tanh_compare(%arg0: tensor<4x!quant.uniform<i8:f32, 0.05:1>>) -> (tensor<4x!quant.uniform<i8:f32, 0.01>>, tensor<4xi1>) {
   %0 = stablehlo.tanh %arg0 : (tensor<4x!quant.uniform<i8:f32, 0.05:1>>) -> tensor<4x!quant.uniform<i8:f32, 0.01>>
@@ -52,7 +52,7 @@ func.func @tanh_compare(%arg0: tensor<4x!quant.uniform<i8:f32, 0.05:1>>) -> (ten
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.select %arg2, %[[M]], %arg1 : tensor<2x3xi1>, tensor<2x3xi8>
 // CHECK-NEXT:    %[[T:.*]] = stablehlo.transpose %[[S]], dims = [1, 0] : (tensor<2x3xi8>) -> tensor<3x2xi8>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.concatenate %[[T]], %[[T]], dim = 1 : (tensor<3x2xi8>, tensor<3x2xi8>) -> tensor<3x4xi8>
-// CHECK-NEXT:    func.return %[[C]] : tensor<3x4xi8>
+// CHECK-NEXT:    return %[[C]] : tensor<3x4xi8>
 
 func.func @type_only(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, %arg2: tensor<2x3xi1>) -> tensor<3x4x!quant.uniform<i8:f32, 0.5:1>> {
   %0 = stablehlo.maximum %arg0, %arg1 : tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
@@ -80,10 +80,10 @@ func.func @maximum_different_params(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1
 
 // Region ops: block arguments take the storage type too.
 
-// CHECK-LABEL: func.func @reduce_window_max(%arg0: tensor<4xi8>, %init: tensor<i8>) -> tensor<2xi8>
-// CHECK:         "stablehlo.reduce_window"(%arg0, %init)
-// CHECK-NEXT:    ^bb0(%a: tensor<i8>, %b: tensor<i8>):
-// CHECK-NEXT:      %[[M:.*]] = stablehlo.maximum %a, %b : tensor<i8>
+// CHECK-LABEL: func.func @reduce_window_max(%arg0: tensor<4xi8>, %arg1: tensor<i8>) -> tensor<2xi8>
+// CHECK:         "stablehlo.reduce_window"(%arg0, %arg1)
+// CHECK-NEXT:    ^bb0(%arg2: tensor<i8>, %arg3: tensor<i8>):
+// CHECK-NEXT:      %[[M:.*]] = stablehlo.maximum %arg2, %arg3 : tensor<i8>
 // CHECK-NEXT:      stablehlo.return %[[M]] : tensor<i8>
 // CHECK:         }) : (tensor<4xi8>, tensor<i8>) -> tensor<2xi8>
 
@@ -101,8 +101,8 @@ func.func @reduce_window_max(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %in
 // Calls and declarations take storage types at the function boundary.
 
 // CHECK-LABEL: func.func @call_boundary(%arg0: tensor<4xi8>) -> tensor<4xi8>
-// CHECK-NEXT:    %[[R:.*]] = func.call @callee(%arg0) : (tensor<4xi8>) -> tensor<4xi8>
-// CHECK-NEXT:    func.return %[[R]] : tensor<4xi8>
+// CHECK-NEXT:    %[[R:.*]] = call @callee(%arg0) : (tensor<4xi8>) -> tensor<4xi8>
+// CHECK-NEXT:    return %[[R]] : tensor<4xi8>
 // CHECK:       func.func private @callee(tensor<4xi8>) -> tensor<4xi8>
 
 func.func @call_boundary(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:1>> {

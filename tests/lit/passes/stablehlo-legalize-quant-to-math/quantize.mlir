@@ -20,7 +20,7 @@
 // CHECK:         %[[C:.*]] = stablehlo.clamp %[[LO]], %[[A]], %[[HI]]
 // CHECK:         %[[R:.*]] = stablehlo.round_nearest_even %[[C]] : tensor<4xf32>
 // CHECK:         %[[Q:.*]] = stablehlo.convert %[[R]] : (tensor<4xf32>) -> tensor<4xi8>
-// CHECK:         func.return %[[Q]] : tensor<4xi8>
+// CHECK:         return %[[Q]] : tensor<4xi8>
 func.func @quantize_per_tensor(%arg0: tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>> {
   %0 = stablehlo.uniform_quantize %arg0 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
@@ -61,7 +61,7 @@ func.func @quantize_per_axis(%arg0: tensor<2x3xf32>) -> tensor<2x3x!quant.unifor
 // CHECK:         %[[S:.*]] = stablehlo.constant dense<5.000000e-01> : tensor<f32>
 // CHECK:         %[[SB:.*]] = stablehlo.broadcast_in_dim %[[S]]
 // CHECK:         %[[X:.*]] = stablehlo.multiply %[[F]], %[[SB]] : tensor<4xf32>
-// CHECK:         func.return %[[X]] : tensor<4xf32>
+// CHECK:         return %[[X]] : tensor<4xf32>
 func.func @dequantize(%arg0: tensor<4x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<4xf32> {
   %0 = stablehlo.uniform_dequantize %arg0 : (tensor<4x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>

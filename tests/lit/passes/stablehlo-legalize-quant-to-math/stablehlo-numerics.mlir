@@ -107,7 +107,7 @@ func.func @hybrid(%arg0: tensor<2x3xf32>, %arg1: tensor<3x4x!quant.uniform<i8:f3
 // CHECK-NEXT:    %[[Z:.*]] = stablehlo.constant dense<[1, 0, -2]> : tensor<3xi32>
 // CHECK-NEXT:    %[[ZB:.*]] = stablehlo.broadcast_in_dim %[[Z]], dims = [1] : (tensor<3xi32>) -> tensor<2x3xi32>
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.subtract %[[S]], %[[ZB]] : tensor<2x3xi32>
-// CHECK-NEXT:    func.return %[[R]] : tensor<2x3xi32>
+// CHECK-NEXT:    return %[[R]] : tensor<2x3xi32>
 func.func @add_per_axis_i32(%arg0: tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>, %arg1: tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>) -> tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>> {
   %0 = stablehlo.add %arg0, %arg1 : tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>
   func.return %0 : tensor<2x3x!quant.uniform<i32:f32:1, {0.5:1, 0.25:0, 2.0:-2}>>

@@ -12,7 +12,7 @@
 // CHECK-NEXT:    %[[D:.*]] = stablehlo.uniform_dequantize %arg0 : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[F:.*]] = stablehlo.abs %[[D]] : tensor<4xf32>
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.uniform_quantize %[[F]] : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>>
-// CHECK-NEXT:    func.return %[[Q]]
+// CHECK-NEXT:    return %[[Q]]
 func.func @abs(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>> {
   %0 = stablehlo.abs %arg0 : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
@@ -28,7 +28,7 @@ func.func @abs(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4x!quan
 // CHECK-NEXT:    %[[B:.*]] = stablehlo.uniform_dequantize %arg1 : (tensor<4x!quant.uniform<i8:f32, 2.500000e-01:1>>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[F:.*]] = stablehlo.add %[[A]], %[[B]] : tensor<4xf32>
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.uniform_quantize %[[F]] : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e+00:-2>>
-// CHECK-NEXT:    func.return %[[Q]]
+// CHECK-NEXT:    return %[[Q]]
 func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor<4x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<4x!quant.uniform<i8:f32, 1.0:-2>> {
   %0 = stablehlo.add %arg0, %arg1 : (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<4x!quant.uniform<i8:f32, 1.0:-2>>
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 1.0:-2>>
@@ -56,7 +56,7 @@ func.func @add_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 1
 // CHECK-NEXT:    %[[A:.*]] = stablehlo.uniform_dequantize %arg0
 // CHECK-NEXT:    %[[B:.*]] = stablehlo.uniform_dequantize %arg1
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.compare LT, %[[A]], %[[B]], FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-// CHECK-NEXT:    func.return %[[C]]
+// CHECK-NEXT:    return %[[C]]
 func.func @compare(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %arg0, %arg1, FLOAT : (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
@@ -98,7 +98,7 @@ func.func @dot_general_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
 // CHECK-LABEL: func.func @dot_general_hybrid
 // CHECK-NEXT:    %[[B:.*]] = stablehlo.uniform_dequantize %arg1
 // CHECK-NEXT:    %[[D:.*]] = stablehlo.dot_general %arg0, %[[B]], contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
-// CHECK-NEXT:    func.return %[[D]] : tensor<2x2xf32>
+// CHECK-NEXT:    return %[[D]] : tensor<2x2xf32>
 func.func @dot_general_hybrid(%arg0: tensor<2x3xf32>, %arg1: tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2xf32> {
   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<2x2xf32>
   func.return %0 : tensor<2x2xf32>
@@ -140,11 +140,11 @@ func.func @cholesky(%arg0: tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>) -> tensor
 
 // CHECK-LABEL: func.func @batch_norm_training
 // CHECK-COUNT-3: stablehlo.uniform_dequantize
-// CHECK-NEXT:    %[[R0:[^ ,]*]], %[[R1:[^ ,]*]], %[[R2:[^ ,]*]] = "stablehlo.batch_norm_training"
+// CHECK-NEXT:    %[[R:[^ ,:]*]]:3 = "stablehlo.batch_norm_training"
 // CHECK-SAME:      -> (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>)
-// CHECK-NEXT:    stablehlo.uniform_quantize %[[R0]]
-// CHECK-NEXT:    stablehlo.uniform_quantize %[[R1]]
-// CHECK-NEXT:    stablehlo.uniform_quantize %[[R2]]
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[R]]#0
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[R]]#1
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[R]]#2
 func.func @batch_norm_training(%arg0: tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>, %arg1: tensor<2x!quant.uniform<i8:f32, 1.0:17>>, %arg2: tensor<2x!quant.uniform<i8:f32, 1.0:17>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0:17>> {
   %0:3 = "stablehlo.batch_norm_training"(%arg0, %arg1, %arg2) {epsilon = 1.0e-03 : f32, feature_index = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>) -> (tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>)
   func.return %0#0 : tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>
@@ -160,7 +160,7 @@ func.func @batch_norm_training(%arg0: tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.reshape %[[T]]
 // CHECK-NEXT:    %[[D:.*]] = stablehlo.uniform_dequantize %[[R]]
 // CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %[[D]] : tensor<4xf32>
-// CHECK-NEXT:    func.return %[[N]]
+// CHECK-NEXT:    return %[[N]]
 func.func @untouched(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32> {
   %0 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
   %1 = stablehlo.reshape %0 : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>

@@ -25,7 +25,7 @@
 // CHECK-COUNT-1: stablehlo.constant dense<5.000000e-01> : tensor<f32>
 // CHECK-NOT:     stablehlo.constant dense<5.000000e-01> : tensor<f32>
 // CHECK-NOT:     !quant
-// CHECK:         func.return
+// CHECK:         return
 
 // x = [1.0, 2.3, -0.7, 100.0] quantized with 0.5:1 -> [3, 6, 0, 127] (round half to
 // even, clamp); x + x in quantized arithmetic: reals [1.0, 2.5, -0.5, 63.0] doubled ->

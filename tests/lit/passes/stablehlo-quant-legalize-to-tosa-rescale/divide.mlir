@@ -63,7 +63,7 @@
 // CHECK-NEXT:    "tosa.const"() <{values = dense<0> : tensor<1xi32>}>
 // CHECK-NEXT:    "tosa.const"() <{values = dense<-3> : tensor<1xi8>}>
 // CHECK-NEXT:    %[[OUT:.*]] = tosa.rescale %[[V]], {{.*}} -> tensor<2x2x!quant.uniform<i8:f32, 1.500000e-01:-3>>
-// CHECK-NEXT:    func.return %[[OUT]]
+// CHECK-NEXT:    return %[[OUT]]
 func.func @divide(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1: tensor<2x2x!quant.uniform<i8:f32, 0.075:-2>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.15:-3>> {
   %0 = stablehlo.divide %arg0, %arg1 : (tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, tensor<2x2x!quant.uniform<i8:f32, 0.075:-2>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.15:-3>>
   return %0 : tensor<2x2x!quant.uniform<i8:f32, 0.15:-3>>

@@ -34,7 +34,7 @@
 // CHECK-NEXT:    %[[IZ2:.*]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}>
 // CHECK-NEXT:    %[[OZ2:.*]] = "tosa.const"() <{values = dense<-1> : tensor<1xi8>}>
 // CHECK-NEXT:    %[[OUT:.*]] = tosa.rescale %[[SUM]], %[[M2]], %[[S2]], %[[IZ2]], %[[OZ2]] {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 1.500000e-01:-1>>
-// CHECK-NEXT:    func.return %[[OUT]]
+// CHECK-NEXT:    return %[[OUT]]
 func.func @add(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1: tensor<2x2x!quant.uniform<i8:f32, 0.075:-1>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.15:-1>> {
   %0 = stablehlo.add %arg0, %arg1 : (tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, tensor<2x2x!quant.uniform<i8:f32, 0.075:-1>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.15:-1>>
   return %0 : tensor<2x2x!quant.uniform<i8:f32, 0.15:-1>>
@@ -91,7 +91,7 @@ func.func @multiply(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1: 
 // CHECK-NEXT:    "tosa.const"() <{values = dense<1431655765> : tensor<1xi32>}>
 // CHECK-NEXT:    "tosa.const"() <{values = dense<33> : tensor<1xi8>}>
 // CHECK:         %[[OUT:.*]] = tosa.rescale %[[A]]
-// CHECK-NEXT:    func.return %[[OUT]]
+// CHECK-NEXT:    return %[[OUT]]
 func.func @abs(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:-1>>) -> tensor<4x!quant.uniform<i8:f32, 0.15:-3>> {
   %0 = stablehlo.abs %arg0 : (tensor<4x!quant.uniform<i8:f32, 0.025:-1>>) -> tensor<4x!quant.uniform<i8:f32, 0.15:-3>>
   return %0 : tensor<4x!quant.uniform<i8:f32, 0.15:-3>>
@@ -106,7 +106,7 @@ func.func @abs(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:-1>>) -> tensor<4x!q
 // CHECK:         stablehlo.add
 // CHECK:         %[[OUT:.*]] = tosa.rescale
 // CHECK-NEXT:    %[[C:.*]] = tosa.clamp %[[OUT]] {max_val = 127 : i8, min_val = -127 : i8} : (tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-01>>) -> tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-01>>
-// CHECK-NEXT:    func.return %[[C]]
+// CHECK-NEXT:    return %[[C]]
 func.func @add_narrow_range(%arg0: tensor<4x!quant.uniform<i8<-127:127>:f32, 0.5>>) -> tensor<4x!quant.uniform<i8<-127:127>:f32, 0.5>> {
   %0 = stablehlo.add %arg0, %arg0 : tensor<4x!quant.uniform<i8<-127:127>:f32, 0.5>>
   return %0 : tensor<4x!quant.uniform<i8<-127:127>:f32, 0.5>>
@@ -156,7 +156,7 @@ func.func @minimum(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1: t
 // CHECK:         "tosa.const"() <{values = dense<10> : tensor<1xi8>}>
 // CHECK:         %[[R:.*]] = tosa.rescale %arg1
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.compare GE, %[[L]], %[[R]], SIGNED : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi1>
-// CHECK-NEXT:    func.return %[[C]]
+// CHECK-NEXT:    return %[[C]]
 func.func @compare(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1: tensor<2x2x!quant.uniform<i8:f32, 0.075:-2>>) -> tensor<2x2xi1> {
   %0 = stablehlo.compare GE, %arg0, %arg1, FLOAT : (tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, tensor<2x2x!quant.uniform<i8:f32, 0.075:-2>>) -> tensor<2x2xi1>
   return %0 : tensor<2x2xi1>
@@ -225,7 +225,7 @@ func.func @maximum_i16(%arg0: tensor<8x!quant.uniform<i16:f32, 0.5>>) -> tensor<
 // CHECK:         %[[S16:.*]] = tosa.rescale %[[S]], {{.*}} -> tensor<2xi16>
 // CHECK:         "tosa.const"() <{values = dense<128> : tensor<1xui8>}>
 // CHECK-NEXT:    %[[OUT:.*]] = tosa.rescale %[[S16]], {{.*}} {input_unsigned = false, output_unsigned = true, {{.*}} -> tensor<2x!quant.uniform<u8:f32, 5.000000e-01:128>>
-// CHECK-NEXT:    func.return %[[OUT]]
+// CHECK-NEXT:    return %[[OUT]]
 func.func @add_u8(%arg0: tensor<2x!quant.uniform<u8:f32, 0.5:128>>, %arg1: tensor<2x!quant.uniform<u8:f32, 0.25:100>>) -> tensor<2x!quant.uniform<u8:f32, 0.5:128>> {
   %0 = stablehlo.add %arg0, %arg1 : (tensor<2x!quant.uniform<u8:f32, 0.5:128>>, tensor<2x!quant.uniform<u8:f32, 0.25:100>>) -> tensor<2x!quant.uniform<u8:f32, 0.5:128>>
   return %0 : tensor<2x!quant.uniform<u8:f32, 0.5:128>>
@@ -237,7 +237,7 @@ func.func @add_u8(%arg0: tensor<2x!quant.uniform<u8:f32, 0.5:128>>, %arg1: tenso
 // CHECK-LABEL: func.func @untouched
 // CHECK-NEXT:    %[[A:.*]] = stablehlo.add %arg0, %arg0 : tensor<4xf32>
 // CHECK-NEXT:    %[[N:.*]] = stablehlo.negate %arg1 : tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>
-// CHECK-NEXT:    func.return %[[A]], %[[N]]
+// CHECK-NEXT:    return %[[A]], %[[N]]
 func.func @untouched(%arg0: tensor<4xf32>, %arg1: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> (tensor<4xf32>, tensor<4x!quant.uniform<i8:f32, 0.5>>) {
   %0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>
   %1 = stablehlo.negate %arg1 : tensor<4x!quant.uniform<i8:f32, 0.5>>

@@ -30,7 +30,7 @@ func.func @strip_arguments(%arg0: !quant.uniform<i8:f32, 2.0:10>, %arg1: tensor<
 // CHECK-NEXT:    %[[R2:.*]] = "test.op"() : () -> tensor<4xf32>
 // CHECK-NEXT:    %[[S0:.*]] = quant.scast %[[R0]] : tensor<4x!quant.uniform<i8:f32, 2.000000e+00:10>> to tensor<4xi8>
 // CHECK-NEXT:    %[[S1:.*]] = quant.scast %[[R1]] : tensor<2x3x!quant.uniform<u8:f32:1, {{.*}}>> to tensor<2x3xui8>
-// CHECK-NEXT:    func.return %[[S0]], %[[S1]], %[[R2]] : tensor<4xi8>, tensor<2x3xui8>, tensor<4xf32>
+// CHECK-NEXT:    return %[[S0]], %[[S1]], %[[R2]] : tensor<4xi8>, tensor<2x3xui8>, tensor<4xf32>
 func.func @strip_results() -> (tensor<4x!quant.uniform<i8:f32, 2.0:10>>, tensor<2x3x!quant.uniform<u8:f32:1, {1.0:1, 2.0:2, 3.0:3}>>, tensor<4xf32>) {
   %0 = "test.op"() : () -> tensor<4x!quant.uniform<i8:f32, 2.0:10>>
   %1 = "test.op"() : () -> tensor<2x3x!quant.uniform<u8:f32:1, {1.0:1, 2.0:2, 3.0:3}>>
@@ -50,9 +50,9 @@ func.func @strip_results() -> (tensor<4x!quant.uniform<i8:f32, 2.0:10>>, tensor<
 // CHECK-NEXT:    %[[B:.*]] = "test.op"() : () -> tensor<?x!quant.uniform<i16:f32, 3.000000e+00:128>>
 // CHECK-NEXT:    %[[SA:.*]] = quant.scast %[[A]] : tensor<4x!quant.uniform<i8:f32, 2.000000e+00:10>> to tensor<4xi8>
 // CHECK-NEXT:    %[[SB:.*]] = quant.scast %[[B]] : tensor<?x!quant.uniform<i16:f32, 3.000000e+00:128>> to tensor<?xi16>
-// CHECK-NEXT:    %[[R:.*]], %[[F:.*]] = func.call @callee(%[[SA]], %[[SB]]) : (tensor<4xi8>, tensor<?xi16>) -> (tensor<4xi8>, tensor<4xf32>)
-// CHECK-NEXT:    %[[QR:.*]] = quant.scast %[[R]] : tensor<4xi8> to tensor<4x!quant.uniform<i8:f32, 2.000000e+00:10>>
-// CHECK-NEXT:    "test.op"(%[[QR]], %[[F]])
+// CHECK-NEXT:    %[[R:[^ ,:]*]]:2 = call @callee(%[[SA]], %[[SB]]) : (tensor<4xi8>, tensor<?xi16>) -> (tensor<4xi8>, tensor<4xf32>)
+// CHECK-NEXT:    %[[QR:.*]] = quant.scast %[[R]]#0 : tensor<4xi8> to tensor<4x!quant.uniform<i8:f32, 2.000000e+00:10>>
+// CHECK-NEXT:    "test.op"(%[[QR]], %[[R]]#1)
 func.func private @callee(tensor<4x!quant.uniform<i8:f32, 2.0:10>>, tensor<?x!quant.uniform<i16:f32, 3.0:128>>) -> (tensor<4x!quant.uniform<i8:f32, 2.0:10>>, tensor<4xf32>)
 
 func.func @strip_call() {
@@ -71,7 +71,7 @@ func.func @strip_call() {
 // CHECK-SAME:    (%[[A:.*]]: tensor<4x6xi8>) -> tensor<4x6xi8>
 // CHECK-NEXT:    %[[Q:.*]] = quant.scast %[[A]] : tensor<4x6xi8> to tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3}, {{.*}}>>
 // CHECK-NEXT:    %[[S:.*]] = quant.scast %[[Q]] : tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3}, {{.*}}>> to tensor<4x6xi8>
-// CHECK-NEXT:    func.return %[[S]] : tensor<4x6xi8>
+// CHECK-NEXT:    return %[[S]] : tensor<4x6xi8>
 func.func @strip_sub_channel(%arg0: tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3}, {{1.0:1, 2.0:2}, {3.0:3, 4.0:4}}>>) -> tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3}, {{1.0:1, 2.0:2}, {3.0:3, 4.0:4}}>> {
   return %arg0 : tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3}, {{1.0:1, 2.0:2}, {3.0:3, 4.0:4}}>>
 }
@@ -82,7 +82,7 @@ func.func @strip_sub_channel(%arg0: tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3},
 
 // CHECK-LABEL: func.func @unchanged
 // CHECK-SAME:    (%[[A:.*]]: tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:    func.return %[[A]] : tensor<4xf32>
+// CHECK-NEXT:    return %[[A]] : tensor<4xf32>
 func.func @unchanged(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   return %arg0 : tensor<4xf32>
 }

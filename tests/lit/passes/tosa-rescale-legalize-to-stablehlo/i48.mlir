@@ -23,7 +23,7 @@
 // CHECK-NEXT:    %[[HI:.*]] = stablehlo.constant dense<2147483647> : tensor<i64>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.clamp %[[LO]], %[[SH]], %[[HI]] : (tensor<i64>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
 // CHECK-NEXT:    %[[OUT:.*]] = stablehlo.convert %[[C]] : (tensor<4xi64>) -> tensor<4xi32>
-// CHECK-NEXT:    func.return %[[OUT]] : tensor<4xi32>
+// CHECK-NEXT:    return %[[OUT]] : tensor<4xi32>
 func.func @i48_per_tensor(%arg0: tensor<4xi48>) -> tensor<4xi32> {
   %m = "tosa.const"() <{values = dense<16384> : tensor<1xi16>}> : () -> tensor<1xi16>
   %s = "tosa.const"() <{values = dense<40> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -54,7 +54,7 @@ func.func @i48_per_tensor(%arg0: tensor<4xi48>) -> tensor<4xi32> {
 // CHECK-NEXT:    %[[HI:.*]] = stablehlo.constant dense<127> : tensor<i64>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.clamp %[[LO]], %[[Y]], %[[HI]] : (tensor<i64>, tensor<3x2xi64>, tensor<i64>) -> tensor<3x2xi64>
 // CHECK-NEXT:    %[[OUT:.*]] = stablehlo.convert %[[C]] : (tensor<3x2xi64>) -> tensor<3x2xi8>
-// CHECK-NEXT:    func.return %[[OUT]] : tensor<3x2xi8>
+// CHECK-NEXT:    return %[[OUT]] : tensor<3x2xi8>
 func.func @i48_per_channel(%arg0: tensor<3x2xi48>) -> tensor<3x2xi8> {
   %m = "tosa.const"() <{values = dense<[32767, 1]> : tensor<2xi16>}> : () -> tensor<2xi16>
   %s = "tosa.const"() <{values = dense<[62, 2]> : tensor<2xi8>}> : () -> tensor<2xi8>

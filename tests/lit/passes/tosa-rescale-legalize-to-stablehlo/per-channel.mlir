@@ -46,7 +46,7 @@ func.func @per_channel_double_round(%arg0: tensor<2x3xi8>) -> tensor<2x3xi32> {
 // CHECK-NOT:     stablehlo.select
 // CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
 // CHECK-NOT:     stablehlo.select
-// CHECK:         func.return
+// CHECK:         return
 func.func @double_round_small_shift(%arg0: tensor<4xi8>) -> tensor<4xi32> {
   %m = "tosa.const"() <{values = dense<1431655765> : tensor<1xi32>}> : () -> tensor<1xi32>
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -32,7 +32,7 @@
 // CHECK-NEXT:    %[[HI:.*]] = stablehlo.constant dense<127> : tensor<i64>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.clamp %[[LO]], %[[Y]], %[[HI]] : (tensor<i64>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
 // CHECK-NEXT:    %[[OUT:.*]] = stablehlo.convert %[[C]] : (tensor<4xi64>) -> tensor<4xi8>
-// CHECK-NEXT:    func.return %[[OUT]] : tensor<4xi8>
+// CHECK-NEXT:    return %[[OUT]] : tensor<4xi8>
 func.func @per_tensor(%arg0: tensor<4xi8>) -> tensor<4xi8> {
   %m = "tosa.const"() <{values = dense<1431655765> : tensor<1xi32>}> : () -> tensor<1xi32>
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -57,7 +57,7 @@ func.func @per_tensor(%arg0: tensor<4xi8>) -> tensor<4xi8> {
 // CHECK-NEXT:    %[[HI:.*]] = stablehlo.constant dense<2147483647> : tensor<i64>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.clamp %[[LO]], %[[SH]], %[[HI]]
 // CHECK-NEXT:    %[[OUT:.*]] = stablehlo.convert %[[C]] : (tensor<2x2xi64>) -> tensor<2x2xi32>
-// CHECK-NEXT:    func.return %[[OUT]]
+// CHECK-NEXT:    return %[[OUT]]
 func.func @quantized_input(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>) -> tensor<2x2xi32> {
   %m = "tosa.const"() <{values = dense<1431655765> : tensor<1xi32>}> : () -> tensor<1xi32>
   %s = "tosa.const"() <{values = dense<13> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -74,7 +74,7 @@ func.func @quantized_input(%arg0: tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>) 
 // CHECK:         %[[C:.*]] = stablehlo.clamp
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.convert %[[C]] : (tensor<4xi64>) -> tensor<4xi8>
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.bitcast_convert %[[S]] : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 1.500000e-01:-1>>
-// CHECK-NEXT:    func.return %[[Q]]
+// CHECK-NEXT:    return %[[Q]]
 func.func @quantized_output(%arg0: tensor<4xi32>) -> tensor<4x!quant.uniform<i8:f32, 0.15:-1>> {
   %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
   %s = "tosa.const"() <{values = dense<50> : tensor<1xi8>}> : () -> tensor<1xi8>

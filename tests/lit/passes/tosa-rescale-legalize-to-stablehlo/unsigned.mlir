@@ -34,7 +34,7 @@ func.func @unsigned_input(%arg0: tensor<4xi8>) -> tensor<4xi16> {
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.clamp %[[LO]], %[[Y]], %[[HI]]
 // CHECK-NEXT:    %[[U:.*]] = stablehlo.convert %[[C]] : (tensor<4xi64>) -> tensor<4xui8>
 // CHECK-NEXT:    %[[OUT:.*]] = stablehlo.bitcast_convert %[[U]] : (tensor<4xui8>) -> tensor<4xi8>
-// CHECK-NEXT:    func.return %[[OUT]]
+// CHECK-NEXT:    return %[[OUT]]
 func.func @unsigned_output(%arg0: tensor<4xi16>) -> tensor<4xi8> {
   %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
   %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>

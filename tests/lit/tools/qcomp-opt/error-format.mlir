@@ -9,7 +9,7 @@
 // CHECK-NEXT: {{^}}  %0 = stablehlo.constant dense<[1.0e+39, 2.0]> : tensor<2xf32>
 // CHECK-NEXT: {{^}}                                 ^
 // CHECK-NOT:  Traceback
-// CHECK-NOT:  builtin.module
+// CHECK-NOT:  module
 func.func @f() -> tensor<2xf32> {
   %0 = stablehlo.constant dense<[1.0e+39, 2.0]> : tensor<2xf32>
   return %0 : tensor<2xf32>

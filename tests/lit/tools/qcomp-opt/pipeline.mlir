@@ -17,7 +17,7 @@
 // UNKNOWN: qcomp-opt: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
 
 // DUMP: // -----// IR Dump After {{.*}} (stablehlo-legalize-quantized-op-to-qdq) //----- //
-// DUMP-NEXT: builtin.module {
+// DUMP-NEXT: module {
 
 // TIMING: ... Execution time report ...
 // TIMING: Parser

@@ -12,7 +12,7 @@
 // SPEC-NEXT: @main: quantized and lowered results agree bit for bit
 
 // UP:        // qcomp-run: the program lowered by stablehlo-lower-quant{rescale=stablehlo}; --compare-lowered runs it beside the quantized program
-// UP-NEXT:   builtin.module {
+// UP-NEXT:   module {
 // UP-NOT:    !quant
 // UP:        @main result[0] quantized: 2xf32=[2 2]
 // UP-NEXT:   @main result[0] lowered:   2xf32=[2 2]
