@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
-from qcomp.ir.float_text import bits_to_float, float_kind, format_float
+from qcomp.ir.float_text import apfloat_to_string, bits_to_float, float_kind, format_float
 from qcomp.quant.ranges import literal_range, signed_view
 
 HEX_PRINT_LIMIT = 100
@@ -451,12 +451,25 @@ def _element_texts(attr: DenseIntOrFPElementsAttr, values: np.ndarray) -> list[s
     return out
 
 
+_SMALL_FLOAT_PRECISION = {
+    "f8E5M2": 3, "f8E5M2FNUZ": 3, "f8E4M3": 4, "f8E4M3FN": 4, "f8E4M3FNUZ": 4,
+    "f8E4M3B11FNUZ": 4, "f8E3M4": 5, "f8E8M0FNU": 1, "f6E2M3FN": 4, "f6E3M2FN": 3,
+    "f4E2M1FN": 2,
+}
+"""Significand bits (the hidden one included) of the small float types, by name."""
+
+
 def _format_other_float(b: int, element: Attribute) -> str:
-    """f8/f6/f4 formats: MLIR's six-digit form when it reads back, else hex."""
+    """f8/f6/f4 formats as MLIR's `printFloatValue`: APFloat's six-digit form when it
+    reads back to the same bits, else its shortest default form, else hex."""
     value = element.decode_bits(b)  # type: ignore[attr-defined]
     if math.isfinite(value):
-        text = f"{value:.6e}"
+        text = apfloat_to_string(value, 6, 0, False)
         if element.encode_bits(float(text)) == b:  # type: ignore[attr-defined]
+            return text
+        precision = _SMALL_FLOAT_PRECISION.get(_type_text(element), 24)
+        text = apfloat_to_string(value, 2 + precision * 59 // 196, 3, True)
+        if "." in text and element.encode_bits(float(text)) == b:  # type: ignore[attr-defined]
             return text
     digits = 2 * element.compile_time_size  # type: ignore[attr-defined]
     return "0x" + format(b, f"0{digits}X")

@@ -189,6 +189,13 @@ def _apfloat_to_string(value: float, kind: str, precision: int, max_padding: int
     return sign + "0." + "0" * (-point) + digits
 
 
+def apfloat_to_string(value: float, precision: int, max_padding: int,
+                      truncate_zero: bool) -> str:
+    """LLVM's `IEEEFloat::toString` of a finite value with an explicit precision (so the
+    value's own float kind does not matter)."""
+    return _apfloat_to_string(value, "f64", precision, max_padding, truncate_zero)
+
+
 def _parses_back(text: str, value: float, kind: str) -> bool:
     back = _round_to(float(text), kind)
     return float_to_bits(back, kind) == float_to_bits(value, kind)

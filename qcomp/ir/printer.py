@@ -123,6 +123,10 @@ class QcompPrinter(Printer):
                                            reserved_attr_names=reserved_attr_names,
                                            print_keyword=print_keyword)
 
+    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        """The generic form's `<{...}>`, sorted by name as MLIR's property dictionaries are."""
+        super()._print_op_properties(dict(sorted(properties.items())))
+
     def print_float(self, value: float, type: AnyFloat):
         kind = float_kind(type)
         if kind is None:

@@ -332,7 +332,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     for chunk in split_chunks(text, args.split_input_file):
         source = SourceFile(name, chunk)
         out, diags = process_chunk(chunk, name, opts, timing, stderr)
-        outputs.append(out or "")
+        outputs.append(out + "\n" if out else "")  # mlir-opt: a blank line after each module
         if args.verify_diagnostics:
             problems = check_expected(source, collect_expected(source), diags)
             for d in problems:

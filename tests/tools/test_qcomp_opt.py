@@ -171,9 +171,9 @@ def test_generic_printing():
 
 def test_empty_input_is_an_empty_module():
     for text in ("", "\n", "// only a comment\n"):
-        assert opt("-", stdin=text) == (0, "module {\n}\n", "")
+        assert opt("-", stdin=text) == (0, "module {\n}\n\n", "")
     code, out, _ = opt("-", "-split-input-file", stdin="// RUN: x\n// -----\n" + GOOD)
-    assert code == 0 and out.startswith("module {\n}\n// -----\nmodule {\n  func.func @f(")
+    assert code == 0 and out.startswith("module {\n}\n\n// -----\nmodule {\n  func.func @f(")
 
 
 def test_unregistered_ops():
