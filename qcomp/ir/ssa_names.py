@@ -10,7 +10,9 @@
   per naming context (`%cst`, `%cst_0`, `%c_1`).
 - The results of an op with several unnamed results are one group: `%0:2 = ...`,
   used as `%0#0`, `%0#1`.
-- The generic form (`--mlir-print-op-generic`) ignores the ops' names: all numbered.
+- The generic form (`--mlir-print-op-generic`) ignores the ops' names (all numbered)
+  and numbers uniquely through the whole op: the counters run on from region to region
+  in worklist order (the last-pushed region first) instead of starting again.
 """
 
 from __future__ import annotations
@@ -77,9 +79,12 @@ class SSANames:
         stack: list[tuple[Region, int, int, int, frozenset[str]]] = [
             (r, 0, 0, 0, frozenset()) for r in top.regions]
         self._number_op(top, generic, _Context(0, 0, 0, set()))
+        unique = _Context(0, 0, 0, set())
         while stack:
             region, value_id, arg_id, conflict_id, used = stack.pop()
-            ctx = _Context(value_id, arg_id, conflict_id, set(used))
+            # the generic form numbers uniquely across the whole op (MLIR's
+            # shouldPrintUniqueSSAIDs): counters run on in worklist order
+            ctx = unique if generic else _Context(value_id, arg_id, conflict_id, set(used))
             for block in region.blocks:
                 self._number_block(block, ctx, generic)
             snapshot = frozenset(ctx.used)

@@ -1,5 +1,5 @@
 """qcomp-opt prints what mlir-opt prints: every `// -----` chunk qcomp parses, printed by
-qcomp and by upstream MLIR, byte for byte.
+qcomp and by upstream MLIR, byte for byte, in the custom and the generic form.
 
 Upstream is the MLIR inside jaxlib (stablehlo, chlo, func, quant; `get_asm()` is
 mlir-opt's default printing) for StableHLO programs, and `tosa-opt` (LLVM 24) for tosa
@@ -97,18 +97,23 @@ def _compare_with_jaxlib(chunks: list[tuple[str, str]]) -> tuple[dict[str, str],
         with ctx, ir.Location.unknown():
             try:
                 # mlir-opt writes a blank line after the module
-                theirs = ir.Module.parse(source).operation.get_asm() + "\n"
+                module = ir.Module.parse(source)
+                theirs = module.operation.get_asm() + "\n"
+                theirs_generic = module.operation.get_asm(print_generic_op_form=True) + "\n"
             except Exception as e:  # noqa: BLE001 - upstream's rejection, reported
                 if _SUB_CHANNEL.search(chunk) and "per-axis integer quantized" in str(e):
                     continue  # expected: see _SUB_CHANNEL
                 differ[name] = f"upstream rejects what qcomp accepts: {str(e)[:300]}"
                 continue
         compared += 1
-        a, b = _CHECK_LINE.sub("", ours), _CHECK_LINE.sub("", theirs)
-        if a != b:
-            pair = next(((x, y) for x, y in zip(a.splitlines(), b.splitlines()) if x != y),
-                        ("", f"{len(a.splitlines())} vs {len(b.splitlines())} lines"))
-            differ[name] = f"qcomp: {pair[0]}\n  upstream: {pair[1]}"
+        ours_generic = _qcomp(chunk, "--mlir-print-op-generic")
+        for form, mine, upstream in (("", ours, theirs),
+                                     (" (generic)", ours_generic, theirs_generic)):
+            a, b = _CHECK_LINE.sub("", mine), _CHECK_LINE.sub("", upstream)
+            if a != b:
+                pair = next(((x, y) for x, y in zip(a.splitlines(), b.splitlines()) if x != y),
+                            ("", f"{len(a.splitlines())} vs {len(b.splitlines())} lines"))
+                differ[name + form] = f"qcomp: {pair[0]}\n  upstream: {pair[1]}"
     return differ, compared
 
 
