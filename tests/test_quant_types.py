@@ -17,6 +17,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Builtin,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -65,17 +68,26 @@ def type_text(t) -> str:
 
 # -- random types ------------------------------------------------------------------------
 
+FLOAT_STORAGE = {"f8E5M2": (Float8E5M2Type, 57344), "f8E4M3FN": (Float8E4M3FNType, 448),
+                 "f4E2M1FN": (Float4E2M1FNType, 6)}
+
+
 @st.composite
 def storages(draw):
-    width = draw(st.integers(1, 32))
-    signed = draw(st.booleans())
-    lo, hi = storage_type_range(width, signed)
+    """(storage type, `build` keywords naming its spelling, storage min, storage max)."""
+    if draw(st.integers(0, 9)) == 0:
+        cls, top = FLOAT_STORAGE[draw(st.sampled_from(sorted(FLOAT_STORAGE)))]
+        storage, spelling, (lo, hi) = cls(), {}, (-top, top)
+    else:
+        width = draw(st.integers(1, 32))
+        prefix = draw(st.sampled_from(["i", "si", "u", "ui"]))
+        lo, hi = storage_type_range(width, prefix in ("i", "si"))
+        storage, spelling = IntegerType(width), {"spelling": prefix}
     smin, smax = lo, hi
     if draw(st.booleans()):
         smin = draw(st.integers(lo, hi - 1))
         smax = draw(st.integers(smin + 1, hi))
-    storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
-    return storage, smin, smax
+    return storage, spelling, smin, smax
 
 
 def scales(kind: str, in_kind_precision: bool):
@@ -90,14 +102,16 @@ def scales(kind: str, in_kind_precision: bool):
 @st.composite
 def uniform_types(draw, flavour: str | None = None):
     """(type, a tensor shape it fits)."""
-    storage, smin, smax = draw(storages())
+    storage, spelling, smin, smax = draw(storages())
     kind = draw(st.sampled_from(sorted(KINDS)))
     expressed = KINDS[kind][0]()
     flavour = flavour or draw(st.sampled_from(["tensor", "axis", "block"]))
-    zps = st.integers(smin, smax)
+    # zero points outside the storage range are legal types, as in MLIR
+    zps = st.integers(smin, smax) | st.integers(-(1 << 63), (1 << 63) - 1)
     if flavour == "tensor":
         t = UniformQuantizedType.per_tensor(storage, expressed, draw(scales(kind, False)),
-                                            draw(zps), storage_min=smin, storage_max=smax)
+                                            draw(zps), storage_min=smin, storage_max=smax,
+                                            **spelling)
         shape = draw(st.lists(st.integers(1, 4), max_size=3))
         return t, tuple(shape)
     if flavour == "axis":
@@ -108,7 +122,7 @@ def uniform_types(draw, flavour: str | None = None):
             storage, expressed, axis, draw(st.lists(scales(kind, False), min_size=count,
                                                     max_size=count)),
             draw(st.lists(zps, min_size=count, max_size=count)), storage_min=smin,
-            storage_max=smax)
+            storage_max=smax, **spelling)
         shape = [draw(st.integers(1, 3)) for _ in range(rank)]
         shape[axis] = count
         return t, tuple(shape)
@@ -122,7 +136,8 @@ def uniform_types(draw, flavour: str | None = None):
     t = UniformQuantizedType.build(
         storage, expressed, draw(st.lists(scales(kind, True), min_size=n, max_size=n)),
         draw(st.lists(zps, min_size=n, max_size=n)), quantized_dimensions=dims,
-        block_sizes=blocks, params_shape=params_shape, storage_min=smin, storage_max=smax)
+        block_sizes=blocks, params_shape=params_shape, storage_min=smin, storage_max=smax,
+        **spelling)
     block_of = dict(zip(dims, blocks))
     shape = [counts[d] * block_of[d] if d in block_of else draw(st.integers(1, 3))
              for d in range(rank)]
@@ -152,8 +167,13 @@ def test_print_parse_round_trip(case):
 def test_per_tensor_text(case):
     t, _ = case
     text = type_text(t)
-    width = t.storage_bitwidth
-    head = f"{'i' if t.is_signed else 'u'}{width}"
+    if t.is_float_storage:
+        head = {Float8E5M2Type: "f8E5M2", Float8E4M3FNType: "f8E4M3FN",
+                Float4E2M1FNType: "f4E2M1FN"}[type(t.storage_type)]
+    else:
+        prefix = {(Signedness.SIGNLESS, True): "i", (Signedness.SIGNED, True): "si",
+                  (Signedness.SIGNLESS, False): "u", (Signedness.UNSIGNED, False): "ui"}
+        head = prefix[t.storage_type.signedness.data, t.is_signed] + str(t.storage_bitwidth)
     if t.has_storage_bounds:
         head += f"<{t.storage_min}:{t.storage_max}>"
     kind = {Float16Type: "f16", BFloat16Type: "bf16", Float32Type: "f32",
@@ -215,6 +235,17 @@ def test_block_size_not_dividing_is_rejected(case):
     ("!quant.uniform<i8:f16:{0:1}, {5.9604644775390625E-8}>",
      "!quant.uniform<i8:f16:{0:1}, {5.960460e-08}>"),
     ("!quant.any<i8<-8:7>:f32>", "!quant.any<i8<-8:7>:f32>"),
+    # storage as written, zero points outside the storage range
+    ("!quant.uniform<ui8:f32, 34.0:16>", "!quant.uniform<ui8:f32, 3.400000e+01:16>"),
+    ("!quant.uniform<si8<-8:7>:f32, 0.99872:127>",
+     "!quant.uniform<si8<-8:7>:f32, 9.987200e-01:127>"),
+    ("!quant.uniform<u8:f32, 1.0:-120>", "!quant.uniform<u8:f32, 1.000000e+00:-120>"),
+    ("!quant.uniform<ui1<0:1>:f32, 1.0>", "!quant.uniform<ui1:f32, 1.000000e+00>"),
+    ("!quant.uniform<f8E4M3FN:f32, 2.0:3>", "!quant.uniform<f8E4M3FN:f32, 2.000000e+00:3>"),
+    ("!quant.uniform<f4E2M1FN<-6:5>:f16:0, {2.0:3}>",
+     "!quant.uniform<f4E2M1FN<-6:5>:f16:0, {2.000000e+00:3}>"),
+    ("!quant.any<si8<-8:7>:f32>", "!quant.any<si8<-8:7>:f32>"),
+    ("!quant.any<f8E5M2>", "!quant.any<f8E5M2>"),
     ("!quant.any<u4>", "!quant.any<u4>"),
     ("!quant.calibrated<f32<-0.998:1.2321>>", "!quant.calibrated<f32<-0.998:1.232100e+00>>"),
 ])
@@ -232,7 +263,11 @@ def test_mlir_text(written, printed):
     ("!quant.uniform<i8<5:3>:f32, 1.0>", r"illegal storage min and storage max: \(5:3\)"),
     ("!quant.uniform<i8:f32, 0.0>",
      r"scale 0.000000e\+00 out of expressed type range \[1.401298e-45, 3.402823e\+38\]"),
-    ("!quant.uniform<i8:f16, 0x3FF0000000000000:128>", "illegal zero point 128"),
+    ("!quant.uniform<i8:f16, 0x3FF0000000000000:9223372036854775808>",
+     "integer value too large"),
+    ("!quant.uniform<u:f32, 1.0>", "expected storage type width"),
+    ("!quant.uniform<f8E4M3FNUZ:f32, 1.0>", "illegal storage type prefix"),
+    ("!quant.uniform<f8E5M2<-57345:0>:f32, 1.0>", "illegal storage type minimum: -57345"),
     ("!quant.uniform<f8:f32, 1.0>", "illegal storage type prefix"),
     ("!quant.uniform<i8:f32:{0:2, 1:3}, {{1.0, 2.0}, {3.0}}>",
      "ranks are not consistent between elements"),

@@ -50,6 +50,9 @@ def _kind(q: UniformQuantizedType) -> str:
 
 
 def _container(q: UniformQuantizedType) -> np.dtype:
+    if q.is_float_storage:
+        raise RunError(f"float storage type {q.storage_spelling} in a quantized type is not "
+                       "supported yet")
     return container_dtype(q.storage_bitwidth, q.is_signed)
 
 

@@ -66,9 +66,16 @@ def quant_of(t: Attribute) -> UniformQuantizedType | None:
     return e if isinstance(e, UniformQuantizedType) else None
 
 
+def _integer_storage(q: UniformQuantizedType) -> None:
+    if q.is_float_storage:
+        raise RunError(f"float storage type {q.storage_spelling} in a quantized type is not "
+                       "supported yet")
+
+
 def int_info(e: Attribute) -> tuple[int, bool]:
     """(bitwidth, signed) of an integer-like element type (quantized: its storage)."""
     if isinstance(e, UniformQuantizedType):
+        _integer_storage(e)
         return e.storage_bitwidth, e.is_signed
     if isinstance(e, IndexType):
         return 64, True
@@ -96,6 +103,7 @@ def is_complex(e: Attribute) -> bool:
 def numpy_dtype(e: Attribute) -> np.dtype:
     """The NumPy dtype holding values of element type `e` (see module docstring)."""
     if isinstance(e, UniformQuantizedType):
+        _integer_storage(e)
         return container_dtype(e.storage_bitwidth, e.is_signed)
     if is_bool(e):
         return np.dtype(np.bool_)

@@ -33,6 +33,7 @@ from qcomp.passes.utils.uniform_tensor import (
     wide_int,
     zero_in_range,
 )
+from qcomp.passes.utils.float_storage import refuse_float_storage
 
 
 def quantize_scalar(b: Builder, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
@@ -141,6 +142,7 @@ class LowerQuantOpsPass(ModulePass):
     name = "lower-quant-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        refuse_float_storage(op, self.name)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([LowerQuantizeCast(), LowerDequantizeCast()]),
             apply_recursively=False,

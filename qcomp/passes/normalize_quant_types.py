@@ -18,10 +18,11 @@ def normalized_element(q: UniformQuantizedType) -> UniformQuantizedType | None:
     if not q.is_blockwise:
         return None
     shape = q.params_shape
-    bounds = {"storage_min": q.storage_min, "storage_max": q.storage_max}
+    bounds = {"storage_min": q.storage_min, "storage_max": q.storage_max,
+              "signed": q.is_signed}  # with q.storage_type: the storage as written
     if len(q.scales_attr.data) == 1:
         return UniformQuantizedType.per_tensor(
-            q.storage, q.expressed_type, float(q.scales.flat[0]), int(q.zero_points.flat[0]),
+            q.storage_type, q.expressed_type, float(q.scales.flat[0]), int(q.zero_points.flat[0]),
             **bounds)
     varying = [d for d, n in enumerate(shape) if n != 1]
     if len(varying) != 1:
@@ -31,7 +32,7 @@ def normalized_element(q: UniformQuantizedType) -> UniformQuantizedType | None:
     if blocks.get(axis) != 1:
         return None
     return UniformQuantizedType.per_axis(
-        q.storage, q.expressed_type, axis,
+        q.storage_type, q.expressed_type, axis,
         [float(s) for s in q.scales.flat], [int(z) for z in q.zero_points.flat], **bounds)
 
 

@@ -15,6 +15,7 @@ from qcomp.dialects import rowwise as rw
 from qcomp.passes.rowwise import bags, formats
 from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, element, i64, shape
 from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.passes.utils.float_storage import refuse_float_storage
 
 PASS = "rowwise-legalize-to-stablehlo"
 
@@ -105,4 +106,5 @@ class RowwiseLegalizeToStablehloPass(ModulePass):
     name = "rowwise-legalize-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        refuse_float_storage(op, self.name)
         PatternRewriteWalker(LegalizeRowwise(), apply_recursively=False).rewrite_module(op)

@@ -38,6 +38,7 @@ from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
 from qcomp.quant.ranges import storage_range
+from qcomp.passes.utils.float_storage import refuse_float_storage
 
 PASS = "stablehlo-quant-legalize-to-tosa-rescale"
 I32_MIN, I32_MAX = storage_range(32, True)
@@ -458,4 +459,5 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
         return ("spec", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        refuse_float_storage(op, self.name)
         PatternRewriteWalker(LegalizeQuantElementwise(), apply_recursively=False).rewrite_module(op)

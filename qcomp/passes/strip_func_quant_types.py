@@ -17,6 +17,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from qcomp.passes.utils.storage_boundaries import lower_call, lower_func_signature, lower_return
+from qcomp.passes.utils.float_storage import refuse_float_storage
 
 
 class StripFuncSignature(RewritePattern):
@@ -67,6 +68,7 @@ class StripFuncQuantTypesPass(ModulePass):
     name = "strip-func-quant-types"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        refuse_float_storage(op, self.name)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([StripFuncSignature(), StripReturn(), StripCall()]),
             apply_recursively=False,

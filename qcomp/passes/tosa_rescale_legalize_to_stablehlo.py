@@ -38,6 +38,7 @@ from qcomp.dialects.tosa import ConstOp, RescaleOp
 from qcomp.passes.utils.builder import Builder, tensor_type
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.ranges import storage_range
+from qcomp.passes.utils.float_storage import refuse_float_storage
 
 PASS = "tosa-rescale-legalize-to-stablehlo"
 _GE_SIGNED = {"comparison_direction": ComparisonDirectionAttr(ComparisonDirection.GE),
@@ -259,4 +260,5 @@ class TosaRescaleLegalizeToStablehloPass(ModulePass):
     name = "tosa-rescale-legalize-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        refuse_float_storage(op, self.name)
         PatternRewriteWalker(LegalizeRescale(), apply_recursively=False).rewrite_module(op)

@@ -21,6 +21,16 @@ def storage_range(bitwidth: int, signed: bool) -> tuple[int, int]:
     return 0, (1 << bitwidth) - 1
 
 
+FLOAT_STORAGE_MAX = {"f8E5M2": 57344, "f8E4M3FN": 448, "f4E2M1FN": 6}
+"""Largest finite value of each float type MLIR takes as quantized storage."""
+
+
+def float_storage_range(kind: str) -> tuple[int, int]:
+    """(lo, hi) of a float storage type as MLIR's quant types give it: its finite range,
+    [-max, max] (f8E5M2 [-57344, 57344], f8E4M3FN [-448, 448], f4E2M1FN [-6, 6])."""
+    return -FLOAT_STORAGE_MAX[kind], FLOAT_STORAGE_MAX[kind]
+
+
 def literal_range(bitwidth: int, signed: bool | None) -> tuple[int, int]:
     """Integers a `bitwidth`-bit literal may spell: `storage_range` when signed or
     unsigned; signless (None) either spelling, [-2^(b-1), 2^b - 1]. A 0-bit type

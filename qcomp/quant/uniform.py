@@ -96,6 +96,11 @@ def dequantize(q, scales, zero_points, expressed_dtype) -> np.ndarray:
         d = q.astype(dt)
         if np.any(zp):
             d = np.asarray(d - zp.astype(dt))
+    elif zp.size and int(np.abs(zp.astype(np.float64)).max()) >= 1 << 62:
+        # a zero point far outside the storage range (types allow any int64): q - zp may
+        # overflow int64, so subtract exactly in Python integers, then round once
+        diff = q.astype(object) - zp.astype(np.int64).astype(object)
+        d = np.asarray(np.vectorize(float, otypes=[np.float64])(diff)).astype(dt)
     else:
         d = np.asarray(q.astype(np.int64) - zp.astype(np.int64)).astype(dt)
     s = np.asarray(scales).astype(dt, copy=False)

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
+from qcomp.ir.errors import UnprefixedVerifyException
 from qcomp.tools.cli import op_offset
 from qcomp.tools.diagnostics import Diagnostic
 
@@ -18,6 +19,8 @@ from qcomp.tools.diagnostics import Diagnostic
 def op_message(op: Operation, error: Exception) -> str:
     """`'<op>' op <message>` unless xDSL's message names the op already."""
     msg = str(error).strip() or type(error).__name__
+    if isinstance(error, UnprefixedVerifyException):
+        return msg
     if msg.startswith("'") or msg.startswith("Operation "):
         return msg
     return f"'{op.name}' op {msg}"

@@ -1,7 +1,16 @@
 """Differential test of the quant types against upstream MLIR (`tosa-opt` from the
 `tosa-tools` package links the quant dialect): random type texts, written in assorted
 float spellings and used on tensors that may not fit them, must print the same or fail
-with the same diagnostic."""
+with the same diagnostic (the `'<op>' op ` prefix included: MLIR's quant verifiers
+write some messages without it).
+
+What is generated: storage types spelled `i`, `si`, `u`, `ui` of widths 0 to 40, every
+MLIR float type as storage (three are storage types, the others "illegal storage type
+prefix"), narrowed storage ranges, zero points inside and outside the storage range
+(the type allows any int64), per-tensor, per-axis and sub-channel parameters, ranked,
+unranked (`tensor<*x...>`) and scalar containers, `quant.qcast`, `quant.dcast` and
+`quant.scast` (to the signless `iN`: qcomp's one extension, `uiN` for unsigned
+storage, is not generated)."""
 
 from __future__ import annotations
 
@@ -25,6 +34,15 @@ _PRELUDE = ('func.func @load_quant() {\n  %c = "tosa.const"() <{values = dense<1
 _LIMITS = {"f16": (2.0**-24, 65504.0), "bf16": (2.0**-133, 3.3895313892515355e38),
            "f32": (2.0**-149, 3.4028234663852886e38), "f64": (5e-324, 1.7976931348623157e308)}
 
+FLOAT_STORAGE = {"f8E5M2": (8, 57344), "f8E4M3FN": (8, 448), "f4E2M1FN": (4, 6)}
+"""MLIR's float storage types: (bit width, largest finite value = default storage max)."""
+OTHER_FLOATS = ["f16", "bf16", "f32", "f64", "tf32", "f80", "f128", "f8E4M3FNUZ",
+                "f8E5M2FNUZ", "f8E8M0FNU", "f6E2M3FN", "f6E3M2FN", "f8E3M4", "f8E4M3",
+                "f8E4M3B11FNUZ"]
+"""MLIR's other float types: each is an "illegal storage type prefix"."""
+
+I64 = (-(1 << 63), (1 << 63) - 1)
+
 
 def _float_text(rng: random.Random, x: float) -> str:
     style = rng.randrange(4)
@@ -47,33 +65,67 @@ def _scale(rng: random.Random, kind: str) -> float:
     return math.exp(rng.uniform(math.log(max(lo, 1e-30)), math.log(min(hi, 1e30))))
 
 
+def _storage(rng: random.Random) -> tuple[str, int, int, int]:
+    """(storage text, bit width, default min, default max); a float storage type has
+    default min = -max."""
+    r = rng.random()
+    if r < 0.08:
+        name = rng.choice(sorted(FLOAT_STORAGE))
+        width, top = FLOAT_STORAGE[name]
+        return name, width, -top, top
+    if r < 0.1:
+        return rng.choice(OTHER_FLOATS), 8, 0, 1
+    prefix = rng.choice(["i", "si", "u", "ui"])
+    width = rng.randint(1, 32) if rng.random() < 0.93 else rng.choice([0, 33, 40, 64])
+    signed = prefix in ("i", "si")
+    if width == 0:
+        lo, hi = 0, 0
+    elif signed:
+        lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    else:
+        lo, hi = 0, (1 << width) - 1
+    return f"{prefix}{width}", width, lo, hi
+
+
+def _zero_point(rng: random.Random, smin: int, smax: int, width: int, sub_channel: bool) -> int:
+    if sub_channel:
+        # upstream (LLVM 24, assertions on) stores sub-channel zero points in an APInt of
+        # the storage width: it aborts on a negative one or one that does not fit, and
+        # prints those above 2^(w-1) as negative numbers
+        zlo, zhi = max(smin, 0), min(smax, (1 << max(width - 1, 0)) - 1)
+        return rng.randint(zlo, zhi) if zhi >= zlo else 0
+    r = rng.random()
+    if r < 0.7 or smax < smin:
+        return rng.randint(smin, max(smin, smax))
+    if r < 0.85:  # just outside
+        return rng.choice([smin - rng.randint(1, 300), smax + rng.randint(1, 300)])
+    return rng.choice([rng.randint(*I64), I64[0], I64[1], -(1 << 40), 1 << 40])
+
+
+def _container(rng: random.Random, shape: list[int], element: str, unranked: bool) -> str:
+    if unranked:
+        return f"tensor<*x{element}>"
+    return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
+
+
 def _case(rng: random.Random, i: int) -> str:
-    width = rng.randint(1, 32) if rng.random() < 0.95 else rng.choice([0, 33])
-    signed = rng.random() < 0.6
-    lo, hi = ((-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)) \
-        if width else (0, 0)
-    storage = f"{'i' if signed else 'u'}{width}"
+    storage, width, lo, hi = _storage(rng)
     smin, smax = lo, hi
     if rng.random() < 0.3 and hi > lo:
-        # narrowed ranges keep 0 inside: qcomp (like StableHLO) wants every zero point,
-        # the implicit 0 too, in the storage range; upstream MLIR does not check
-        smin = rng.randint(lo, min(0, hi - 1)) if rng.random() < 0.95 else lo - 1
-        smax = rng.randint(max(smin + 1, 0), hi + 1) if rng.random() < 0.9 else smin
+        smin = rng.randint(lo, hi - 1) if rng.random() < 0.95 else lo - 1
+        smax = rng.randint(smin + 1, hi + 1) if rng.random() < 0.9 else smin
         smax = min(smax, hi) if rng.random() < 0.9 else smax
         storage += f"<{smin}:{smax}>"
     kind = rng.choice(list(_LIMITS))
 
     def param(sub_channel: bool = False) -> str:
-        zlo, zhi = smin, smax
-        if sub_channel:
-            # upstream (LLVM 24, assertions on) aborts on a negative sub-channel zero
-            # point and prints unsigned ones above 2^(w-1) as negative numbers
-            zlo, zhi = max(zlo, 0), min(zhi, (1 << max(width - 1, 0)) - 1)
-        zp = rng.randint(zlo, zhi) if zhi >= zlo else 0
+        zp = _zero_point(rng, smin, smax, width, sub_channel)
         text = _float_text(rng, _scale(rng, kind))
         return text + (f":{zp}" if zp or rng.random() < 0.3 else "")
 
-    flavour = rng.choice(["tensor", "axis", "block"])
+    # upstream (assertions on) aborts on a sub-channel type with float storage: it
+    # builds the zero points as a dense integer attribute of the float type
+    flavour = rng.choice(["tensor", "axis"] + ["block"] * (lo != -hi or lo == 0))
     rank = rng.randint(1, 3)
     if flavour == "tensor":
         t = f"!quant.uniform<{storage}:{kind}, {param()}>"
@@ -101,10 +153,36 @@ def _case(rng: random.Random, i: int) -> str:
 
         pairs = ", ".join(f"{d}:{blocks[d]}" for d in dims)
         t = f"!quant.uniform<{storage}:{kind}:{{{pairs}}}, {nest(0)}>"
-    ft = "tensor<" + "".join(f"{d}x" for d in shape) + kind + ">"
-    qt = "tensor<" + "".join(f"{d}x" for d in shape) + t + ">"
+    container = rng.random()
+    if container < 0.15:  # scalars: per-tensor only
+        ft, qt, it = kind, t, f"i{width}"
+    else:
+        unranked = container < 0.35
+        # now and then one side ranked and the other not
+        mixed = rng.random() < 0.05
+        ft = _container(rng, shape, kind, unranked != mixed)
+        qt = _container(rng, shape, t, unranked)
+        it = _container(rng, shape, f"i{width}", unranked)
+    scast = ""
+    if rng.random() < 0.4 and width > 0:
+        scast = (f"  %2 = quant.scast %0 : {qt} to {it}\n"
+                 f"  %3 = quant.scast %2 : {it} to {qt}\n")
     return (f"func.func @f{i}(%a: {ft}) {{\n  %0 = quant.qcast %a : {ft} to {qt}\n"
-            f"  %1 = quant.dcast %0 : {qt} to {ft}\n  return\n}}")
+            f"  %1 = quant.dcast %0 : {qt} to {ft}\n{scast}  return\n}}")
+
+
+def _storage_case(i: int, storage: str, zero_point: int, unranked: bool) -> str:
+    """One storage type as written, with a zero point, through all three ops."""
+    digits = re.fullmatch(r"[a-z_]*([0-9]+)", storage)
+    width = FLOAT_STORAGE[storage][0] if storage in FLOAT_STORAGE else \
+        digits.group(1) if digits and int(digits.group(1)) <= 64 else 8
+    shape = "*x" if unranked else "2x"
+    q = f"tensor<{shape}!quant.uniform<{storage}:f32, 0.5:{zero_point}>>"
+    return (f"func.func @s{i}(%a: tensor<{shape}f32>) {{\n"
+            f"  %0 = quant.qcast %a : tensor<{shape}f32> to {q}\n"
+            f"  %1 = quant.dcast %0 : {q} to tensor<{shape}f32>\n"
+            f"  %2 = quant.scast %0 : {q} to tensor<{shape}i{width}>\n"
+            f"  return\n}}")
 
 
 def _is_quant_line(line: str) -> bool:
@@ -121,15 +199,44 @@ def _same_error(theirs: str | None, ours: str | None) -> bool:
     return theirs == ours
 
 
-def test_quant_types_match_upstream(tmp_path):
-    rng = random.Random(5)
-    chunks = [_case(rng, i) for i in range(300)]
+def _compare(chunks: list[str], tmp_path) -> tuple[list, dict[str, int]]:
     mismatches = []
-    for chunk, (their_error, their_text) in zip(chunks, upstream_results([_PRELUDE + c for c in chunks], tmp_path, _is_quant_line)):
-        our_error, our_text = qcomp_result(chunk, _is_quant_line)
+    seen = {"accepted": 0, "rejected": 0}
+    theirs = upstream_results([_PRELUDE + c for c in chunks], tmp_path, _is_quant_line,
+                              keep_prefix=True)
+    for chunk, (their_error, their_text) in zip(chunks, theirs):
+        our_error, our_text = qcomp_result(chunk, _is_quant_line, keep_prefix=True)
+        seen["accepted" if their_error is None else "rejected"] += 1
         if not _same_error(their_error, our_error):
             mismatches.append((chunk, their_error, our_error))
-            continue
-        if their_error is None and our_text != their_text:
+        elif their_error is None and our_text != their_text:
             mismatches.append((chunk, their_text, our_text))
+    return mismatches, seen
+
+
+def test_quant_types_match_upstream(tmp_path):
+    rng = random.Random(5)
+    chunks = [_case(rng, i) for i in range(600)]
+    mismatches, seen = _compare(chunks, tmp_path)
     assert not mismatches, mismatches[:3]
+    # the generator reaches both outcomes, and the new forms are among the accepted
+    assert seen["accepted"] > 150 and seen["rejected"] > 150, seen
+    text = "\n".join(chunks)
+    for form in ("<si", "<ui", "<u", "f8E5M2", "f4E2M1FN", "tensor<*x", "tensor<*xf"):
+        assert form in text, form
+
+
+def test_storage_types_match_upstream(tmp_path):
+    """Every spelling of every width 0 to 40, every float type, zero points inside and
+    outside the default range, ranked and unranked."""
+    storages = [f"{p}{w}" for p in ("i", "si", "u", "ui") for w in range(41)]
+    storages += sorted(FLOAT_STORAGE) + OTHER_FLOATS
+    storages += ["u", "ui", "si", "i", "u08", "i08", "x8", "u_8", "u8.5", "i8.5", "index",
+                 "none", "u4294967296", "i16777216", "i99999999999", "i16777215"]
+    chunks = []
+    for k, s in enumerate(storages):
+        for zp in (0, 3, -1, 200, -129, 1 << 40):
+            chunks.append(_storage_case(len(chunks), s, zp, unranked=k % 2 == 1))
+    mismatches, seen = _compare(chunks, tmp_path)
+    assert not mismatches, mismatches[:3]
+    assert seen["accepted"] > 300 and seen["rejected"] > 300, seen

@@ -6,7 +6,14 @@ float) and `quant.scast` (quantized <-> storage integers), with MLIR's verifiers
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -19,6 +26,7 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.facts import own_lowering
+from qcomp.ir.errors import UnprefixedVerifyException
 from qcomp.dialects.quant.types import (
     AnyQuantizedType,
     CalibratedQuantizedType,
@@ -30,9 +38,23 @@ from qcomp.dialects.quant.types import (
 
 
 def _verify_tensor_quant(t: Attribute) -> None:
+    """MLIR's verifyPerAxisQuantization and verifySubChannelQuantization of the
+    quantized type in `t`: scalars take neither, unranked tensors per-axis only."""
     q = quantized_element(t)
-    if q is not None and isinstance(t, TensorType):
+    if q is None or q.is_per_tensor:
+        return
+    flavour = "per-axis" if q.is_per_axis else "sub-channel"
+    if not isinstance(t, TensorType | UnrankedTensorType):
+        raise UnprefixedVerifyException(f"scalar types may not use {flavour} quantization")
+    if isinstance(t, UnrankedTensorType):
+        if q.is_per_axis:
+            return
+        raise UnprefixedVerifyException(
+            "tensor containing the sub-channel quantized type must be ranked")
+    try:
         q.verify_for_shape(t.get_shape())
+    except VerifyException as e:
+        raise UnprefixedVerifyException(str(e)) from None
 
 
 def _any_quant_element(t: Attribute) -> Attribute | None:
@@ -52,10 +74,17 @@ def _expressed(q: Attribute) -> Attribute | None:
     return None
 
 
-def _storage_width(q: Attribute) -> int | None:
-    if isinstance(q, UniformQuantizedType | AnyQuantizedType):
-        return q.storage.width.data
-    return None
+def _storage_matches(q: Attribute | None, integer: Attribute) -> bool:
+    """MLIR: the quantized type's storage type is the integer type (`i8` for `i8` and
+    `u8`). qcomp also lets the unsigned `uiN` stand for the storage of unsigned `uN` and
+    `uiN` types: its passes keep unsigned storage in `uiN` (see docs/design.md)."""
+    if not isinstance(q, UniformQuantizedType | AnyQuantizedType):
+        return False
+    if q.storage_type == integer:
+        return True
+    return (isinstance(integer, IntegerType) and not q.is_signed and not q.is_float_storage
+            and integer.signedness.data == Signedness.UNSIGNED
+            and integer.width.data == q.storage_bitwidth)
 
 
 def _require(op: IRDLOperation, what: str, index: int, ok: bool, summary: str) -> None:
@@ -71,10 +100,14 @@ def _is_float(t: Attribute) -> bool:
     return isinstance(element_type(t), AnyFloat)
 
 
-def _is_int_or_quant(t: Attribute) -> bool:
-    # MLIR wants a signless integer here; qcomp also lets `uiN` stand for the
-    # storage of a `uN` type (see docs/design.md)
-    return isinstance(element_type(t), IntegerType) or _any_quant_element(t) is not None
+def _is_int_or_quant(t: Attribute, other: Attribute) -> bool:
+    """MLIR: a signless integer or a quantized type. qcomp also takes an unsigned `uiN`
+    where `other` holds unsigned storage it stands for (see `_storage_matches`)."""
+    e = element_type(t)
+    if isinstance(e, IntegerType) and e.signedness.data == Signedness.UNSIGNED:
+        return _storage_matches(_any_quant_element(other), e)
+    return (isinstance(e, IntegerType) and e.signedness.data == Signedness.SIGNLESS) \
+        or _any_quant_element(t) is not None
 
 
 class _CastBase(IRDLOperation):
@@ -87,11 +120,14 @@ class _CastBase(IRDLOperation):
         super().__init__(operands=[arg], result_types=[result_type])
 
     def _verify_shapes(self) -> None:
+        """MLIR's quant_SameScalarOrTensorShape: two scalars, two unranked tensors, or two
+        ranked tensors of the same shape (`?` matches only `?`)."""
         in_t, out_t = self.arg.type, self.res.type
-        same = isinstance(in_t, TensorType) == isinstance(out_t, TensorType)
+        kinds = {type(t) if isinstance(t, TensorType | UnrankedTensorType) else None
+                 for t in (in_t, out_t)}
+        same = len(kinds) == 1
         if same and isinstance(in_t, TensorType) and isinstance(out_t, TensorType):
-            a, b = in_t.get_shape(), out_t.get_shape()
-            same = len(a) == len(b) and all(x == y or -1 in (x, y) for x, y in zip(a, b))
+            same = tuple(in_t.get_shape()) == tuple(out_t.get_shape())
         if not same:
             raise VerifyException(
                 "failed to verify that input and result are both scalars or both tensors "
@@ -102,7 +138,8 @@ class _CastBase(IRDLOperation):
         fit the tensor shape."""
         q = _any_quant_element(quantized)
         if _expressed(q) != element_type(float_type):
-            raise VerifyException("expressed type in quantized type expected to match float type")
+            raise UnprefixedVerifyException(
+                "expressed type in quantized type expected to match float type")
         _verify_tensor_quant(quantized)
 
 
@@ -142,8 +179,8 @@ class StorageCastOp(_CastBase):
 
     def verify_(self) -> None:
         summary = "signless integer or quantized type"
-        _require(self, "operand", 0, _is_int_or_quant(self.arg.type), summary)
-        _require(self, "result", 0, _is_int_or_quant(self.res.type), summary)
+        _require(self, "operand", 0, _is_int_or_quant(self.arg.type, self.res.type), summary)
+        _require(self, "result", 0, _is_int_or_quant(self.res.type, self.arg.type), summary)
         self._verify_shapes()
         qi, qo = _any_quant_element(self.arg.type), _any_quant_element(self.res.type)
         if (qi is None) == (qo is None):
@@ -152,6 +189,7 @@ class StorageCastOp(_CastBase):
                 "or vice versa")
         q = qi or qo
         other = element_type(self.res.type if qi is not None else self.arg.type)
-        if not isinstance(other, IntegerType) or other.width.data != _storage_width(q):
-            raise VerifyException("storage type in quantized type expected to match integer type")
+        if not _storage_matches(q, other):
+            raise UnprefixedVerifyException(
+                "storage type in quantized type expected to match integer type")
         _verify_tensor_quant(self.arg.type if qi is not None else self.res.type)

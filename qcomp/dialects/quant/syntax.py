@@ -10,6 +10,9 @@ import math
 import re
 
 from xdsl.dialects.builtin import (
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     FloatData,
     IntegerType,
     Signedness,
@@ -17,9 +20,37 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from qcomp.ir.float_text import KIND_TYPES, float_kind, format_float, parse_float
-from qcomp.quant.ranges import storage_range
+from qcomp.quant.ranges import float_storage_range, storage_range
 
 MAX_STORAGE_BITS = 32
+
+FLOAT_STORAGE_TYPES: dict[str, type] = {
+    "f8E5M2": Float8E5M2Type,
+    "f8E4M3FN": Float8E4M3FNType,
+    "f4E2M1FN": Float4E2M1FNType,
+}
+"""The float types MLIR 24 takes as quantized storage (those implementing its
+QuantStorageTypeInterface); every other float type is an "illegal storage type prefix"."""
+
+_MAX_INTEGER_WIDTH = 16777215
+"""MLIR's IntegerType::kMaxWidth."""
+
+SIGNEDNESS_OF_PREFIX = {"i": Signedness.SIGNLESS, "si": Signedness.SIGNED,
+                        "ui": Signedness.UNSIGNED, "u": Signedness.SIGNLESS}
+"""The builtin integer type MLIR stores for each storage spelling: `u8` is the
+signless i8 with the quant type's Signed flag cleared, `ui8` the unsigned ui8."""
+
+
+def storage_parts(storage: Attribute, signed: bool) -> tuple[str, int, tuple[int, int]]:
+    """(spelling without the range, bit width, default [min, max]) of MLIR's storage type
+    `storage` (a builtin integer type or one of FLOAT_STORAGE_TYPES) and Signed flag."""
+    if isinstance(storage, IntegerType):
+        width = storage.width.data
+        prefix = {Signedness.SIGNLESS: "i" if signed else "u", Signedness.SIGNED: "si",
+                  Signedness.UNSIGNED: "ui"}[storage.signedness.data]
+        return f"{prefix}{width}", width, storage_range(width, signed)
+    name = next(k for k, cls in FLOAT_STORAGE_TYPES.items() if isinstance(storage, cls))
+    return name, storage.bitwidth, float_storage_range(name)  # pyright: ignore
 
 
 def mlir_double_text(x: float) -> str:
@@ -53,7 +84,7 @@ class QuantParseError(Exception):
 _TOKEN = re.compile(
     r"\s*(?:(?P<hex>[-+]?0x[0-9a-fA-F]+)"
     r"|(?P<num>[-+]?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
-    r"|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<ident>[A-Za-z_][A-Za-z0-9_$.]*)"
     r"|(?P<punct>[<>:,{}]))"
 )
 
@@ -107,12 +138,17 @@ class _BodyParser:
             got = "end of type" if tok is None else f"'{tok[1]}'"
             raise self.error(f"expected '{p}', got {got}")
 
-    def integer(self) -> int:
+    def integer(self, bits: int = 64) -> int:
+        """An integer literal that fits a signed `bits`-bit integer (MLIR's
+        parseInteger into an int64_t / int32_t)."""
         tok = self.peek()
         if tok is None or tok[0] != "num" or not re.fullmatch(r"[-+]?[0-9]+", tok[1]):
             raise self.error("expected integer value")
+        value = int(tok[1])
+        if not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+            raise self.error("integer value too large")
         self.i += 1
-        return int(tok[1])
+        return value
 
     def float_value(self) -> float:
         tok = self.peek()
@@ -144,32 +180,57 @@ class _BodyParser:
             raise self.error(f"unexpected '{self.tokens[self.i][1]}' at end of type")
 
     # -- grammar ---------------------------------------------------------------
-    def storage_spec(self) -> tuple[IntegerType, int, int]:
-        # MLIR's parser takes any integer type here (`i8`, `si8`, `ui8`; signed unless
-        # unsigned) or the keyword `uN`; `si8` prints back as `i8` and `ui8` as `u8`.
-        name, off = self.ident()
-        m = re.fullmatch(r"(si|ui|i|u)([0-9]+)", name)
-        if m is None:
+    def storage_spec(self) -> tuple[Attribute, bool, int, int]:
+        """MLIR's parseStorageType and parseStorageRange: (storage type, Signed flag,
+        storage min, storage max). The storage is any builtin integer type (`i8`, `si8`,
+        `ui8`, kept as written), the keyword `uN` (the signless iN, unsigned) or a float
+        type of FLOAT_STORAGE_TYPES; messages and positions are LLVM 24's."""
+        tok = self.peek()
+        if tok is None or tok[0] != "ident":
+            raise self.error("expected valid keyword")
+        name, off = tok[1], tok[2]
+        self.i += 1
+        m = re.fullmatch(r"(si|ui|i)([0-9]+)", name)
+        if m is not None:  # MLIR's lexer makes this an integer type
+            width = int(m.group(2))
+            if width >= 1 << 32:
+                raise QuantParseError(off, "invalid integer width")
+            if width > _MAX_INTEGER_WIDTH:
+                raise QuantParseError(
+                    off, f"integer bitwidth is limited to {_MAX_INTEGER_WIDTH} bits")
+            prefix = m.group(1)
+        elif name in FLOAT_STORAGE_TYPES:
+            storage: Attribute = FLOAT_STORAGE_TYPES[name]()
+            return (storage, True) + self.storage_range(float_storage_range(name))
+        elif name.startswith("u"):
+            digits = name[1:]
+            if re.fullmatch(r"[0-9]+", digits) is None or int(digits) >= 1 << 32:
+                raise QuantParseError(off, "expected storage type width")
+            width, prefix = int(digits), "u"
+        else:
+            # also every other type: MLIR parses it, then finds no storage interface
             raise QuantParseError(off, "illegal storage type prefix")
-        width = int(m.group(2))
         if width == 0 or width > MAX_STORAGE_BITS:
             raise QuantParseError(off, f"illegal storage type size: {width}")
-        signed = m.group(1) in ("i", "si")
-        storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
-        lo, hi = storage_range(width, signed)
-        smin, smax = lo, hi
-        if self.optional_punct("<"):
-            off_min = self.offset()
-            smin = self.integer()
-            self.punct(":")
-            off_max = self.offset()
-            smax = self.integer()
-            self.punct(">")
-            if smin < lo:
-                raise QuantParseError(off_min, f"illegal storage type minimum: {smin}")
-            if smax > hi:
-                raise QuantParseError(off_max, f"illegal storage type maximum: {smax}")
-        return storage, smin, smax
+        signed = prefix in ("i", "si")
+        storage = IntegerType(width, SIGNEDNESS_OF_PREFIX[prefix])
+        return (storage, signed) + self.storage_range(storage_range(width, signed))
+
+    def storage_range(self, default: tuple[int, int]) -> tuple[int, int]:
+        lo, hi = default
+        if not self.optional_punct("<"):
+            return lo, hi
+        off_min = self.offset()
+        smin = self.integer()
+        self.punct(":")
+        off_max = self.offset()
+        smax = self.integer()
+        self.punct(">")
+        if smin < lo:
+            raise QuantParseError(off_min, f"illegal storage type minimum: {smin}")
+        if smax > hi:
+            raise QuantParseError(off_max, f"illegal storage type maximum: {smax}")
+        return smin, smax
 
     def expressed_type(self) -> tuple[Attribute, int]:
         name, off = self.ident()
@@ -224,7 +285,7 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
 
     p = _BodyParser(text)
     if mnemonic == "uniform":
-        storage, smin, smax = p.storage_spec()
+        storage, signed, smin, smax = p.storage_spec()
         p.punct(":")
         expressed, _ = p.expressed_type()
         dims: list[int] = []
@@ -235,7 +296,7 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
                 flavour = "sub-channel"
                 if not p.optional_punct("}"):
                     while True:
-                        dims.append(p.integer())
+                        dims.append(p.integer(32))
                         p.punct(":")
                         blocks.append(p.integer())
                         if not p.optional_punct(","):
@@ -243,7 +304,7 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
                     p.punct("}")
             else:
                 flavour = "axis"
-                dims.append(p.integer())
+                dims.append(p.integer(32))
         p.punct(",")
         if flavour == "tensor":
             params = [p.quant_param()]
@@ -288,15 +349,15 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
         return UniformQuantizedType.build(
             storage, expressed, scales, [z for _, z, _ in params],
             quantized_dimensions=dims, block_sizes=blocks, params_shape=shape,
-            storage_min=smin, storage_max=smax,
+            storage_min=smin, storage_max=smax, signed=signed,
         )
     if mnemonic == "any":
-        storage, smin, smax = p.storage_spec()
+        storage, signed, smin, smax = p.storage_spec()
         expressed: Attribute | None = None
         if p.optional_punct(":"):
             expressed, _ = p.expressed_type()
         p.at_end()
-        return AnyQuantizedType.build(storage, expressed, smin, smax)
+        return AnyQuantizedType.build(storage, expressed, smin, smax, signed=signed)
     if mnemonic == "calibrated":
         expressed, off = p.expressed_type()
         p.punct("<")

@@ -7,7 +7,18 @@ uniform flavours, told apart by its quantized dimensions:
 - per-axis     `!quant.uniform<i8:f32:1, {0.2:20,0.1:10}>`   (one dimension, block 1)
 - sub-channel  `!quant.uniform<i8:f32:{0:1, 1:2}, {{...}}>`  (dimension:block pairs)
 
-`real = (stored - zero_point) * scale`; `storage_min <= zero_point <= storage_max`.
+`real = (stored - zero_point) * scale`. As in MLIR, the type does not bound the zero
+point by the storage range (StableHLO's ops do: `qcomp.dialects.stablehlo.kinds`).
+
+The storage is kept as MLIR keeps it: its builtin type as written (`i8`, `si8`, `ui8`;
+the keyword `u8` is the signless `i8`; or a float `f8E5M2`, `f8E4M3FN`, `f4E2M1FN`) and
+MLIR's Signed flag, so each spelling prints back as written and two spellings are two
+types. tosa-opt (LLVM 24) shows it: a value of `!quant.uniform<ui8:f32, 1.0>` returned
+as `!quant.uniform<u8:f32, 1.0>` is "type of return operand 0 ... doesn't match function
+result type", as is `si8` for `i8`; `quant.scast` takes `u8` and `i8` types to and from
+`i8` only (their storage type), and `si8` / `ui8` types to no integer type at all.
+qcomp's passes use the storage as an integer of a signedness (`storage`: signless `iN`
+when signed, `uiN` when unsigned), which is the same for `u8` and `ui8`.
 """
 
 from __future__ import annotations
@@ -20,9 +31,8 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     FloatData,
     IntAttr,
-    IntegerType,
-    Signedness,
     TensorType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
@@ -33,6 +43,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.ir.float_text import format_float
+from qcomp.dialects.quant.storage import (
+    StorageAccessors,
+    print_storage,
+    storage_params,
+)
 from qcomp.dialects.quant.syntax import (
     MAX_STORAGE_BITS,
     QuantParseError,
@@ -40,6 +55,7 @@ from qcomp.dialects.quant.syntax import (
     float_kind,
     mlir_double_text,
     parse_quant_body,
+    storage_parts,
 )
 from qcomp.quant.ranges import storage_range
 
@@ -48,9 +64,14 @@ storage_type_range = storage_range
 
 
 def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
-    start = parser._current_token.span.start + 1  # pyright: ignore[reportPrivateUsage]
-    if parser._current_token.text != "<":  # pyright: ignore[reportPrivateUsage]
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    start = token.span.start + 1
+    if token.text != "<":
         parser.raise_error(f"expected '<' after 'quant.{mnemonic}'")
+    # MLIR reports the type's own checks (getChecked) at its mnemonic
+    name_at = token.span.start - len(mnemonic)
+    if token.span.input.content[name_at:token.span.start] != mnemonic:
+        name_at = token.span.start
     body = parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
     try:
         return parse_quant_body(mnemonic, body, _QUANT_TYPES)
@@ -59,16 +80,7 @@ def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
 
         parser.raise_error(e.message, start + e.offset, start + e.offset + 1)
     except VerifyException as e:
-        parser.raise_error(str(e), start - 1, start + len(body) + 1)
-
-
-def _print_storage(storage: IntegerType, smin: int, smax: int) -> str:
-    signed = storage.signedness.data != Signedness.UNSIGNED
-    width = storage.width.data
-    text = f"{'i' if signed else 'u'}{width}"
-    if (smin, smax) != storage_range(width, signed):
-        text += f"<{smin}:{smax}>"
-    return text
+        parser.raise_error(str(e), name_at, start + len(body) + 1)
 
 
 def _print_param(scale: float, zp: int) -> str:
@@ -80,12 +92,13 @@ def _ints(a: ArrayAttr[IntAttr]) -> tuple[int, ...]:
 
 
 @irdl_attr_definition
-class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
+class UniformQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribute):
     """`!quant.uniform`: affine quantization, `real = (q - zero_point) * scale`."""
 
     name = "quant.uniform"
 
-    storage: IntegerType
+    storage_type_attr: Attribute
+    signed_attr: IntAttr
     expressed_type: Attribute
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
@@ -98,7 +111,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     # -- construction ------------------------------------------------------------
     @staticmethod
     def build(
-        storage: IntegerType,
+        storage: Attribute,
         expressed: Attribute,
         scales: Sequence[float],
         zero_points: Sequence[int],
@@ -108,13 +121,19 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         params_shape: Sequence[int] | None = None,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        spelling: str | None = None,
+        signed: bool | None = None,
     ) -> UniformQuantizedType:
-        signed = storage.signedness.data != Signedness.UNSIGNED
-        lo, hi = storage_range(storage.width.data, signed)
+        """`storage`: a builtin integer type, with `spelling` (`i`, `si`, `u`, `ui`) or
+        MLIR's `signed` flag when its signedness alone does not say (`storage_params`),
+        or a float storage type."""
+        storage_type, flag = storage_params(storage, spelling, signed)
+        lo, hi = storage_parts(storage_type, flag.data == 1)[2]
         if params_shape is None:
             params_shape = [] if not quantized_dimensions else [len(scales)]
         return UniformQuantizedType(
-            storage,
+            storage_type,
+            flag,
             expressed,
             IntAttr(lo if storage_min is None else storage_min),
             IntAttr(hi if storage_max is None else storage_max),
@@ -126,53 +145,33 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         )
 
     @staticmethod
-    def per_tensor(storage: IntegerType, expressed: Attribute, scale: float,
+    def per_tensor(storage: Attribute, expressed: Attribute, scale: float,
                    zero_point: int = 0, storage_min: int | None = None,
-                   storage_max: int | None = None) -> UniformQuantizedType:
+                   storage_max: int | None = None, spelling: str | None = None,
+                   signed: bool | None = None) -> UniformQuantizedType:
         return UniformQuantizedType.build(storage, expressed, [scale], [zero_point],
-                                          storage_min=storage_min, storage_max=storage_max)
+                                          storage_min=storage_min, storage_max=storage_max,
+                                          spelling=spelling, signed=signed)
 
     @staticmethod
-    def per_axis(storage: IntegerType, expressed: Attribute, axis: int,
+    def per_axis(storage: Attribute, expressed: Attribute, axis: int,
                  scales: Sequence[float], zero_points: Sequence[int],
                  storage_min: int | None = None,
-                 storage_max: int | None = None) -> UniformQuantizedType:
+                 storage_max: int | None = None, spelling: str | None = None,
+                 signed: bool | None = None) -> UniformQuantizedType:
         return UniformQuantizedType.build(
             storage, expressed, scales, zero_points, quantized_dimensions=[axis],
-            storage_min=storage_min, storage_max=storage_max)
+            storage_min=storage_min, storage_max=storage_max, spelling=spelling,
+            signed=signed)
 
     def with_params(self, scales: Sequence[float], zero_points: Sequence[int]) -> UniformQuantizedType:
         return UniformQuantizedType.build(
-            self.storage, self.expressed_type, scales, zero_points,
+            self.storage_type, self.expressed_type, scales, zero_points,
             quantized_dimensions=self.quantized_dimensions, block_sizes=self.block_sizes,
             params_shape=self.params_shape, storage_min=self.storage_min,
-            storage_max=self.storage_max)
+            storage_max=self.storage_max, signed=self.is_signed)
 
     # -- accessors ---------------------------------------------------------------
-    @property
-    def storage_type(self) -> IntegerType:
-        return self.storage
-
-    @property
-    def storage_bitwidth(self) -> int:
-        return self.storage.width.data
-
-    @property
-    def is_signed(self) -> bool:
-        return self.storage.signedness.data != Signedness.UNSIGNED
-
-    @property
-    def storage_min(self) -> int:
-        return self.storage_min_attr.data
-
-    @property
-    def storage_max(self) -> int:
-        return self.storage_max_attr.data
-
-    @property
-    def has_storage_bounds(self) -> bool:
-        return (self.storage_min, self.storage_max) != storage_range(
-            self.storage_bitwidth, self.is_signed)
 
     @property
     def quantized_dimensions(self) -> tuple[int, ...]:
@@ -270,7 +269,8 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         printer.print_string("<" + self.body_text() + ">")
 
     def body_text(self) -> str:
-        head = _print_storage(self.storage, self.storage_min, self.storage_max)
+        head = print_storage(self.storage_type, self.is_signed, self.storage_min,
+                              self.storage_max)
         head += ":" + _type_text(self.expressed_type)
         scales = [s.data for s in self.scales_attr.data]
         zps = [z.data for z in self.zero_points_attr.data]
@@ -292,7 +292,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         width = self.storage_bitwidth
         if width == 0 or width > MAX_STORAGE_BITS:
             raise VerifyException(f"illegal storage type size: {width}")
-        lo, hi = storage_range(width, self.is_signed)
+        lo, hi = storage_parts(self.storage_type, self.is_signed)[2]
         if self.storage_min < lo or self.storage_max > hi:
             raise VerifyException(
                 f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")
@@ -326,11 +326,6 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
                 raise VerifyException(
                     f"scale {mlir_double_text(s)} out of expressed type range "
                     f"[{mlir_double_text(lo_s)}, {mlir_double_text(hi_s)}]")
-        for z in zps:
-            if z < self.storage_min or z > self.storage_max:
-                raise VerifyException(
-                    f"illegal zero point {z}: outside the storage range "
-                    f"[{self.storage_min}, {self.storage_max}]")
 
     def verify_for_shape(self, shape: Sequence[int]) -> None:
         """Check that the type fits a tensor of `shape` (-1 marks a dynamic size)."""
@@ -396,19 +391,23 @@ def _nest(items: list[str], shape: Sequence[int]) -> str:
 
 
 @irdl_attr_definition
-class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
+class AnyQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribute):
     """`!quant.any<i8:f32>`: quantized storage whose parameters are not yet chosen."""
 
     name = "quant.any"
 
-    storage: IntegerType
+    storage_type_attr: Attribute
+    signed_attr: IntAttr
     expressed: Attribute  # NoneAttr-like: an empty ArrayAttr when absent
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
 
     @staticmethod
-    def build(storage: IntegerType, expressed: Attribute | None, smin: int, smax: int) -> AnyQuantizedType:
-        return AnyQuantizedType(storage, expressed if expressed is not None else ArrayAttr([]),
+    def build(storage: Attribute, expressed: Attribute | None, smin: int, smax: int,
+              spelling: str | None = None, signed: bool | None = None) -> AnyQuantizedType:
+        storage_type, flag = storage_params(storage, spelling, signed)
+        return AnyQuantizedType(storage_type, flag,
+                                expressed if expressed is not None else ArrayAttr([]),
                                 IntAttr(smin), IntAttr(smax))
 
     @classmethod
@@ -418,7 +417,8 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
         return t.parameters
 
     def print_parameters(self, printer: Printer) -> None:
-        text = _print_storage(self.storage, self.storage_min_attr.data, self.storage_max_attr.data)
+        text = print_storage(self.storage_type, self.is_signed, self.storage_min,
+                              self.storage_max)
         if not isinstance(self.expressed, ArrayAttr):
             text += ":" + _type_text(self.expressed)
         printer.print_string(f"<{text}>")
@@ -455,8 +455,8 @@ QuantType = UniformQuantizedType | AnyQuantizedType | CalibratedQuantizedType
 
 
 def element_type(t: Attribute) -> Attribute:
-    """Element type of a tensor type, or the type itself."""
-    return t.element_type if isinstance(t, TensorType) else t
+    """Element type of a tensor type (ranked or unranked), or the type itself."""
+    return t.element_type if isinstance(t, TensorType | UnrankedTensorType) else t
 
 
 def quantized_element(t: Attribute) -> UniformQuantizedType | None:
@@ -469,6 +469,8 @@ def _with_element(t: Attribute, element: Attribute) -> Attribute:
     """`t` (a tensor or a scalar) with `element` as its element type."""
     if isinstance(t, TensorType):
         return TensorType(element, t.shape, t.encoding)
+    if isinstance(t, UnrankedTensorType):
+        return UnrankedTensorType(element)
     return element
 
 

@@ -116,7 +116,9 @@ def element_kinds(t: Attribute) -> set[str]:
         if isinstance(e.element_type, Float32Type | Float64Type):
             kinds.add("C")
     elif isinstance(e, UniformQuantizedType):
-        if e.is_per_tensor:
+        if not stablehlo_quantized_element(e):
+            pass
+        elif e.is_per_tensor:
             kinds.add("Q")
         elif isinstance(t, TensorType):
             try:
@@ -125,6 +127,26 @@ def element_kinds(t: Attribute) -> set[str]:
             except VerifyException:
                 pass
     return kinds
+
+
+QUANTIZED_WIDTHS = (2, 4, 8, 16, 32)
+
+
+def stablehlo_quantized_element(q: UniformQuantizedType) -> bool:
+    """Whether StableHLO's ops take the quantized element type `q` (its
+    StableHLO_UniformQuantized[Unsigned|Signed]Int<2/4/8/16/32> and
+    isValidStablehloQuantizedElementType): integer storage of one of those widths,
+    signed storage spelled signless (`i8`, not `si8`), unsigned storage either way
+    (`u8`, `ui8`), and every zero point in [storage_min, storage_max] (the spec's
+    quantized_type C7/C8; the quant type itself allows any)."""
+    if q.is_float_storage or q.storage_bitwidth not in QUANTIZED_WIDTHS:
+        return False
+    t = q.storage_type
+    if q.is_signed and not (isinstance(t, IntegerType)
+                            and t.signedness.data == Signedness.SIGNLESS):
+        return False
+    lo, hi = q.storage_min, q.storage_max
+    return all(lo <= z.data <= hi for z in q.zero_points_attr.data)
 
 
 def describe(prefix: str, kinds: Sequence[str]) -> str:

@@ -58,7 +58,7 @@ def verify_add(lhs: Attribute, rhs: Attribute, result: Attribute) -> None:
         fail("expects  all operands and results to be either quantized or non-quantized")
     ql, qr, qo = quantized
     assert ql is not None and qr is not None and qo is not None
-    if not ql.storage == qr.storage == qo.storage:
+    if not ql.storage_type == qr.storage_type == qo.storage_type:
         fail("mismatched operands and result quantization storage types")
     if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
         fail("mismatched operands and result quantization expressed types")
@@ -173,7 +173,7 @@ def _verify_contraction_common(lhs: Attribute, rhs: Attribute, result: Attribute
     assert qr is not None
     if ql is not None:
         assert qo is not None
-        if ql.storage != qr.storage:
+        if ql.storage_type != qr.storage_type:
             fail("mismatched lhs and rhs quantization storage types")
         if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
             fail("mismatched lhs, rhs and result quantization expressed types")

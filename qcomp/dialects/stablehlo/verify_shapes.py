@@ -42,7 +42,7 @@ def compatible_elements(a: Attribute, b: Attribute) -> bool:
     qa = a if isinstance(a, UniformQuantizedType) else None
     qb = b if isinstance(b, UniformQuantizedType) else None
     if qa is not None and qb is not None:
-        return (qa.storage == qb.storage and qa.storage_min == qb.storage_min
+        return (qa.storage_type == qb.storage_type and qa.storage_min == qb.storage_min
                 and qa.storage_max == qb.storage_max
                 and qa.expressed_type == qb.expressed_type
                 and qa.is_per_axis == qb.is_per_axis)

@@ -40,7 +40,7 @@ def _q(t: Attribute) -> UniformQuantizedType | None:
 
 
 def _baseline(q: UniformQuantizedType) -> tuple:
-    return (q.storage, q.storage_min, q.storage_max, q.expressed_type)
+    return (q.storage_key, q.storage_min, q.storage_max, q.expressed_type)
 
 
 def _name(q: UniformQuantizedType) -> str:
@@ -52,7 +52,7 @@ def _dq_op_q_refusal(name: str, per_axis: bool, ins: Sequence[UniformQuantizedTy
     every = [*ins, out]
     short = name.removeprefix("stablehlo.")
     if per_axis:  # add's constraints (spec C3-C7)
-        if len({q.storage for q in every}) != 1:
+        if len({q.storage_key for q in every}) != 1:
             return f"{short}: operand and result storage types differ (spec C3)"
         if len({q.expressed_type for q in every}) != 1:
             return f"{short}: operand and result expressed types differ (spec C4)"
@@ -107,7 +107,7 @@ def _contraction_refusal(op: Operation, operand_types: Sequence[Attribute],
         return f"{short}: lhs must be per-tensor quantized, not {_name(lhs)}"
     if rhs.is_blockwise or out.is_blockwise:
         return f"{short}: sub-channel quantization is not a StableHLO type"
-    if lhs.storage != rhs.storage:
+    if lhs.storage_key != rhs.storage_key:
         return f"{short}: lhs and rhs storage types differ (spec {c['storage']})"
     if len({lhs.expressed_type, rhs.expressed_type, out.expressed_type}) != 1:
         return f"{short}: lhs, rhs and result expressed types differ (spec {c['expressed']})"

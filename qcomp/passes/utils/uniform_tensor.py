@@ -23,6 +23,7 @@ from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.passes.utils.builder import Builder, shape_of
 from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.quant.ranges import storage_range
 
 Shape = tuple[int, ...]
 
@@ -36,8 +37,25 @@ def signless(width: int) -> IntegerType:
 
 
 def wide_int(q: UniformQuantizedType) -> IntegerType:
-    """Signless integer wide enough for `q - zero_point` (i32, or i64 for 32-bit storage)."""
-    return signless(32 if q.storage_bitwidth < 32 else 64)
+    """Signless integer wide enough for `q - zero_point` for every storage value q and
+    zero point of `q`: i32 when that fits (storage narrower than 32 bits, zero points
+    near it), else i64. Zero points may lie anywhere in int64 (MLIR's types allow it):
+    one so far from the storage range that the difference overflows i64 is refused
+    (`check_zero_points`)."""
+    lo, hi = storage_range(q.storage_bitwidth, q.is_signed)
+    zps = [int(z) for z in q.zero_points.flat]
+    widest = max(max(abs(lo - z), abs(hi - z)) for z in zps) if zps else 0
+    return signless(32 if widest < 1 << 31 else 64)
+
+
+def check_zero_points(op: Operation, q: UniformQuantizedType, name: str) -> None:
+    """A PassDiagnostic unless every `q - zero_point` fits i64 (see `wide_int`)."""
+    lo, hi = storage_range(q.storage_bitwidth, q.is_signed)
+    for z in q.zero_points.flat:
+        if max(abs(lo - int(z)), abs(hi - int(z))) >= 1 << 63:
+            raise PassDiagnostic(
+                op, f"{name}: zero point {int(z)} is too far from the storage range "
+                f"[{lo}, {hi}] for 64-bit arithmetic")
 
 
 def zero_in_range(q: UniformQuantizedType) -> bool:

@@ -85,39 +85,6 @@ func.func @sub_channel_scale_f16(%arg0: tensor<4xf16>) {
 
 // -----
 
-// zero points must lie in the storage range (StableHLO's rule; upstream MLIR does not check)
-func.func @zero_point_above(%arg0: tensor<4xf32>) {
-  // expected-error@+1 {{illegal zero point 128: outside the storage range [-128, 127]}}
-  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 1.0:128>>
-  return
-}
-
-// -----
-
-func.func @zero_point_below_narrowed(%arg0: tensor<4xf32>) {
-  // expected-error@+1 {{illegal zero point -128: outside the storage range [-127, 127]}}
-  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8<-127:127>:f32, 1.0:-128>>
-  return
-}
-
-// -----
-
-func.func @zero_point_unsigned(%arg0: tensor<4xf32>) {
-  // expected-error@+1 {{illegal zero point -1: outside the storage range [0, 255]}}
-  %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<u8:f32, 1.0:-1>>
-  return
-}
-
-// -----
-
-func.func @zero_point_per_axis(%arg0: tensor<2xf32>) {
-  // expected-error@+1 {{illegal zero point 8: outside the storage range [-8, 7]}}
-  %0 = quant.qcast %arg0 : tensor<2xf32> to tensor<2x!quant.uniform<i4:f32:0, {1.0:8, 2.0}>>
-  return
-}
-
-// -----
-
 func.func @storage_min(%arg0: tensor<4xf32>) {
   // expected-error@+1 {{illegal storage type minimum: -129}}
   %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<i8<-129:127>:f32, 1.0>>
