@@ -493,3 +493,29 @@ def test_bf16_rounding_does_not_go_through_f32():
     assert parse_float(repr(x), "bf16") == 1 + 2**-7
     assert parse_float(repr(1 + 2**-8), "bf16") == 1.0
     assert parse_float(repr(1 + 3 * 2**-8), "bf16") == 1 + 2**-6
+
+
+def test_spellings_are_distinct_types_with_one_integer_form():
+    """As in MLIR (tosa-opt rejects returning a `ui8` value as `u8`): four spellings, four
+    types; qcomp's integer form of the storage (`storage`) is shared by `u8` / `ui8` and
+    by `i8` / `si8`, MLIR's storage type (`storage_type`) by `u8` / `i8`."""
+    t = {p: parse_type(f"!quant.uniform<{p}8:f32, 1.0>") for p in ("i", "si", "u", "ui")}
+    assert len(set(t.values())) == 4
+    assert [type_text(t[p]) for p in t] == [f"!quant.uniform<{p}8:f32, 1.000000e+00>"
+                                            for p in t]
+    assert t["u"].storage == t["ui"].storage == IntegerType(8, Signedness.UNSIGNED)
+    assert t["i"].storage == t["si"].storage == IntegerType(8)
+    assert t["u"].storage_type == t["i"].storage_type == IntegerType(8)
+    assert t["ui"].storage_type == IntegerType(8, Signedness.UNSIGNED)
+    assert t["si"].storage_type == IntegerType(8, Signedness.SIGNED)
+    assert [t[p].is_signed for p in t] == [True, True, False, False]
+    assert [(t[p].storage_min, t[p].storage_max) for p in t] == [(-128, 127)] * 2 + [(0, 255)] * 2
+
+
+def test_float_storage_has_no_integer_form():
+    t = parse_type("!quant.uniform<f8E4M3FN:f32, 2.0:3>")
+    assert t.is_float_storage and t.storage_bitwidth == 8 and t.is_signed
+    assert (t.storage_min, t.storage_max) == (-448, 448)
+    with pytest.raises(VerifyException, match="float storage type f8E4M3FN in a quantized "
+                                              "type is not supported yet"):
+        _ = t.storage

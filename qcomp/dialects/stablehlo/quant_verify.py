@@ -18,15 +18,17 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element
 from qcomp.dialects.stablehlo.kinds import type_text
+from qcomp.ir.errors import UnprefixedVerifyException
 from qcomp.ir.float_text import format_float
 
 
 def fail(message: str) -> None:
-    raise VerifyException(message)
+    """Upstream reports these from TypeInference.cpp with `emitOptionalError(location,
+    ...)`: the message alone, without `'<op>' op ` before it."""
+    raise UnprefixedVerifyException(message)
 
 
 def _q(t: Attribute) -> UniformQuantizedType | None:

@@ -89,6 +89,10 @@ def verify_add(op) -> None:
     verify_value_kinds(op)
     check_same_shape(op)
     qv.verify_add(op.lhs.type, op.rhs.type, op.result.type)
+    if quantized_element(op.lhs.type) is not None:
+        # upstream's inferred type is the lhs's (i8 + i8 -> u8 has equal storage types,
+        # the signless i8, but not equal storage ranges)
+        check_inferred(op.lhs.type, op.result.type)
 
 
 def verify_convert(op) -> None:
