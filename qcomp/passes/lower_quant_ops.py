@@ -26,6 +26,7 @@ from qcomp.dialects.quant import (
 )
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.uniform_tensor import (
+    check_zero_points,
     dequantize_tensor,
     quantize_tensor,
     signless,
@@ -90,6 +91,7 @@ class LowerDequantizeCast(RewritePattern):
     def match_and_rewrite(self, op: DequantizeCastOp, rewriter: PatternRewriter) -> None:
         q = quantized_element(op.arg.type)
         assert q is not None
+        check_zero_points(op, q, LowerQuantOpsPass.name)
         b = Builder(rewriter, op)
         if isinstance(op.arg.type, TensorType):
             shape = tensor_shape(op, op.arg.type, q)

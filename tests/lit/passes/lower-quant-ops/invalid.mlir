@@ -28,3 +28,14 @@ func.func @odd_storage_width(%arg0: tensor<4xf32>) -> tensor<4x!quant.uniform<u3
   %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<u3:f32, 0.5>>
   return %0 : tensor<4x!quant.uniform<u3:f32, 0.5>>
 }
+
+// -----
+
+// q - zero_point is computed in i64 at most: a zero point so far from the storage
+// range that the difference can leave i64 is refused.
+
+func.func @zero_point_past_i64(%arg0: tensor<4x!quant.uniform<i8:f32, 1.0:9223372036854775807>>) -> tensor<4xf32> {
+  // expected-error @+1 {{lower-quant-ops: zero point 9223372036854775807 is too far from the storage range [-128, 127] for 64-bit arithmetic}}
+  %0 = quant.dcast %arg0 : tensor<4x!quant.uniform<i8:f32, 1.0:9223372036854775807>> to tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
