@@ -52,6 +52,18 @@ def _chlo() -> Dialect:
     return CHLO
 
 
+def _shape() -> Dialect:
+    from qcomp.dialects.shape import Shape
+
+    return Shape
+
+
+def _tensor() -> Dialect:
+    from qcomp.dialects.tensor import Tensor
+
+    return Tensor
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _quant,
     "stablehlo": _stablehlo,
@@ -59,9 +71,12 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "tosa": _tosa,
     "check": _check,
     "rowwise": _rowwise,
+    "shape": _shape,
+    "tensor": _tensor,
 }
 """qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
-`make_context` in place of it."""
+`make_context` in place of it; `shape` and `tensor` hold the few ops `lower-quant-ops`
+emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts)."""
 
 def _strip_func_quant_types() -> type[ModulePass]:
     from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass

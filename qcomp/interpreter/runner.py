@@ -171,10 +171,11 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
+    from qcomp.interpreter.shape_functions import ShapeFunctions
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
-            MathFunctions(), RowwiseFunctions()]
+            MathFunctions(), RowwiseFunctions(), ShapeFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     Signedness,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute
 
@@ -177,7 +178,7 @@ def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
     """An input array for an argument of type `t`: exact shape, dtype convertible without loss."""
     want_shape = shape_of(t)
     a = np.asarray(arr)
-    if tuple(a.shape) != want_shape:
+    if tuple(a.shape) != want_shape and not isinstance(t, UnrankedTensorType):  # any rank
         raise RunError(f"input '{name}' has shape {tuple(a.shape)}, the argument needs {want_shape} ({t})")
     e = element_type(t)
     dt = numpy_dtype(e)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -24,12 +24,14 @@ from qcomp.dialects.quant import (
     UniformQuantizedType,
     quantized_element,
 )
+from qcomp.passes.utils import unranked
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.uniform_tensor import (
     check_zero_points,
     dequantize_tensor,
     quantize_tensor,
     signless,
+    storage_width,
     tensor_shape,
     wide_int,
     zero_in_range,
@@ -81,6 +83,11 @@ class LowerQuantizeCast(RewritePattern):
         b = Builder(rewriter, op)
         if isinstance(op.res.type, TensorType):
             stored = quantize_tensor(b, op.arg, q, tensor_shape(op, op.res.type, q))
+        elif isinstance(op.res.type, UnrankedTensorType):
+            storage_width(op, q)
+            flat = unranked.flatten(b, op.arg, q)
+            stored = quantize_tensor(b, flat.value, flat.quant, flat.shape)
+            stored = unranked.restore(b, stored, flat.extents, q.storage)
         else:
             stored = quantize_scalar(b, op.arg, q)
         rewriter.replace(op, StorageCastOp(stored, op.res.type))
@@ -97,6 +104,12 @@ class LowerDequantizeCast(RewritePattern):
             shape = tensor_shape(op, op.arg.type, q)
             cast = b.insert(StorageCastOp(op.arg, TensorType(q.storage, shape)))
             result = dequantize_tensor(b, cast.res, q, shape)
+        elif isinstance(op.arg.type, UnrankedTensorType):
+            storage_width(op, q)
+            cast = b.insert(StorageCastOp(op.arg, UnrankedTensorType(q.storage)))
+            flat = unranked.flatten(b, cast.res, q)
+            result = dequantize_tensor(b, flat.value, flat.quant, flat.shape)
+            result = unranked.restore(b, result, flat.extents, q.expressed_type)
         else:
             cast = b.insert(StorageCastOp(op.arg, signless(q.storage_bitwidth)))
             result = dequantize_scalar(b, cast.res, q)

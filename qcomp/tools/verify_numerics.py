@@ -30,11 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
-from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.interpreter import DEFAULT_MAX_MEMORY, run_function, semantics_matter
 from qcomp.interpreter.runner import _fmt_bytes, _nbytes
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
@@ -84,9 +84,24 @@ def _float_pool(qtypes: list[UniformQuantizedType]) -> np.ndarray:
     return np.array(pool, dtype=np.float64)
 
 
-def _draw(t: Attribute, rng: np.random.Generator, pool: np.ndarray) -> np.ndarray | None:
+def _unranked_shape(f: func.FuncOp) -> tuple[int, ...]:
+    """The shape drawn for the unranked tensor arguments of `f`: one that fits the first
+    per-axis type on an unranked tensor in it (its quantized dimension holding one entry
+    per scale), else (3, 2)."""
+    for op in f.walk():
+        for v in (*op.operands, *op.results):
+            q = quantized_element(v.type)
+            if isinstance(v.type, UnrankedTensorType) and q is not None and q.is_per_axis:
+                return (2,) * q.quantized_dimension + (len(q.scales_attr.data), 2)
+    return (3, 2)
+
+
+def _draw(t: Attribute, rng: np.random.Generator, pool: np.ndarray,
+          unranked: tuple[int, ...] = (3, 2)) -> np.ndarray | None:
     shape_get = getattr(t, "get_shape", None)
     shape = tuple(shape_get()) if shape_get is not None else ()
+    if isinstance(t, UnrankedTensorType):
+        shape = unranked
     if any(d < 0 for d in shape):
         return None
     e = element_type(t)
@@ -163,7 +178,7 @@ class NumericsValidator:
             count = self.samples if arg_types else 1
             draws = []
             for _ in range(count):
-                args = [_draw(t, rng, pool) for t in arg_types]
+                args = [_draw(t, rng, pool, _unranked_shape(f)) for t in arg_types]
                 if any(a is None for a in args):
                     draws = []
                     break

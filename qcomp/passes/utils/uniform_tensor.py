@@ -109,12 +109,17 @@ def broadcast_params(b: Builder, q: UniformQuantizedType, values: np.ndarray,
 STABLEHLO_INT_WIDTHS = (2, 4, 8, 16, 32, 64)
 
 
-def tensor_shape(op: Operation, t: Attribute, q: UniformQuantizedType) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
+def storage_width(op: Operation, q: UniformQuantizedType) -> None:
+    """A PassDiagnostic unless StableHLO has an integer type of `q`'s storage width."""
     if q.storage_bitwidth not in STABLEHLO_INT_WIDTHS:
         raise PassDiagnostic(
             op, f"lower-quant-ops: {q.storage_bitwidth}-bit storage has no StableHLO integer "
             "type (2, 4, 8, 16, 32 or 64 bits)")
+
+
+def tensor_shape(op: Operation, t: Attribute, q: UniformQuantizedType) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    storage_width(op, q)
     shape = tuple(t.get_shape())
     if q.is_blockwise and any(d < 0 for d in shape):
         raise PassDiagnostic(

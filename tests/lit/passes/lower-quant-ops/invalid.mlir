@@ -39,3 +39,11 @@ func.func @zero_point_past_i64(%arg0: tensor<4x!quant.uniform<i8:f32, 1.0:922337
   %0 = quant.dcast %arg0 : tensor<4x!quant.uniform<i8:f32, 1.0:9223372036854775807>> to tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @odd_storage_width_unranked(%arg0: tensor<*xf32>) -> tensor<*x!quant.uniform<i3:f32, 0.5>> {
+  // expected-error @+1 {{lower-quant-ops: 3-bit storage has no StableHLO integer type (2, 4, 8, 16, 32 or 64 bits)}}
+  %0 = quant.qcast %arg0 : tensor<*xf32> to tensor<*x!quant.uniform<i3:f32, 0.5>>
+  return %0 : tensor<*x!quant.uniform<i3:f32, 0.5>>
+}
