@@ -49,7 +49,7 @@ class StripFuncQuantTypesPass(ModulePass):
     """Replace quantized types in function signatures by their storage types.
 
     MLIR's `strip-func-quant-types`. Every `func.func` argument or result whose type is
-    a quantized scalar or a ranked tensor of one (`!quant.uniform`, `!quant.any`) takes the
+    a quantized scalar or a tensor of one, ranked or not (`!quant.uniform`, `!quant.any`), takes the
     storage type instead (`tensor<4x!quant.uniform<i8:f32, 2.0:10>>` → `tensor<4xi8>`), and
     `quant.scast` ops move values across the new boundaries:
 

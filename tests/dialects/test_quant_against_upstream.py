@@ -243,3 +243,24 @@ def test_storage_types_match_upstream(tmp_path):
     mismatches, seen = _compare(chunks, tmp_path)
     assert not mismatches, mismatches[:3]
     assert seen["accepted"] > 500 and seen["rejected"] > 300, seen
+
+
+def test_unsigned_scast_extension(tmp_path):
+    """qcomp's one difference from MLIR's quant ops: `quant.scast` also moves unsigned
+    storage (`u8`, `ui8`) to and from `ui8` (qcomp's passes keep unsigned storage there),
+    of the storage's width, which MLIR refuses by the ODS constraint; any other unsigned
+    integer type gets MLIR's message."""
+    chunks = [f"func.func @e{i}(%a: tensor<3x!quant.uniform<{s}:f32, 1.0>>) {{\n"
+              f"  %0 = quant.scast %a : tensor<3x!quant.uniform<{s}:f32, 1.0>> to tensor<3x{t}>\n"
+              f"  return\n}}" for i, (s, t) in enumerate(
+                  [("u8", "ui8"), ("ui8", "ui8"), ("u4", "ui4"), ("i8", "ui8"),
+                   ("u8", "ui4"), ("si8", "ui8")])]
+    theirs = upstream_results([_PRELUDE + c for c in chunks], tmp_path, _is_quant_line,
+                              keep_prefix=True)
+    ours = [qcomp_result(c, _is_quant_line, keep_prefix=True) for c in chunks]
+    refused = ("'quant.scast' op result #0 must be scalar or tensor of signless integer or "
+               "quantized type, but got 'tensor<3x{}>'")
+    assert [e for e, _ in theirs] == [refused.format(t) for t in
+                                       ("ui8", "ui8", "ui4", "ui8", "ui4", "ui8")]
+    assert [e for e, _ in ours] == [None, None, None, refused.format("ui8"),
+                                    refused.format("ui4"), refused.format("ui8")]

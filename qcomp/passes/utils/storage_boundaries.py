@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, TensorType
+from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -27,6 +27,10 @@ def stripped_type(t: Attribute) -> Attribute:
         e = t.element_type
         if isinstance(e, UniformQuantizedType | AnyQuantizedType):
             return TensorType(e.storage, t.shape, t.encoding)
+    if isinstance(t, UnrankedTensorType):
+        e = t.element_type
+        if isinstance(e, UniformQuantizedType | AnyQuantizedType):
+            return UnrankedTensorType(e.storage)
     return t
 
 

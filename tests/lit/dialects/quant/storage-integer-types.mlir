@@ -86,15 +86,3 @@ func.func @scast_storage(%arg0: tensor<3x!quant.uniform<u8:f32, 0.00390625:128>>
   %1 = quant.scast %0 : tensor<3xi8> to tensor<3x!quant.uniform<i8:f32, 0.00390625>>
   return
 }
-
-// qcomp's extension (its passes keep unsigned storage in `uiN`): the unsigned `uiN`
-// stands for the storage of `uN` and `uiN` types. (Upstream: "result #0 must be scalar
-// or tensor of signless integer or quantized type".)
-// CHECK-LABEL: func.func @scast_unsigned_extension
-// CHECK: quant.scast %arg0 : tensor<3x!quant.uniform<ui8:f32, 1.000000e+00>> to tensor<3xui8>
-// CHECK: quant.scast %{{.*}} : tensor<3xui8> to tensor<3x!quant.uniform<u8:f32, 1.000000e+00>>
-func.func @scast_unsigned_extension(%arg0: tensor<3x!quant.uniform<ui8:f32, 1.0>>) {
-  %0 = quant.scast %arg0 : tensor<3x!quant.uniform<ui8:f32, 1.0>> to tensor<3xui8>
-  %1 = quant.scast %0 : tensor<3xui8> to tensor<3x!quant.uniform<u8:f32, 1.0>>
-  return
-}

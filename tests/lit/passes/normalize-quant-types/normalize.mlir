@@ -81,14 +81,14 @@ func.func @unchanged(%arg0: tensor<2x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor
 
 // -----
 
-// The storage keeps its spelling (`ui8`, `si4`, float storage) and its range.
+// The storage keeps its spelling (`ui8`, `si4`) and its range. (A sub-channel type with
+// float storage normalizes the same way, tests/passes/test_normalize_float_storage.py:
+// upstream MLIR aborts on reading one, so it is not a lit input.)
 
 // CHECK-LABEL: func.func @keeps_storage
-// CHECK-SAME:    tensor<4x!quant.uniform<ui8<1:200>:f32, 2.000000e+00:300>>
-// CHECK-SAME:    tensor<2x3x!quant.uniform<si4:f16:1, {5.000000e-01,2.500000e-01,1.000000e+00:-9}>>
-// CHECK-SAME:    tensor<4x!quant.uniform<f8E5M2<-8:8>:f32, 2.000000e+00:3>>
-func.func @keeps_storage(%arg0: tensor<4x!quant.uniform<ui8<1:200>:f32:{0:4}, {2.0:300}>>,
-                         %arg1: tensor<2x3x!quant.uniform<si4:f16:{1:1}, {{0.5, 0.25, 1.0:-9}}>>,
-                         %arg2: tensor<4x!quant.uniform<f8E5M2<-8:8>:f32:{0:4}, {2.0:3}>>) {
+// CHECK-SAME:    tensor<4x!quant.uniform<ui8<1:200>:f32, 2.000000e+00:100>>
+// CHECK-SAME:    tensor<2x3x!quant.uniform<si4:f16:1, {5.000000e-01,2.500000e-01,1.000000e+00:7}>>
+func.func @keeps_storage(%arg0: tensor<4x!quant.uniform<ui8<1:200>:f32:{0:4}, {2.0:100}>>,
+                         %arg1: tensor<2x3x!quant.uniform<si4:f16:{1:1}, {{0.5, 0.25, 1.0:7}}>>) {
   return
 }

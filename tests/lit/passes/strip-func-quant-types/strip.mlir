@@ -86,3 +86,17 @@ func.func @strip_sub_channel(%arg0: tensor<4x6x!quant.uniform<i8:f32:{0:2, 1:3},
 func.func @unchanged(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   return %arg0 : tensor<4xf32>
 }
+
+// -----
+
+// Unranked tensors, as upstream's type converter (it takes every TensorType): the
+// storage type on an unranked tensor.
+
+// CHECK-LABEL: func.func @strip_unranked
+// CHECK-SAME:    (%arg0: tensor<*xi8>) -> tensor<*xi8>
+// CHECK-NEXT:    %0 = quant.scast %arg0 : tensor<*xi8> to tensor<*x!quant.uniform<i8:f32:1, {2.000000e+00,3.000000e+00}>>
+// CHECK-NEXT:    %1 = quant.scast %0 : tensor<*x!quant.uniform<i8:f32:1, {2.000000e+00,3.000000e+00}>> to tensor<*xi8>
+// CHECK-NEXT:    return %1 : tensor<*xi8>
+func.func @strip_unranked(%arg0: tensor<*x!quant.uniform<i8:f32:1, {2.0, 3.0}>>) -> tensor<*x!quant.uniform<i8:f32:1, {2.0, 3.0}>> {
+  return %arg0 : tensor<*x!quant.uniform<i8:f32:1, {2.0, 3.0}>>
+}
