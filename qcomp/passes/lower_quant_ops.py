@@ -149,9 +149,19 @@ class LowerQuantOpsPass(ModulePass):
     (per-axis, `broadcast_dimensions = [axis]`) parameter constant instead, as
     upstream's quant-to-math does.
 
+    Unranked tensors (`tensor<*x...>`) are reshaped as upstream's pass reshapes them
+    (`shape.shape_of`, `shape.num_elements`, `shape.split_at`, `tensor.from_elements`,
+    `tensor.reshape`): per-tensor to 1-D, per-axis to 3-D around the quantized dimension
+    (the extents before it, its scales, the extents after it), then converted as
+    dynamic tensors and reshaped back to their own extents.
+
+    Zero points may lie outside the storage range (MLIR's types allow any int64): the
+    formulas are the same, the subtraction in i64 where `q - zero_point` can leave i32.
+
     Errors: sub-channel types on tensors with dynamic dimensions; tensors whose
     storage width StableHLO has no integer type for (i3, u5, ...; scalars of any
-    width lower through `arith`).
+    width lower through `arith`); float storage types (`f8E4M3FN`, ...: not supported
+    yet); zero points so far from the storage range that `q - zero_point` leaves i64.
     """
 
     name = "lower-quant-ops"
