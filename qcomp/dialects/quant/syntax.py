@@ -48,7 +48,9 @@ def storage_parts(storage: Attribute, signed: bool) -> tuple[str, int, tuple[int
         width = storage.width.data
         prefix = {Signedness.SIGNLESS: "i" if signed else "u", Signedness.SIGNED: "si",
                   Signedness.UNSIGNED: "ui"}[storage.signedness.data]
-        return f"{prefix}{width}", width, storage_range(width, signed)
+        # (widths past 64 have no range here; the type's verifier refuses them)
+        default = storage_range(width, signed) if 1 <= width <= 64 else (0, -1)
+        return f"{prefix}{width}", width, default
     name = next(k for k, cls in FLOAT_STORAGE_TYPES.items() if isinstance(storage, cls))
     return name, storage.bitwidth, float_storage_range(name)  # pyright: ignore
 
