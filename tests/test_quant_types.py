@@ -512,10 +512,8 @@ def test_spellings_are_distinct_types_with_one_integer_form():
     assert [(t[p].storage_min, t[p].storage_max) for p in t] == [(-128, 127)] * 2 + [(0, 255)] * 2
 
 
-def test_float_storage_has_no_integer_form():
+def test_float_storage_is_its_float_type():
     t = parse_type("!quant.uniform<f8E4M3FN:f32, 2.0:3>")
     assert t.is_float_storage and t.storage_bitwidth == 8 and t.is_signed
     assert (t.storage_min, t.storage_max) == (-448, 448)
-    with pytest.raises(VerifyException, match="float storage type f8E4M3FN in a quantized "
-                                              "type is not supported yet"):
-        _ = t.storage
+    assert t.storage == t.storage_type == Float8E4M3FNType()

@@ -25,7 +25,10 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ContainerType,
     DenseIntOrFPElementsAttr,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
     FunctionType,
     ModuleOp,
     StringAttr,
@@ -82,7 +85,23 @@ def called_functions(module: ModuleOp, root: func.FuncOp) -> list[func.FuncOp]:
     return list(seen.values())
 
 
+_XLA_ABORTS_ON = (Float6E2M3FNType, Float6E3M2FNType)
+"""Element types jaxlib 0.10's XLA takes in the text but aborts the process on
+(`Check failed ... == num_elements()` when it builds a literal of them)."""
+
+
+def _aborting_type(op: Operation) -> Attribute | None:
+    for v in (*op.operands, *op.results):
+        e = v.type.get_element_type() if isinstance(v.type, ContainerType) else v.type
+        if isinstance(e, _XLA_ABORTS_ON):
+            return e
+    return None
+
+
 def _unsupported_reason(op: Operation) -> str | None:
+    if (e := _aborting_type(op)) is not None:
+        return (f"the xla backend cannot run '{op.name}' on {e} values: XLA aborts on "
+                f"that type; run it with --backend numpy")
     if isinstance(op, UnregisteredOp):
         return f"XLA cannot run the unregistered op '{op.op_name.data}'"
     dialect = op.name.split(".", 1)[0]

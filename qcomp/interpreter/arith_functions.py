@@ -40,6 +40,7 @@ from qcomp.interpreter.values import (
     numpy_dtype,
     to_type,
 )
+from qcomp.quant.float_storage import narrow_float
 from qcomp.quant.ranges import storage_range, wrap
 from qcomp.quant.uniform import float_to_int
 
@@ -49,8 +50,8 @@ def _out(x, t) -> np.ndarray:
     dt = numpy_dtype(element_type(t))
     a = np.asarray(x)
     with np.errstate(all="ignore"):
-        if a.dtype == np.float64 and dt.kind == "V":  # ml_dtypes bf16 / f8
-            return round_float64(a, dt)
+        if a.dtype.kind == "f" and dt.kind == "V":  # ml_dtypes bf16 / f8 / f6 / f4
+            return narrow_float(a, dt)
         return a.astype(dt, copy=False)
 
 

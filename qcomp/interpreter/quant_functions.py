@@ -40,5 +40,8 @@ class QuantFunctions(InterpreterFunctions):
     @impl(quant.StorageCastOp)
     def run_scast(self, interpreter: Interpreter, op, args):
         target = quant_of(op.res.type) or element_type(op.res.type)
-        int_info(target)  # storage casts are integer <-> quantized only
-        return (to_type(np.asarray(args[0]), target),)
+        x = np.asarray(args[0])
+        if x.dtype == numpy_dtype(target):  # float storage <-> its float type, same values
+            return (x,)
+        int_info(target)  # otherwise integer <-> quantized with integer storage
+        return (to_type(x, target),)

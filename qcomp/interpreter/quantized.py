@@ -30,8 +30,10 @@ from qcomp.interpreter.blockwise import blockwise_dot
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.frozen import cached
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
+from qcomp.quant import float_storage
 from qcomp.quant import stablehlo as up
 from qcomp.quant import uniform
+from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.accumulator import rescale_accumulator
 from qcomp.quant.ranges import container_dtype, wrap
 
@@ -51,8 +53,7 @@ def _kind(q: UniformQuantizedType) -> str:
 
 def _container(q: UniformQuantizedType) -> np.dtype:
     if q.is_float_storage:
-        raise RunError(f"float storage type {q.storage_spelling} in a quantized type is not "
-                       "supported yet")
+        return float_kind_dtype(q.storage_spelling)
     return container_dtype(q.storage_bitwidth, q.is_signed)
 
 
@@ -87,6 +88,8 @@ class QuantSemantics:
         qt = quant_of(t)
         assert qt is not None
         s, z = _params(qt, q.shape)
+        if qt.is_float_storage:
+            return float_storage.dequantize_float(q, s, z, _kind(qt))
         if self.upstream and isinstance(qt.expressed_type, Float32Type):
             return up.dequantize(self._view(q, qt), s, z)
         return uniform.dequantize(q, s, z, _kind(qt))
@@ -96,6 +99,9 @@ class QuantSemantics:
         qt = quant_of(t)
         assert qt is not None
         s, z = _params(qt, x.shape)
+        if qt.is_float_storage:
+            return float_storage.quantize_float(x, s, z, qt.storage_spelling, _kind(qt),
+                                                qt.storage_min, qt.storage_max)
         if self.upstream and x.dtype == np.float32:
             r = up.quantize(x, s, z, qt.storage_min, qt.storage_max, qt.storage_bitwidth)
             return wrap(r, qt.storage_bitwidth, qt.is_signed)
@@ -108,7 +114,7 @@ class QuantSemantics:
         if iq is None:
             return self.quantize(x, out_t)
         shape = x.shape
-        if self.upstream:
+        if self.upstream and not (iq.is_float_storage or oq.is_float_storage):
             if (iq.is_per_axis and oq.is_per_axis
                     and iq.quantized_dimension != oq.quantized_dimension):
                 raise RunError("Cannot requantize while changing quantization_axis")

@@ -29,6 +29,7 @@ from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.interpreter.errors import RunError
+from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.ranges import container_dtype, storage_range, wrap
 
 _FLOAT_DTYPES: dict[type, np.dtype] = {
@@ -40,7 +41,9 @@ _FLOAT_DTYPES: dict[type, np.dtype] = {
 for _name, _np in (("Float8E4M3FNType", "float8_e4m3fn"), ("Float8E5M2Type", "float8_e5m2"),
                    ("Float8E4M3FNUZType", "float8_e4m3fnuz"), ("Float8E5M2FNUZType", "float8_e5m2fnuz"),
                    ("Float8E4M3B11FNUZType", "float8_e4m3b11fnuz"), ("Float8E4M3Type", "float8_e4m3"),
-                   ("Float8E3M4Type", "float8_e3m4"), ("Float8E8M0FNUType", "float8_e8m0fnu")):
+                   ("Float8E3M4Type", "float8_e3m4"), ("Float8E8M0FNUType", "float8_e8m0fnu"),
+                   ("Float6E2M3FNType", "float6_e2m3fn"), ("Float6E3M2FNType", "float6_e3m2fn"),
+                   ("Float4E2M1FNType", "float4_e2m1fn")):
     if hasattr(builtin, _name) and hasattr(ml_dtypes, _np):
         _FLOAT_DTYPES[getattr(builtin, _name)] = np.dtype(getattr(ml_dtypes, _np))
 
@@ -69,8 +72,7 @@ def quant_of(t: Attribute) -> UniformQuantizedType | None:
 
 def _integer_storage(q: UniformQuantizedType) -> None:
     if q.is_float_storage:
-        raise RunError(f"float storage type {q.storage_spelling} in a quantized type is not "
-                       "supported yet")
+        raise RunError(f"expected integer storage, got float storage type {q.storage_spelling}")
 
 
 def int_info(e: Attribute) -> tuple[int, bool]:
@@ -104,7 +106,8 @@ def is_complex(e: Attribute) -> bool:
 def numpy_dtype(e: Attribute) -> np.dtype:
     """The NumPy dtype holding values of element type `e` (see module docstring)."""
     if isinstance(e, UniformQuantizedType):
-        _integer_storage(e)
+        if e.is_float_storage:
+            return float_kind_dtype(e.storage_spelling)
         return container_dtype(e.storage_bitwidth, e.is_signed)
     if is_bool(e):
         return np.dtype(np.bool_)

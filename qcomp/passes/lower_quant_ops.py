@@ -36,18 +36,20 @@ from qcomp.passes.utils.uniform_tensor import (
     wide_int,
     zero_in_range,
 )
-from qcomp.passes.utils.float_storage import refuse_float_storage
 
 
 def quantize_scalar(b: Builder, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
-    """fpto[su]i(roundeven(min(max(x / scale + zero_point, storage_min), storage_max)))."""
+    """fpto[su]i(roundeven(min(max(x / scale + zero_point, storage_min), storage_max)));
+    float storage: truncf(min(max(...))), rounding to nearest even."""
     e = q.expressed_type
-    st = signless(q.storage_bitwidth)
     v = b.emit(arith.DivfOp(x, b.arith_constant(q.scale, e)))
     if q.zero_point != 0:
         v = b.emit(arith.AddfOp(v, b.arith_constant(float(q.zero_point), e)))
     v = b.emit(arith.MaximumfOp(v, b.arith_constant(float(q.storage_min), e)))
     v = b.emit(arith.MinimumfOp(v, b.arith_constant(float(q.storage_max), e)))
+    if q.is_float_storage:
+        return b.emit(arith.TruncFOp(v, q.storage))
+    st = signless(q.storage_bitwidth)
     v = b.emit(math.RoundEvenOp(v))
     if q.is_signed:
         s = b.emit(arith.FPToSIOp(v, st))
@@ -61,9 +63,14 @@ def quantize_scalar(b: Builder, x: SSAValue, q: UniformQuantizedType) -> SSAValu
 
 
 def dequantize_scalar(b: Builder, s: SSAValue, q: UniformQuantizedType) -> SSAValue:
-    """[su]itofp(s - zero_point) * scale, the subtraction in `wide_int(q)`."""
+    """[su]itofp(s - zero_point) * scale, the subtraction in `wide_int(q)`; float
+    storage: (extf(s) - zero_point) * scale."""
     e = q.expressed_type
-    if q.zero_point != 0:
+    if q.is_float_storage:
+        f = b.emit(arith.ExtFOp(s, e))
+        if q.zero_point != 0:
+            f = b.emit(arith.SubfOp(f, b.arith_constant(float(q.zero_point), e)))
+    elif q.zero_point != 0:
         w = wide_int(q)
         s = b.emit(arith.ExtSIOp(s, w) if q.is_signed else arith.ExtUIOp(s, w))
         s = b.emit(arith.SubiOp(s, b.arith_constant(q.zero_point, w)))
@@ -111,7 +118,8 @@ class LowerDequantizeCast(RewritePattern):
             result = dequantize_tensor(b, flat.value, flat.quant, flat.shape)
             result = unranked.restore(b, result, flat.extents, q.expressed_type)
         else:
-            cast = b.insert(StorageCastOp(op.arg, signless(q.storage_bitwidth)))
+            storage = q.storage if q.is_float_storage else signless(q.storage_bitwidth)
+            cast = b.insert(StorageCastOp(op.arg, storage))
             result = dequantize_scalar(b, cast.res, q)
         rewriter.replace(op, [], [result])
 
@@ -158,16 +166,28 @@ class LowerQuantOpsPass(ModulePass):
     Zero points may lie outside the storage range (MLIR's types allow any int64): the
     formulas are the same, the subtraction in i64 where `q - zero_point` can leave i32.
 
+    Float storage (`f8E5M2`, `f8E4M3FN`, `f4E2M1FN`; upstream's pass would emit an
+    invalid `arith.fptosi` to a float type) lowers to
+
+        quant.qcast:  q = convert(clamp(storage_min, x / scale + zero_point, storage_max))
+        quant.dcast:  x = (convert(q) - zero_point) * scale
+
+    in the expressed type: the clamp to the storage range (by default the type's
+    finite range) saturates, the conversion (`stablehlo.convert`, `arith.truncf` for
+    scalars) rounds to nearest even and keeps NaN (+0 in f4E2M1FN, which has none),
+    as `qcomp.quant.float_storage` computes. The storage values move in and out of the
+    quantized type with `quant.scast` to the float type (qcomp's extension: MLIR's
+    scast takes integers only).
+
     Errors: sub-channel types on tensors with dynamic dimensions; tensors whose
     storage width StableHLO has no integer type for (i3, u5, ...; scalars of any
-    width lower through `arith`); float storage types (`f8E4M3FN`, ...: not supported
-    yet); zero points so far from the storage range that `q - zero_point` leaves i64.
+    width lower through `arith`); zero points so far from the storage range that
+    `q - zero_point` leaves i64.
     """
 
     name = "lower-quant-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        refuse_float_storage(op, self.name)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([LowerQuantizeCast(), LowerDequantizeCast()]),
             apply_recursively=False,

@@ -20,7 +20,6 @@ from qcomp.dialects.quant import element_type, quantized_element
 from qcomp.dialects.stablehlo import UniformDequantizeOp, UniformQuantizeOp
 from qcomp.passes.qdq.rules import refusal
 from qcomp.passes.utils.builder import Builder
-from qcomp.passes.utils.float_storage import refuse_float_storage
 
 
 def fusion_plan(quantize: Operation) -> tuple[Operation, list[SSAValue]] | str:
@@ -132,5 +131,4 @@ class StablehloLegalizeQDQToQuantizedOpPass(ModulePass):
     name = "stablehlo-legalize-qdq-to-quantized-op"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        refuse_float_storage(op, self.name)
         PatternRewriteWalker(FuseQDQ(), apply_recursively=False).rewrite_module(op)

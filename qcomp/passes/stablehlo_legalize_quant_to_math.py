@@ -46,7 +46,6 @@ from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
 from qcomp.quant.uniform import storage_round_trips
-from qcomp.passes.utils.float_storage import refuse_float_storage
 
 RESCALE_MODES = tuple(m.value for m in RescaleMode)
 
@@ -262,7 +261,6 @@ class LegalizeQuantToMathPass(ModulePass):
         return RescaleMode(self.rescale).numerics_contract()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        refuse_float_storage(op, self.name)
         mode = RescaleMode.parse(self.rescale, self.name, op)
         PatternRewriteWalker(ConvertFunctionBoundaries(mode.storage_type),
                              apply_recursively=False).rewrite_module(op)

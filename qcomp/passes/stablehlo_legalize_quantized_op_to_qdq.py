@@ -15,7 +15,6 @@ from qcomp.dialects.stablehlo import UniformDequantizeOp, UniformQuantizeOp
 from qcomp.dialects.stablehlo.undefined import op_name, quantization_of
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic
-from qcomp.passes.utils.float_storage import refuse_float_storage
 
 
 class DecomposeQuantizedOp(RewritePattern):
@@ -92,5 +91,4 @@ class StablehloLegalizeQuantizedOpToQDQPass(ModulePass):
     name = "stablehlo-legalize-quantized-op-to-qdq"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        refuse_float_storage(op, self.name)
         PatternRewriteWalker(DecomposeQuantizedOp(), apply_recursively=False).rewrite_module(op)

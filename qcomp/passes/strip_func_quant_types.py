@@ -17,7 +17,6 @@ from xdsl.pattern_rewriter import (
 )
 
 from qcomp.passes.utils.storage_boundaries import lower_call, lower_func_signature, lower_return
-from qcomp.passes.utils.float_storage import refuse_float_storage
 
 
 class StripFuncSignature(RewritePattern):
@@ -68,7 +67,6 @@ class StripFuncQuantTypesPass(ModulePass):
     name = "strip-func-quant-types"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        refuse_float_storage(op, self.name)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([StripFuncSignature(), StripReturn(), StripCall()]),
             apply_recursively=False,

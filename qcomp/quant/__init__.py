@@ -4,6 +4,7 @@
   two's-complement wrap and signed view, saturate
 - `rounding`: round half to even / half away from zero
 - `uniform`: the StableHLO spec's quantize / dequantize / requantize
+- `float_storage`: float8/float4 storage: rounding once to nearest even, saturating
 - `stablehlo`: what upstream's quant-to-math lowering computes (`--semantics stablehlo`)
 - `fixed_point`: multiplier/shift and TOSA 1.0 RESCALE
 """

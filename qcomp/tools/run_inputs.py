@@ -262,6 +262,8 @@ def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
         ge = g.type.get_element_type()
         if ge == e:
             return g.array
+        if q is not None and q.is_float_storage and ge == q.storage_type:
+            return g.array.astype(numpy_dtype(q))  # values of the float storage type
         if q is not None and is_int(ge) and not is_bool(ge) and int_info(ge) == int_info(q):
             if g.array.size and (g.array.min() < q.storage_min or g.array.max() > q.storage_max):
                 raise InputError(f"{label}: {g.source} has values outside "
@@ -288,6 +290,8 @@ def _int_range(width: int, signed: bool) -> tuple[int, int]:
 
 
 def _storage_text(q: UniformQuantizedType) -> str:
+    if q.is_float_storage:
+        return q.storage_spelling
     return f"{'' if q.is_signed else 'u'}i{q.storage_bitwidth}"
 
 

@@ -4,7 +4,6 @@
 from xdsl.ir import Dialect
 
 from qcomp.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
-from qcomp.dialects.quant.storage import FloatStorageNotSupported
 from qcomp.dialects.quant.syntax import MAX_STORAGE_BITS, mlir_double_text
 from qcomp.dialects.quant.types import (
     AnyQuantizedType,
@@ -27,7 +26,6 @@ Quant = Dialect(
 
 __all__ = [
     "MAX_STORAGE_BITS", "AnyQuantizedType", "CalibratedQuantizedType", "DequantizeCastOp",
-    "FloatStorageNotSupported",
     "Quant", "QuantType", "QuantizeCastOp", "StorageCastOp", "UniformQuantizedType",
     "element_type", "expressed_of", "float_kind", "mlir_double_text", "quantized_element",
     "storage_of", "storage_type_range",

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import IntAttr, IntegerType, Signedness
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant.syntax import SIGNEDNESS_OF_PREFIX, storage_parts
 
@@ -20,10 +19,6 @@ def print_storage(storage: Attribute, signed: bool, smin: int, smax: int) -> str
     if (smin, smax) != default:
         text += f"<{smin}:{smax}>"
     return text
-
-
-class FloatStorageNotSupported(VerifyException):
-    """A float storage type (`f8E5M2`, ...) where qcomp has no semantics for it yet."""
 
 
 def storage_params(storage: Attribute, spelling: str | None = None,
@@ -91,14 +86,12 @@ class StorageAccessors:
         return storage_parts(self.storage_type_attr, self.is_signed)[1]
 
     @property
-    def storage(self) -> IntegerType:
-        """The storage as an integer of a signedness, the form qcomp's passes, interpreter
-        and lowerings use: signless `iN` when signed (`i8`, `si8`), unsigned `uiN`
-        otherwise (`u8`, `ui8`). Float storage has none yet: FloatStorageNotSupported."""
+    def storage(self) -> Attribute:
+        """The storage as the type qcomp's passes, interpreter and lowerings use: signless
+        `iN` when signed (`i8`, `si8`), unsigned `uiN` otherwise (`u8`, `ui8`); float
+        storage is its float type (`f8E4M3FN`)."""
         if self.is_float_storage:
-            raise FloatStorageNotSupported(
-                f"float storage type {self.storage_spelling} in a quantized type is not "
-                "supported yet")
+            return self.storage_type_attr
         width = self.storage_bitwidth
         return IntegerType(width, Signedness.SIGNLESS if self.is_signed else Signedness.UNSIGNED)
 

@@ -1,8 +1,8 @@
-"""Quantized types with float storage (`!quant.uniform<f8E4M3FN:f32, 2.0:3>`) parse,
-print and verify as MLIR's do, but qcomp's passes do not give them a meaning yet
-(quantize rounding to the float type, dequantize converting back): a pass that meets
-one refuses the program at the first op using it, instead of treating the storage as
-an integer."""
+"""Quantized types with float storage (`!quant.uniform<f8E4M3FN:f32, 2.0:3>`) have a
+meaning in lower-quant-ops, the function boundaries of the quant-to-math passes and the
+interpreter (`qcomp.quant.float_storage`), none in tosa.rescale's integer arithmetic or
+the rowwise formats: those passes refuse the program at the first op using one,
+instead of treating the storage as an integer."""
 
 from __future__ import annotations
 

@@ -49,7 +49,10 @@ def wide_int(q: UniformQuantizedType) -> IntegerType:
 
 
 def check_zero_points(op: Operation, q: UniformQuantizedType, name: str) -> None:
-    """A PassDiagnostic unless every `q - zero_point` fits i64 (see `wide_int`)."""
+    """A PassDiagnostic unless every `q - zero_point` fits i64 (see `wide_int`; float
+    storage subtracts in the expressed type)."""
+    if q.is_float_storage:
+        return
     lo, hi = storage_range(q.storage_bitwidth, q.is_signed)
     for z in q.zero_points.flat:
         if max(abs(lo - int(z)), abs(hi - int(z))) >= 1 << 63:
@@ -129,7 +132,9 @@ def tensor_shape(op: Operation, t: Attribute, q: UniformQuantizedType) -> tuple[
 
 def quantize_tensor(b: Builder, x: SSAValue, q: UniformQuantizedType,
                     shape: Shape | None = None) -> SSAValue:
-    """Storage integers of `quantize(x)`: clamp, round half to even, convert."""
+    """Storage integers of `quantize(x)`: clamp, round half to even, convert. Float
+    storage: clamp, then `convert` to the float type rounds to nearest even
+    (`qcomp.quant.float_storage.quantize_float`)."""
     shape = shape_of(x) if shape is None else shape
     e = q.expressed_type
     v = with_params(b, sh.DivideOp, x, q, q.scales, e, shape)
@@ -137,6 +142,8 @@ def quantize_tensor(b: Builder, x: SSAValue, q: UniformQuantizedType,
         v = with_params(b, sh.AddOp, v, q, q.zero_points.astype(np.float64), e, shape)
     lo, hi = (b.constant(np.array(float(bound)), e) for bound in (q.storage_min, q.storage_max))
     v = b.op(sh.ClampOp, [lo, v, hi], e, shape)
+    if q.is_float_storage:
+        return b.op(sh.ConvertOp, [v], q.storage, shape)
     v = b.op(sh.RoundNearestEvenOp, [v], e, shape)
     s = b.op(sh.ConvertOp, [v], q.storage, shape)
     if not zero_in_range(q):
@@ -149,9 +156,15 @@ def quantize_tensor(b: Builder, x: SSAValue, q: UniformQuantizedType,
 
 def dequantize_tensor(b: Builder, s: SSAValue, q: UniformQuantizedType,
                       shape: Shape | None = None) -> SSAValue:
-    """`convert(q - zero_point) * scale` from the storage integers `s`."""
+    """`convert(q - zero_point) * scale` from the storage integers `s` (float storage:
+    `(convert(q) - zero_point) * scale`, the subtraction in the expressed type)."""
     shape = shape_of(s) if shape is None else shape
     e = q.expressed_type
+    if q.is_float_storage:
+        f = b.op(sh.ConvertOp, [s], e, shape)
+        if np.any(q.zero_points != 0):
+            f = with_params(b, sh.SubtractOp, f, q, q.zero_points.astype(np.float64), e, shape)
+        return with_params(b, sh.MultiplyOp, f, q, q.scales, e, shape)
     if np.any(q.zero_points != 0):
         w = wide_int(q)
         s = b.op(sh.ConvertOp, [s], w, shape)

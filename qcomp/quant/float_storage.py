@@ -1,0 +1,119 @@
+"""Narrow float types as quantized storage (`!quant.uniform<f8E4M3FN:f32, 2.0:3>`) and
+the one rounding rule every conversion into them uses.
+
+    round_to_float(x, kind)  = the value of `kind` nearest to x, ties to even mantissa,
+                               |x| > max -> ±max (saturate), NaN -> NaN
+    quantize_float(x)        = round_to_float(clamp(storage_min, x / scale + zero_point,
+                                                    storage_max), storage)
+    dequantize_float(q)      = (convert(q, expressed) - zero_point) * scale
+
+The arithmetic before the rounding happens in the expressed type, as for integer
+storage (`uniform.quantize`); the rounding itself is exact from float64, in one step
+(`round_float64`): ml_dtypes' own casts from float64 pass through float32 first and
+so round twice (1.0625 + 2^-40 -> f8E4M3FN gives 1.0, the nearest value is 1.125).
+A kind with no NaN (f4E2M1FN, f6*) maps NaN to +0, the choice ONNX's Cast makes
+for float4e2m1 with saturation ("NaN -> 0" is not specified by MLIR; APFloat
+reports an invalid operation).
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from qcomp.quant.ieee import ieee
+from qcomp.quant.uniform import expressed_numpy_dtype
+
+FLOAT_STORAGE_DTYPES = {
+    "f8E5M2": ml_dtypes.float8_e5m2,
+    "f8E4M3FN": ml_dtypes.float8_e4m3fn,
+    "f4E2M1FN": ml_dtypes.float4_e2m1fn,
+}
+"""The float types MLIR takes as quantized storage, by MLIR spelling."""
+
+
+def float_kind_dtype(kind) -> np.dtype:
+    """The NumPy dtype of a float storage type given by MLIR spelling or as a dtype."""
+    return np.dtype(FLOAT_STORAGE_DTYPES.get(kind, kind))
+
+
+def round_float64(f, dt) -> np.ndarray:
+    """float64 -> an ml_dtypes float type (bf16, f8, f6, f4) with one rounding to
+    nearest even, IEEE overflow (the type's inf, or NaN where it has none).
+
+    ml_dtypes casts float64 through float32, rounding twice; rounding to odd at float32
+    first (truncate toward zero, set the last bit when inexact) keeps enough bits for
+    the final rounding to be the correct one."""
+    f = np.asarray(f, np.float64)
+    with np.errstate(all="ignore"):
+        f32 = f.astype(np.float32)
+        back = f32.astype(np.float64)
+        inexact = (back != f) & np.isfinite(f)
+        trunc = np.where(np.abs(back) > np.abs(f), np.nextafter(f32, np.float32(0)), f32)
+        odd = (np.asarray(trunc, np.float32).view(np.uint32) | np.uint32(1)).view(np.float32)
+        return np.asarray(np.where(inexact, odd, f32).astype(dt))
+
+
+def _has_nan(dt: np.dtype) -> bool:
+    return bool(np.isnan(np.array(np.nan).astype(dt)))
+
+
+@ieee
+def narrow_float(a, dt) -> np.ndarray:
+    """Float values as the ml_dtypes type `dt`, rounded once (`round_float64` from
+    float64), IEEE overflow; NaN -> +0 in a type without NaN (f4E2M1FN, f6*: ONNX's
+    rule; ml_dtypes' own cast gives a zero whose sign depends on the NaN's bits)."""
+    a = np.asarray(a)
+    dt = np.dtype(dt)
+    r = round_float64(a, dt) if a.dtype == np.float64 else np.asarray(a.astype(dt))
+    if not _has_nan(dt) and a.dtype.kind == "f" and np.isnan(a).any():
+        r = np.where(np.isnan(a), np.zeros((), dt), r)
+    return r
+
+
+@ieee
+def round_to_float(x, kind, saturate: bool = True) -> np.ndarray:
+    """`x` rounded to the nearest value of float type `kind`, ties to even, in one step.
+
+    Out of the finite range: ±max when `saturate` (infinities too; clamping before
+    rounding equals saturating after it, max being a value of the type), else ±inf
+    where the type has infinities and NaN where it has only NaN. NaN stays NaN
+    (+0 in a type without NaN).
+    """
+    dt = float_kind_dtype(kind)
+    x = np.asarray(x)
+    if saturate:
+        finite_max = float(ml_dtypes.finfo(dt).max)
+        x = np.clip(x.astype(np.float64), -finite_max, finite_max)  # NaN stays NaN
+    return narrow_float(x, dt)
+
+
+@ieee
+def quantize_float(x, scales, zero_points, kind, expressed_dtype,
+                   storage_min: int | None = None, storage_max: int | None = None) -> np.ndarray:
+    """round_to_float(clamp(storage_min, x / scale + zero_point, storage_max), kind):
+    the division, addition and clamp in the expressed type (the clamp only where the
+    type narrows the range, `f8E5M2<-8:8>`; the full range is saturation); a `kind`
+    array (ml_dtypes). A zero point of 0 is not added, as the lowering does not add
+    it (-0 + 0 would be +0)."""
+    dt = expressed_numpy_dtype(expressed_dtype)
+    v = np.asarray(np.asarray(x).astype(dt) / np.asarray(scales).astype(dt))
+    if np.any(zero_points):
+        v = np.asarray(v + np.asarray(zero_points).astype(dt))
+    if storage_min is not None and storage_max is not None:
+        v = np.clip(v, dt.type(storage_min), dt.type(storage_max))  # NaN stays NaN
+        if storage_min == 0:  # IEEE maximum(-0, +0) is +0; np.clip keeps -0
+            v = np.where(v == 0, dt.type(0), v)
+    return round_to_float(v, kind)
+
+
+@ieee
+def dequantize_float(q, scales, zero_points, expressed_dtype) -> np.ndarray:
+    """(convert(q, expressed) - zero_point) * scale, in the expressed type (the
+    conversion is exact: f16, bf16 and wider hold every float storage value)."""
+    dt = expressed_numpy_dtype(expressed_dtype)
+    d = np.asarray(q).astype(np.float32).astype(dt)
+    zp = np.asarray(zero_points)
+    if np.any(zp):
+        d = np.asarray(d - zp.astype(dt))
+    return np.asarray(d * np.asarray(scales).astype(dt))
