@@ -9,6 +9,8 @@ from collections.abc import Mapping
 import math
 import re
 
+import ml_dtypes
+from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
     Float4E2M1FNType,
     Float8E4M3FNType,
@@ -20,6 +22,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from qcomp.ir.float_text import KIND_TYPES, float_kind, format_float, parse_float
+from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.ranges import float_storage_range, storage_range
 
 MAX_STORAGE_BITS = 32
@@ -65,13 +68,41 @@ def mlir_double_text(x: float) -> str:
 
 
 def expressed_limits(kind: str) -> tuple[float, float]:
-    """(smallest positive subnormal, largest finite) of a float kind."""
-    return {
-        "f16": (2.0**-24, 65504.0),
-        "bf16": (2.0**-133, 3.3895313892515355e38),
-        "f32": (2.0**-149, 3.4028234663852886e38),
-        "f64": (5e-324, 1.7976931348623157e308),
-    }[kind]
+    """(smallest positive subnormal, largest finite) of a float kind, as MLIR bounds a
+    scale by its expressed type (`f8E5M2`: [1.525879e-05, 5.734400e+04])."""
+    if kind in _WIDE_LIMITS:
+        return _WIDE_LIMITS[kind]
+    info = ml_dtypes.finfo(float_kind_dtype(NARROW_EXPRESSED[kind]))
+    return float(info.smallest_subnormal), float(info.max)
+
+
+_WIDE_LIMITS = {
+    "f16": (2.0**-24, 65504.0),
+    "bf16": (2.0**-133, 3.3895313892515355e38),
+    "tf32": (2.0**-136, (2 - 2.0**-10) * 2.0**127),
+    "f32": (2.0**-149, 3.4028234663852886e38),
+    "f64": (5e-324, 1.7976931348623157e308),
+}
+
+NARROW_EXPRESSED = {
+    "f8E5M2": "float8_e5m2", "f8E4M3FN": "float8_e4m3fn", "f8E5M2FNUZ": "float8_e5m2fnuz",
+    "f8E4M3FNUZ": "float8_e4m3fnuz", "f8E4M3B11FNUZ": "float8_e4m3b11fnuz",
+    "f8E4M3": "float8_e4m3", "f8E3M4": "float8_e3m4", "f8E8M0FNU": "float8_e8m0fnu",
+    "f6E2M3FN": "float6_e2m3fn", "f6E3M2FN": "float6_e3m2fn", "f4E2M1FN": "float4_e2m1fn",
+}
+"""MLIR's narrow float types (ml_dtypes' names), legal expressed types as in MLIR."""
+
+EXPRESSED_TYPES: dict[str, type] = {
+    **KIND_TYPES, "tf32": builtin.FloatTF32Type,
+    **{name: getattr(builtin, f"Float{name[1:]}Type") for name in NARROW_EXPRESSED},
+}
+"""Every float type MLIR takes as an expressed type, by name (f80 and f128 make MLIR
+abort when it bounds the scale, so qcomp refuses them)."""
+
+
+def expressed_kind(t: Attribute) -> str:
+    """The name of expressed type `t` (`f32`, `f8E5M2`, ...)."""
+    return float_kind(t) or str(t)
 
 
 class QuantParseError(Exception):
@@ -236,12 +267,11 @@ class _BodyParser:
 
     def expressed_type(self) -> tuple[Attribute, int]:
         name, off = self.ident()
-        cls = KIND_TYPES.get(name)
+        cls = EXPRESSED_TYPES.get(name)
         if cls is None:
-            if re.fullmatch(r"f8E.*|f4E.*|f6E.*|tf32|f80|f128", name):
+            if name in ("f80", "f128"):
                 raise QuantParseError(
-                    off, f"unsupported expressed type {name} (qcomp supports f16, bf16, f32, "
-                    "f64)")
+                    off, f"unsupported expressed type {name} (MLIR aborts on it)")
             raise QuantParseError(off, "invalid kind of type specified")
         return cls(), off
 
@@ -317,8 +347,10 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
             if flavour == "axis" and len(shape) != 1:
                 raise p.error("per-axis quantization parameters must be a flat list")
         p.at_end()
-        kind = float_kind(expressed)
-        assert kind is not None
+        kind = expressed_kind(expressed)
+        if flavour == "sub-channel" and kind not in KIND_TYPES:
+            raise p.error(f"sub-channel quantization with expressed type {kind} is not "
+                          "supported by qcomp")
         lo, hi = expressed_limits(kind)
         scales = []
         for scale, _, off in params:
@@ -342,8 +374,8 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
                     if not (lo <= scale <= hi) and format_float(value, kind) != text:
                         value = scale
             if not (lo <= value <= hi):
-                raise QuantParseError(
-                    off,
+                raise QuantParseError(  # MLIR reports it just after the scale's token
+                    off + len(p.token_text(off)),
                     f"scale {mlir_double_text(scale)} out of expressed type range "
                     f"[{mlir_double_text(lo)}, {mlir_double_text(hi)}]",
                 )

@@ -51,6 +51,8 @@ from qcomp.dialects.quant.storage import (
 from qcomp.dialects.quant.syntax import (
     MAX_STORAGE_BITS,
     QuantParseError,
+    EXPRESSED_TYPES,
+    expressed_kind,
     expressed_limits,
     float_kind,
     mlir_double_text,
@@ -286,9 +288,9 @@ class UniformQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribut
 
     # -- verification ----------------------------------------------------------------
     def verify(self) -> None:
-        kind = float_kind(self.expressed_type)
-        if kind is None:
-            raise VerifyException("expressed type must be a float type (f16, bf16, f32, f64)")
+        kind = expressed_kind(self.expressed_type)
+        if type(self.expressed_type) not in EXPRESSED_TYPES.values():
+            raise VerifyException("expressed type must be a float type other than f80 and f128")
         width = self.storage_bitwidth
         if width == 0 or width > MAX_STORAGE_BITS:
             raise VerifyException(f"illegal storage type size: {width}")
