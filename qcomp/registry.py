@@ -16,6 +16,12 @@ from xdsl.passes import ModulePass
 from qcomp import ir
 
 
+def _func() -> Dialect:
+    from qcomp.dialects.func import Func
+
+    return Func
+
+
 def _quant() -> Dialect:
     from qcomp.dialects.quant import Quant
 
@@ -65,6 +71,7 @@ def _tensor() -> Dialect:
 
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "func": _func,
     "quant": _quant,
     "stablehlo": _stablehlo,
     "chlo": _chlo,
@@ -74,7 +81,8 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "shape": _shape,
     "tensor": _tensor,
 }
-"""qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
+"""qcomp's dialects (name -> factory). `func` is xDSL's with MLIR's `func.return`
+verifier, loaded in place of xDSL's; `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it; `shape` and `tensor` hold the few ops `lower-quant-ops`
 emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts)."""
 

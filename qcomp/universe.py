@@ -5,10 +5,10 @@ from xdsl.universe import Universe
 
 from qcomp.registry import DIALECTS, PASSES
 
-# xDSL's own universe already registers dialects named `tosa` and `tensor`, and Universe
-# merging raises on duplicate names, so qcomp's `tosa` and `tensor` (which replace
-# xDSL's in `make_context()`) are left out of the plugin list.
-_SHARED_WITH_XDSL = {"tosa", "tensor"}
+# xDSL's own universe already registers dialects named `func`, `tosa` and `tensor`, and
+# Universe merging raises on duplicate names, so qcomp's (which replace xDSL's in
+# `make_context()`) are left out of the plugin list.
+_SHARED_WITH_XDSL = {"func", "tosa", "tensor"}
 
 QCOMP_UNIVERSE = Universe(
     all_dialects={k: v for k, v in DIALECTS.items() if k not in _SHARED_WITH_XDSL},

@@ -25,6 +25,7 @@ from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
+from qcomp.interpreter.func_functions import FuncReturnFunctions
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
 from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
@@ -155,6 +156,7 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     interp = QcompInterpreter(module)
     interp.max_memory = max_memory
     interp.register_implementations(FuncFunctions())
+    interp.register_implementations(FuncReturnFunctions())
     interp.elementwise = StablehloFunctions(semantics)
     interp.register_implementations(interp.elementwise)
     interp.register_implementations(CheckFunctions())

@@ -14,10 +14,12 @@ def new_context(dialects: Mapping[str, Callable[[], Dialect]],
                 allow_unregistered: bool = False) -> Context:
     """A context with builtin and func loaded and each of `dialects` (name -> factory)
     registered: imported and loaded the first time one of its ops or types is parsed or
-    looked up, so a run pays only for the dialects its input uses."""
+    looked up, so a run pays only for the dialects its input uses. A `func` entry is
+    loaded at once in place of xDSL's."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for d in (Builtin, Func):
-        ctx.load_dialect(d)
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(dialects["func"]() if "func" in dialects else Func)
     for name, factory in dialects.items():
-        ctx.register_dialect(name, factory)
+        if name != "func":
+            ctx.register_dialect(name, factory)
     return ctx

@@ -150,3 +150,10 @@ def print_module(op: Operation, generic: bool = False,
                  elements_hex_limit=elements_hex_limit, names=names).print_op(op)
     out.write("\n")
     return out.getvalue()
+
+
+def type_text(t: Attribute) -> str:
+    """A type or attribute as qcomp prints it (MLIR's text), for diagnostics."""
+    out = io.StringIO()
+    QcompPrinter(stream=out).print_attribute(t)
+    return out.getvalue()

@@ -32,7 +32,7 @@ INVALID = {
 }
 
 EXPECTED = {
-    "return type": "<stdin>:3:3: error: 'func.return' op ",
+    "return type": "<stdin>:3:3: error: type of return operand 0 ",
     "operands": "<stdin>:3:8: error: 'stablehlo.add' op Expected 2 operands, but got 1\n",
     "terminator": "<stdin>:3:8: error: Operation stablehlo.add terminates block in "
                   "single-block region but is not a terminator\n",

@@ -11,7 +11,7 @@ func.func @missing(%arg0: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 2]]:3: error: unexpected error: 'func.return' op Expected arguments to have the same types
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 2]]:3: error: unexpected error: type of return operand 0 ('tensor<2xf32>') doesn't match function result type ('tensor<2xi8>') in function @unexpected
 func.func @unexpected(%arg0: tensor<2xf32>) -> tensor<2xi8> {
   return %arg0 : tensor<2xf32>
 }
@@ -19,9 +19,9 @@ func.func @unexpected(%arg0: tensor<2xf32>) -> tensor<2xi8> {
 // -----
 
 // An expectation on the wrong line is both missing and unexpected.
-// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 3]]:3: error: unexpected error: 'func.return' op
-// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 3]]:6: error: expected error "same types" was not produced
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 3]]:3: error: unexpected error: type of return operand 0
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 3]]:6: error: expected error "doesn't match" was not produced
 func.func @wrong_line(%arg0: tensor<2xf32>) -> tensor<2xi8> {
   return %arg0 : tensor<2xf32>
-  // expected-error @+1 {{same types}}
+  // expected-error @+1 {{doesn't match}}
 }

@@ -5,14 +5,14 @@
 // designator).
 
 func.func @next_line(%arg0: tensor<2xf32>) -> tensor<2xi8> {
-  // expected-error @+1 {{'func.return' op Expected arguments to have the same types as the function output types}}
+  // expected-error @+1 {{type of return operand 0 ('tensor<2xf32>') doesn't match function result type ('tensor<2xi8>') in function @next_line}}
   return %arg0 : tensor<2xf32>
 }
 
 // -----
 
 func.func @same_line(%arg0: tensor<2xf32>) -> tensor<2xi8> {
-  return %arg0 : tensor<2xf32> // expected-error {{expected [tensor<2xi8>], got [tensor<2xf32>]}}
+  return %arg0 : tensor<2xf32> // expected-error {{doesn't match function result type ('tensor<2xi8>')}}
 }
 
 // -----
@@ -20,20 +20,20 @@ func.func @same_line(%arg0: tensor<2xf32>) -> tensor<2xi8> {
 func.func @line_above(%arg0: tensor<2xf32>) -> tensor<2xi8> {
   return %arg0 : tensor<2xf32>
 
-  // expected-error @-2 {{same types as the function output types}}
+  // expected-error @-2 {{doesn't match function result type}}
 }
 
 // -----
 
 func.func @above(%arg0: tensor<2xf32>) -> tensor<2xi8> {
   return %arg0 : tensor<2xf32>
-  // expected-error @above {{same types}}
+  // expected-error @above {{doesn't match}}
 }
 
 // -----
 
 func.func @below(%arg0: tensor<2xf32>) -> tensor<2xi8> {
-  // expected-error @below {{expected [tensor<2xi8>]}}
+  // expected-error @below {{function result type ('tensor<2xi8>')}}
   return %arg0 : tensor<2xf32>
 }
 
@@ -59,7 +59,7 @@ func.func @literal() -> tensor<2xi8> {
 
 // -re: the parts in {{...}} are regular expressions.
 func.func @regex(%arg0: tensor<2xf32>) -> tensor<2xi8> {
-  // expected-error-re @+1 {{expected [tensor<{{[0-9]+}}xi8>], got [tensor<2x{{f(16|32)}}>]}}
+  // expected-error-re @+1 {{type of return operand 0 ('tensor<2x{{f(16|32)}}>') doesn't match function result type ('tensor<{{[0-9]+}}xi8>')}}
   return %arg0 : tensor<2xf32>
 }
 
