@@ -112,3 +112,21 @@ def test_inputs_over_the_memory_budget_are_refused_before_drawing():
         "<stdin>:1:1: error: --verify-numerics: the arguments of @big need 37.3 GiB, over the "
         "memory limit of 4.0 GiB that qcomp-run also keeps (--max-memory); check this function "
         "with smaller shapes")
+
+
+def test_a_function_that_cannot_run_is_reported_not_silently_passed():
+    import io
+
+    from qcomp.tools.qcomp_opt import main
+
+    # the interpreter computes in f16/bf16/f32/f64 only: nothing can be compared for @q
+    t, q = "tensor<4xf8E5M2>", "tensor<4x!quant.uniform<i8:f8E5M2, 2.0:1>>"
+    text = (f"func.func @q(%x: {t}) -> {q} {{\n"
+            f"  %0 = quant.qcast %x : {t} to {q}\n  return %0 : {q}\n}}\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["-", "--lower-quant-ops", "--verify-numerics"],
+                stdin=io.StringIO(text), stdout=out, stderr=err)
+    assert code == 0 and "stablehlo.divide" in out.getvalue()
+    assert err.getvalue().splitlines()[0] == (
+        "<stdin>:1:1: warning: --verify-numerics: @q does not run in the interpreter before "
+        "the passes (unsupported expressed type f8E5M2); its numerics are not checked")

@@ -227,6 +227,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     if diag is not None:
         return None, [diag]
     validator = None
+    warnings: list[Diagnostic] = []
     if opts.verify_numerics > 0 and opts.passes:
         from qcomp.tools.verify_numerics import CannotVerify, NumericsValidator, XlaCannotRun
 
@@ -244,6 +245,10 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         if validator.lowered_problem is not None:
             return None, [Diagnostic("error", f"--verify-numerics: the input: "
                                               f"{validator.lowered_problem}", None)]
+        warnings = [Diagnostic("warning", f"--verify-numerics: @{f.sym_name.data} does not run "
+                               f"in the interpreter before the passes ({why}); its numerics "
+                               "are not checked", op_offset(f, positions))
+                    for f, why in validator.unchecked()]
     for p in opts.passes:
         before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
@@ -281,7 +286,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     t0 = time.perf_counter()
     out = opts.print(module)
     timing.add("Output", time.perf_counter() - t0)
-    return out, []
+    return out, warnings
 
 
 def _load_test_dialect(ctx) -> None:
@@ -341,7 +346,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
         else:
             for d in diags:
                 stderr.write(render(source, d))
-            failed |= bool(diags)
+            failed |= any(d.severity == "error" for d in diags)
     if args.timing:
         stderr.write(timing.report())
     result = (SPLIT_MARKER + "\n").join(outputs)
