@@ -151,16 +151,10 @@ class _Streams:
 
 
 def has_checks(module) -> bool:
-    """Whether the module has checks (`check.*` ops, `custom_call @check.eq`)."""
-    from qcomp.dialects.check import CHECK
-    from qcomp.dialects.stablehlo import CustomCallOp
+    """Whether the module has checks (`check.*` ops, `custom_call` to a check target)."""
+    from qcomp.interpreter.checks import is_check
 
-    for op in module.walk():
-        if op.dialect_name() == CHECK.name:
-            return True
-        if isinstance(op, CustomCallOp) and op.call_target_name == "check.eq":
-            return True
-    return False
+    return any(is_check(op) for op in module.walk())
 
 
 class _Runner:
