@@ -172,10 +172,13 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
     from qcomp.interpreter.shape_functions import ShapeFunctions
+    from qcomp.interpreter.stablehlo_control_functions import StablehloControlFunctions
+    from qcomp.interpreter.stablehlo_scatter_functions import StablehloScatterFunctions
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
-            MathFunctions(), RowwiseFunctions(), ShapeFunctions()]
+            MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
+            StablehloControlFunctions(), StablehloScatterFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
