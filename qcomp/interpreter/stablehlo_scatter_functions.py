@@ -86,7 +86,8 @@ def apply_updates(interpreter: Interpreter, region, results: list[np.ndarray],
     if kinds is not None and n == 1 and kinds[0] != regions.REPLACE and \
             results[0].dtype.kind != "b" and _ufunc(kinds[0]) is not None:
         try:  # NumPy's unbuffered ufunc.at applies repeated indices in order
-            _ufunc(kinds[0]).at(results[0], flat, updates[0])
+            with np.errstate(all="ignore"):
+                _ufunc(kinds[0]).at(results[0], flat, updates[0])
             return
         except TypeError:
             pass
