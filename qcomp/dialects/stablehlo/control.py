@@ -64,7 +64,12 @@ from qcomp.dialects.stablehlo.kinds import (
     verify_value_kinds,
 )
 from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
-from qcomp.dialects.stablehlo.verify_regions import verify_branches, verify_map, verify_while
+from qcomp.dialects.stablehlo.verify_regions import (
+    types_text,
+    verify_branches,
+    verify_map,
+    verify_while,
+)
 from qcomp.dialects.stablehlo.verify_shapes import fail, shape
 
 REGION_VALUES = type_only(per_axis=True, fusable=False, upstream_generic=UpstreamGeneric.NEVER)
@@ -155,9 +160,9 @@ class WhileOp(IRDLOperation):
         verify_while([v.type for v in self.operand], self.cond, self.body)
         rets = [v.type for v in self.operand]
         if [r.type for r in self.results] != rets:
-            fail(f"inferred type(s) {', '.join(type_text(t) for t in rets)} are incompatible "
+            fail(f"inferred type(s) {types_text(rets)} are incompatible "
                  "with return type(s) of operation "
-                 f"{', '.join(type_text(r.type) for r in self.results)}")
+                 f"{types_text([v.type for v in self.results])}")
 
 
 # ---------------------------------------------------------------------------
@@ -199,7 +204,7 @@ class CaseOp(IRDLOperation):
 
         if not (isinstance(t, TensorType) and t.get_shape() == ()
                 and isinstance(t.element_type, IntegerType) and t.element_type.width.data == 32):
-            fail(f"operand #0 must be 0D tensor of 32-bit signless integer values, but got "
+            fail(f"operand #0 must be ranked tensor of 32-bit signless integer values, but got "
                  f"'{type_text(t)}'")
         if not self.branches:
             fail("expect at least one branch")
@@ -271,8 +276,8 @@ class TupleOp(IRDLOperation):
     def verify_(self) -> None:
         want = TupleType([v.type for v in self.val])
         if list(self.result.type.types.data) != [v.type for v in self.val]:
-            fail(f"inferred type(s) {type_text(want)} are incompatible with return type(s) of "
-                 f"operation {type_text(self.result.type)}")
+            fail(f"inferred type(s) '{type_text(want)}' are incompatible with return type(s) of "
+                 f"operation '{type_text(self.result.type)}'")
 
 
 @custom_parser
@@ -319,8 +324,8 @@ class GetTupleElementOp(IRDLOperation):
         if i >= len(types):
             fail(f"index {i} is out of bounds of operand with size {len(types)}")
         if self.result.type != types[i]:
-            fail(f"inferred type(s) {type_text(types[i])} are incompatible with return "
-                 f"type(s) of operation {type_text(self.result.type)}")
+            fail(f"inferred type(s) '{type_text(types[i])}' are incompatible with return "
+                 f"type(s) of operation '{type_text(self.result.type)}'")
 
 
 # ---------------------------------------------------------------------------

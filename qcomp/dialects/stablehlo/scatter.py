@@ -47,14 +47,14 @@ from qcomp.dialects.facts import Quantization, QuantSemantics
 from qcomp.dialects.stablehlo.attrs import format_struct, int_tuple, ints, parse_struct
 from qcomp.dialects.stablehlo.format import array_values, padding_values
 from qcomp.dialects.stablehlo.kinds import (
-    INT,
-    RANKED,
     TENSOR,
     ElementKinds,
+    element_kinds,
     type_text,
     verify_value_kinds,
 )
 from qcomp.dialects.stablehlo.verify_regions import (
+    types_text,
     check_dim_in_bounds,
     check_dims_distinct,
     check_dims_in_bounds,
@@ -149,11 +149,14 @@ class ScatterOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(
         RecursiveMemoryEffect(),
-        ElementKinds(((RANKED, TENSOR), (RANKED, INT), (RANKED, TENSOR)), (RANKED, TENSOR)),
-        DQ_OP_Q)
+        ElementKinds.same(TENSOR, 1), DQ_OP_Q)
 
     def verify_(self) -> None:
         verify_value_kinds(self)
+        t = self.scatter_indices.type
+        if not (isinstance(t, TensorType) and "I" in element_kinds(t)):
+            fail(f"operand #{len(self.inputs)} must be ranked tensor of integer or index values, "
+                 f"but got '{type_text(t)}'")
         verify_scatter(self)
 
 
@@ -222,9 +225,9 @@ def verify_scatter(op: ScatterOp) -> None:
         _check_scatter_bounds(d, shape(t), idx_shape, shape(u))
     for i, (t, r) in enumerate(zip(inputs, op.results)):
         if not compatible_types(t, r.type):
-            fail(f"inferred type(s) {', '.join(type_text(v) for v in inputs)} are incompatible "
+            fail(f"inferred type(s) {types_text(inputs)} are incompatible "
                  f"with return type(s) of operation "
-                 f"{', '.join(type_text(v.type) for v in op.results)}")
+                 f"{types_text([v.type for v in op.results])}")
 
 
 def _check_scatter_dims(d, operand: Sequence[int], idx: Sequence[int],
@@ -300,7 +303,7 @@ def verify_select_and_scatter(op: SelectAndScatterOp) -> None:
     for i, a in enumerate(block.args):
         if shape(a.type) != () or element_type(a.type) != element_type(operand):
             fail(f"expects the type of select-region's parameter at index {i} to be "
-                 f"{type_text(want)}, but got {type_text(a.type)}")
+                 f"'{type_text(want)}', but got '{type_text(a.type)}'")
     rets = terminator_types(block)
     if len(rets) != 1:
         fail(f"expects select-region to return single value, but got: {len(rets)}")
@@ -308,14 +311,14 @@ def verify_select_and_scatter(op: SelectAndScatterOp) -> None:
     e = element_type(r)
     if shape(r) != () or getattr(getattr(e, "width", None), "data", None) != 1:
         fail(f"expects the return-type of select-region to be tensor<i1>, but got: "
-             f"{type_text(r)}")
+             f"'{type_text(r)}'")
     check_reducer_shape(op.scatter.block, [TensorType(element_type(source), [])],
                         [op.init_value.type])
     rank = len(shape(operand))
     window = op.window_dimensions
     if len(window) != rank:
         fail(f"expects window-dimensions size == operand rank, but got window-dimensions size: "
-             f"{len(window)} and operand-type: {type_text(operand)} with rank = {rank}.")
+             f"{len(window)} and operand-type: '{type_text(operand)}' with rank = {rank}.")
     strides, pads = op.window_strides, op.padding
     if len(strides) != rank:
         fail(f"expects window-strides to have same dimension-size as size of window dimensions "
@@ -334,4 +337,4 @@ def verify_select_and_scatter(op: SelectAndScatterOp) -> None:
     out = window_output_shape(shape(operand), window, strides, pads)
     inferred = TensorType(element_type(operand), out)
     if not compatible_types(inferred, source):
-        fail(f"expects source-type to be {type_text(inferred)}, but got{type_text(source)}")
+        fail(f"expects source-type to be '{type_text(inferred)}', but got'{type_text(source)}'")

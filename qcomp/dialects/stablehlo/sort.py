@@ -29,7 +29,7 @@ from xdsl.traits import RecursiveMemoryEffect
 from qcomp.dialects.facts import UpstreamGeneric, type_only
 from qcomp.dialects.stablehlo.format import int_value
 from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds, type_text, verify_value_kinds
-from qcomp.dialects.stablehlo.verify_regions import verify_sort
+from qcomp.dialects.stablehlo.verify_regions import types_text, verify_sort
 from qcomp.dialects.stablehlo.verify_shapes import fail, shape
 
 
@@ -65,9 +65,9 @@ class SortOp(IRDLOperation):
                 fail("requires the same shape for all operands and results")
         for v, r in zip(self.inputs, self.results):
             if v.type != r.type:
-                fail(f"inferred type(s) {', '.join(type_text(t) for t in types)} are "
+                fail(f"inferred type(s) {types_text(types)} are "
                      "incompatible with return type(s) of operation "
-                     f"{', '.join(type_text(x.type) for x in self.results)}")
+                     f"{types_text([v.type for v in self.results])}")
         if len(self.results) != len(types):
             fail(f"requires the same number of operands and results")
         verify_sort(types, self.dimension, self.comparator)

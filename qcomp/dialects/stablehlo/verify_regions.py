@@ -24,9 +24,9 @@ from qcomp.dialects.stablehlo.verify_shapes import (
 )
 
 
-def _types_text(types: Sequence[Attribute]) -> str:
-    """MLIR prints a TypeRange as `'a', 'b'`... upstream streams them comma separated."""
-    return ", ".join(type_text(t) for t in types)
+def types_text(types: Sequence[Attribute]) -> str:
+    """Types as MLIR's diagnostics stream them: `'a', 'b'`."""
+    return ", ".join(f"'{type_text(t)}'" for t in types)
 
 
 def _scalar(e: Attribute) -> TensorType:
@@ -60,16 +60,16 @@ def check_reducer_shape(block: Block, input_types: Sequence[Attribute],
     for i in range(n):
         if not compatible_types(acc[i], args[i].type):
             fail(f"The type of reduction-region's parameter at index {i} is different than "
-                 f"the corresponding result type: {type_text(args[i].type)} vs "
-                 f"{type_text(acc[i])}")
+                 f"the corresponding result type: '{type_text(args[i].type)}' vs "
+                 f"'{type_text(acc[i])}'")
         if not shapes_compatible(shape(acc[i]), shape(args[n + i].type)):
             fail(f"The type of reduction-region's parameter at index {n + i} is different "
-                 f"than the corresponding result type: {type_text(args[n + i].type)} vs "
-                 f"{type_text(acc[i])}")
+                 f"than the corresponding result type: '{type_text(args[n + i].type)}' vs "
+                 f"'{type_text(acc[i])}'")
         if not shapes_compatible(shape(init_types[i]), shape(acc[i])):
             fail(f"The shape of reduction-region's result type at index {i} differs from the "
-                 f"op's corresponding init-value type: {type_text(acc[i])} vs "
-                 f"{type_text(init_types[i])}")
+                 f"op's corresponding init-value type: '{type_text(acc[i])}' vs "
+                 f"'{type_text(init_types[i])}'")
         if shape(args[n + i].type):
             fail(f"The rank of reduction-region's argument at index {n + i} is expected to be "
                  f"<= 0, got {len(shape(args[n + i].type))}")
@@ -113,20 +113,20 @@ def verify_while(operand_types: Sequence[Attribute], cond: Region, body: Region)
     body_args = [a.type for a in body.block.args]
     if not _all_compatible(operand_types, cond_args):
         fail("expect operands to be compatible with condition block arguments but got "
-             f"{_types_text(operand_types)} vs {_types_text(cond_args)}")
+             f"{types_text(operand_types)} vs {types_text(cond_args)}")
     if not _all_compatible(operand_types, body_args):
         fail("expect operands to be compatible with body block arguments but got "
-             f"{_types_text(operand_types)} vs {_types_text(body_args)}")
+             f"{types_text(operand_types)} vs {types_text(body_args)}")
     rets = terminator_types(body.block)
     if not _all_compatible(operand_types, rets):
         fail("expect operands to be compatible with body block return types but got "
-             f"{_types_text(operand_types)} vs {_types_text(rets)}")
+             f"{types_text(operand_types)} vs {types_text(rets)}")
     cond_rets = terminator_types(cond.block)
     if len(cond_rets) != 1:
         fail(f"expect condition body returns a single value but got {len(cond_rets)}")
     if not _is_i1_scalar(cond_rets[0]):
         fail("expect condition block return a zero-ranked tensor of i1 but got "
-             f"{type_text(cond_rets[0])}")
+             f"'{type_text(cond_rets[0])}'")
 
 
 def _all_compatible(a: Sequence[Attribute], b: Sequence[Attribute]) -> bool:
@@ -155,10 +155,10 @@ def verify_branches(branches: Sequence[Region], result_types: Sequence[Attribute
         rets = terminator_types(region.block)
         if not _all_compatible(first, rets):
             fail(f"{what} 0 and {what} {i} have mismatched return types: "
-                 f"{_types_text(first)} vs {_types_text(rets)}")
+                 f"{types_text(first)} vs {types_text(rets)}")
     if not _all_compatible(first, result_types):
-        fail(f"inferred type(s) {_types_text(first)} are incompatible with return type(s) of "
-             f"operation {_types_text(result_types)}")
+        fail(f"inferred type(s) {types_text(first)} are incompatible with return type(s) of "
+             f"operation {types_text(result_types)}")
 
 
 def verify_sort(input_types: Sequence[Attribute], dimension: int, comparator: Region) -> None:
@@ -174,13 +174,13 @@ def verify_sort(input_types: Sequence[Attribute], dimension: int, comparator: Re
         want = _scalar(t)
         for i in (2 * k, 2 * k + 1):
             if block.args[i].type != want:
-                fail(f"comparator block argument #{i} should be of type {type_text(want)} "
-                     f"but got {type_text(block.args[i].type)}")
+                fail(f"comparator block argument #{i} should be of type '{type_text(want)}' "
+                     f"but got '{type_text(block.args[i].type)}'")
     rets = terminator_types(block)
     if len(rets) != 1:
         fail(f"comparator must return single output but got {len(rets)}")
     if not _is_i1_scalar(rets[0]):
-        fail(f"comparator must return tensor<i1> but got {type_text(rets[0])}")
+        fail(f"comparator must return tensor<i1> but got '{type_text(rets[0])}'")
 
 
 def verify_map(input_types: Sequence[Attribute], dims: Sequence[int], body: Region,
@@ -192,23 +192,23 @@ def verify_map(input_types: Sequence[Attribute], dims: Sequence[int], body: Regi
     for i, (arg, t) in enumerate(zip(block.args, input_types)):
         if shape(arg.type):
             fail(f"computation arguments must be 0-rank tensor, but got: arg #{i} of type "
-                 f"{type_text(arg.type)}")
+                 f"'{type_text(arg.type)}'")
         if element_type(arg.type) != element_type(t):
             fail(f"element type of operands and computation arguments must match, but got: "
-                 f"{type_text(element_type(t))} and {type_text(element_type(arg.type))}")
+                 f"'{type_text(element_type(t))}' and '{type_text(element_type(arg.type))}'")
     rets = terminator_types(block)
     if len(rets) != 1:
         fail(f"computation must return single output, but got: {len(rets)}")
     if shape(rets[0]):
-        fail(f"computation must return 0-rank tensor, but got: {type_text(rets[0])}")
+        fail(f"computation must return 0-rank tensor, but got: '{type_text(rets[0])}'")
     rank = len(shape(input_types[0])) if input_types else 0
     if list(dims) != list(range(rank)):
         fail("requires monotonically increasing dimension numbers, but got: "
-             f"[{', '.join(map(str, dims))}]")
+             f"{', '.join(map(str, dims))}")
     expected = TensorType(element_type(rets[0]), shape(input_types[0]))
     if not compatible_types(expected, result_type):
-        fail(f"inferred type(s) {type_text(expected)} are incompatible with return type(s) of "
-             f"operation {type_text(result_type)}")
+        fail(f"inferred type(s) '{type_text(expected)}' are incompatible with return type(s) of "
+             f"operation '{type_text(result_type)}'")
 
 
 def window_output_shape(in_shape: Sequence[int], window: Sequence[int],
