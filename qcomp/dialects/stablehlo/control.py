@@ -235,14 +235,20 @@ class MapOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 # tuple, get_tuple_element
 # ---------------------------------------------------------------------------
+def _optional_operands(parser: Parser) -> list:
+    """`%a, %b, ...` or nothing."""
+    first = parser.parse_optional_unresolved_operand()
+    if first is None:
+        return []
+    operands = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
 @custom_parser
 def _parse_tuple(cls, parser: Parser):
-    operands = []
-    first = parser.parse_optional_unresolved_operand()
-    if first is not None:
-        operands.append(first)
-        while parser.parse_optional_punctuation(",") is not None:
-            operands.append(parser.parse_unresolved_operand())
+    operands = _optional_operands(parser)
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     pos = parser.pos
@@ -333,12 +339,7 @@ class GetTupleElementOp(IRDLOperation):
 # ---------------------------------------------------------------------------
 @custom_parser
 def _parse_after_all(cls, parser: Parser):
-    operands = []
-    first = parser.parse_optional_unresolved_operand()
-    if first is not None:
-        operands.append(first)
-        while parser.parse_optional_punctuation(",") is not None:
-            operands.append(parser.parse_unresolved_operand())
+    operands = _optional_operands(parser)
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     pos = parser.pos
@@ -377,12 +378,7 @@ class AfterAllOp(IRDLOperation):
 @custom_parser
 def _parse_composite(cls, parser: Parser):
     name = parser.parse_str_literal()
-    operands = []
-    first = parser.parse_optional_unresolved_operand()
-    if first is not None:
-        operands.append(first)
-        while parser.parse_optional_punctuation(",") is not None:
-            operands.append(parser.parse_unresolved_operand())
+    operands = _optional_operands(parser)
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     ins, outs = parse_functional_type(parser, len(operands))
