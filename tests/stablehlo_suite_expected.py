@@ -6,7 +6,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     'interpret/all_gather.mlir': 'Operation stablehlo.all_gather is not registered',
     'interpret/all_reduce.mlir': 'Operation stablehlo.all_reduce is not registered',
     'interpret/all_to_all.mlir': 'Operation stablehlo.all_to_all is not registered',
-    'interpret/api_input_arguments.mlir': '@main takes 2 argument(s) (2xi32, 2xi32): pass them with --input=2xi32=... --input=2xi32=... (in order) or --inputs IN.npz',
     'interpret/atan2.mlir': "'atan2' is not defined on complex<f64>",
     'interpret/bitcast_convert.mlir': 'bitcast_convert between i1 and i64 is not supported',
     'interpret/collective_permute.mlir': 'Operation stablehlo.collective_permute is not registered',

@@ -13,7 +13,9 @@
   passes), as upstream only round-trips them.
 
 Files run in parallel, one forked process per file (qcomp imported once, before the
-fork), each stopped after `--timeout` seconds. The report gives the pass count per
+fork), each stopped after `--timeout` seconds. `--json` prints the outcome of each file
+instead of the report (tests/test_stablehlo_suite.py runs this tool as a fresh process:
+forking a process that has loaded JAX can deadlock). The report gives the pass count per
 directory and the failing files grouped by reason (the first diagnostic, its numbers
 and quoted details kept). A file whose RUN lines upstream disabled
 (`RUN-DISABLED(...)`) is reported with upstream's reason and not run.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import multiprocessing as mp
 import os
 import re
@@ -85,6 +88,9 @@ def run_file(path: Path) -> str:
         argv = [str(path), "--semantics", "stablehlo"]
         if re.search(r"^// RUN:.*-split-input-file", text, re.MULTILINE):
             argv.append("--split-input-file")
+        given = re.search(r'^// RUN:.*--args="([^"]*)"', text, re.MULTILINE)
+        if given is not None:  # the first RUN line's arguments
+            argv.append("--args=" + given.group(1))
         code = main(argv, None, out, err)
     return PASS if code == 0 else _reason(code, out.getvalue(), err.getvalue())
 
@@ -181,6 +187,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per file")
     ap.add_argument("--verbose", "-v", action="store_true", help="list every failing file")
+    ap.add_argument("--json", action="store_true",
+                    help="print {file: 'pass' or reason} as JSON instead of the report")
     ap.add_argument("--write-expected", action="store_true",
                     help=f"rewrite {EXPECTED.relative_to(ROOT)} from this (full) run")
     args = ap.parse_args(argv)
@@ -200,7 +208,10 @@ def main(argv: list[str]) -> int:
         if sys.stderr.isatty():
             print(f"\r{n}/{len(paths)}", end="", file=sys.stderr, flush=True)
 
-    results = run_all(paths, args.jobs, args.timeout, progress)
+    results = run_all(paths, args.jobs, args.timeout, None if args.json else progress)
+    if args.json:
+        print(json.dumps(results, indent=0, sort_keys=True))
+        return 0
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(summarize(results, verbose=args.verbose))

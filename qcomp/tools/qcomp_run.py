@@ -2,6 +2,7 @@
 
     qcomp-run FILE [--split-input-file] [--entry NAME]
               [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz]
+              [--args "[dense<...> : tensor<...>, ...]"]
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
               [--backend numpy|xla] [--device cpu|gpu]
@@ -96,6 +97,9 @@ def _arg_parser() -> ArgParser:
                    metavar="SHAPExTYPE=VALUES|@FILE",
                    help="the next argument of the entry function (repeat, in order; see below)")
     p.add_argument("--inputs", metavar="IN.npz", help="arrays arg0, arg1, ... for the entry's arguments")
+    p.add_argument("--args", metavar="[dense<...> : T, ...]",
+                   help="the entry's arguments as an MLIR array of dense attributes "
+                        "(stablehlo-translate --interpret --args)")
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
                    "(quantized results as their storage integers) in a NumPy .npz archive named "
                    "exactly OUT.npz (no suffix is added), replaced whole or not at all")
@@ -329,6 +333,8 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             raise UsageError("the following arguments are required: input")
         if args.input_values and args.inputs:
             raise UsageError("give the arguments with --input or with --inputs, not both")
+        if args.args is not None and (args.input_values or args.inputs):
+            raise UsageError("give the arguments with --args or with --input/--inputs, not both")
     except UsageError as e:
         io.err(f"{PROG}: error: {e}\n")
         return 2
@@ -338,6 +344,10 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     name, text = source
     try:
         given = read_inputs(args.input_values, args.max_memory) if args.input_values else None
+        if args.args is not None:
+            from qcomp.tools.run_args import read_args
+
+            given = read_args(args.args)
         npz = read_archive(args.inputs, args.max_memory) if args.inputs else None
     except InputError as e:
         io.err(f"{PROG}: error: {e}\n")
