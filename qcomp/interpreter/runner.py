@@ -26,6 +26,7 @@ from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.quantized import QuantSemantics
+from qcomp.interpreter.stablehlo_control_functions import Token
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
 from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
 
@@ -193,7 +194,8 @@ def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] 
         if len(inputs) != len(arg_types):
             raise RunError(f"@{name} takes {len(arg_types)} arguments, {len(inputs)} inputs given", f)
         args = tuple(check_input(a, t, f"arg{i}") for i, (a, t) in enumerate(zip(inputs, arg_types)))
-        out.results = [np.asarray(r) for r in interp.call_op(f, args)]
+        out.results = [r if isinstance(r, tuple | Token) else np.asarray(r)
+                       for r in interp.call_op(f, args)]  # tuples and tokens as they are
     except RunError as e:
         out.error = e
     except RecursionError:

@@ -385,6 +385,11 @@ def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
                f"{runner.functions_run} ran\n")
         runner.error = True
         return
+    if not all(isinstance(v, np.ndarray) for v in runner.outputs):
+        io.err(f"{PROG}: error: --output writes tensors only; the entry returns a tuple or "
+               "a token\n")
+        runner.error = True
+        return
     buffer = io_module.BytesIO()  # the whole archive first: nothing half-written on disk
     np.savez(buffer, **{f"result{i}": np.asarray(v) for i, v in enumerate(runner.outputs)})
     try:
