@@ -32,7 +32,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     'interpret/outfeed.mlir': 'Operation stablehlo.outfeed is not registered',
     'interpret/partition_id.mlir': 'Operation stablehlo.partition_id is not registered',
     'interpret/printing.mlir': 'unsupported constant element type f6E2M3FN',
-    'interpret/probe.mlir': 'Could not parse entire input!',
     'interpret/real.mlir': 'Operation stablehlo.real is not registered',
     'interpret/reduce_scatter.mlir': 'Operation stablehlo.reduce_scatter is not registered',
     'interpret/replica_id.mlir': 'Operation stablehlo.replica_id is not registered',

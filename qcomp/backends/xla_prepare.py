@@ -55,6 +55,8 @@ _WHY = {
              "stablehlo ops on quantized types)",
     "arith": "XLA takes no arith ops on tensors",
     "math": "XLA takes no math ops on tensors",
+    "interpreter": "interpreter.probe records values in StableHLO's reference interpreter "
+                   "only",
 }
 
 

@@ -172,6 +172,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
+    from qcomp.interpreter.probe_functions import ProbeFunctions
     from qcomp.interpreter.shape_functions import ShapeFunctions
     from qcomp.interpreter.stablehlo_control_functions import StablehloControlFunctions
     from qcomp.interpreter.stablehlo_scatter_functions import StablehloScatterFunctions
@@ -179,7 +180,7 @@ def _optional_functions(semantics) -> list:
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
-            StablehloControlFunctions(), StablehloScatterFunctions()]
+            StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

@@ -180,6 +180,7 @@ class _Runner:
 
     def run_chunk(self, name: str, chunk: str) -> None:
         from xdsl.utils.exceptions import ParseError
+        from xdsl.utils.mlir_lexer import MLIRTokenKind
 
         from qcomp.interpreter import RunError, entry_functions, run_function
         from qcomp.ir import QcompParser
@@ -193,6 +194,8 @@ class _Runner:
         try:
             # inside the try: xDSL's parser lexes the first token when it is made
             parser = QcompParser(make_context(), chunk, name)
+            if parser._current_token.kind == MLIRTokenKind.EOF:
+                return  # only comments: an empty module, nothing to run (as upstream)
             module = parser.parse_module()
         except ParseError as e:
             return self.diagnose(source, e.msg, e.span.start)
