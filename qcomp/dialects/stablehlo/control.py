@@ -65,6 +65,7 @@ from qcomp.dialects.stablehlo.kinds import (
 )
 from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
 from qcomp.dialects.stablehlo.verify_regions import (
+    check_group_kinds,
     types_text,
     verify_branches,
     verify_map,
@@ -227,7 +228,7 @@ class MapOp(IRDLOperation):
         return array_values(self.dimensions_attr) or ()
 
     def verify_(self) -> None:
-        verify_value_kinds(self)
+        check_group_kinds(self, [(self.inputs, True)], False)
         verify_map([v.type for v in self.inputs], self.dimensions, self.computation,
                    self.result.type)
 

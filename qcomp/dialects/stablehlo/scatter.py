@@ -54,6 +54,7 @@ from qcomp.dialects.stablehlo.kinds import (
     verify_value_kinds,
 )
 from qcomp.dialects.stablehlo.verify_regions import (
+    check_group_kinds,
     types_text,
     check_dim_in_bounds,
     check_dims_distinct,
@@ -152,10 +153,10 @@ class ScatterOp(IRDLOperation):
         ElementKinds.same(TENSOR, 1), DQ_OP_Q)
 
     def verify_(self) -> None:
-        verify_value_kinds(self)
+        check_group_kinds(self, [(self.inputs, True), ((), False), (self.updates, True)], True)
         t = self.scatter_indices.type
         if not (isinstance(t, TensorType) and "I" in element_kinds(t)):
-            fail(f"operand #{len(self.inputs)} must be ranked tensor of integer or index values, "
+            fail(f"operand #1 must be ranked tensor of integer or index values, "
                  f"but got '{type_text(t)}'")
         verify_scatter(self)
 

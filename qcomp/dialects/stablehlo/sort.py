@@ -28,8 +28,8 @@ from xdsl.traits import RecursiveMemoryEffect
 
 from qcomp.dialects.facts import UpstreamGeneric, type_only
 from qcomp.dialects.stablehlo.format import int_value
-from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds, type_text, verify_value_kinds
-from qcomp.dialects.stablehlo.verify_regions import types_text, verify_sort
+from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
+from qcomp.dialects.stablehlo.verify_regions import check_group_kinds, types_text, verify_sort
 from qcomp.dialects.stablehlo.verify_shapes import fail, shape
 
 
@@ -56,7 +56,7 @@ class SortOp(IRDLOperation):
         return bool(self.is_stable_attr.value.data) if self.is_stable_attr is not None else False
 
     def verify_(self) -> None:
-        verify_value_kinds(self)
+        check_group_kinds(self, [(self.inputs, True)], True)
         types = [v.type for v in self.inputs]
         if not types:
             fail("expected at least 1 operand")

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType, TupleType
 from xdsl.ir import Attribute, Block, Region
 
 from qcomp.dialects.quant import element_type
-from qcomp.dialects.stablehlo.kinds import type_text
+from qcomp.dialects.stablehlo.kinds import RANKED, ElementKinds, describe, fits, type_text
 from qcomp.dialects.stablehlo.verify_shapes import (
     compatible_types,
     fail,
@@ -27,6 +27,24 @@ from qcomp.dialects.stablehlo.verify_shapes import (
 def types_text(types: Sequence[Attribute]) -> str:
     """Types as MLIR's diagnostics stream them: `'a', 'b'`."""
     return ", ".join(f"'{type_text(t)}'" for t in types)
+
+
+def check_group_kinds(op, groups: Sequence[tuple[Sequence, bool]],
+                      result_variadic: bool) -> None:
+    """The op's declared element kinds (`ElementKinds.same`) on its operand groups
+    `(values, variadic)`, numbered by ODS operand group as upstream's messages are
+    (`operand #2 must be variadic of ...`)."""
+    declared = op.get_trait(ElementKinds)
+    prefix, kinds = declared.result or (RANKED, ())
+    for i, (values, variadic) in enumerate(groups):
+        for v in values:
+            if not fits(v.type, prefix, kinds):
+                what = ("variadic of " if variadic else "") + describe(prefix, kinds)
+                fail(f"operand #{i} must be {what}, but got '{type_text(v.type)}'")
+    for r in op.results:
+        if not fits(r.type, prefix, kinds):
+            what = ("variadic of " if result_variadic else "") + describe(prefix, kinds)
+            fail(f"result #0 must be {what}, but got '{type_text(r.type)}'")
 
 
 def _scalar(e: Attribute) -> TensorType:

@@ -184,3 +184,52 @@ func.func @tuple_type(%x: tensor<f32>) {
   %0 = "stablehlo.tuple"(%x) : (tensor<f32>) -> tuple<tensor<i32>>
   return
 }
+
+// -----
+
+func.func @scatter_per_axis(%x: tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>, %i: tensor<4x1xi32>, %u: tensor<4x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) {
+  // expected-error@+1 {{operand #0 must be variadic of ranked tensor of 4/6/8/16/32/64-bit float or bool or 2/4/8/16/32/64-bit integer or complex type with 32/64-bit float elements or per-tensor integer quantized values, but got 'tensor<5x3x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>>'}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.1>>, %b: tensor<!quant.uniform<i8:f32, 0.1>>):
+    stablehlo.return %b : tensor<!quant.uniform<i8:f32, 0.1>>
+  }) : (tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>, tensor<4x1xi32>, tensor<4x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>
+  return
+}
+
+// -----
+
+func.func @sort_per_axis(%x: tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) {
+  // expected-error@+1 {{operand #0 must be variadic of ranked tensor of 4/6/8/16/32/64-bit float or bool or 2/4/8/16/32/64-bit integer or complex type with 32/64-bit float elements or per-tensor integer quantized values, but got 'tensor<5x3x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>>'}}
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.1>>, %b: tensor<!quant.uniform<i8:f32, 0.1>>):
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>
+  return
+}
+
+// -----
+
+func.func @map_per_axis(%x: tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) {
+  // expected-error@+1 {{operand #0 must be variadic of ranked tensor of 4/6/8/16/32/64-bit float or bool or 2/4/8/16/32/64-bit integer or complex type with 32/64-bit float elements or per-tensor integer quantized values, but got 'tensor<5x3x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>>'}}
+  %0 = "stablehlo.map"(%x) <{dimensions = array<i64: 0, 1>}> ({
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.1>>):
+    stablehlo.return %a : tensor<!quant.uniform<i8:f32, 0.1>>
+  }) : (tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<5x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>
+  return
+}
+
+// -----
+
+func.func @select_and_scatter_per_axis(%x: tensor<4x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>, %s: tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>, %i: tensor<!quant.uniform<i8:f32, 0.1>>) {
+  // expected-error@+1 {{operand #0 must be ranked tensor of 4/6/8/16/32/64-bit float or bool or 2/4/8/16/32/64-bit integer or complex type with 32/64-bit float elements or per-tensor integer quantized values, but got 'tensor<4x3x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>>'}}
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) <{window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 2, 1>}> ({
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.1>>, %b: tensor<!quant.uniform<i8:f32, 0.1>>):
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.1>>, %b: tensor<!quant.uniform<i8:f32, 0.1>>):
+    stablehlo.return %a : tensor<!quant.uniform<i8:f32, 0.1>>
+  }) : (tensor<4x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>, tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>, tensor<!quant.uniform<i8:f32, 0.1>>) -> tensor<4x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>
+  return
+}
