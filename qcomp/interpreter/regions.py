@@ -23,8 +23,9 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.errors import RunError
 
-_ELEMENTWISE_OPS = (sh.CompareOp, sh.SelectOp, sh.ConstantOp, sh.ConvertOp, sh.ClampOp,
-                    sh.BitcastConvertOp)
+_ELEMENTWISE_OPS = (sh.CompareOp, sh.SelectOp, sh.ConstantOp, sh.ConvertOp, sh.ClampOp)
+"""Element-by-element ops without an `Elementwise` trait whose interpreter functions take
+any shape (bitcast_convert reshapes to its result type: not one of them)."""
 _VECTORISABLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 REPLACE = "replace"

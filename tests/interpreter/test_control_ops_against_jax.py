@@ -237,3 +237,34 @@ CONTROL = """func.func @main(%x: tensor<4xf32>, %n1: tensor<1xi64>, %k1: tensor<
 def test_while_if_case_map(n, k):
     x = np.random.default_rng(n).normal(size=4).astype(np.float32)
     _check(CONTROL, [x, np.array([n], np.int64), np.array([k], np.int32)])
+
+
+PER_ELEMENT = """func.func @main(%x: tensor<3x4xf32>, %y: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3xf32>) {
+  %m = "stablehlo.map"(%x, %y) <{dimensions = array<i64: 0, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = stablehlo.reshape %a : (tensor<f32>) -> tensor<1xf32>
+    %s = stablehlo.reshape %r : (tensor<1xf32>) -> tensor<f32>
+    %t = stablehlo.subtract %s, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %z = stablehlo.constant dense<1.0> : tensor<f32>
+  %d = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<3xf32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
+    %r = stablehlo.reshape %b : (tensor<f32>) -> tensor<1xf32>
+    %s = stablehlo.reshape %r : (tensor<1xf32>) -> tensor<f32>
+    %t = stablehlo.subtract %a, %s : tensor<f32>
+    %h = stablehlo.constant dense<0.5> : tensor<f32>
+    %u = stablehlo.multiply %t, %h : tensor<f32>
+    stablehlo.return %u : tensor<f32>
+  }
+  return %m, %d : tensor<3x4xf32>, tensor<3xf32>
+}"""
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_bodies_run_per_element(seed):
+    """Bodies with a non-elementwise op (reshape) run once per element: map, and a
+    non-associative reduce body (order matters)."""
+    rng = np.random.default_rng(seed)
+    _check(PER_ELEMENT, [rng.normal(size=(3, 4)).astype(np.float32),
+                         rng.normal(size=(3, 4)).astype(np.float32)])
