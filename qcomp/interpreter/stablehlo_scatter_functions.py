@@ -35,8 +35,11 @@ from qcomp.interpreter import regions
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import quant_of, shape_of
 
-_UFUNCS = {sh.AddOp: "add", sh.MultiplyOp: "multiply", sh.MaximumOp: "maximum",
-           sh.MinimumOp: "minimum", sh.AndOp: "and", sh.OrOp: "or"}
+_UFUNCS = {sh.AddOp: np.add, sh.MultiplyOp: np.multiply, sh.MaximumOp: np.maximum,
+           sh.MinimumOp: np.minimum}
+"""Bodies run with NumPy's `ufunc.at` (maximum and minimum on integers only: on floats
+the rounds run the op's own kernel, which decides signed zeros and NaN as StableHLO
+does)."""
 PAIRWISE_LIMIT = 1 << 22
 """Most comparator evaluations `sort` does at once (elements compared pairwise)."""
 
@@ -82,12 +85,11 @@ def apply_updates(interpreter: Interpreter, region, results: list[np.ndarray],
     """results[flat[j]] = region(results[flat[j]], updates[j]) for j in order (in place
     on flattened `results`), in rounds of distinct indices."""
     n = len(results)
-    kinds = regions.known_binary(region, n)
-    if kinds is not None and n == 1 and kinds[0] != regions.REPLACE and \
-            results[0].dtype.kind != "b" and _ufunc(kinds[0]) is not None:
+    ufunc = _ufunc(regions.known_binary(region, n), results[0]) if n == 1 else None
+    if ufunc is not None:
         try:  # NumPy's unbuffered ufunc.at applies repeated indices in order
             with np.errstate(all="ignore"):
-                _ufunc(kinds[0]).at(results[0], flat, updates[0])
+                ufunc.at(results[0], flat, updates[0])
             return
         except TypeError:
             pass
@@ -110,11 +112,14 @@ def apply_updates(interpreter: Interpreter, region, results: list[np.ndarray],
         pending = np.delete(pending, first)
 
 
-def _ufunc(kind):
-    name = _UFUNCS.get(kind)
-    if name in ("and", "or"):
+def _ufunc(kinds, result: np.ndarray):
+    """The NumPy ufunc of a body `return op(arg0, arg1)`, where it computes as the op."""
+    if kinds is None or result.dtype.kind == "b":
         return None
-    return getattr(np, name) if name else None
+    kind = kinds[0]
+    if kind in (sh.MaximumOp, sh.MinimumOp) and result.dtype.kind not in "iu":
+        return None
+    return _UFUNCS.get(kind) if kind != regions.REPLACE else None
 
 
 @register_impls
