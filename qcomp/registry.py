@@ -40,6 +40,12 @@ def _check() -> Dialect:
     return CHECK
 
 
+def _interpreter() -> Dialect:
+    from qcomp.dialects.interpreter import Interpreter
+
+    return Interpreter
+
+
 def _stablehlo() -> Dialect:
     from qcomp.dialects.stablehlo import StableHLO
 
@@ -80,11 +86,13 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "rowwise": _rowwise,
     "shape": _shape,
     "tensor": _tensor,
+    "interpreter": _interpreter,
 }
 """qcomp's dialects (name -> factory). `func` is xDSL's with MLIR's `func.return`
 verifier, loaded in place of xDSL's; `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it; `shape` and `tensor` hold the few ops `lower-quant-ops`
-emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts)."""
+emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts);
+`interpreter` is StableHLO's reference-interpreter dialect (`interpreter.probe`)."""
 
 def _strip_func_quant_types() -> type[ModulePass]:
     from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass

@@ -58,6 +58,8 @@ _WHY = {
              "stablehlo ops on quantized types)",
     "arith": "XLA takes no arith ops on tensors",
     "math": "XLA takes no math ops on tensors",
+    "interpreter": "interpreter.probe records values in StableHLO's reference interpreter "
+                   "only",
 }
 
 
@@ -77,8 +79,7 @@ def called_functions(module: ModuleOp, root: func.FuncOp) -> list[func.FuncOp]:
     while todo:
         f = todo.pop()
         for op in f.walk():
-            if isinstance(op, func.CallOp):
-                callee = op.callee.root_reference.data
+            for callee in _symbol_uses(op):  # func.call, stablehlo.composite's decomposition
                 if callee in funcs and callee not in seen:
                     seen[callee] = funcs[callee]
                     todo.append(funcs[callee])
@@ -96,6 +97,11 @@ def _aborting_type(op: Operation) -> Attribute | None:
         if isinstance(e, _XLA_ABORTS_ON):
             return e
     return None
+
+
+def _symbol_uses(op: Operation) -> list[str]:
+    """The functions an op names in its properties (callee, decomposition)."""
+    return [v.root_reference.data for v in op.properties.values() if isinstance(v, SymbolRefAttr)]
 
 
 def _unsupported_reason(op: Operation) -> str | None:
@@ -245,5 +251,7 @@ def _rename(module: ModuleOp, old: str, new: str) -> None:
     for op in module.walk():
         if isinstance(op, func.FuncOp) and _name(op) == old:
             op.sym_name = StringAttr(new)
-        elif isinstance(op, func.CallOp) and op.callee.root_reference.data == old:
-            op.callee = SymbolRefAttr(new)
+        else:
+            for key, v in list(op.properties.items()):
+                if isinstance(v, SymbolRefAttr) and v.root_reference.data == old:
+                    op.properties[key] = SymbolRefAttr(new)

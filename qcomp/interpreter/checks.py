@@ -1,6 +1,7 @@
 """Check results and the `check` dialect's interpreter functions.
 
-Every check (a `check.*` op or `stablehlo.custom_call @check.eq`) appends a
+Every check (a `check.*` op or a `stablehlo.custom_call` to a check target,
+`CUSTOM_CALL_CHECKS`) appends a
 `CheckResult` to the run's log instead of stopping the run:
 - integers, i1 and quantized storage compare exactly;
 - floats pass when |actual - expected| <= tolerance (default 1e-4, upstream's), or
@@ -94,18 +95,34 @@ def judge_close(op: Operation, actual: np.ndarray, expected: np.ndarray, max_ulp
                 min_ulp: int = 0) -> CheckResult:
     """`min_ulp <= ulp_distance(actual, expected) <= max_ulp` element-wise."""
     a, e = np.asarray(actual), np.asarray(expected)
-    d = ulp_distance(a, e)
-    mask = (d >= min_ulp) & (d <= max_ulp)
+    if a.dtype.kind == "c":  # upstream: the larger of the parts' distances
+        d = np.maximum(ulp_distance(a.real.copy(), e.real.copy()),
+                       ulp_distance(a.imag.copy(), e.imag.copy()))
+    else:
+        d = ulp_distance(a, e)
+    return _verdict(op, a, e, (d >= min_ulp) & (d <= max_ulp))
+
+
+def _verdict(op: Operation, a: np.ndarray, e: np.ndarray, mask: np.ndarray) -> CheckResult:
+    """The check's result from its element-wise pass mask."""
+    mask = np.asarray(mask)
     res = CheckResult(op, passed=bool(np.all(mask)), total_mismatches=int(np.sum(~mask)))
-    for idx in np.argwhere(~mask)[:MAX_REPORTED]:
-        i = tuple(int(k) for k in idx)
+    for idx in np.argwhere(~mask.reshape(mask.shape or (1,)))[:MAX_REPORTED]:
+        i = tuple(int(k) for k in idx) if mask.ndim else ()
         res.mismatches.append((i, _scalar(a[i]), _scalar(e[i])))
     return res
 
 
-CUSTOM_CALL_CHECKS = ("check.eq",)
-"""The `stablehlo.custom_call` targets that are checks (`@check.eq %expected, %actual`,
-tolerance 1e-4)."""
+CHECK_EQ_TARGET = "check.eq"
+UPSTREAM_CLOSE_ULPS = 3
+UPSTREAM_ALMOST_EQ_TOLERANCE = 0.001
+CUSTOM_CALL_CHECKS = (CHECK_EQ_TARGET, chk.ExpectEqOp.name, chk.ExpectCloseOp.name,
+                      chk.ExpectAlmostEqOp.name)
+"""The `stablehlo.custom_call` targets that are checks, as stablehlo-translate's
+interpreter fallback judges them: `@check.eq(%expected, %actual)` (tolerance 1e-4),
+and with operands `(%actual, %expected)` `@check.expect_eq` (exact: `==` per element,
+so NaN fails and -0 equals +0), `@check.expect_close` (0 to 3 ULPs) and
+`@check.expect_almost_eq` (tolerance 0.001)."""
 
 
 def is_check(op: Operation) -> bool:
@@ -131,12 +148,45 @@ def judge_check(op: Operation, args: Sequence[np.ndarray]) -> CheckResult:
         lo = op.min_ulp_difference.value.data if op.min_ulp_difference is not None else 0
         return judge_close(op, args[0], args[1], op.max_ulp_difference.value.data, lo)
     if isinstance(op, chk.ExpectSerializedEqOp):
-        raise RunError("check.expect_serialized_eq needs probe files, which qcomp-run does not read")
-    if getattr(op, "call_target_name", None) == "check.eq":
+        raise RunError("check.expect_serialized_eq needs the run's probe records "
+                       "(qcomp.interpreter.probe_functions)")
+    target = getattr(op, "call_target_name", None)
+    if target == CHECK_EQ_TARGET:
         if len(args) != 2:
             raise RunError("@check.eq takes two operands (expected, actual)")
         return judge(op, args[1], args[0], tolerance=DEFAULT_TOLERANCE)
+    if target in CUSTOM_CALL_CHECKS:
+        return _judge_custom_call(op, target, args)
     raise RunError(f"'{op.name}' is not a check")
+
+
+def _judge_custom_call(op: Operation, target: str, args: Sequence[np.ndarray]) -> CheckResult:
+    """`custom_call @check.expect_*(%actual, %expected)` (upstream takes two operands and
+    reports any other custom call as unsupported)."""
+    if len(args) != 2:
+        raise RunError(f"unsupported custom call @{target} with {len(args)} operands "
+                       "(the check targets take two: actual, expected)")
+    actual, expected = np.asarray(args[0]), np.asarray(args[1])
+    if target == chk.ExpectEqOp.name:
+        if actual.dtype.kind in "fcV" or expected.dtype.kind in "fcV":
+            return _verdict(op, actual, expected, _float_eq(actual, expected))
+        return judge(op, actual, expected, tolerance=None)
+    if actual.dtype.kind not in "fcV":
+        raise RunError(f"@{target}: unsupported element type (float or complex only)")
+    if target == chk.ExpectCloseOp.name:
+        return judge_close(op, actual, expected, UPSTREAM_CLOSE_ULPS)
+    return judge(op, actual, expected, tolerance=UPSTREAM_ALMOST_EQ_TOLERANCE)
+
+
+def _float_eq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IEEE `==` per element (complex: both parts)."""
+    if a.shape != b.shape:
+        raise RunError(f"check compares shapes {a.shape} and {b.shape}")
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        return (a.astype(np.complex128).real == b.astype(np.complex128).real) & \
+            (a.astype(np.complex128).imag == b.astype(np.complex128).imag)
+    with np.errstate(invalid="ignore"):
+        return a.astype(np.float64) == b.astype(np.float64)
 
 
 def _const(op, attr: Attribute, like_type: Attribute) -> np.ndarray:
@@ -161,17 +211,19 @@ class CheckFunctions(InterpreterFunctions):
     run_expect_almost_eq = impl(chk.ExpectAlmostEqOp)(_check)
     run_expect_almost_eq_const = impl(chk.ExpectAlmostEqConstOp)(_check)
     run_expect_close = impl(chk.ExpectCloseOp)(_check)
-    run_expect_serialized_eq = impl(chk.ExpectSerializedEqOp)(_check)
+    # check.expect_serialized_eq: probe_functions.ProbeFunctions (it reads the probes)
 
 
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Number of representable values between a and b in their float type (NaN vs NaN: 0).
+    """Number of representable values between a and b in their float type, as
+    upstream's `ULPDifference`: 0 for the same bits and for NaN vs NaN; the largest
+    uint64 (as int64 max here) when one is infinite or NaN and the bits differ.
 
-    Floats map to integers monotonically (sign-magnitude bits -> signed), +0 and -0
-    both to 0; the distance is the difference of the keys.
+    Finite floats map to integers monotonically (sign-magnitude bits -> signed), +0
+    and -0 both to 0; the distance is the difference of the keys.
     """
     bits = a.dtype.itemsize * 8
-    si = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    si = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
 
     def key(x):
         s = np.ascontiguousarray(x).view(si).astype(np.int64)
@@ -180,5 +232,9 @@ def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
     with np.errstate(over="ignore"):
         d = np.abs(key(a) - key(b))
-    both_nan = np.isnan(a.astype(np.float64)) & np.isnan(b.astype(np.float64))
-    return np.where(both_nan, 0, d)
+    fa, fb = a.astype(np.float64), b.astype(np.float64)
+    both_nan = np.isnan(fa) & np.isnan(fb)
+    same_bits = key(a) == key(b)
+    finite = np.isfinite(fa) & np.isfinite(fb)
+    far = np.iinfo(np.int64).max
+    return np.where(both_nan | same_bits, 0, np.where(finite, d, far))

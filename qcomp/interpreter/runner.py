@@ -27,6 +27,7 @@ from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.func_functions import FuncReturnFunctions
 from qcomp.interpreter.quantized import QuantSemantics
+from qcomp.interpreter.stablehlo_control_functions import Token
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
 from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
 
@@ -173,11 +174,15 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
+    from qcomp.interpreter.probe_functions import ProbeFunctions
     from qcomp.interpreter.shape_functions import ShapeFunctions
+    from qcomp.interpreter.stablehlo_control_functions import StablehloControlFunctions
+    from qcomp.interpreter.stablehlo_scatter_functions import StablehloScatterFunctions
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
-            MathFunctions(), RowwiseFunctions(), ShapeFunctions()]
+            MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
+            StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
@@ -192,7 +197,8 @@ def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] 
         if len(inputs) != len(arg_types):
             raise RunError(f"@{name} takes {len(arg_types)} arguments, {len(inputs)} inputs given", f)
         args = tuple(check_input(a, t, f"arg{i}") for i, (a, t) in enumerate(zip(inputs, arg_types)))
-        out.results = [np.asarray(r) for r in interp.call_op(f, args)]
+        out.results = [r if isinstance(r, tuple | Token) else np.asarray(r)
+                       for r in interp.call_op(f, args)]  # tuples and tokens as they are
     except RunError as e:
         out.error = e
     except RecursionError:

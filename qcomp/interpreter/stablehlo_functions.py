@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import quantization
-from qcomp.interpreter import checks, elementwise, kernels
+from qcomp.interpreter import checks, elementwise, kernels, regions
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.quantized import QuantSemantics
@@ -302,9 +302,18 @@ class StablehloFunctions(InterpreterFunctions):
     def run_reduce(self, interpreter: Interpreter, op: sh.ReduceOp, args: tuple[Any, ...]):
         n = len(op.inputs)
         inputs, inits = args[:n], args[n:]
-        kinds = _reducer_kinds(op)
         if _any_quant(op):
             raise RunError("quantized reduce is not supported")
+        kinds = _reducer_kinds(op)
+        if kinds is None:  # a general body: folded in the reference interpreter's order
+            axes = sorted(op.dimensions)
+            kept = [d for d in range(np.ndim(inputs[0])) if d not in axes]
+            terms = [np.transpose(x, kept + axes).reshape(-1, int(np.prod(
+                [np.shape(x)[d] for d in axes], dtype=np.int64))) for x in inputs]
+            accs = regions.fold(interpreter, op.body, [
+                np.full(terms[0].shape[0], np.asarray(v).reshape(()), np.asarray(v).dtype)
+                for v in inits], terms)
+            return tuple(np.asarray(a).reshape(shape_of(r.type)) for a, r in zip(accs, op.results))
         out = []
         for x, init, kind, res in zip(inputs, inits, kinds, op.results):
             e = element_type(res.type)
@@ -321,6 +330,8 @@ class StablehloFunctions(InterpreterFunctions):
         n = len(op.inputs)
         inputs, inits = args[:n], args[n:]
         kinds = _reducer_kinds(op)
+        if kinds is None:
+            return self._reduce_window_general(interpreter, op, inputs, inits)
         out = []
         for x, init, kind, arg, res in zip(inputs, inits, kinds, op.inputs, op.results):
             q = quant_of(res.type)
@@ -343,6 +354,23 @@ class StablehloFunctions(InterpreterFunctions):
             r = _REDUCERS[kind](win, axes, e)
             out.append(elementwise.apply(kind, [r, np.broadcast_to(init_v, r.shape)], e, e))
         return tuple(out)
+
+    def _reduce_window_general(self, interpreter, op, inputs, inits) -> tuple:
+        """Any body: each window folded from the init value in row-major order."""
+        if _any_quant(op):
+            raise RunError("quantized reduce_window with a general body is not supported")
+        terms = []
+        for x, init in zip(inputs, inits):
+            init_v = np.asarray(init).reshape(())
+            win = kernels.window_view(np.asarray(x), init_v, op.window_dimensions,
+                                      op.window_strides, op.base_dilations,
+                                      op.window_dilations, op.padding)
+            nd = np.ndim(x)
+            terms.append(win.reshape(int(np.prod(win.shape[:nd], dtype=np.int64)), -1))
+        accs = regions.fold(interpreter, op.body, [
+            np.full(terms[0].shape[0], np.asarray(v).reshape(()), np.asarray(v).dtype)
+            for v in inits], terms)
+        return tuple(np.asarray(a).reshape(shape_of(r.type)) for a, r in zip(accs, op.results))
 
     def _sequential(self, kind: str, e) -> bool:
         """stablehlo semantics: float sums and products run term by term in the element
@@ -455,8 +483,9 @@ def _reduce_with(fn, x, axes, e):
 
 
 
-def _reducer_kinds(op) -> list[type]:
-    """The reduction each result uses, read from a body of single binary ops on block args."""
+def _reducer_kinds(op) -> list[type] | None:
+    """The reduction each result uses, read from a body of single binary ops on block
+    args; None for any other body (run by `regions.fold`)."""
     block = op.regions[0].blocks.first
     if block is None:
         raise RunError("reduce has an empty body")
@@ -469,9 +498,8 @@ def _reducer_kinds(op) -> list[type]:
         kind = type(owner) if type(owner) in _REDUCERS else None
         args = set(owner.operands) if kind else set()
         if kind is None or args != {block.args[i], block.args[i + n]}:
-            raise RunError("reduce bodies other than a single add/multiply/maximum/minimum/and/or "
-                           "per result are not supported")
+            return None
         kinds.append(kind)
-    if len(kinds) != n:
-        raise RunError("malformed reduce body")
+    if len(kinds) != n or len(ops) != n + 1:
+        return None
     return kinds

@@ -8,6 +8,9 @@
   `OpAsmOpInterface::getAsmResultNames`: `stablehlo.constant` is `%cst` or `%c`); a
   name already used in the region or an enclosing one gets `_K`, with one counter K
   per naming context (`%cst`, `%cst_0`, `%c_1`).
+- An op may name the entry-block arguments of its regions (`asm_block_arg_names(region)`,
+  MLIR's `getAsmBlockArgumentNames`: `stablehlo.while`'s `%iterArg`), uniqued like
+  result names in the region's context.
 - The results of an op with several unnamed results are one group: `%0:2 = ...`,
   used as `%0#0`, `%0#1`.
 - The generic form (`--mlir-print-op-generic`) ignores the ops' names (all numbered)
@@ -96,6 +99,14 @@ class SSANames:
 
     def _number_block(self, block: Block, ctx: _Context, generic: bool) -> None:
         entry = block.parent is not None and block.parent.blocks.first is block
+        owner = block.parent.parent if entry else None
+        named = getattr(owner, "asm_block_arg_names", None)
+        if named is not None and not generic:  # MLIR's getAsmBlockArgumentNames
+            for arg, name in zip(block.args, named(block.parent)):
+                self.values[arg] = ctx.unique(sanitize_identifier(name))
+            for op in block.ops:
+                self._number_op(op, generic, ctx)
+            return
         for arg in block.args:
             if entry:
                 self.values[arg] = ctx.unique(f"arg{ctx.arg_id}")

@@ -2,6 +2,7 @@
 
     qcomp-run FILE [--split-input-file] [--entry NAME]
               [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz]
+              [--args "[dense<...> : tensor<...>, ...]"]
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
               [--backend numpy|xla] [--device cpu|gpu]
@@ -96,6 +97,9 @@ def _arg_parser() -> ArgParser:
                    metavar="SHAPExTYPE=VALUES|@FILE",
                    help="the next argument of the entry function (repeat, in order; see below)")
     p.add_argument("--inputs", metavar="IN.npz", help="arrays arg0, arg1, ... for the entry's arguments")
+    p.add_argument("--args", metavar="[dense<...> : T, ...]",
+                   help="the entry's arguments as an MLIR array of dense attributes "
+                        "(stablehlo-translate --interpret --args)")
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
                    "(quantized results as their storage integers) in a NumPy .npz archive named "
                    "exactly OUT.npz (no suffix is added), replaced whole or not at all")
@@ -151,16 +155,10 @@ class _Streams:
 
 
 def has_checks(module) -> bool:
-    """Whether the module has checks (`check.*` ops, `custom_call @check.eq`)."""
-    from qcomp.dialects.check import CHECK
-    from qcomp.dialects.stablehlo import CustomCallOp
+    """Whether the module has checks (`check.*` ops, `custom_call` to a check target)."""
+    from qcomp.interpreter.checks import is_check
 
-    for op in module.walk():
-        if op.dialect_name() == CHECK.name:
-            return True
-        if isinstance(op, CustomCallOp) and op.call_target_name == "check.eq":
-            return True
-    return False
+    return any(is_check(op) for op in module.walk())
 
 
 class _Runner:
@@ -182,6 +180,7 @@ class _Runner:
 
     def run_chunk(self, name: str, chunk: str) -> None:
         from xdsl.utils.exceptions import ParseError
+        from xdsl.utils.mlir_lexer import MLIRTokenKind
 
         from qcomp.interpreter import RunError, entry_functions, run_function
         from qcomp.ir import QcompParser
@@ -195,6 +194,8 @@ class _Runner:
         try:
             # inside the try: xDSL's parser lexes the first token when it is made
             parser = QcompParser(make_context(), chunk, name)
+            if parser._current_token.kind == MLIRTokenKind.EOF:
+                return  # only comments: an empty module, nothing to run (as upstream)
             module = parser.parse_module()
         except ParseError as e:
             return self.diagnose(source, e.msg, e.span.start)
@@ -335,6 +336,8 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             raise UsageError("the following arguments are required: input")
         if args.input_values and args.inputs:
             raise UsageError("give the arguments with --input or with --inputs, not both")
+        if args.args is not None and (args.input_values or args.inputs):
+            raise UsageError("give the arguments with --args or with --input/--inputs, not both")
     except UsageError as e:
         io.err(f"{PROG}: error: {e}\n")
         return 2
@@ -344,6 +347,10 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     name, text = source
     try:
         given = read_inputs(args.input_values, args.max_memory) if args.input_values else None
+        if args.args is not None:
+            from qcomp.tools.run_args import read_args
+
+            given = read_args(args.args)
         npz = read_archive(args.inputs, args.max_memory) if args.inputs else None
     except InputError as e:
         io.err(f"{PROG}: error: {e}\n")
@@ -379,6 +386,11 @@ def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
     if runner.functions_run != 1:
         io.err(f"{PROG}: error: --output needs exactly one entry function, "
                f"{runner.functions_run} ran\n")
+        runner.error = True
+        return
+    if not all(isinstance(v, np.ndarray) for v in runner.outputs):
+        io.err(f"{PROG}: error: --output writes tensors only; the entry returns a tuple or "
+               "a token\n")
         runner.error = True
         return
     buffer = io_module.BytesIO()  # the whole archive first: nothing half-written on disk

@@ -333,7 +333,17 @@ def dtype_text(dt: np.dtype) -> str:
 
 
 def format_value(value: np.ndarray, t: Attribute, limit: int = MAX_PRINTED_ELEMENTS) -> str:
-    """`SHAPExTYPE=[...]` (see module docstring); more than `limit` elements end in `...`."""
+    """`SHAPExTYPE=[...]` (see module docstring); more than `limit` elements end in `...`;
+    a tuple as `(v0, v1, ...)`, a token as `!stablehlo.token`."""
+    from xdsl.dialects.builtin import TupleType
+
+    from qcomp.dialects.stablehlo import TokenType
+
+    if isinstance(t, TokenType):
+        return "!stablehlo.token"
+    if isinstance(t, TupleType):
+        return "(" + ", ".join(format_value(v, et, limit) for v, et in
+                               zip(value, t.types.data)) + ")"
     a = np.asarray(value)
     if a.ndim == 0:
         return f"{type_text(t)}={format_element(a[()])}"

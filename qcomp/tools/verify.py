@@ -8,7 +8,7 @@ structure of regions and blocks); the message is MLIR's `'<op>' op <message>`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import OpResult, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from qcomp.ir.errors import UnprefixedVerifyException
@@ -37,4 +37,34 @@ def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnost
         module.verify()
     except DiagnosticException as e:
         return Diagnostic("error", str(e).strip(), op_offset(module, positions))
+    return _dominance(module, positions)
+
+
+def _dominance(module: ModuleOp, positions: dict[Operation, int]) -> Diagnostic | None:
+    """MLIR's `operand #N does not dominate this use`: a value used before the op that
+    defines it in the same block, inside that op's own regions, or outside the region
+    that defines it (blocks of one multi-block region are not compared)."""
+    order: dict[Operation, int] = {}
+    for op in module.walk():
+        for i, v in enumerate(op.operands):
+            if not isinstance(v, OpResult):
+                continue
+            d = v.op
+            anc = op
+            while anc is not None and anc.parent_region() is not d.parent_region():
+                anc = anc.parent_op()
+            if anc is not None and anc.parent_block() is not d.parent_block():
+                continue  # another block of the same region: a CFG question
+            if anc is None or anc is d or _index(order, anc) < _index(order, d):
+                return Diagnostic("error", f"operand #{i} does not dominate this use",
+                                  op_offset(op, positions))
     return None
+
+
+def _index(order: dict[Operation, int], op: Operation) -> int:
+    """`op`'s position in its block (numbered once per block)."""
+    if op not in order:
+        block = op.parent_block()
+        for k, o in enumerate(block.ops if block is not None else [op]):
+            order[o] = k
+    return order[op]

@@ -82,7 +82,9 @@ def test_per_axis_only_where_the_spec_allows_it():
     per_axis = {op.name for op in OPS if quantization(op).per_axis}
     assert per_axis == {f"stablehlo.{n}" for n in (
         "add", "bitcast_convert", "broadcast_in_dim", "constant", "convolution", "dot",
-        "dot_general", "reshape", "transpose", "uniform_dequantize", "uniform_quantize")} | {
+        "dot_general", "reshape", "transpose", "uniform_dequantize", "uniform_quantize",
+        # ODS: HLO_TensorOrPerAxisQuantizedTensorOrToken[OrTuple]
+        "while", "if", "case", "tuple", "get_tuple_element")} | {
         "quant.qcast", "quant.dcast", "quant.scast", "tosa.rescale"}
 
 

@@ -4,9 +4,9 @@ qcomp and by upstream MLIR, byte for byte, in the custom and the generic form.
 Upstream is the MLIR inside jaxlib (stablehlo, chlo, func, quant; `get_asm()` is
 mlir-opt's default printing) for StableHLO programs, and `tosa-opt` (LLVM 24) for tosa
 and quant-dialect programs. What upstream lacks:
-- jaxlib has no `check` dialect: a chunk with check ops is given to jaxlib in qcomp's
-  generic form (unregistered ops allowed) and upstream prints the rest; the check ops'
-  lines themselves are compared with neither;
+- jaxlib has no `check` nor `interpreter` dialect: a chunk with their ops is given to
+  jaxlib in qcomp's generic form (unregistered ops allowed) and upstream prints the rest;
+  those ops' lines themselves are compared with neither;
 - jaxlib's Python context does not load the quant dialect: `!quant.uniform` is then an
   opaque type of an unregistered dialect and stablehlo's verifier rejects it ("must be
   ranked tensor of per-tensor integer quantized ..."), which is why REFERENCE.md says
@@ -45,7 +45,9 @@ _SUB_CHANNEL = re.compile(r"!quant\.uniform<[^>]*:\{")
 do not take them (qcomp's extension): jaxlib rejects such chunks with "must be ranked
 tensor of ... per-tensor integer quantized or per-axis integer quantized values"."""
 
-_CHECK_LINE = re.compile(r"(?m)^.*\bcheck\.[a-z_]+.*\n")
+_CHECK_LINE = re.compile(r"(?m)^.*\b(?:check|interpreter)\.[a-z_]+.*\n")
+"""Lines of the dialects jaxlib lacks (StableHLO's test-only `check` and
+`interpreter`)."""
 
 
 def _jaxlib():
@@ -92,7 +94,7 @@ def _compare_with_jaxlib(chunks: list[tuple[str, str]]) -> tuple[dict[str, str],
         if ours is None:
             continue  # ops qcomp does not define yet (issue 11) or upstream-invalid input
         source = chunk
-        if "check." in chunk:
+        if "check." in chunk or "interpreter." in chunk:
             source = _qcomp(chunk, "--mlir-print-op-generic")
         with ctx, ir.Location.unknown():
             try:

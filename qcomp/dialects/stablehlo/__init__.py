@@ -3,7 +3,8 @@
 Modules: `elementwise` (op families, unary ops), `binary` (binary ops, clamp, select,
 compare), `ops` (constants, shape,
 contraction and structural ops), `reduce` (reduce, reduce_window), `attrs` (attributes),
-`syntax` / `syntax_nn` (custom assembly), `format` (shared assembly helpers), `kinds`
+`control` (while, if, case, map, tuple, token, composite), `scatter` (scatter,
+select_and_scatter), `sort`, `syntax` / `syntax_nn` (custom assembly), `format` (shared assembly helpers), `kinds`
 (operand/result element kinds), `verify` / `verify_nn` / `quant_verify` (verifiers).
 """
 
@@ -35,6 +36,14 @@ from qcomp.dialects.stablehlo.ops import (
     TransposeOp,
 )
 from qcomp.dialects.stablehlo.reduce import ReduceOp, ReduceWindowOp
+from qcomp.dialects.stablehlo.control import *  # noqa: F403
+from qcomp.dialects.stablehlo.control import CONTROL_OPS, CONTROL_TYPES
+from qcomp.dialects.stablehlo.scatter import (
+    ScatterDimensionNumbersAttr,
+    ScatterOp,
+    SelectAndScatterOp,
+)
+from qcomp.dialects.stablehlo.sort import SortOp
 
 ELEMENTWISE_OPS = [
     cls for module in (elementwise, binary) for cls in vars(module).values()
@@ -50,6 +59,7 @@ StableHLO = Dialect(
         PadOp, GatherOp,
         DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
         ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
+        *CONTROL_OPS, ScatterOp, SelectAndScatterOp, SortOp,
     ],
-    list(STABLEHLO_ATTRS),
+    [*STABLEHLO_ATTRS, *CONTROL_TYPES, ScatterDimensionNumbersAttr],
 )

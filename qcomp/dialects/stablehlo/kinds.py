@@ -153,7 +153,8 @@ def describe(prefix: str, kinds: Sequence[str]) -> str:
     return f"{prefix} of {' or '.join(KIND_TEXT[k] for k in kinds if KIND_TEXT[k])} values"
 
 
-def _fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
+def fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
+    """Whether `t` is a tensor of `prefix`'s shape with an element of `kinds`."""
     if not isinstance(t, TensorType):
         return False
     shape = t.get_shape()
@@ -177,7 +178,7 @@ def verify_value_kinds(op) -> None:
     if spec:
         for i, value in enumerate(op.operands):
             prefix, kinds = spec[min(i, len(spec) - 1)]
-            if not _fits(value.type, prefix, kinds):
+            if not fits(value.type, prefix, kinds):
                 raise VerifyException(
                     f"operand #{i} must be {describe(prefix, kinds)}, but got "
                     f"'{type_text(value.type)}'")
@@ -185,7 +186,7 @@ def verify_value_kinds(op) -> None:
     if res:
         prefix, kinds = res
         for i, value in enumerate(op.results):
-            if not _fits(value.type, prefix, kinds):
+            if not fits(value.type, prefix, kinds):
                 raise VerifyException(
                     f"result #{i} must be {describe(prefix, kinds)}, but got "
                     f"'{type_text(value.type)}'")

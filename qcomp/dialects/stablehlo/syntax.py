@@ -321,8 +321,8 @@ def parse_return(cls, parser: Parser) -> Op:
 
 
 def print_return(op: Op, printer: Printer) -> None:
+    printer.print_string(" ")  # upstream's format prints the space also before no operands
     if op.operands:
-        printer.print_string(" ")
         print_operand_list(printer, op.operands)
     print_attr_dict(printer, op)
     if op.operands:
