@@ -168,6 +168,7 @@ def _optional_functions(semantics) -> list:
     """Interpreter functions of the other dialects (chlo, quant, tosa, arith, math)."""
     from qcomp.interpreter.arith_functions import ArithFunctions
     from qcomp.interpreter.chlo_functions import ChloFunctions
+    from qcomp.interpreter.dynamic_functions import DynamicFunctions
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
@@ -175,7 +176,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
-            MathFunctions(), RowwiseFunctions(), ShapeFunctions()]
+            MathFunctions(), RowwiseFunctions(), ShapeFunctions(), DynamicFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

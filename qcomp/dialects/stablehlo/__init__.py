@@ -35,6 +35,9 @@ from qcomp.dialects.stablehlo.ops import (
     TransposeOp,
 )
 from qcomp.dialects.stablehlo.reduce import ReduceOp, ReduceWindowOp
+from qcomp.dialects.stablehlo.dynamic import *  # noqa: F403
+from qcomp.dialects.stablehlo.dynamic import DYNAMIC_OPS
+from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
 
 ELEMENTWISE_OPS = [
     cls for module in (elementwise, binary) for cls in vars(module).values()
@@ -50,6 +53,7 @@ StableHLO = Dialect(
         PadOp, GatherOp,
         DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
         ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
+        *DYNAMIC_OPS,
     ],
-    list(STABLEHLO_ATTRS),
+    [*STABLEHLO_ATTRS, *OP_ATTRS],
 )
