@@ -169,6 +169,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.arith_functions import ArithFunctions
     from qcomp.interpreter.chlo_functions import ChloFunctions
     from qcomp.interpreter.dynamic_functions import DynamicFunctions
+    from qcomp.interpreter.linalg_functions import LinalgFunctions
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
@@ -176,7 +177,8 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.tosa_functions import TosaFunctions
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
-            MathFunctions(), RowwiseFunctions(), ShapeFunctions(), DynamicFunctions()]
+            MathFunctions(), RowwiseFunctions(), ShapeFunctions(), DynamicFunctions(),
+            LinalgFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

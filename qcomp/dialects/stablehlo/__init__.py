@@ -37,6 +37,10 @@ from qcomp.dialects.stablehlo.ops import (
 from qcomp.dialects.stablehlo.reduce import ReduceOp, ReduceWindowOp
 from qcomp.dialects.stablehlo.dynamic import *  # noqa: F403
 from qcomp.dialects.stablehlo.dynamic import DYNAMIC_OPS
+from qcomp.dialects.stablehlo.complex import *  # noqa: F403
+from qcomp.dialects.stablehlo.complex import COMPLEX_OPS
+from qcomp.dialects.stablehlo.linalg import *  # noqa: F403
+from qcomp.dialects.stablehlo.linalg import LINALG_OPS
 from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
 
 ELEMENTWISE_OPS = [
@@ -53,7 +57,7 @@ StableHLO = Dialect(
         PadOp, GatherOp,
         DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
         ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
-        *DYNAMIC_OPS,
+        *DYNAMIC_OPS, *COMPLEX_OPS, *LINALG_OPS,
     ],
     [*STABLEHLO_ATTRS, *OP_ATTRS],
 )

@@ -31,7 +31,10 @@ from xdsl.irdl import (
 from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import NoMemoryEffect, Pure
 
-from qcomp.dialects.facts import NO_QUANTIZATION, own_lowering, type_only
+from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, own_lowering, type_only
+
+NOT_GENERIC = UpstreamGeneric.NEVER
+"""Not in upstream quant-to-math's ConvertGenericOp list."""
 from qcomp.dialects.stablehlo import verify_dynamic as check
 from qcomp.dialects.stablehlo.assembly import FUNCTIONAL
 from qcomp.dialects.stablehlo.attrs import (
@@ -141,7 +144,7 @@ class RealDynamicSliceOp(_FunctionalOp):
     result = result_def()
     traits = traits_def(
         NoMemoryEffect(),
-        ElementKinds(((RANKED, TENSOR), SHAPE, SHAPE, SHAPE), (RANKED, TENSOR)), type_only())
+        ElementKinds(((RANKED, TENSOR), SHAPE, SHAPE, SHAPE), (RANKED, TENSOR)), type_only(upstream_generic=NOT_GENERIC))
 
     def verify_(self) -> None:
         check.verify_real_dynamic_slice(self)
@@ -161,7 +164,7 @@ class DynamicPadOp(_FunctionalOp):
     traits = traits_def(
         NoMemoryEffect(),
         ElementKinds(((RANKED, TENSOR), (ZERO_D, TENSOR), SHAPE, SHAPE, SHAPE),
-                     (RANKED, TENSOR)), type_only())
+                     (RANKED, TENSOR)), type_only(upstream_generic=NOT_GENERIC))
 
     def verify_(self) -> None:
         check.verify_dynamic_pad(self)
@@ -200,7 +203,7 @@ class DynamicUpdateSliceOp(_FunctionalOp):
     traits = traits_def(
         Pure(),
         ElementKinds(((RANKED, TENSOR), (RANKED, TENSOR), (ZERO_D, INT)), (RANKED, TENSOR)),
-        type_only())
+        type_only(upstream_generic=NOT_GENERIC))
 
     def verify_(self) -> None:
         check.verify_dynamic_update_slice(self)
@@ -215,7 +218,7 @@ class GetDimensionSizeOp(_KeywordOp):
     operand = operand_def()
     result = result_def()
     dimension_attr = prop_def(IntegerAttr, prop_name="dimension")
-    traits = traits_def(Pure(), ElementKinds(((RANKED, TENSOR_PA),)), NO_QUANTIZATION)
+    traits = traits_def(Pure(), ElementKinds(((RANKED, TENSOR_PA),)), type_only(fusable=False))
 
     @property
     def dimension(self) -> int:
@@ -238,7 +241,7 @@ class DynamicGatherOp(IRDLOperation):
     indices_are_sorted_attr = opt_prop_def(BoolAttr, prop_name="indices_are_sorted")
     traits = traits_def(
         NoMemoryEffect(),
-        ElementKinds(((RANKED, TENSOR), (RANKED, INT), SHAPE), (RANKED, TENSOR)), type_only())
+        ElementKinds(((RANKED, TENSOR), (RANKED, INT), SHAPE), (RANKED, TENSOR)), type_only(upstream_generic=NOT_GENERIC))
 
     def verify_(self) -> None:
         check.verify_dynamic_gather(self)
