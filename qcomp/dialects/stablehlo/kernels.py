@@ -28,6 +28,18 @@ def complex_sign(x):
     return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag))
 
 
+def complex_pick(a, b, better):
+    """max/min of complex numbers in upstream's lexicographic order: `a` when its real
+    part is better, or equal and its imaginary part better; else `b`."""
+    pick_a = np.where(a.real == b.real, better(a.imag, b.imag), better(a.real, b.real))
+    return np.where(pick_a, a, b)
+
+
+def complex_atan2(y, x):
+    """`-i * log((x + i y) / sqrt(x^2 + y^2))` (upstream's complex atan2)."""
+    return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+
+
 def logistic(x):
     """`1 / (1 + e ** -x)`."""
     return 1.0 / (1.0 + np.exp(-x))
@@ -213,9 +225,11 @@ MULTIPLY = Elementwise(float=np.multiply, complex=np.multiply, int=_int(np.multi
 DIVIDE = Elementwise(float=np.divide, complex=np.divide, int=int_divide)
 REMAINDER = Elementwise(float=np.fmod, int=int_remainder)
 POWER = Elementwise(float=np.power, complex=np.power, int=int_power)
-MAXIMUM = Elementwise(float=np.maximum, int=_int(np.maximum), bool=np.logical_or)
-MINIMUM = Elementwise(float=np.minimum, int=_int(np.minimum), bool=np.logical_and)
-ATAN2 = Elementwise(float=np.arctan2)
+MAXIMUM = Elementwise(float=np.maximum, complex=lambda a, b: complex_pick(a, b, np.greater),
+                      int=_int(np.maximum), bool=np.logical_or)
+MINIMUM = Elementwise(float=np.minimum, complex=lambda a, b: complex_pick(a, b, np.less),
+                      int=_int(np.minimum), bool=np.logical_and)
+ATAN2 = Elementwise(float=np.arctan2, complex=complex_atan2)
 AND = Elementwise(int=_int(np.bitwise_and), bool=np.logical_and)
 OR = Elementwise(int=_int(np.bitwise_or), bool=np.logical_or)
 XOR = Elementwise(int=_int(np.bitwise_xor), bool=np.logical_xor)
