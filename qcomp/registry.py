@@ -58,6 +58,12 @@ def _shape() -> Dialect:
     return Shape
 
 
+def _interpreter() -> Dialect:
+    from qcomp.dialects.interpreter import Interpreter
+
+    return Interpreter
+
+
 def _tensor() -> Dialect:
     from qcomp.dialects.tensor import Tensor
 
@@ -73,6 +79,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "rowwise": _rowwise,
     "shape": _shape,
     "tensor": _tensor,
+    "interpreter": _interpreter,
 }
 """qcomp's dialects (name -> factory). `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it; `shape` and `tensor` hold the few ops `lower-quant-ops`

@@ -168,6 +168,7 @@ def _optional_functions(semantics) -> list:
     """Interpreter functions of the other dialects (chlo, quant, tosa, arith, math)."""
     from qcomp.interpreter.arith_functions import ArithFunctions
     from qcomp.interpreter.chlo_functions import ChloFunctions
+    from qcomp.interpreter.collective_functions import CollectiveFunctions
     from qcomp.interpreter.dynamic_functions import DynamicFunctions
     from qcomp.interpreter.linalg_functions import LinalgFunctions
     from qcomp.interpreter.math_functions import MathFunctions
@@ -178,7 +179,7 @@ def _optional_functions(semantics) -> list:
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(), DynamicFunctions(),
-            LinalgFunctions()]
+            LinalgFunctions(), CollectiveFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

@@ -41,6 +41,8 @@ from qcomp.dialects.stablehlo.complex import *  # noqa: F403
 from qcomp.dialects.stablehlo.complex import COMPLEX_OPS
 from qcomp.dialects.stablehlo.linalg import *  # noqa: F403
 from qcomp.dialects.stablehlo.linalg import LINALG_OPS
+from qcomp.dialects.stablehlo.collectives import *  # noqa: F403
+from qcomp.dialects.stablehlo.collectives import COLLECTIVE_OPS
 from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
 
 ELEMENTWISE_OPS = [
@@ -57,7 +59,7 @@ StableHLO = Dialect(
         PadOp, GatherOp,
         DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
         ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
-        *DYNAMIC_OPS, *COMPLEX_OPS, *LINALG_OPS,
+        *DYNAMIC_OPS, *COMPLEX_OPS, *LINALG_OPS, *COLLECTIVE_OPS,
     ],
     [*STABLEHLO_ATTRS, *OP_ATTRS],
 )
