@@ -204,6 +204,28 @@ class CollectiveFunctions(InterpreterFunctions):
                 result = got[source][0]
         return (np.zeros_like(x) if result is None else result,)
 
+    # -- infeed / outfeed / send / recv (tokens pass through) ---------------------------------
+    @impl(sh.InfeedOp)
+    def run_infeed(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        grid = process_of(interpreter, op).grid
+        if not grid.infeed:
+            raise RunError("infeed: the run_parallel infeed queue is empty")
+        return (*grid.infeed.popleft(), args[0])
+
+    @impl(sh.OutfeedOp)
+    def run_outfeed(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        process_of(interpreter, op).grid.outfeed.append(list(args[:-1]))
+        return (args[-1],)
+
+    @impl(sh.SendOp)
+    def run_send(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        process_of(interpreter, op).grid.send(op.channel_id, list(args[:-1]))
+        return (args[-1],)
+
+    @impl(sh.RecvOp)
+    def run_recv(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
+        return (*process_of(interpreter, op).grid.recv(op.channel_id), args[0])
+
 
 def _spawn(interpreter: Interpreter) -> Interpreter:
     """A fresh interpreter sharing `interpreter`'s module, functions and settings."""

@@ -8,6 +8,8 @@
     reduce_scatter (generic form, as upstream prints them)
     %id = stablehlo.replica_id : tensor<ui32>
     %id = stablehlo.partition_id : tensor<ui32>
+    "stablehlo.infeed" / "stablehlo.outfeed" / "stablehlo.send" / "stablehlo.recv"
+      (generic form), ordered by `!stablehlo.token` values
 
 `channel_handle = #stablehlo.channel_handle<handle = N, type = T>` selects, with
 `use_global_device_ids`, how `replica_groups` name processes (the spec's
@@ -18,7 +20,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, UnitAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -243,5 +252,67 @@ class PartitionIdOp(_ProcessIdOp):
     traits = traits_def(Pure(), ElementKinds(), NO_QUANTIZATION)
 
 
+def is_token(t) -> bool:
+    """`!stablehlo.token` (its class lives with the control-flow ops)."""
+    return getattr(t, "name", None) == "stablehlo.token"
+
+
+class _FeedOp(IRDLOperation):
+    def verify_(self) -> None:
+        check.verify_feed(self)
+
+
+@irdl_op_definition
+class InfeedOp(_FeedOp):
+    """Reads the next values of the grid's infeed queue."""
+
+    name = "stablehlo.infeed"
+    token = operand_def()
+    results_ = var_result_def()
+    infeed_config = opt_prop_def(StringAttr)
+    layout = opt_prop_def(ArrayAttr)
+    traits = traits_def(ElementKinds(), NO_QUANTIZATION)
+
+
+@irdl_op_definition
+class OutfeedOp(_FeedOp):
+    """Appends `inputs` to the grid's outfeed."""
+
+    name = "stablehlo.outfeed"
+    inputs = var_operand_def()
+    token = operand_def()
+    result = result_def()
+    outfeed_config = opt_prop_def(StringAttr)
+    traits = traits_def(ElementKinds(), NO_QUANTIZATION)
+
+
+@irdl_op_definition
+class SendOp(CollectiveOp, _FeedOp):
+    """Sends `inputs` on the channel of `channel_handle`."""
+
+    name = "stablehlo.send"
+    inputs = var_operand_def()
+    token = operand_def()
+    result = result_def()
+    channel_handle = prop_def(ChannelHandleAttr)
+    is_host_transfer = opt_prop_def(BoolAttr)
+    source_target_pairs = opt_prop_def(DenseIntOrFPElementsAttr)
+    traits = traits_def(ElementKinds(), NO_QUANTIZATION)
+
+
+@irdl_op_definition
+class RecvOp(CollectiveOp, _FeedOp):
+    """Receives the values sent on the channel of `channel_handle`."""
+
+    name = "stablehlo.recv"
+    token = operand_def()
+    results_ = var_result_def()
+    channel_handle = prop_def(ChannelHandleAttr)
+    is_host_transfer = opt_prop_def(BoolAttr)
+    source_target_pairs = opt_prop_def(DenseIntOrFPElementsAttr)
+    traits = traits_def(ElementKinds(), NO_QUANTIZATION)
+
+
 COLLECTIVE_OPS = [AllGatherOp, AllReduceOp, CollectiveReduceOp, ReduceScatterOp, AllToAllOp,
-                  CollectiveBroadcastOp, CollectivePermuteOp, ReplicaIdOp, PartitionIdOp]
+                  CollectiveBroadcastOp, CollectivePermuteOp, ReplicaIdOp, PartitionIdOp,
+                  InfeedOp, OutfeedOp, SendOp, RecvOp]
