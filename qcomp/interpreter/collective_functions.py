@@ -11,7 +11,6 @@ fold vectorised (the body's ops are elementwise on 0-d tensors).
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
@@ -20,10 +19,15 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.interpreter import RunParallelOp
 from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.process_grid import Process, ProcessGrid
+from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of
 
 _PROCESS = "process"
+
+
+def set_process(interpreter: Interpreter, process: Process) -> None:
+    """Make `interpreter` run as `process` of a grid."""
+    interpreter.set_data(CollectiveFunctions, _PROCESS, process)
 
 
 def process_of(interpreter: Interpreter, op) -> Process:
@@ -81,28 +85,13 @@ class CollectiveFunctions(InterpreterFunctions):
         for c in counts:
             inputs.append(tuple(args[start:start + c]))
             start += c
-        results: list[Any] = [None] * len(funcs)
-        errors: list[BaseException] = []
-
-        def run(k: int) -> None:
+        def run(process: Process):
             child = _spawn(interpreter)
-            r, p = divmod(k, grid.num_partitions)
-            child.set_data(CollectiveFunctions, _PROCESS, Process(grid, r, p))
-            try:
-                results[k] = child.call_op(funcs[k], inputs[k])
-            except BaseException as e:  # noqa: BLE001 - reported by the parent thread
-                errors.append(e)
-                grid.fail()
+            set_process(child, process)
+            k = process.replica_id * grid.num_partitions + process.partition_id
+            return child.call_op(funcs[k], inputs[k])
 
-        threads = [threading.Thread(target=run, args=(k,), daemon=True)
-                   for k in range(len(funcs))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            first = next((e for e in errors if "another process" not in str(e)), errors[0])
-            raise first
+        results = run_grid(grid, run)
         return tuple(v for r in results for v in r)
 
     @impl(sh.ReplicaIdOp)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from qcomp.interpreter.errors import RunError
@@ -125,3 +126,30 @@ class Process:
 
     def group_of(self, groups: list[Group]) -> Group | None:
         return next((g for g in groups if self.id in g), None)
+
+
+def run_grid(grid: ProcessGrid, work: Callable[[Process], Any]) -> list[Any]:
+    """`work(process)` for every process of `grid`, each in its own thread; the results
+    in row-major process order. The first error (not a follower's "another process
+    failed") is raised once every thread has stopped."""
+    processes = [Process(grid, r, p) for r in range(grid.num_replicas)
+                 for p in range(grid.num_partitions)]
+    results: list[Any] = [None] * len(processes)
+    errors: list[BaseException] = []
+
+    def run(k: int) -> None:
+        try:
+            results[k] = work(processes[k])
+        except BaseException as e:  # noqa: BLE001 - re-raised below, in the caller's thread
+            errors.append(e)
+            grid.fail()
+
+    threads = [threading.Thread(target=run, args=(k,), daemon=True)
+               for k in range(len(processes))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise next((e for e in errors if "another process" not in str(e)), errors[0])
+    return results
