@@ -172,6 +172,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.chlo_functions import ChloFunctions
     from qcomp.interpreter.dynamic_functions import DynamicFunctions
     from qcomp.interpreter.linalg_functions import LinalgFunctions
+    from qcomp.interpreter.random_functions import RandomFunctions
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
@@ -180,7 +181,7 @@ def _optional_functions(semantics) -> list:
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(), DynamicFunctions(),
-            LinalgFunctions(), CollectiveFunctions()]
+            LinalgFunctions(), CollectiveFunctions(), RandomFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
