@@ -99,7 +99,7 @@ class ComplexOp(BinaryElementwiseOp):
         lt, rt = self.lhs.type, self.rhs.type
         for i, t in enumerate((lt, rt)):
             if not isinstance(element_type(t), Float32Type | Float64Type):
-                fail(f"operand #{i} must be ranked tensor of 32-bit float or 64-bit float "
+                fail(f"operand #{i} must be ranked tensor of 32/64-bit float "
                      f"values, but got '{type_text(t)}'")
         verify_value_kinds(self)
         if element_type(lt) != element_type(rt):

@@ -165,17 +165,17 @@ class TriangularSolveOp(IRDLOperation):
             fail("requires compatible element types for all operands and results")
         a, b = shape(at), shape(bt)
         if len(a) < 2:
-            fail(f"operand 'a' must have rank >= 2, but got {type_text(at)}")
+            fail(f"operand 'a' must have rank >= 2, but got '{type_text(at)}'")
         if not dims_compatible(a[-2], a[-1]):
-            fail(f"two minor dimensions of operand 'a' must be compatible, but got {type_text(at)}")
+            fail(f"two minor dimensions of operand 'a' must be compatible, but got '{type_text(at)}'")
         if len(a) != len(b):
-            fail(f"operands must have equal rank, but got {type_text(at)} and {type_text(bt)}")
+            fail(f"operands must have equal rank, but got '{type_text(at)}' and '{type_text(bt)}'")
         if not dims_compatible(a[-1], b[-2 if self.left_side.value.data else -1]):
             fail("shared dimension of operands 'a' and 'b' must be compatible, but got "
-                 f"{type_text(at)} and {type_text(bt)}")
+                 f"'{type_text(at)}' and '{type_text(bt)}'")
         if not shapes_compatible(a[:-2], b[:-2]):
             fail("batch dimensions of the operands must be compatible, but got "
-                 f"{type_text(at)} and {type_text(bt)}")
+                 f"'{type_text(at)}' and '{type_text(bt)}'")
         if self.transpose_a.data == Transpose.TRANSPOSE_INVALID:
             fail("Invalid transpose option value for triangular solve")
         check_inferred(bt, self.result.type)
@@ -210,16 +210,16 @@ class FftOp(_KeywordOp):
         e = element_type(t)
         if kind == FftType.RFFT:
             if type(e).__name__ not in ("Float32Type", "Float64Type"):
-                fail(f"RFFT requires f32 or f64 input type, but is given {type_text(e)}.")
+                fail(f"RFFT requires f32 or f64 input type, but is given '{type_text(e)}'.")
             out_e = ComplexType(e)
         else:
             if not isinstance(e, ComplexType):
-                fail(f"FFT/IFFT/IRFFT take a complex tensor as input, but is given {type_text(t)}.")
+                fail(f"FFT/IFFT/IRFFT take a complex tensor as input, but is given '{type_text(t)}'.")
             out_e = e.element_type if kind == FftType.IRFFT else e
         s = list(shape(t))
         if len(s) < n:
             fail(f"operand rank must not be less than fft rank of {n} for operand of type "
-                 f"{type_text(t)}.")
+                 f"'{type_text(t)}'.")
         want = ", ".join(map(str, lengths))
         if kind == FftType.RFFT:
             if not all(dims_compatible(a, b) for a, b in zip(s[-n:], lengths)):
@@ -366,7 +366,7 @@ class RngBitGeneratorOp(_KeywordOp):
         a, b = self.initial_state.type, self.output_state.type
         if not shapes_compatible(shape(a), shape(b)):
             fail("output state shape must be compatible with initial state shape. Got: "
-                 f"{type_text(a)} and {type_text(b)}")
+                 f"'{type_text(a)}' and '{type_text(b)}'")
 
 
 LINALG_OPS = [ReverseOp, CholeskyOp, TriangularSolveOp, FftOp, BatchNormTrainingOp,

@@ -60,7 +60,7 @@ def _check_reducer(op, operand_types) -> None:
         for a in args:
             if a.type != want:
                 fail(f"The type of reduction-region's parameter at index 0 is different than the "
-                     f"corresponding result type: {type_text(a.type)} vs {type_text(want)}")
+                     f"corresponding result type: '{type_text(a.type)}' vs '{type_text(want)}'")
 
 
 def verify_all_gather(op) -> None:
@@ -118,7 +118,7 @@ def _check_dynamic_root(op, name: str) -> list:
     if not (isinstance(e, IntegerType) and e.width.data == 32
             and e.signedness.data == Signedness.SIGNLESS and len(shape(root)) == 1):
         fail(f"last operand of {name} with has_dynamic_root=true must be a rank-1 i32 tensor, "
-             f"but got {type_text(root)}")
+             f"but got '{type_text(root)}'")
     if shape(root)[0] != len(operands) - 1:
         fail(f"last operand of {name} with has_dynamic_root=true must have the same number of "
              f"elements as data operands ({len(operands) - 1}), but got {shape(root)[0]}")
@@ -213,8 +213,11 @@ def verify_collective_permute(op) -> None:
 
 def verify_process_id(op) -> None:
     t = op.result.type
-    want = TensorType(IntegerType(32, Signedness.UNSIGNED), [])
-    if t != want:
+    ui32 = IntegerType(32, Signedness.UNSIGNED)
+    if not (isinstance(t, TensorType) and element_type(t) == ui32):
+        fail(f"result #0 must be ranked tensor of 32-bit unsigned integer values, but got "
+             f"'{type_text(t)}'")
+    if shape(t) != ():
         fail(f"inferred type(s) 'tensor<ui32>' are incompatible with return type(s) of operation "
              f"'{type_text(t)}'")
 
@@ -239,10 +242,10 @@ def verify_feed(op) -> None:
                 "stablehlo.recv" else "all elements of result types, except the last element, are")
         for r in results[:-1]:
             if not isinstance(r.type, TensorType):
-                fail(f"{what} expected to be of tensor type, but got {type_text(r.type)}")
+                fail(f"{what} expected to be of tensor type, but got '{type_text(r.type)}'")
         if not _is_token(results[-1].type):
             fail("last element of result types is expected to be of token type, but got "
-                 f"{type_text(results[-1].type)}")
+                 f"'{type_text(results[-1].type)}'")
     if op.name in ("stablehlo.recv", "stablehlo.send"):
         host = op.is_host_transfer is not None and bool(op.is_host_transfer.value.data)
         kind = op.channel_handle.type.data

@@ -46,7 +46,7 @@ def _check_shape_operand(shape_value: SSAValue, result_type) -> None:
     dims = constant_ints(shape_value)
     if dims is not None and not shapes_compatible(dims, shape(result_type)):
         fail(f"output shape [{', '.join(map(str, dims))}] is incompatible with return type of "
-             f"operation {type_text(result_type)}")
+             f"operation '{type_text(result_type)}'")
 
 
 def _check_compatible_elements(operand, result) -> None:
@@ -55,7 +55,7 @@ def _check_compatible_elements(operand, result) -> None:
     if quantized_element(operand) is None and quantized_element(result) is None and \
             not compatible_elements(operand, result):
         fail("expects operand and result to have compatible element type. Got: "
-             f"{type_text(operand)} and {type_text(result)}")
+             f"'{type_text(operand)}' and '{type_text(result)}'")
 
 
 def verify_dynamic_broadcast_in_dim(op) -> None:
@@ -160,7 +160,7 @@ def verify_dynamic_pad(op) -> None:
         fail(f"padding operands size ({n}) must match operand rank ({len(os_)})")
     interior = constant_ints(op.interior_padding)
     if interior is not None and any(i < 0 for i in interior):
-        fail(f"interior_padding must be non-negative, but got {interior}")
+        fail(f"interior_padding must be non-negative, but got {', '.join(map(str, interior))}")
     low, high = constant_ints(op.edge_padding_low), constant_ints(op.edge_padding_high)
     if interior is None or low is None or high is None or any(d < 0 for d in (*os_, *rs)):
         return
