@@ -87,10 +87,12 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
         with np.errstate(all="ignore"):
             if is_float(e) and _native(fn, (a, b), result_e):
                 return fn(a, b)
+            if getattr(fn, "native_complex", False):  # rounds each step in the element type
+                return fn(a, b).astype(numpy_dtype(result_e))
             r = fn(_wide(a), _wide(b))
-        if is_float(e):
-            return to_float(r, numpy_dtype(result_e))
-        return r.astype(numpy_dtype(result_e))
+            if not is_float(e):  # complex: one rounding, overflow to inf
+                return r.astype(numpy_dtype(result_e))
+        return to_float(r, numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
             raise _undefined(name, e)

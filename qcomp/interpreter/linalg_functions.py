@@ -18,6 +18,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.stablehlo.kernels import complex_divide, complex_multiply
 from qcomp.dialects.stablehlo.op_attrs import FftType, Transpose
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
@@ -53,15 +54,19 @@ def _substitute(a, b, lower, unit_diagonal) -> np.ndarray:
     """Forward (lower) or back substitution over the rows i of b, j running towards i."""
     n = a.shape[-1]
     x = np.zeros_like(b)
+    mul, div = np.multiply, np.divide
+    if b.dtype.kind == "c":  # upstream's complex arithmetic
+        mul = complex_multiply
+        div = lambda p, q: complex_divide(p, q).astype(b.dtype)  # noqa: E731
     order = range(n) if lower else range(n - 1, -1, -1)
     with np.errstate(all="ignore"):
         for i in order:
             acc = b[..., i, :]
             js = range(0, i) if lower else range(n - 1, i, -1)
             for j in js:
-                acc = acc - a[..., i, j, None] * x[..., j, :]
+                acc = acc - mul(a[..., i, j, None], x[..., j, :])
             if not unit_diagonal:
-                acc = acc / a[..., i, i, None]
+                acc = div(acc, a[..., i, i, None])
             x[..., i, :] = acc
     return x
 

@@ -28,6 +28,54 @@ def complex_sign(x):
     return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag))
 
 
+def complex_multiply(a, b):
+    """`(ar br - ai bi) + i (ar bi + ai br)`, each operation rounded to the element type
+    (upstream's formula; run on the operands' own precision, `native_complex`)."""
+    re = a.real * b.real - a.imag * b.imag
+    im = a.real * b.imag + a.imag * b.real
+    return _complex(re, im)
+
+
+complex_multiply.native_complex = True  # type: ignore[attr-defined]
+
+
+def complex_divide(a, b):
+    """Upstream's complex division (std::complex<double>, as its build compiles it):
+    Smith's algorithm in double, then C99 Annex G's recovery of a NaN + NaN i result
+    (zero divisor, infinite dividend, infinite divisor)."""
+    a, b = np.asarray(a, np.complex128), np.asarray(b, np.complex128)
+    x, y, c, d = a.real, a.imag, b.real, b.imag
+    with np.errstate(all="ignore"):
+        by_c = np.abs(c) >= np.abs(d)
+        r = np.where(by_c, d / c, c / d)
+        den = np.where(by_c, c + d * r, c * r + d)
+        re = np.where(by_c, x + y * r, x * r + y) / den
+        im = np.where(by_c, y - x * r, y * r - x) / den
+        lost = np.isnan(re) & np.isnan(im)
+        if lost.any():
+            zero = (c == 0) & (d == 0) & (~np.isnan(x) | ~np.isnan(y))
+            inf_num = (np.isinf(x) | np.isinf(y)) & np.isfinite(c) & np.isfinite(d)
+            inf_den = np.isinf(np.fmax(np.abs(c), np.abs(d))) & np.isfinite(x) & np.isfinite(y)
+
+            def unit(v):  # copysign(isinf(v) ? 1 : 0, v)
+                return np.copysign(np.where(np.isinf(v), 1.0, 0.0), v)
+
+            cs = np.copysign(np.inf, c)
+            xu, yu, cu, du = unit(x), unit(y), unit(c), unit(d)
+            cases = ((zero, cs * x, cs * y),
+                     (~zero & inf_num, np.inf * (xu * c + yu * d), np.inf * (yu * c - xu * d)),
+                     (~zero & ~inf_num & inf_den, 0.0 * (x * cu + y * du), 0.0 * (y * cu - x * du)))
+            for cond, rr, ii in cases:
+                re, im = np.where(lost & cond, rr, re), np.where(lost & cond, ii, im)
+    return _complex(re, im)
+
+
+def _complex(re, im):
+    out = np.empty(np.broadcast(re, im).shape, np.result_type(re, im, np.complex64))
+    out.real, out.imag = re, im
+    return out
+
+
 def complex_pick(a, b, better):
     """max/min of complex numbers in upstream's lexicographic order: `a` when its real
     part is better, or equal and its imaginary part better; else `b`."""
@@ -220,9 +268,9 @@ COUNT_LEADING_ZEROS = Elementwise(int=count_leading_zeros, bool=np.invert)
 ADD = Elementwise(float=np.add, complex=np.add, int=_int(np.add), bool=np.logical_or)
 SUBTRACT = Elementwise(float=np.subtract, complex=np.subtract, int=_int(np.subtract),
                        bool=np.logical_xor)
-MULTIPLY = Elementwise(float=np.multiply, complex=np.multiply, int=_int(np.multiply),
+MULTIPLY = Elementwise(float=np.multiply, complex=complex_multiply, int=_int(np.multiply),
                        bool=np.logical_and)
-DIVIDE = Elementwise(float=np.divide, complex=np.divide, int=int_divide)
+DIVIDE = Elementwise(float=np.divide, complex=complex_divide, int=int_divide)
 REMAINDER = Elementwise(float=np.fmod, int=int_remainder)
 POWER = Elementwise(float=np.power, complex=np.power, int=int_power)
 MAXIMUM = Elementwise(float=np.maximum, complex=lambda a, b: complex_pick(a, b, np.greater),
