@@ -257,13 +257,8 @@ def is_token(t) -> bool:
     return getattr(t, "name", None) == "stablehlo.token"
 
 
-class _FeedOp(IRDLOperation):
-    def verify_(self) -> None:
-        check.verify_feed(self)
-
-
 @irdl_op_definition
-class InfeedOp(_FeedOp):
+class InfeedOp(IRDLOperation):
     """Reads the next values of the grid's infeed queue."""
 
     name = "stablehlo.infeed"
@@ -273,9 +268,13 @@ class InfeedOp(_FeedOp):
     layout = opt_prop_def(ArrayAttr)
     traits = traits_def(ElementKinds(), NO_QUANTIZATION)
 
+    def verify_(self) -> None:
+        check.verify_feed(self, False, "all elements of result types, except the last "
+                                       "element, are")
+
 
 @irdl_op_definition
-class OutfeedOp(_FeedOp):
+class OutfeedOp(IRDLOperation):
     """Appends `inputs` to the grid's outfeed."""
 
     name = "stablehlo.outfeed"
@@ -285,9 +284,12 @@ class OutfeedOp(_FeedOp):
     outfeed_config = opt_prop_def(StringAttr)
     traits = traits_def(ElementKinds(), NO_QUANTIZATION)
 
+    def verify_(self) -> None:
+        check.verify_feed(self, True)
+
 
 @irdl_op_definition
-class SendOp(CollectiveOp, _FeedOp):
+class SendOp(CollectiveOp):
     """Sends `inputs` on the channel of `channel_handle`."""
 
     name = "stablehlo.send"
@@ -299,9 +301,12 @@ class SendOp(CollectiveOp, _FeedOp):
     source_target_pairs = opt_prop_def(DenseIntOrFPElementsAttr)
     traits = traits_def(ElementKinds(), NO_QUANTIZATION)
 
+    def verify_(self) -> None:
+        check.verify_feed(self, True, host_channel=(2, "DEVICE_TO_HOST"))
+
 
 @irdl_op_definition
-class RecvOp(CollectiveOp, _FeedOp):
+class RecvOp(CollectiveOp):
     """Receives the values sent on the channel of `channel_handle`."""
 
     name = "stablehlo.recv"
@@ -311,6 +316,10 @@ class RecvOp(CollectiveOp, _FeedOp):
     is_host_transfer = opt_prop_def(BoolAttr)
     source_target_pairs = opt_prop_def(DenseIntOrFPElementsAttr)
     traits = traits_def(ElementKinds(), NO_QUANTIZATION)
+
+    def verify_(self) -> None:
+        check.verify_feed(self, False, "everything but the last element of result types is",
+                          host_channel=(3, "HOST_TO_DEVICE"))
 
 
 COLLECTIVE_OPS = [AllGatherOp, AllReduceOp, CollectiveReduceOp, ReduceScatterOp, AllToAllOp,

@@ -226,31 +226,31 @@ def _is_token(t) -> bool:
     return getattr(t, "name", None) == "stablehlo.token"
 
 
-def verify_feed(op) -> None:
-    """infeed / outfeed / send / recv: the token operand and result, the channel type."""
+def verify_feed(op, token_result: bool, what: str = "", host_channel: tuple[int, str] | None
+                = None) -> None:
+    """infeed / outfeed / send / recv: the token operand, then either one token result
+    (`token_result`) or tensors and a last token (`what` names the tensors in upstream's
+    message); `host_channel`: (channel type, name) a host transfer needs (send, recv)."""
     if not _is_token(op.token.type):
         fail(f"operand #{len(op.operands) - 1} must be token, but got "
              f"'{type_text(op.token.type)}'")
     results = list(op.results)
-    if op.name in ("stablehlo.outfeed", "stablehlo.send"):
+    if token_result:
         if not _is_token(results[0].type):
             fail(f"result #0 must be token, but got '{type_text(results[0].type)}'")
     else:
         if not results:
             fail(f"result is expected to be at least of size 1, but got {len(results)}")
-        what = ("everything but the last element of result types is" if op.name ==
-                "stablehlo.recv" else "all elements of result types, except the last element, are")
         for r in results[:-1]:
             if not isinstance(r.type, TensorType):
                 fail(f"{what} expected to be of tensor type, but got '{type_text(r.type)}'")
         if not _is_token(results[-1].type):
             fail("last element of result types is expected to be of token type, but got "
                  f"'{type_text(results[-1].type)}'")
-    if op.name in ("stablehlo.recv", "stablehlo.send"):
+    if host_channel is not None:
         host = op.is_host_transfer is not None and bool(op.is_host_transfer.value.data)
         kind = op.channel_handle.type.data
         if not host and kind != 1:
             fail("channel_type should be DEVICE_TO_DEVICE when is_host_transfer is false")
-        want, word = (3, "HOST_TO_DEVICE") if op.name == "stablehlo.recv" else (2, "DEVICE_TO_HOST")
-        if host and kind != want:
-            fail(f"channel_type should be {word} when is_host_transfer is true")
+        if host and kind != host_channel[0]:
+            fail(f"channel_type should be {host_channel[1]} when is_host_transfer is true")

@@ -14,6 +14,7 @@ from xdsl.ir import SSAValue
 
 from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
+from qcomp.dialects.stablehlo.ops import ConstantOp
 from qcomp.dialects.stablehlo.verify_nn import (
     _conv_dimension_checks,
     verify_convolution,
@@ -32,9 +33,9 @@ from qcomp.dialects.stablehlo.verify_shapes import (
 def constant_ints(value: SSAValue) -> list[int] | None:
     """The integers of `value` when a `stablehlo.constant` defines it (upstream's matchInts)."""
     owner = value.owner
-    if getattr(owner, "name", None) != "stablehlo.constant":
+    if not isinstance(owner, ConstantOp):
         return None
-    attr = owner.value  # type: ignore[attr-defined]
+    attr = owner.value
     if not isinstance(element_type(attr.type), IntegerType):
         return None
     values = [int(v) for v in attr.get_values()]
