@@ -174,14 +174,15 @@ class LinalgFunctions(InterpreterFunctions):
 
     @impl(sh.BatchNormTrainingOp)
     def run_batch_norm_training(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        _no_quant(op)
-        eps = float(op.epsilon.value.data)
-        out = batch_norm_training(*args, eps, op.feature_index)
-        return tuple(_round(v, r.type) for v, r in zip(out, op.results))
+        return _batch_norm(op, batch_norm_training, args)
 
     @impl(sh.BatchNormGradOp)
     def run_batch_norm_grad(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        _no_quant(op)
-        eps = float(op.epsilon.value.data)
-        out = batch_norm_grad(*args, eps, op.feature_index)
-        return tuple(_round(v, r.type) for v, r in zip(out, op.results))
+        return _batch_norm(op, batch_norm_grad, args)
+
+
+def _batch_norm(op, formulas, args) -> tuple[np.ndarray, ...]:
+    """`formulas(*args, epsilon, feature_index)` in float64, each result rounded once."""
+    _no_quant(op)
+    out = formulas(*args, float(op.epsilon.value.data), op.feature_index)
+    return tuple(_round(v, r.type) for v, r in zip(out, op.results))

@@ -46,7 +46,7 @@ from xdsl.traits import Pure
 from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, type_only
 from qcomp.dialects.stablehlo import verify_collectives as check
 from qcomp.dialects.stablehlo.format import int_value
-from qcomp.dialects.stablehlo.keyword_syntax import parse_keyword_op, print_keyword_op
+from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
 from qcomp.dialects.stablehlo.kinds import RANKED, TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.op_attrs import ChannelHandleAttr
 
@@ -83,17 +83,27 @@ class CollectiveOp(IRDLOperation):
                 for i in range(shape[0])]
 
 
+class _GroupedOp(CollectiveOp):
+    """A collective over `replica_groups`, with an optional channel."""
+
+    replica_groups = prop_def(Attribute)
+    channel_handle = opt_prop_def(ChannelHandleAttr)
+
+
+class _GlobalIdsOp(_GroupedOp):
+    """A grouped collective that may name processes by global id."""
+
+    use_global_device_ids = opt_prop_def(UnitAttr)
+
+
 @irdl_op_definition
-class AllGatherOp(CollectiveOp):
+class AllGatherOp(_GlobalIdsOp):
     """Concatenates the operands of a process group along `all_gather_dim`."""
 
     name = "stablehlo.all_gather"
     operands_ = var_operand_def()
     results_ = var_result_def()
     all_gather_dim_attr = prop_def(IntegerAttr, prop_name="all_gather_dim")
-    replica_groups = prop_def(Attribute)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
-    use_global_device_ids = opt_prop_def(UnitAttr)
     traits = traits_def(ANY_TENSORS, MOVES)
 
     @property
@@ -104,7 +114,7 @@ class AllGatherOp(CollectiveOp):
         check.verify_all_gather(self)
 
 
-class _ReduceCollective(CollectiveOp):
+class _ReduceCollective(_GlobalIdsOp):
     """A collective with a reduction body."""
 
     computation = region_def("single_block")
@@ -117,9 +127,6 @@ class AllReduceOp(_ReduceCollective):
     name = "stablehlo.all_reduce"
     operands_ = var_operand_def()
     results_ = var_result_def()
-    replica_groups = prop_def(Attribute)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
-    use_global_device_ids = opt_prop_def(UnitAttr)
     traits = traits_def(ANY_TENSORS, NO_QUANTIZATION)
 
     def verify_(self) -> None:
@@ -134,9 +141,6 @@ class CollectiveReduceOp(_ReduceCollective):
     name = "stablehlo.collective_reduce"
     operands_ = var_operand_def()
     results_ = var_result_def()
-    replica_groups = prop_def(Attribute)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
-    use_global_device_ids = opt_prop_def(UnitAttr)
     has_dynamic_root = opt_prop_def(UnitAttr)
     traits = traits_def(ANY_TENSORS, NO_QUANTIZATION)
 
@@ -152,9 +156,6 @@ class ReduceScatterOp(_ReduceCollective):
     operand = operand_def()
     result = result_def()
     scatter_dimension_attr = prop_def(IntegerAttr, prop_name="scatter_dimension")
-    replica_groups = prop_def(Attribute)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
-    use_global_device_ids = opt_prop_def(UnitAttr)
     traits = traits_def(ANY_TENSORS, NO_QUANTIZATION)
 
     @property
@@ -166,7 +167,7 @@ class ReduceScatterOp(_ReduceCollective):
 
 
 @irdl_op_definition
-class AllToAllOp(CollectiveOp):
+class AllToAllOp(_GroupedOp):
     """Splits each operand in `split_count` parts along `split_dimension`, sends part j
     to the group's process j, and concatenates what it receives along
     `concat_dimension`."""
@@ -177,8 +178,6 @@ class AllToAllOp(CollectiveOp):
     split_dimension_attr = prop_def(IntegerAttr, prop_name="split_dimension")
     concat_dimension_attr = prop_def(IntegerAttr, prop_name="concat_dimension")
     split_count_attr = prop_def(IntegerAttr, prop_name="split_count")
-    replica_groups = prop_def(Attribute)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     traits = traits_def(ANY_TENSORS, MOVES)
 
     split_dimension = property(lambda self: int_value(self.split_dimension_attr))
@@ -190,7 +189,7 @@ class AllToAllOp(CollectiveOp):
 
 
 @irdl_op_definition
-class CollectiveBroadcastOp(CollectiveOp):
+class CollectiveBroadcastOp(_GroupedOp):
     """Every process of a group receives the operands of the group's root (its first
     process, or the one the last operand names when `has_dynamic_root`); a process in
     no group gets zeros."""
@@ -198,8 +197,6 @@ class CollectiveBroadcastOp(CollectiveOp):
     name = "stablehlo.collective_broadcast"
     operands_ = var_operand_def()
     results_ = var_result_def()
-    replica_groups = prop_def(Attribute)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     has_dynamic_root = opt_prop_def(UnitAttr)
     traits = traits_def(ANY_TENSORS, MOVES)
 
@@ -223,13 +220,10 @@ class CollectivePermuteOp(CollectiveOp):
         check.verify_collective_permute(self)
 
 
-class _ProcessIdOp(IRDLOperation):
+class _ProcessIdOp(KeywordOp):
     """`stablehlo.replica_id : tensor<ui32>`."""
 
-    PRETTY_FIELDS: ClassVar[tuple] = ()
     PRETTY_TYPES: ClassVar[str] = "results"
-    parse = classmethod(parse_keyword_op)
-    print = print_keyword_op
     result = result_def()
 
     def verify_(self) -> None:

@@ -43,7 +43,7 @@ from qcomp.dialects.stablehlo.attrs import (
     PrecisionAttr,
 )
 from qcomp.dialects.stablehlo.format import array_values, int_value
-from qcomp.dialects.stablehlo.keyword_syntax import parse_keyword_op, print_keyword_op
+from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
 from qcomp.dialects.stablehlo.kinds import (
     INT,
     ONE_D,
@@ -58,17 +58,8 @@ SHAPE = (ONE_D, INT)
 """HLO_StaticDimensionTensor: a 1-D tensor of integers."""
 
 
-class _KeywordOp(IRDLOperation):
-    """An op in the `operands, keyword = value : types` pretty form (keyword_syntax)."""
-
-    PRETTY_FIELDS: ClassVar[tuple] = ()
-    PRETTY_TYPES: ClassVar[str] = "functional"
-    parse = classmethod(parse_keyword_op)
-    print = print_keyword_op
-
-
 @irdl_op_definition
-class DynamicBroadcastInDimOp(_KeywordOp):
+class DynamicBroadcastInDimOp(KeywordOp):
     """broadcast_in_dim to the shape `output_dimensions` holds."""
 
     name = "stablehlo.dynamic_broadcast_in_dim"
@@ -92,7 +83,7 @@ class DynamicBroadcastInDimOp(_KeywordOp):
 
 
 @irdl_op_definition
-class DynamicIotaOp(_KeywordOp):
+class DynamicIotaOp(KeywordOp):
     """iota of the shape `output_shape` holds."""
 
     name = "stablehlo.dynamic_iota"
@@ -171,7 +162,7 @@ class DynamicPadOp(_FunctionalOp):
 
 
 @irdl_op_definition
-class DynamicSliceOp(_KeywordOp):
+class DynamicSliceOp(KeywordOp):
     """`operand[start_i : start_i + size_i]`, each start clamped into the operand."""
 
     name = "stablehlo.dynamic_slice"
@@ -210,7 +201,7 @@ class DynamicUpdateSliceOp(_FunctionalOp):
 
 
 @irdl_op_definition
-class GetDimensionSizeOp(_KeywordOp):
+class GetDimensionSizeOp(KeywordOp):
     """The size of dimension `dimension` of `operand`, as `tensor<i32>`."""
 
     name = "stablehlo.get_dimension_size"

@@ -16,10 +16,11 @@ printed only when set.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, FunctionType, IntegerAttr, i1
 from xdsl.ir import Attribute
+from xdsl.irdl import IRDLOperation
 from xdsl.irdl.operations import VariadicDef
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -159,3 +160,12 @@ def print_keyword_op(op: Op, printer: Printer) -> None:
         print_same_operands_and_result_type(printer, op)
     else:
         print_functional_type(printer, op)
+
+
+class KeywordOp(IRDLOperation):
+    """Base of the ops in this pretty form: they set `PRETTY_FIELDS` / `PRETTY_TYPES`."""
+
+    PRETTY_FIELDS: ClassVar[tuple] = ()
+    PRETTY_TYPES: ClassVar[str] = "functional"
+    parse = classmethod(parse_keyword_op)
+    print = print_keyword_op

@@ -43,7 +43,7 @@ from qcomp.dialects.facts import (
 )
 from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.format import array_values, int_value
-from qcomp.dialects.stablehlo.keyword_syntax import parse_keyword_op, print_keyword_op
+from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
 from qcomp.dialects.stablehlo.kinds import (
     FP_Q,
     INT,
@@ -79,15 +79,8 @@ def _dims(d) -> str:
     return ", ".join("?" if x < 0 else str(x) for x in d)
 
 
-class _KeywordOp(IRDLOperation):
-    PRETTY_FIELDS: ClassVar[tuple] = ()
-    PRETTY_TYPES: ClassVar[str] = "functional"
-    parse = classmethod(parse_keyword_op)
-    print = print_keyword_op
-
-
 @irdl_op_definition
-class ReverseOp(_KeywordOp):
+class ReverseOp(KeywordOp):
     """`result[i] = operand[i with i_d = size_d - 1 - i_d for d in dimensions]`."""
 
     name = "stablehlo.reverse"
@@ -119,7 +112,7 @@ class ReverseOp(_KeywordOp):
 
 
 @irdl_op_definition
-class CholeskyOp(_KeywordOp):
+class CholeskyOp(KeywordOp):
     """The Cholesky factor of each matrix of `a` (`lower`: L with A = L L*, else U)."""
 
     name = "stablehlo.cholesky"
@@ -182,7 +175,7 @@ class TriangularSolveOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FftOp(_KeywordOp):
+class FftOp(KeywordOp):
     """FFT / IFFT (complex to complex), RFFT (real to complex), IRFFT (complex to real)
     over the innermost `len(fft_length)` dimensions."""
 
@@ -324,7 +317,7 @@ class BatchNormGradOp(IRDLOperation):
 
 
 @irdl_op_definition
-class RngOp(_KeywordOp):
+class RngOp(KeywordOp):
     """Random numbers of `shape`: UNIFORM in [a, b), NORMAL with mean a and deviation b."""
 
     name = "stablehlo.rng"
@@ -346,7 +339,7 @@ class RngOp(_KeywordOp):
 
 
 @irdl_op_definition
-class RngBitGeneratorOp(_KeywordOp):
+class RngBitGeneratorOp(KeywordOp):
     """Random bits of `output`'s type from `initial_state` (THREE_FRY, PHILOX or DEFAULT)."""
 
     name = "stablehlo.rng_bit_generator"
