@@ -65,6 +65,7 @@ from qcomp.dialects.stablehlo.op_attrs import (
 )
 from qcomp.dialects.stablehlo.verify_shapes import (
     check_inferred,
+    compatible_elements,
     dims_compatible,
     fail,
     shape,
@@ -127,6 +128,8 @@ class CholeskyOp(KeywordOp):
 
     def verify_(self) -> None:
         verify_value_kinds(self)
+        if not compatible_elements(self.a.type, self.result.type):
+            fail("requires compatible element types for all operands and results")
         s = shape(self.a.type)
         if len(s) < 2:
             fail(f"argument 'a' must have rank >= 2, got shape {_dims(s)}.")
@@ -154,7 +157,7 @@ class TriangularSolveOp(IRDLOperation):
     def verify_(self) -> None:
         verify_value_kinds(self)
         at, bt = self.a.type, self.b.type
-        if not (element_type(at) == element_type(bt) == element_type(self.result.type)):
+        if not (compatible_elements(at, bt) and compatible_elements(at, self.result.type)):
             fail("requires compatible element types for all operands and results")
         a, b = shape(at), shape(bt)
         if len(a) < 2:
