@@ -12,8 +12,9 @@ Printed as upstream `stablehlo-opt` prints them:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from io import StringIO
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -129,6 +130,28 @@ class BoundsAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<" + ", ".join("?" if v == DYNAMIC else str(v)
                                              for v in self.values) + ">")
+
+
+def bounds_error(t) -> str | None:
+    """Upstream's check of a `#stablehlo.bounds` encoding against its tensor type
+    (None when it fits, or when the type has no bounds)."""
+    encoding = getattr(t, "encoding", None)
+    if not isinstance(encoding, BoundsAttr):
+        return None
+    shape = list(t.get_shape())
+    plain = TensorType(t.element_type, shape)
+    out = StringIO()
+    Printer(stream=out).print_attribute(plain)
+    text = out.getvalue()
+    bounds = encoding.values
+    if len(bounds) != len(shape):
+        return (f"Bounds length is {len(bounds)}, expected to be equal to rank({len(shape)}) "
+                f"of the tensor '{text}'")
+    for i, (d, b) in enumerate(zip(shape, bounds)):
+        if d >= 0 and b != DYNAMIC:
+            return (f"Static dimension {i} cannot have a bound, use ShapedType::kDynamic to "
+                    f"indicate a missing bound in tensor '{text}'")
+    return None
 
 
 OP_ATTRS = [FftTypeAttr, TransposeAttr, RngDistributionAttr, RngAlgorithmAttr,

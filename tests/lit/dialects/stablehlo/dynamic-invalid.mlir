@@ -144,3 +144,22 @@ func.func @dynamic_conv_padding(%x: tensor<1x8x4xf32>, %k: tensor<3x4x4xf32>, %p
   %0 = "stablehlo.dynamic_conv"(%x, %k, %p) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64} : (tensor<1x8x4xf32>, tensor<3x4x4xf32>, tensor<2x2xi64>) -> tensor<1x?x4xf32>
   return
 }
+
+// -----
+
+// #stablehlo.bounds against its tensor: upstream's messages (upstream reports them at
+// the type, qcomp at the first StableHLO op that uses it).
+
+func.func @bounds_rank(%a: tensor<?x4xf32, #stablehlo.bounds<8>>) {
+  // expected-error@+1 {{Bounds length is 1, expected to be equal to rank(2) of the tensor 'tensor<?x4xf32>'}}
+  %0 = stablehlo.negate %a : tensor<?x4xf32, #stablehlo.bounds<8>>
+  return
+}
+
+// -----
+
+func.func @bounds_static(%a: tensor<?x4xf32, #stablehlo.bounds<8, 4>>) {
+  // expected-error@+1 {{Static dimension 1 cannot have a bound, use ShapedType::kDynamic to indicate a missing bound in tensor 'tensor<?x4xf32>'}}
+  %0 = stablehlo.negate %a : tensor<?x4xf32, #stablehlo.bounds<8, 4>>
+  return
+}
