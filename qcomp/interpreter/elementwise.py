@@ -143,7 +143,8 @@ def compare(direction: str, a: np.ndarray, b: np.ndarray, e: Attribute,
     if is_complex(e):
         if direction not in ("EQ", "NE"):
             raise RunError(f"complex compare supports EQ and NE, got {direction}")
-        return ops[direction](a, b)
+        with np.errstate(invalid="ignore"):  # NaN parts compare unequal
+            return ops[direction](a, b)
     if is_bool(e):
         return ops[direction](a.astype(np.int8), b.astype(np.int8))
     if is_int(e):
