@@ -92,7 +92,8 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
 verifier, loaded in place of xDSL's; `tosa` extends xDSL's own and is loaded by
 `make_context` in place of it; `shape` and `tensor` hold the few ops `lower-quant-ops`
 emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts);
-`interpreter` is StableHLO's reference-interpreter dialect (`interpreter.probe`)."""
+`interpreter` is StableHLO's reference-interpreter dialect (`interpreter.probe`,
+`interpreter.run_parallel`)."""
 
 def _strip_func_quant_types() -> type[ModulePass]:
     from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass

@@ -73,6 +73,11 @@ INEXACT = {
     **{n: "float sums in XLA's order (blocked, vectorised, fused multiply-adds); qcomp sums in "
           "float64 (spec) or term by term (stablehlo)"
        for n in ("reduce", "reduce_window", "dot", "dot_general", "convolution")},
+    "triangular_solve": "XLA's blocked solve (multiply-adds, its own order); qcomp substitutes "
+                        "as the reference interpreter does, each step rounded",
+    "fft": "XLA's FFT library and NumPy's FFT (float64, rounded once) round differently",
+    **{n: "XLA's expansion (its own order of float operations); qcomp computes in float64 and "
+          "rounds once" for n in ("cholesky", "batch_norm_training", "batch_norm_grad")},
 }
 """StableHLO ops (by name without the dialect) whose float results XLA computes
 differently from the interpreter, with the reason. The contractions and reductions

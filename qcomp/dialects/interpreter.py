@@ -1,18 +1,35 @@
-"""StableHLO's `interpreter` dialect (stablehlo/reference/InterpreterOps.td): `probe`.
+"""StableHLO's `interpreter` dialect (stablehlo/reference/InterpreterOps.td):
 
     %r = interpreter.probe %x, probe_id = "p0" : tensor<3xi32>
+    %r:2 = "interpreter.run_parallel"(%a, %b) {programs = [[@f], [@g]]} : (...) -> (...)
 
 `probe` returns its operand unchanged and records its value under `probe_id` (once per
 time it runs); `check.expect_serialized_eq %v, probe_id = "p0", iter = K` compares a
 value with the K-th record. Upstream writes the records to NumPy files in
 `--probe-output-dir`; qcomp keeps them with the run.
+
+`run_parallel` runs a grid of processes, `programs[replica][partition]` each, the inputs
+and results flattened in row-major process order; `infeed = [@q0, @q1]` names functions
+whose results feed `stablehlo.infeed`. Its attributes are discardable ones, as jaxlib
+(which has no such dialect) prints them.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryWriteEffect
@@ -60,4 +77,29 @@ class ProbeOp(IRDLOperation):
             raise VerifyException("requires the same type for all operands and results")
 
 
-Interpreter = Dialect("interpreter", [ProbeOp], [])
+@irdl_op_definition
+class RunParallelOp(IRDLOperation):
+    """Runs `programs` (replicas x partitions) in parallel."""
+
+    name = "interpreter.run_parallel"
+    inputs = var_operand_def()
+    results_ = var_result_def()
+    programs = attr_def(ArrayAttr[ArrayAttr[SymbolRefAttr]])
+    infeed = opt_attr_def(ArrayAttr[SymbolRefAttr])
+    traits = traits_def(NO_QUANTIZATION)
+
+    @property
+    def grid(self) -> list[list[str]]:
+        """Function names, [replica][partition]."""
+        return [[p.root_reference.data for p in row.data] for row in self.programs.data]
+
+    def verify_(self) -> None:
+        rows = self.grid
+        if not rows or not rows[0]:
+            raise VerifyException("`programs` attribute cannot be empty")
+        if any(len(r) != len(rows[0]) for r in rows):
+            raise VerifyException("Sizes of second dimension of `programs` should all match "
+                                  f"{len(rows[0])}")
+
+
+Interpreter = Dialect("interpreter", [ProbeOp, RunParallelOp], [])

@@ -24,8 +24,10 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
+from qcomp.interpreter.collective_functions import CollectiveFunctions, set_process
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.func_functions import FuncReturnFunctions
+from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.stablehlo_control_functions import Token
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
@@ -171,6 +173,9 @@ def _optional_functions(semantics) -> list:
     """Interpreter functions of the other dialects (chlo, quant, tosa, arith, math)."""
     from qcomp.interpreter.arith_functions import ArithFunctions
     from qcomp.interpreter.chlo_functions import ChloFunctions
+    from qcomp.interpreter.dynamic_functions import DynamicFunctions
+    from qcomp.interpreter.linalg_functions import LinalgFunctions
+    from qcomp.interpreter.random_functions import RandomFunctions
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
@@ -182,16 +187,21 @@ def _optional_functions(semantics) -> list:
 
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
-            StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions()]
+            StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions(),
+            DynamicFunctions(), LinalgFunctions(), CollectiveFunctions(), RandomFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
                  semantics: str | QuantSemantics = "spec",
-                 max_memory: int = DEFAULT_MAX_MEMORY) -> FunctionRun:
-    """Run one function; errors are captured in the result, never raised."""
+                 max_memory: int = DEFAULT_MAX_MEMORY, process: Process | None = None,
+                 ) -> FunctionRun:
+    """Run one function (as `process` of a grid, if given); errors are captured in the
+    result, never raised."""
     name = f.sym_name.data
     out = FunctionRun(name, result_types=list(f.function_type.outputs.data))
     interp = make_interpreter(module, semantics, max_memory)
+    if process is not None:
+        set_process(interp, process)
     try:
         arg_types = f.function_type.inputs.data
         if len(inputs) != len(arg_types):
@@ -205,6 +215,22 @@ def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] 
         out.error = RunError("program nesting too deep", f)
     out.checks = list(log_of(interp))
     return out
+
+
+def run_on_grid(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray],
+                num_replicas: int, num_partitions: int, semantics: str = "spec",
+                max_memory: int = DEFAULT_MAX_MEMORY) -> list[FunctionRun]:
+    """`f` run by every process of a `num_replicas x num_partitions` grid (the same
+    inputs each), in row-major process order; a process that fails stops the others."""
+    grid = ProcessGrid(num_replicas, num_partitions)
+
+    def work(process: Process) -> FunctionRun:
+        r = run_function(module, f, inputs, semantics, max_memory, process)
+        if r.error is not None:
+            grid.fail()
+        return r
+
+    return run_grid(grid, work)
 
 
 def run(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,

@@ -18,6 +18,7 @@ from xdsl.ir import Operation
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import quantization
 from qcomp.interpreter import checks, elementwise, kernels, regions
+from qcomp.interpreter.bitcast import bitcast
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.quantized import QuantSemantics
@@ -120,8 +121,8 @@ class StablehloFunctions(InterpreterFunctions):
         shape = shape_of(ot)
         if idt.kind in "iu" and odt.kind in "iu" and _bits(ie) == _bits(oe):
             return (to_type(x.astype(np.int64) if x.dtype != np.uint64 else x, oe).reshape(shape),)
-        if _bits(ie) % 8 or _bits(oe) % 8:
-            raise RunError(f"bitcast_convert between {ie} and {oe} is not supported")
+        if _bits(ie) % 8 or _bits(oe) % 8:  # i1 and sub-byte widths: bit by bit
+            return (bitcast(x, _bits(ie), _bits(oe), shape, odt),)
         raw = np.ascontiguousarray(x).astype(idt.newbyteorder("<")).tobytes()
         return (np.frombuffer(raw, dtype=odt.newbyteorder("<")).astype(odt).reshape(shape),)
 

@@ -177,12 +177,23 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None) -
     return np.array(out, dtype=out.dtype.newbyteorder("=") if out.dtype.byteorder not in "=|" else out.dtype)
 
 
+def fits_shape(shape: tuple[int, ...], t: Attribute) -> bool:
+    """Whether an array of `shape` is a value of type `t`: same rank, every static
+    size equal (a `?` size takes any; an unranked tensor any shape)."""
+    if isinstance(t, UnrankedTensorType):
+        return True
+    want = tuple(t.get_shape()) if hasattr(t, "get_shape") else ()
+    return len(want) == len(shape) and all(w < 0 or w == s for w, s in zip(want, shape))
+
+
 def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
-    """An input array for an argument of type `t`: exact shape, dtype convertible without loss."""
-    want_shape = shape_of(t)
+    """An input array for an argument of type `t`: a shape that fits it (`?` sizes take
+    the array's), dtype convertible without loss."""
     a = np.asarray(arr)
-    if tuple(a.shape) != want_shape and not isinstance(t, UnrankedTensorType):  # any rank
-        raise RunError(f"input '{name}' has shape {tuple(a.shape)}, the argument needs {want_shape} ({t})")
+    if not fits_shape(tuple(a.shape), t):
+        want = "x".join("?" if d < 0 else str(d) for d in t.get_shape())
+        raise RunError(f"input '{name}' has shape {tuple(a.shape)}, the argument needs "
+                       f"{want or 'a scalar'} ({t})")
     e = element_type(t)
     dt = numpy_dtype(e)
     if a.dtype == dt:

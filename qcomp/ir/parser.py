@@ -36,6 +36,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from qcomp.ir.dense_complex import complex_from_text
 from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
 
 
@@ -195,6 +196,8 @@ class QcompParser(Parser):
                 f"dense literal of {count} elements is larger than qcomp holds "
                 f"({MAX_CONSTANT_BYTES >> 30} GiB): constants are stored element by element",
                 Span(lt, gt + 1, self.lexer.input))
+        if (attr := complex_from_text(body, type)) is not None:
+            return attr
         if not supported(element):
             # complex and exotic widths: xDSL's own reader
             end = self._current_token.span.start

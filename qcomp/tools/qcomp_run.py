@@ -83,6 +83,12 @@ def parse_size(text: str) -> int:
     return int(float(m.group(1)) * scale)
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive integer")
+    return int(text)
+
+
 def _arg_parser() -> ArgParser:
     p = ArgParser(prog=PROG, description="Run StableHLO programs on NumPy and report checks.",
                   epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -118,6 +124,11 @@ def _arg_parser() -> ArgParser:
                         "--semantics, compiled by XLA through jaxlib (pip install 'qcomp[xla]')")
     p.add_argument("--device", default="cpu", metavar="DEVICE",
                    help="PJRT device for --backend xla: cpu (default), gpu, gpu:N")
+    p.add_argument("--num-replicas", type=_positive, default=1, metavar="N",
+                   help="run the entry as every process of an N x M grid (replicas), for "
+                        "the collective ops (default 1)")
+    p.add_argument("--num-partitions", type=_positive, default=1, metavar="M",
+                   help="partitions of that grid (default 1)")
     p.add_argument("--max-memory", type=parse_size, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
                    help="stop before an op would allocate more than SIZE (default 4G)")
     return p
@@ -231,6 +242,9 @@ class _Runner:
                 (xf,) = xla.compiled(module, self.args.semantics, f.sym_name.data,
                                      self.args.device)
                 r = xf.run(f_inputs)
+            elif self.args.num_replicas * self.args.num_partitions > 1:
+                self.run_grid(source, positions, module, f, f_inputs)
+                continue
             else:
                 r = run_function(module, f, f_inputs, self.args.semantics,
                                  self.args.max_memory)
@@ -245,6 +259,26 @@ class _Runner:
                 self.compare(source, positions, module, f, f_inputs, r)
             elif self.args.print_results or f.function_type.inputs.data:
                 self.print_results(f.sym_name.data, r.results, r.result_types)
+            self.outputs = r.results
+
+    def run_grid(self, source, positions, module, f, f_inputs) -> None:
+        """`f` run by every process of the --num-replicas x --num-partitions grid."""
+        from qcomp.interpreter import RunError, run_on_grid
+
+        a = self.args
+        try:
+            runs = run_on_grid(module, f, f_inputs, a.num_replicas, a.num_partitions,
+                               a.semantics, a.max_memory)
+        except RunError as e:
+            self.diagnose(source, e.message, op_offset(e.op, positions))
+            self.failed += 1
+            return
+        self.functions_run += 1
+        for k, r in enumerate(runs):
+            where = f" (replica {k // a.num_partitions}, partition {k % a.num_partitions})"
+            if self.report(source, positions, r, where) and (
+                    a.print_results or f.function_type.inputs.data):
+                self.print_results(f.sym_name.data + where, r.results, r.result_types)
             self.outputs = r.results
 
     def inputs_for(self, f) -> list[np.ndarray]:
@@ -268,7 +302,8 @@ class _Runner:
                 self.failed += 1
                 self.io.err(_format_check_failure(source, c, positions, r.name + program))
         if r.error is not None:
-            where = "in the lowered program: " if program else ""
+            where = ("in the lowered program: " if program == " (lowered)"
+                     else f"{program.strip()}: " if program else "")
             self.diagnose(source, where + r.error.message, op_offset(r.error.op, positions))
             self.failed += 1
             return False

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import ComplexType, TensorType
+from xdsl.dialects.builtin import ComplexType, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType
@@ -44,6 +44,7 @@ from qcomp.interpreter.values import (
     is_int,
     numpy_dtype,
     quant_of,
+    fits_shape,
     shape_of,
 )
 
@@ -251,12 +252,11 @@ def bind_inputs(f, given: list[GivenInput]) -> list[np.ndarray]:
 
 
 def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
-    want_shape = shape_of(t)
     e = element_type(t)
     q = quant_of(t)
     expected = type_text(t) + (f" (storage {_storage_text(q)})" if q is not None else "")
     mismatch = InputError(f"{label}: expected {expected}, got {g.type_text()} from {g.source}")
-    if tuple(g.array.shape) != want_shape:
+    if not fits_shape(tuple(g.array.shape), t):
         raise mismatch
     if g.type is not None:
         ge = g.type.get_element_type()
@@ -345,10 +345,13 @@ def format_value(value: np.ndarray, t: Attribute, limit: int = MAX_PRINTED_ELEME
         return "(" + ", ".join(format_value(v, et, limit) for v, et in
                                zip(value, t.types.data)) + ")"
     a = np.asarray(value)
+    head = type_text(t)
+    if "?" in head or isinstance(t, UnrankedTensorType):  # the run's sizes, not `?`
+        head = f"{_shape_text(a.shape)}{element_type(t)}"
     if a.ndim == 0:
-        return f"{type_text(t)}={format_element(a[()])}"
+        return f"{head}={format_element(a[()])}"
     state = {"left": limit, "cut": False}
-    return f"{type_text(t)}={_nested(a, state)}"
+    return f"{head}={_nested(a, state)}"
 
 
 def _nested(a: np.ndarray, state: dict) -> str:

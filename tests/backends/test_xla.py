@@ -53,10 +53,22 @@ DEPARTURES = {
        for c in ("ceil_qi8.mlir#0", "ceil_qi8.mlir#3", "floor_qi8.mlir#0", "floor_qi8.mlir#3",
                  "subtract_qi8.mlir#10", "subtract_qi8.mlir#13", "floor.mlir#0", "floor.mlir#2",
                  "floor.mlir#3", "subtract.mlir#10", "subtract.mlir#12", "subtract.mlir#13")},
+    ("bitcast_convert.mlir#2", None): "XLA's pred is one byte: its f64 -> i1 bitcast gives 8 "
+                                      "elements, the spec 64 (one per bit)",
+    **{(c, None): "XLA orders complex numbers its own way in maximum / minimum; upstream's "
+                  "interpreter compares the real parts, then the imaginary ones"
+       for c in ("maximum.mlir#15", "maximum.mlir#16", "minimum.mlir#15", "minimum.mlir#16")},
+    **{(c, None): "XLA's blocked triangular solve: cancellation leaves 3e-8 where the "
+                  "substitution gives 0, complex steps differ in the last bits"
+       for c in ("triangular_solve.mlir#23", "triangular_solve.mlir#24",
+                 "triangular_solve.mlir#25")},
 }
 REJECTED = {
     "cbrt.mlir#1": "XLA has no complex cbrt",
     **{f"probe.mlir#{i}": "interpreter.probe is the reference interpreter's" for i in range(1, 9)},
+    "bitcast_convert.mlir#0": "XLA's pred is one byte: it refuses the i1 -> i64 bitcast of 64 "
+                              "elements",
+    "dynamic_conv.mlir#0": "XLA cannot translate stablehlo.dynamic_conv",
 }
 
 
@@ -136,7 +148,9 @@ def _check_case(name: str, chunk: str, semantics: str):
         pytest.skip("qcomp-run does not pass this case (the interpreter's op coverage)")
     why = DEPARTURES.get((name, semantics)) or DEPARTURES.get((name, None))
     rejected = REJECTED.get(name) or (
-        "XLA aborts the process on f6 values; the backend refuses them" if "xf6E" in chunk else None)
+        "XLA aborts the process on f6 values; the backend refuses them" if "xf6E" in chunk
+        else "XLA has no interpreter.run_parallel" if "interpreter.run_parallel" in chunk
+        else None)
     if rejected is not None:
         fns = xla.compiled(_module(chunk), semantics)
         assert any(fn.error is not None for fn in fns), f"XLA now accepts it ({rejected})"

@@ -27,7 +27,7 @@ def eval_upstream(src: str, args: list[np.ndarray]) -> list[np.ndarray]:
     ctx = _jmlir.make_ir_context()
     with ctx, _ir.Location.unknown():
         m = _sh.deserialize_portable_artifact(ctx, art)
-        outs = _sh.eval_module(m, [_attr(np.ascontiguousarray(a)) for a in args])
+        outs = _sh.eval_module(m, [_attr(np.asarray(a, order="C")) for a in args])
         return [np.array(o) for o in outs]
 
 
@@ -36,3 +36,18 @@ def _attr(a: np.ndarray):
     if a.dtype.kind == "u":
         return _ir.DenseElementsAttr.get(a, type=_ir.IntegerType.get_unsigned(a.dtype.itemsize * 8))
     return _ir.DenseElementsAttr.get(a)
+
+
+def eval_xla(src: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    """Results of `@main(args...)` compiled by jaxlib's XLA on the CPU (an oracle for the
+    ops upstream's reference interpreter leaves to decompositions: batch norm,
+    cholesky, rng_bit_generator)."""
+    import jax
+
+    from qcomp.backends.xla import compile_text, get_device
+
+    exe = compile_text(src)
+    _, dev = get_device("cpu")
+    with jax.enable_x64(True):
+        bufs = [jax.device_put(np.asarray(a, order="C"), dev) for a in args]
+    return [np.asarray(o) for o in exe.execute(bufs)]

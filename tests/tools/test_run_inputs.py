@@ -139,8 +139,8 @@ def test_file_input_errors_name_the_argument(tmp_path):
     assert (code, err) == (2, f"qcomp-run: error: @main argument 1 (%b): --input=@{tmp_path}/"
                               "big.npy has values outside [-128, 127] of i8\n")
     code, _, err = cli(f, "--input=3xf32=1,2,3", "--inputs", str(tmp_path / "x.npz"))
-    assert (code, err) == (2, "qcomp-run: error: give the arguments with --input or with "
-                              "--inputs, not both\n")
+    assert (code, err) == (2, "qcomp-run: error: give the arguments with one of --input, "
+                              "--inputs, --args\n")
 
 
 def test_format_value():

@@ -44,6 +44,15 @@ from qcomp.dialects.stablehlo.scatter import (
     SelectAndScatterOp,
 )
 from qcomp.dialects.stablehlo.sort import SortOp
+from qcomp.dialects.stablehlo.dynamic import *  # noqa: F403
+from qcomp.dialects.stablehlo.dynamic import DYNAMIC_OPS
+from qcomp.dialects.stablehlo.complex import *  # noqa: F403
+from qcomp.dialects.stablehlo.complex import COMPLEX_OPS
+from qcomp.dialects.stablehlo.linalg import *  # noqa: F403
+from qcomp.dialects.stablehlo.linalg import LINALG_OPS
+from qcomp.dialects.stablehlo.collectives import *  # noqa: F403
+from qcomp.dialects.stablehlo.collectives import COLLECTIVE_OPS
+from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
 
 ELEMENTWISE_OPS = [
     cls for module in (elementwise, binary) for cls in vars(module).values()
@@ -60,6 +69,7 @@ StableHLO = Dialect(
         DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
         ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
         *CONTROL_OPS, ScatterOp, SelectAndScatterOp, SortOp,
+        *DYNAMIC_OPS, *COMPLEX_OPS, *LINALG_OPS, *COLLECTIVE_OPS,
     ],
-    [*STABLEHLO_ATTRS, *CONTROL_TYPES, ScatterDimensionNumbersAttr],
+    [*STABLEHLO_ATTRS, *CONTROL_TYPES, ScatterDimensionNumbersAttr, *OP_ATTRS],
 )

@@ -34,6 +34,8 @@ from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.dialects.stablehlo.op_attrs import bounds_error
+from qcomp.ir.errors import UnprefixedVerifyException
 
 KIND_TEXT = {
     "F": "4/6/8/16/32/64-bit float",
@@ -171,6 +173,9 @@ def fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
 
 def verify_value_kinds(op) -> None:
     """Check every operand and result against the op's accepted kinds."""
+    for v in (*op.operands, *op.results):  # #stablehlo.bounds against its tensor
+        if (bad := bounds_error(v.type)) is not None:
+            raise UnprefixedVerifyException(bad)
     declared = op.get_trait(ElementKinds)
     if declared is None:
         return

@@ -11,23 +11,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation
 
-from qcomp.dialects.facts import (
-    Quantization,
-    QuantSemantics,
-    UpstreamGeneric,
-    dq_op_q,
-    type_only,
-)
+from qcomp.dialects.facts import Quantization
 
-UNDEFINED_OPS: dict[str, Quantization] = {
-    "stablehlo.batch_norm_grad": Quantization(QuantSemantics.DEQUANTIZE_OP_QUANTIZE,
-                                              upstream_qdq=True),
-    "stablehlo.batch_norm_training": Quantization(QuantSemantics.DEQUANTIZE_OP_QUANTIZE,
-                                                  upstream_qdq=True),
-    "stablehlo.cholesky": dq_op_q(),
-    "stablehlo.triangular_solve": dq_op_q(),
-    "stablehlo.reverse": type_only(upstream_generic=UpstreamGeneric.NEVER),
-}
+UNDEFINED_OPS: dict[str, Quantization] = {}
 """name -> facts, for the ops upstream's quantization passes name that qcomp lacks."""
 
 

@@ -122,12 +122,12 @@ func.func @convolution(%arg0: tensor<1x3x3x1x!quant.uniform<i8:f32, 0.5>>, %arg1
 
 // -----
 
-// Ops outside qcomp's stablehlo dialect (here in generic form, as upstream's tests
-// write them) are decomposed by name, keeping their attributes.
+// Ops written in the generic form (as upstream's tests write them) keep their
+// attributes.
 
 // CHECK-LABEL: func.func @cholesky
 // CHECK-NEXT:    %[[A:.*]] = stablehlo.uniform_dequantize %arg0
-// CHECK-NEXT:    %[[C:.*]] = "stablehlo.cholesky"(%[[A]]) {lower = true} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[C:.*]] = stablehlo.cholesky %[[A]], lower = true : tensor<2x2xf32>
 // CHECK-NEXT:    stablehlo.uniform_quantize %[[C]]
 func.func @cholesky(%arg0: tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0:17>> {
   %0 = "stablehlo.cholesky"(%arg0) {lower = true} : (tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>
@@ -140,11 +140,11 @@ func.func @cholesky(%arg0: tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>) -> tensor
 
 // CHECK-LABEL: func.func @batch_norm_training
 // CHECK-COUNT-3: stablehlo.uniform_dequantize
-// CHECK-NEXT:    %[[R:[^ ,:]*]]:3 = "stablehlo.batch_norm_training"
+// CHECK-NEXT:    %[[O:[^ ,:]*]], %[[M:[^ ,:]*]], %[[V:[^ ,:]*]] = "stablehlo.batch_norm_training"
 // CHECK-SAME:      -> (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>)
-// CHECK-NEXT:    stablehlo.uniform_quantize %[[R]]#0
-// CHECK-NEXT:    stablehlo.uniform_quantize %[[R]]#1
-// CHECK-NEXT:    stablehlo.uniform_quantize %[[R]]#2
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[O]]
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[M]]
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[V]]
 func.func @batch_norm_training(%arg0: tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>, %arg1: tensor<2x!quant.uniform<i8:f32, 1.0:17>>, %arg2: tensor<2x!quant.uniform<i8:f32, 1.0:17>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0:17>> {
   %0:3 = "stablehlo.batch_norm_training"(%arg0, %arg1, %arg2) {epsilon = 1.0e-03 : f32, feature_index = 1 : i64} : (tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>) -> (tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>, tensor<2x!quant.uniform<i8:f32, 1.0:17>>)
   func.return %0#0 : tensor<2x2x!quant.uniform<i8:f32, 1.0:17>>
