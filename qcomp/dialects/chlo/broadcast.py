@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ComplexType, DenseArrayBase, TensorType, i1
-from xdsl.ir import Attribute, EnumAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
