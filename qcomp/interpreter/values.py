@@ -176,9 +176,12 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None) -
 
 def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
     """An input array for an argument of type `t`: exact shape, dtype convertible without loss."""
-    want_shape = shape_of(t)
+    get = getattr(t, "get_shape", None)
+    want_shape = tuple(get()) if get is not None else ()
     a = np.asarray(arr)
-    if tuple(a.shape) != want_shape and not isinstance(t, UnrankedTensorType):  # any rank
+    if not isinstance(t, UnrankedTensorType) and (  # unranked: any rank; `?`: any size
+            a.ndim != len(want_shape)
+            or any(w >= 0 and w != n for w, n in zip(want_shape, a.shape))):
         raise RunError(f"input '{name}' has shape {tuple(a.shape)}, the argument needs {want_shape} ({t})")
     e = element_type(t)
     dt = numpy_dtype(e)

@@ -23,10 +23,10 @@ func.func @custom_call(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4
 
 // -----
 
-// Dynamic shapes: qcomp's StableHLO has no dynamic broadcast, so they are refused.
+// Dynamic shapes: fully quantized contractions are refused (dynamic.mlir: the rest).
 
-func.func @dynamic(%arg0: tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5>> {
-  // expected-error @+1 {{stablehlo.uniform_quantize: quantized tensors with dynamic dimensions are not supported}}
-  %0 = stablehlo.uniform_quantize %arg0 : (tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5>>
-  func.return %0 : tensor<?x!quant.uniform<i8:f32, 0.5>>
+func.func @dynamic(%arg0: tensor<?x4x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<?x2x!quant.uniform<i32:f32, 0.25>> {
+  // expected-error @+1 {{stablehlo.dot_general: quantized operands with dynamic dimensions are not supported (only the hybrid form: float lhs)}}
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<?x4x!quant.uniform<i8:f32, 0.5>>, tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<?x2x!quant.uniform<i32:f32, 0.25>>
+  func.return %0 : tensor<?x2x!quant.uniform<i32:f32, 0.25>>
 }
