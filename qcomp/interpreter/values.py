@@ -3,7 +3,9 @@
 Every tensor value is a NumPy array:
 - signless `iN` / `siN` -> the smallest signed container (i4 -> int8), values in range;
   `uiN` -> the unsigned container; `i1` -> bool; `index` -> int64;
-- `f16` -> float16, `bf16` and f8 types -> ml_dtypes, `f32`/`f64` as is;
+- `f16` -> float16, `bf16`, the f8, f6 and f4 types -> ml_dtypes (one byte per f6 / f4
+  element, as MLIR stores them), `f32`/`f64` as is (no `tf32`: StableHLO's ops and
+  reference interpreter do not take it);
   `complex<f32>`/`complex<f64>` -> complex64/complex128;
 - a quantized tensor (`!quant.uniform` elements) -> its storage integers in the
   storage type's container; the quantization parameters come from the SSA value's
@@ -40,7 +42,9 @@ _FLOAT_DTYPES: dict[type, np.dtype] = {
 for _name, _np in (("Float8E4M3FNType", "float8_e4m3fn"), ("Float8E5M2Type", "float8_e5m2"),
                    ("Float8E4M3FNUZType", "float8_e4m3fnuz"), ("Float8E5M2FNUZType", "float8_e5m2fnuz"),
                    ("Float8E4M3B11FNUZType", "float8_e4m3b11fnuz"), ("Float8E4M3Type", "float8_e4m3"),
-                   ("Float8E3M4Type", "float8_e3m4"), ("Float8E8M0FNUType", "float8_e8m0fnu")):
+                   ("Float8E3M4Type", "float8_e3m4"), ("Float8E8M0FNUType", "float8_e8m0fnu"),
+                   ("Float6E2M3FNType", "float6_e2m3fn"), ("Float6E3M2FNType", "float6_e3m2fn"),
+                   ("Float4E2M1FNType", "float4_e2m1fn")):
     if hasattr(builtin, _name) and hasattr(ml_dtypes, _np):
         _FLOAT_DTYPES[getattr(builtin, _name)] = np.dtype(getattr(ml_dtypes, _np))
 
