@@ -29,7 +29,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, INT, check_kinds, compatible_shapes
+from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, INT, check_kinds, compatible_shapes, \
+    incompatible
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.quant import element_type, quantized_element
 from qcomp.dialects.stablehlo import kernels
@@ -44,7 +45,6 @@ from qcomp.dialects.stablehlo.format import (
     print_operand_list,
     resolve,
 )
-from qcomp.dialects.stablehlo.kinds import type_text
 
 
 @irdl_attr_definition
@@ -174,10 +174,7 @@ class BroadcastBinaryOp(IRDLOperation):
         element = self.inferred_element() if self.ELEMENT_RULE == "operands" else ot.element_type
         if shape is not None and (element != ot.element_type or len(res) != len(shape) or any(
                 a != b and a != -1 and b != -1 for a, b in zip(res, shape))):
-            inferred = TensorType(element, shape)
-            raise VerifyException(
-                f"inferred type(s) '{type_text(inferred)}' are incompatible with return type(s) "
-                f"of operation '{type_text(ot)}'")
+            raise incompatible([TensorType(element, shape)], [ot])
 
 
 @irdl_op_definition
@@ -415,9 +412,7 @@ class BroadcastSelectOp(IRDLOperation):
         ot = self.result.type
         inferred = TensorType(element_type(self.on_true.type), shape)
         if element_type(ot) != inferred.element_type or not compatible_shapes(inferred, ot):
-            raise VerifyException(
-                f"inferred type(s) '{type_text(inferred)}' are incompatible with return type(s) "
-                f"of operation '{type_text(ot)}'")
+            raise incompatible([inferred], [ot])
 
 
 BROADCAST_OPS = [BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, BroadcastDivideOp,

@@ -45,3 +45,11 @@ def compatible_shapes(a: Attribute, b: Attribute) -> bool:
         return True
     sa, sb = a.get_shape(), b.get_shape()
     return len(sa) == len(sb) and all(x == y or x < 0 or y < 0 for x, y in zip(sa, sb))
+
+
+def incompatible(inferred: list[Attribute], actual: list[Attribute]) -> VerifyException:
+    """MLIR's InferTypeOpInterface message for result types that differ from the inferred."""
+    return VerifyException(
+        "inferred type(s) " + ", ".join(f"'{type_text(t)}'" for t in inferred)
+        + " are incompatible with return type(s) of operation "
+        + ", ".join(f"'{type_text(t)}'" for t in actual))

@@ -31,7 +31,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, check_kinds, compatible_shapes
+from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, check_kinds, compatible_shapes, \
+    incompatible
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.stablehlo.format import (
     build_op,
@@ -40,7 +41,6 @@ from qcomp.dialects.stablehlo.format import (
     print_operand_list,
     resolve,
 )
-from qcomp.dialects.stablehlo.kinds import type_text
 from qcomp.dialects.stablehlo.parse_errors import op_error
 
 
@@ -368,10 +368,7 @@ class TopKOp(IRDLOperation):
         actual = [self.values.type, self.indices.type]
         if any(_element(a) != _element(b) or not compatible_shapes(a, b)
                for a, b in zip(inferred, actual)):
-            raise VerifyException(
-                "inferred type(s) " + ", ".join(f"'{type_text(x)}'" for x in inferred)
-                + " are incompatible with return type(s) of operation "
-                + ", ".join(f"'{type_text(x)}'" for x in actual))
+            raise incompatible(inferred, actual)
 
 
 @irdl_op_definition
@@ -402,9 +399,7 @@ class ConstantOp(IRDLOperation):
 
     def verify_(self) -> None:
         if self.value.get_type() != self.output.type:
-            raise VerifyException(
-                "inferred type(s) '" + type_text(self.value.get_type()) + "' are incompatible "
-                f"with return type(s) of operation '{type_text(self.output.type)}'")
+            raise incompatible([self.value.get_type()], [self.output.type])
 
 
 @irdl_op_definition
