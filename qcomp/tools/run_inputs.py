@@ -251,12 +251,13 @@ def bind_inputs(f, given: list[GivenInput]) -> list[np.ndarray]:
 
 
 def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
-    want_shape = shape_of(t)
+    want_shape = tuple(t.get_shape()) if hasattr(t, "get_shape") else ()  # -1: `?`, any size
     e = element_type(t)
     q = quant_of(t)
     expected = type_text(t) + (f" (storage {_storage_text(q)})" if q is not None else "")
     mismatch = InputError(f"{label}: expected {expected}, got {g.type_text()} from {g.source}")
-    if tuple(g.array.shape) != want_shape:
+    if g.array.ndim != len(want_shape) or any(
+            w >= 0 and w != n for w, n in zip(want_shape, g.array.shape)):
         raise mismatch
     if g.type is not None:
         ge = g.type.get_element_type()
