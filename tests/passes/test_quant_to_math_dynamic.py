@@ -3,6 +3,8 @@ have `?` dimensions, lowered by `stablehlo-legalize-quant-to-math` in every resc
 mode (scales and zero points applied with `chlo.broadcast_*`, as upstream does), runs
 in the interpreter on concrete inputs and equals, bit for bit, the static lowering of
 the same program at the drawn shapes. The QDQ passes keep `?` dimensions too.
+Fully quantized dot_general: `float` and `fixed-point` (rescale=stablehlo and
+convolutions are refused: tests/lit/passes/stablehlo-legalize-quant-to-math/invalid.mlir).
 """
 
 from __future__ import annotations
@@ -159,3 +161,38 @@ def test_qdq_fused_then_lowered(data):
     rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
     inputs = [(rng.standard_normal(shape) * 10).astype(np.float32) for _ in range(2)]
     _same(_qdq(dynamic, q), _qdq(shape, q), inputs, rescale, qdq=True)
+
+
+def _quantized_dot(m, k, n, ql: str, qr: str, qo: str) -> str:
+    a, w, o = _t([m, k], "i8"), _t([k, n], "i8"), _t([m, n], "i8")
+    qa, qw, qo_t = _t([m, k], ql), _t([k, n], qr), _t([m, n], qo)
+    return "\n".join([
+        f"func.func @main(%a: {a}, %w: {w}) -> {o} {{",
+        f"  %qa = stablehlo.bitcast_convert %a : ({a}) -> {qa}",
+        f"  %qw = stablehlo.bitcast_convert %w : ({w}) -> {qw}",
+        f"  %r = stablehlo.dot_general %qa, %qw, contracting_dims = [1] x [0] : ({qa}, {qw}) -> {qo_t}",
+        f"  %o = stablehlo.bitcast_convert %r : ({qo_t}) -> {o}",
+        f"  return %o : {o}",
+        "}"])
+
+
+@SETTINGS
+@given(st.data())
+def test_quantized_dot_general_dynamic(data):
+    """Fully quantized: the kernel runs on the centred operands (q - z, zero points through
+    chlo.broadcast_subtract), then the float or fixed-point rescale."""
+    m, k, n = (data.draw(st.integers(1, 5)) for _ in range(3))
+    scale = lambda: float(np.float32(data.draw(st.floats(0.01, 2.0))))  # noqa: E731
+    ql = f"!quant.uniform<i8:f32, {scale()}:{data.draw(st.integers(-20, 20))}>"
+    if data.draw(st.booleans()):
+        qr = "!quant.uniform<i8:f32:1, {" + ", ".join(f"{scale()}:0" for _ in range(n)) + "}>"
+    else:
+        qr = f"!quant.uniform<i8:f32, {scale()}>"  # the rhs zero point is 0 (spec C15)
+    qo = f"!quant.uniform<i8:f32, {scale() * 4}:{data.draw(st.integers(-20, 20))}>"
+    rescale = data.draw(st.sampled_from(["float", "fixed-point"]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    inputs = [rng.integers(-128, 128, (m, k)).astype(np.int8),
+              rng.integers(-128, 128, (k, n)).astype(np.int8)]
+    dynamic_k = None if data.draw(st.booleans()) else k
+    _same(_quantized_dot(None, dynamic_k, n, ql, qr, qo), _quantized_dot(m, k, n, ql, qr, qo),
+          inputs, rescale)
