@@ -25,22 +25,24 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    ContainerType,
     DenseIntOrFPElementsAttr,
+    Float4E2M1FNType,
     Float6E2M3FNType,
     Float6E3M2FNType,
     FunctionType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
     UnregisteredOp,
+    f32,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from qcomp.backends import xla_exact
-from qcomp.dialects.stablehlo import ConstantOp
+from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
 from qcomp.registry import XDSL_PASSES, make_context
@@ -86,28 +88,12 @@ def called_functions(module: ModuleOp, root: func.FuncOp) -> list[func.FuncOp]:
     return list(seen.values())
 
 
-_XLA_ABORTS_ON = (Float6E2M3FNType, Float6E3M2FNType)
-"""Element types jaxlib 0.10's XLA takes in the text but aborts the process on
-(`Check failed ... == num_elements()` when it builds a literal of them)."""
-
-
-def _aborting_type(op: Operation) -> Attribute | None:
-    for v in (*op.operands, *op.results):
-        e = v.type.get_element_type() if isinstance(v.type, ContainerType) else v.type
-        if isinstance(e, _XLA_ABORTS_ON):
-            return e
-    return None
-
-
 def _symbol_uses(op: Operation) -> list[str]:
     """The functions an op names in its properties (callee, decomposition)."""
     return [v.root_reference.data for v in op.properties.values() if isinstance(v, SymbolRefAttr)]
 
 
 def _unsupported_reason(op: Operation) -> str | None:
-    if (e := _aborting_type(op)) is not None:
-        return (f"the xla backend cannot run '{op.name}' on {e} values: XLA aborts on "
-                f"that type; run it with --backend numpy")
     if isinstance(op, UnregisteredOp):
         return f"XLA cannot run the unregistered op '{op.op_name.data}'"
     dialect = op.name.split(".", 1)[0]
@@ -193,6 +179,32 @@ class EntryModule:
     function's own arguments)."""
 
 
+_SUB_BYTE_FLOATS = (Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType)
+
+
+def _widen_sub_byte_results(entry: func.FuncOp) -> None:
+    """Results of f4 / f6 element types are returned as f32 (XLA's CPU client aborts on
+    them; f32 holds every such value exactly and the host converts back)."""
+    ret = entry.get_return_op()
+    assert ret is not None
+    outs = list(entry.function_type.outputs.data)
+    operands = list(ret.operands)
+    changed = False
+    for i, v in enumerate(operands):
+        t = v.type
+        if isinstance(t, TensorType) and isinstance(t.element_type, _SUB_BYTE_FLOATS):
+            wide = ConvertOp(v, TensorType(f32, t.get_shape()))
+            ret.parent_block().insert_op_before(wide, ret)
+            operands[i] = wide.results[0]
+            outs[i] = wide.results[0].type
+            changed = True
+    if changed:
+        ret.parent_block().insert_op_before(func.ReturnOp(*operands), ret)
+        ret.detach()
+        ret.erase()
+        entry.function_type = FunctionType.from_lists(list(entry.function_type.inputs.data), outs)
+
+
 def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryModule:
     """A copy of `lowered` holding what XLA needs to run `@name` (module docstring, 3)."""
     module = lowered.clone()
@@ -236,6 +248,7 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryMod
         entry.function_type = FunctionType.from_lists(list(entry.function_type.inputs.data), outs)
         if entry.res_attrs is not None:
             entry.res_attrs = None
+    _widen_sub_byte_results(entry)
     constants = xla_exact.make_exact(module, entry, semantics)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
 

@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Operation
 
 from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.float_rounding import to_float
+from qcomp.interpreter.float_rounding import NO_INF_NAN, to_float, widen
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
 from qcomp.quant.ranges import storage_range
 from qcomp.quant.uniform import float_to_int
@@ -25,6 +25,18 @@ from qcomp.quant.uniform import float_to_int
 
 def _wide(x: np.ndarray) -> np.ndarray:
     return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64, copy=False)
+
+
+POSITIVE_NAN = {"log", "divide", "remainder"}
+"""Ops whose NaN results upstream's interpreter makes with a clear sign bit (NumPy's,
+like x86's default NaN, have it set). The sign survives only as the sign of the zero
+a NaN becomes in the f4 / f6 types, so it is fixed only there (checked with jaxlib)."""
+
+
+def _nan_sign(name: str, r: np.ndarray, result_e: Attribute) -> np.ndarray:
+    if name in POSITIVE_NAN and numpy_dtype(result_e).name in NO_INF_NAN:
+        return np.where(np.isnan(r), np.nan, r)
+    return r
 
 
 _ROUNDED_ONCE = (np.add, np.subtract, np.multiply, np.divide, np.sqrt)
@@ -63,7 +75,7 @@ def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
                 return np.asarray(fn(x)).astype(numpy_dtype(result_e))
             r = fn(_wide(x))
         if is_float(e):
-            return to_float(r, numpy_dtype(result_e))
+            return to_float(_nan_sign(name, r, result_e), numpy_dtype(result_e))
         return np.asarray(r).astype(numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
@@ -94,7 +106,7 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
             r = fn(_wide(a), _wide(b))
             if not is_float(e):  # complex: one rounding, overflow to inf
                 return r.astype(numpy_dtype(result_e))
-        return to_float(r, numpy_dtype(result_e))
+        return to_float(_nan_sign(name, r, result_e), numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
             raise _undefined(name, e)
@@ -174,7 +186,7 @@ def convert(x: np.ndarray, from_e: Attribute, to_e: Attribute) -> np.ndarray:
     if is_float(to_e):
         if x.dtype.kind in "iub":
             return x.astype(dt)  # one rounding (NumPy casts integers directly)
-        return to_float(_wide(x), dt)
+        return to_float(widen(x), dt)
     if is_complex(to_e):
         return x.astype(np.complex128).astype(dt)
     raise RunError(f"unsupported convert from {from_e} to {to_e}")

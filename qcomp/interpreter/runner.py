@@ -64,8 +64,11 @@ def _working_bytes(op: Operation) -> int:
     """Bytes an op may hold at once: results plus contraction scratch (float64 operands/patches)."""
     total = sum(_nbytes(r.type) for r in op.results)
     if isinstance(op, sh.DotGeneralOp | sh.DotOp | sh.ConvolutionOp):
-        shapes = [shape_of(o.type) for o in op.operands]
-        out = shape_of(op.results[0].type)
+        try:
+            shapes = [shape_of(o.type) for o in op.operands]
+            out = shape_of(op.results[0].type)
+        except RunError:  # dynamic shapes: only the results' bytes are estimated
+            return total
         total += 8 * sum(math.prod(s) for s in shapes) + 8 * math.prod(out)
         if isinstance(op, sh.ConvolutionOp):
             # patches: every output position times every kernel tap and input feature

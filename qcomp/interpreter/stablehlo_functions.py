@@ -118,7 +118,7 @@ class StablehloFunctions(InterpreterFunctions):
         it, ot = op.operands[0].type, op.results[0].type
         ie, oe = quant_of(it) or element_type(it), quant_of(ot) or element_type(ot)
         idt, odt = numpy_dtype(ie), numpy_dtype(oe)
-        shape = shape_of(ot)
+        shape = x.shape if _bits(ie) == _bits(oe) else shape_of(ot)
         if idt.kind in "iu" and odt.kind in "iu" and _bits(ie) == _bits(oe):
             return (to_type(x.astype(np.int64) if x.dtype != np.uint64 else x, oe).reshape(shape),)
         if _bits(ie) % 8 or _bits(oe) % 8:  # i1 and sub-byte widths: bit by bit

@@ -3,7 +3,9 @@
 Every tensor value is a NumPy array:
 - signless `iN` / `siN` -> the smallest signed container (i4 -> int8), values in range;
   `uiN` -> the unsigned container; `i1` -> bool; `index` -> int64;
-- `f16` -> float16, `bf16` and f8 types -> ml_dtypes, `f32`/`f64` as is;
+- `f16` -> float16, `bf16`, the f8, f6 and f4 types -> ml_dtypes (one byte per f6 / f4
+  element, as MLIR stores them), `f32`/`f64` as is (no `tf32`: StableHLO's ops and
+  reference interpreter do not take it);
   `complex<f32>`/`complex<f64>` -> complex64/complex128;
 - a quantized tensor (`!quant.uniform` elements) -> its storage integers in the
   storage type's container; the quantization parameters come from the SSA value's

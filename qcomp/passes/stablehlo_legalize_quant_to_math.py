@@ -149,10 +149,14 @@ class LowerQuantizedOp(RewritePattern):
             return
         if op.dialect_name() != sh.StableHLO.name:
             raise illegal(op)
-        for v in (*op.operands, *op.results):
-            if isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape()):
-                raise PassDiagnostic(op, f"{op.name}: quantized tensors with dynamic "
-                                     "dimensions are not supported")
+        if isinstance(op, sh.DotOp | sh.DotGeneralOp | sh.ConvolutionOp) and (
+                self.mode.upstream or isinstance(op, sh.ConvolutionOp)) and \
+                quantized_element(op.lhs.type) is not None and any(
+                    isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape())
+                    for v in (*op.operands, *op.results)):
+            raise PassDiagnostic(op, f"{op.name}: quantized operands with dynamic dimensions "
+                                 "are supported for dot / dot_general with rescale=float or "
+                                 "fixed-point, and in the hybrid form (float lhs)")
         b = Builder(rewriter, op)
 
         def st(v: SSAValue) -> SSAValue:
@@ -243,10 +247,15 @@ class LegalizeQuantToMathPass(ModulePass):
     that only move values (reshape, transpose, broadcast_in_dim, concatenate, gather,
     slice, pad, select, reduce_window, constant, max/min with one quantized type, …)
     keep the integers. Convolutions pad the lhs explicitly with z_l (`float` and
-    `fixed-point` also materialise lhs dilation that way, for any layout).
+    `fixed-point` also materialise lhs dilation that way, for any layout). Tensors with
+    dynamic (`?`) dimensions take their scales and zero points through
+    `chlo.broadcast_*` with `broadcast_dimensions` (as upstream), the same numbers as
+    the static lowering.
     Errors: ops with no lowering ("failed to legalize operation '...' that was
     explicitly marked illegal"), requantize changing the per-axis dimension
-    (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32, dynamic shapes.
+    (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32, fully quantized
+    convolutions with dynamic dimensions, and dot/dot_general ones under `stablehlo`
+    (`float` and `fixed-point` run the kernel on the centred operands q - z there).
     """
 
     name = "stablehlo-legalize-quant-to-math"

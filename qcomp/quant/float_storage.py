@@ -11,9 +11,8 @@ The arithmetic before the rounding happens in the expressed type, as for integer
 storage (`uniform.quantize`); the rounding itself is exact from float64, in one step
 (`round_float64`): ml_dtypes' own casts from float64 pass through float32 first and
 so round twice (1.0625 + 2^-40 -> f8E4M3FN gives 1.0, the nearest value is 1.125).
-A kind with no NaN (f4E2M1FN, f6*) maps NaN to +0, the choice ONNX's Cast makes
-for float4e2m1 with saturation ("NaN -> 0" is not specified by MLIR; APFloat
-reports an invalid operation).
+A kind with no NaN (f4E2M1FN) maps NaN to a zero of its sign, as MLIR's APFloat
+converts it (`narrow_float`).
 """
 
 from __future__ import annotations
@@ -54,21 +53,28 @@ def round_float64(f, dt) -> np.ndarray:
         return np.asarray(np.where(inexact, odd, f32).astype(dt))
 
 
-def _has_nan(dt: np.dtype) -> bool:
-    return bool(np.isnan(np.array(np.nan).astype(dt)))
+NO_INF_NAN = ("float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn")
+"""ml_dtypes names of the float types with neither inf nor NaN."""
+E8M0 = "float8_e8m0fnu"
 
 
 @ieee
 def narrow_float(a, dt) -> np.ndarray:
     """Float values as the ml_dtypes type `dt`, rounded once (`round_float64` from
-    float64), IEEE overflow; NaN -> +0 in a type without NaN (f4E2M1FN, f6*: ONNX's
-    rule; ml_dtypes' own cast gives a zero whose sign depends on the NaN's bits)."""
+    float64), with MLIR's APFloat where it converts special values unlike ml_dtypes
+    (checked with jaxlib): f4E2M1FN / f6E2M3FN / f6E3M2FN have no inf or NaN, so ±inf
+    and NaN become ±0 (the sign kept; finite overflow saturates to ±max, as in
+    ml_dtypes); f8E8M0FNU has no zero: ±0 becomes its smallest value 2^-127 (0x00)."""
     a = np.asarray(a)
     dt = np.dtype(dt)
-    r = round_float64(a, dt) if a.dtype == np.float64 else np.asarray(a.astype(dt))
-    if not _has_nan(dt) and a.dtype.kind == "f" and np.isnan(a).any():
-        r = np.where(np.isnan(a), np.zeros((), dt), r)
-    return r
+    out = round_float64(a, dt) if a.dtype == np.float64 else np.asarray(a.astype(dt))
+    if dt.name in NO_INF_NAN and a.dtype.kind not in "iub":
+        f = np.asarray(a, np.float64)
+        zero = np.where(np.signbit(f), -0.0, 0.0).astype(dt)
+        return np.where(np.isfinite(f), out, zero).astype(dt)
+    if dt.name == E8M0:
+        return np.where(a == 0, np.uint8(0).view(dt), out).astype(dt)
+    return out
 
 
 @ieee
@@ -78,7 +84,7 @@ def round_to_float(x, kind, saturate: bool = True) -> np.ndarray:
     Out of the finite range: ±max when `saturate` (infinities too; clamping before
     rounding equals saturating after it, max being a value of the type), else ±inf
     where the type has infinities and NaN where it has only NaN. NaN stays NaN
-    (+0 in a type without NaN).
+    (a zero of its sign in a type without NaN).
     """
     dt = float_kind_dtype(kind)
     x = np.asarray(x)

@@ -148,9 +148,7 @@ def _check_case(name: str, chunk: str, semantics: str):
         pytest.skip("qcomp-run does not pass this case (the interpreter's op coverage)")
     why = DEPARTURES.get((name, semantics)) or DEPARTURES.get((name, None))
     rejected = REJECTED.get(name) or (
-        "XLA aborts the process on f6 values; the backend refuses them" if "xf6E" in chunk
-        else "XLA has no interpreter.run_parallel" if "interpreter.run_parallel" in chunk
-        else None)
+        "XLA has no interpreter.run_parallel" if "interpreter.run_parallel" in chunk else None)
     if rejected is not None:
         fns = xla.compiled(_module(chunk), semantics)
         assert any(fn.error is not None for fn in fns), f"XLA now accepts it ({rejected})"

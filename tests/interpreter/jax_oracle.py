@@ -33,6 +33,8 @@ def eval_upstream(src: str, args: list[np.ndarray]) -> list[np.ndarray]:
 
 def _attr(a: np.ndarray):
     """A dense attribute of `a`'s type (unsigned arrays as `uiN`, which jaxlib would make `iN`)."""
+    if a.dtype.name == "bfloat16":  # no buffer protocol for ml_dtypes: the bits, typed bf16
+        return _ir.DenseElementsAttr.get(a.view(np.uint16), type=_ir.BF16Type.get())
     if a.dtype.kind == "u":
         return _ir.DenseElementsAttr.get(a, type=_ir.IntegerType.get_unsigned(a.dtype.itemsize * 8))
     return _ir.DenseElementsAttr.get(a)
@@ -51,3 +53,17 @@ def eval_xla(src: str, args: list[np.ndarray]) -> list[np.ndarray]:
     with jax.enable_x64(True):
         bufs = [jax.device_put(np.asarray(a, order="C"), dev) for a in args]
     return [np.asarray(o) for o in exe.execute(bufs)]
+def eval_chlo(src: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    """Results of `@main(args...)` with `chlo` ops: parsed in jaxlib's context (the
+    portable artifact has no chlo), decomposed by upstream's chlo-legalize-to-stablehlo,
+    then run by the reference interpreter."""
+    from jax._src.lib.mlir import passmanager
+
+    _sh.register_stablehlo_passes()
+    ctx = _jmlir.make_ir_context()
+    with ctx, _ir.Location.unknown():
+        m = _ir.Module.parse(src)
+        passmanager.PassManager.parse(
+            "builtin.module(func.func(chlo-legalize-to-stablehlo))").run(m.operation)
+        outs = _sh.eval_module(m, [_attr(np.ascontiguousarray(a)) for a in args])
+        return [np.array(o) for o in outs]

@@ -18,8 +18,10 @@ from qcomp.quant.rounding import round_half_away_from_zero
 
 
 def float_sign(x):
-    """`sign` keeping NaN."""
-    return np.where(np.isnan(x), x, np.sign(x)) if x.dtype.kind == "f" else np.sign(x)
+    """`sign` keeping NaN and the sign of zero (-0 -> -0, as upstream)."""
+    if x.dtype.kind != "f":
+        return np.sign(x)
+    return np.where(np.isnan(x) | (x == 0), x, np.sign(x))
 
 
 def complex_abs(x):

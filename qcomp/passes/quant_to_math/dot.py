@@ -101,6 +101,8 @@ def dot_contraction(op: Operation, lq, rq, oq, mode: RescaleMode) -> Contraction
     lmap = {d: i for i, d in enumerate(lbo)} | {d: nb + j for j, d in enumerate(lfree)}
     rmap = {d: i for i, d in enumerate(rbo)} | {d: nb + len(lfree) + j for j, d in enumerate(rfree)}
     k = int(np.prod([ls[d] for d in lc], dtype=np.int64)) if lc else 1
+    if any(ls[d] < 0 for d in lc):
+        k = -1  # dynamic: unknown until run time
     ch = rmap.get(rq.quantized_dimension) if rq.is_per_axis else None
     if not mode.upstream and rq.is_per_axis and ch is None:
         raise _fail(op, f"{short_name(op)}: per-axis rhs must not quantize a contracting "
@@ -231,6 +233,8 @@ def accumulator_type(c: Contraction) -> IntegerType:
     ml, mr = mag(c.lhs_q), mag(c.rhs_q)
     zl = abs(c.lhs_q.zero_point)
     zr = int(np.max(np.abs(c.rhs_q.zero_points)))
+    if c.k < 0:
+        return i64
     bound = c.k * (ml * mr + zr * ml + zl * mr + zl * zr)
     return i32 if bound <= storage_range(32, True)[1] else i64
 
@@ -279,12 +283,11 @@ def _kernel(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: Integ
 def centered(b: Builder, v: SSAValue, q: UniformQuantizedType, acc: IntegerType) -> SSAValue:
     """q - z in the accumulator type (a constant when `v` is one)."""
     shape = shape_of(v)
-    zps = np.asarray(q.broadcast_zero_points(shape), np.int64)
     const = constant_values(v)
     if const is not None:
-        return b.constant(const - zps, acc)
+        return b.constant(const - np.asarray(q.broadcast_zero_points(shape), np.int64), acc)
     x = b.convert(v, acc)
-    if np.any(zps != 0):
+    if np.any(np.asarray(q.zero_points) != 0):
         axis = q.quantized_dimension if q.is_per_axis else None
         flat = np.asarray(q.zero_points).reshape(-1) if axis is not None else \
             np.asarray(q.zero_point)
@@ -339,10 +342,13 @@ def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     When the rhs zero points are not 0 and the LiteRT terms would need a windowed sum
     of the lhs (convolution) or a per-channel one (per-axis rhs), the operands are
     centred instead: the kernel runs on (q_l - z_l) and (q_r - z_r) (folded for a
-    constant rhs), with zero padding, which is the same exact sum."""
+    constant rhs), with zero padding, which is the same exact sum. Dynamic shapes are
+    always centred (the zero points applied with chlo.broadcast_*), in i64 when a
+    contracting dimension is dynamic (K unknown)."""
     acc_t = accumulator_type(c)
     fixed = _fixed_point_params(c) if mode.integer_only else None
-    if np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
+    dynamic = any(d < 0 for d in c.result_shape) or c.k < 0
+    if dynamic or np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
         acc = _kernel(b, c, centered(b, lhs, c.lhs_q, acc_t),
                       centered(b, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
     else:

@@ -6,6 +6,12 @@ A `Builder` inserts ops before one anchor op (the op being rewritten; or at anot
 shape defaulting to the first operand's. Constants hold exactly the values of their
 element type (floats rounded to it first: 65535 is inf in f16, as the spec's
 convert gives).
+
+Dynamic shapes (a `?` in the target shape): `broadcast` / `full` leave the value
+small and remember its broadcast dimensions; the next elementwise op on it becomes
+its `chlo.broadcast_*` twin with those `broadcast_dimensions` (upstream's
+StablehloLegalizeQuantToMath does the same with every scale and zero point), so the
+IR never needs the run-time shape.
 """
 
 from __future__ import annotations
@@ -26,12 +32,27 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from qcomp.dialects import chlo
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import float_kind
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.quant.uniform import expressed_numpy_dtype
 
 OpT = TypeVar("OpT", bound=Operation)
+
+BROADCASTING: dict[type[Operation], type[Operation]] = {
+    sh.AddOp: chlo.BroadcastAddOp, sh.SubtractOp: chlo.BroadcastSubtractOp,
+    sh.MultiplyOp: chlo.BroadcastMultiplyOp, sh.DivideOp: chlo.BroadcastDivideOp,
+    sh.MaximumOp: chlo.BroadcastMaximumOp, sh.MinimumOp: chlo.BroadcastMinimumOp,
+    sh.ShiftRightArithmeticOp: chlo.BroadcastShiftRightArithmeticOp,
+    sh.ShiftLeftOp: chlo.BroadcastShiftLeftOp, sh.AndOp: chlo.BroadcastAndOp,
+    sh.OrOp: chlo.BroadcastOrOp, sh.RemainderOp: chlo.BroadcastRemainderOp,
+    sh.PowerOp: chlo.BroadcastPowerOp}
+"""The `chlo.broadcast_*` twin of each StableHLO binary op (dynamic shapes)."""
+
+
+def is_dynamic(shape) -> bool:
+    return any(d < 0 for d in shape)
 
 
 def shape_of(v: SSAValue) -> tuple[int, ...]:
@@ -79,6 +100,8 @@ class Builder:
         self.rewriter = rewriter
         self.anchor = anchor
         self.point = point
+        self.pending: dict[SSAValue, list[int]] = {}
+        """Small values awaiting a broadcast to a dynamic shape: their broadcast dims."""
 
     # -- any op -------------------------------------------------------------------
     def insert(self, op: OpT) -> OpT:
@@ -93,11 +116,27 @@ class Builder:
            shape: tuple[int, ...] | None = None, **props: Attribute) -> SSAValue:
         """`cls` on `operands` with one `tensor<shape x element>` result (shape: the
         first operand's unless given) and properties `props`."""
+        if len(operands) == 2 and any(v in self.pending for v in operands):
+            return self._broadcasting(cls, operands, element, props)
         if shape is None:
             shape = shape_of(operands[0])
         return self.emit(cls.create(operands=operands,
                                     result_types=[tensor_type(element, tuple(shape))],
                                     properties=props))
+
+    def _broadcasting(self, cls: type[Operation], operands: list[SSAValue], element: Attribute,
+                      props: dict[str, Attribute]) -> SSAValue:
+        """The `chlo.broadcast_*` twin of `cls` on a dynamic operand and a pending one."""
+        a, b = operands
+        if a in self.pending and b in self.pending:
+            raise ValueError("both operands await a dynamic broadcast")
+        small, big = (a, b) if a in self.pending else (b, a)
+        dims = self.pending[small]
+        if dims and len(shape_of(small)) < len(shape_of(big)):
+            props = {**props, "broadcast_dimensions": i64_array(dims)}
+        return self.emit(BROADCASTING[cls].create(
+            operands=operands, result_types=[tensor_type(element, shape_of(big))],
+            properties=props))
 
     # -- StableHLO tensors ----------------------------------------------------------
     def constant(self, values, element: Attribute) -> SSAValue:
@@ -119,7 +158,11 @@ class Builder:
 
     def broadcast(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
         """`x` broadcast to `shape` (operand dim i to result dim dims[i]): nothing when
-        that is the identity, a transpose first when `dims` is not increasing."""
+        that is the identity, a transpose first when `dims` is not increasing. A
+        dynamic `shape` leaves `x` as it is, pending (see the module docstring)."""
+        if is_dynamic(shape) and shape_of(x) != tuple(shape):
+            self.pending[x] = list(dims)
+            return x
         if shape_of(x) == shape and dims == list(range(len(shape))):
             return x
         if dims != sorted(dims):

@@ -20,13 +20,3 @@ func.func @custom_call(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4
   %0 = stablehlo.custom_call @foo(%arg0) : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
-
-// -----
-
-// Dynamic shapes: qcomp's StableHLO has no dynamic broadcast, so they are refused.
-
-func.func @dynamic(%arg0: tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5>> {
-  // expected-error @+1 {{stablehlo.uniform_quantize: quantized tensors with dynamic dimensions are not supported}}
-  %0 = stablehlo.uniform_quantize %arg0 : (tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5>>
-  func.return %0 : tensor<?x!quant.uniform<i8:f32, 0.5>>
-}

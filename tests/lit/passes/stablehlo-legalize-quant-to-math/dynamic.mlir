@@ -1,0 +1,25 @@
+// RUN: qcomp-opt %s --stablehlo-legalize-quant-to-math='rescale=stablehlo' | FileCheck %s
+// RUN: qcomp-opt %s --stablehlo-legalize-quant-to-math | FileCheck %s --check-prefix=FLOAT
+// Dynamic dimensions: scales and zero points are applied with chlo.broadcast_* (the
+// ops and constants upstream's pass emits for this function, checked with jaxlib).
+
+// CHECK-LABEL: func.func @main
+// CHECK: %[[S:.*]] = stablehlo.constant dense<[5.000000e-01, 2.500000e-01, 1.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT: %[[D:.*]] = chlo.broadcast_divide %arg0, %[[S]] {broadcast_dimensions = array<i64: 1>} : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+// CHECK-NEXT: %[[Z:.*]] = stablehlo.constant dense<[3.000000e+00, -2.000000e+00, 0.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT: chlo.broadcast_add %[[D]], %[[Z]] {broadcast_dimensions = array<i64: 1>} : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+// CHECK: stablehlo.constant dense<[1.66666663, 0.833333313, 3.33333325]> : tensor<3xf32>
+// CHECK: chlo.broadcast_multiply
+// CHECK: chlo.broadcast_subtract %{{.*}}, %{{.*}} : (tensor<?x3xi32>, tensor<i32>) -> tensor<?x3xi32>
+// CHECK: stablehlo.exponential %{{.*}} : tensor<?x3xf32>
+// CHECK: return %{{.*}} : tensor<?x3xf32>
+// FLOAT-LABEL: func.func @main
+// FLOAT: chlo.broadcast_divide %arg0, %{{.*}} {broadcast_dimensions = array<i64: 1>} : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %q = stablehlo.uniform_quantize %x : (tensor<?x3xf32>) -> tensor<?x3x!quant.uniform<i8:f32:1, {0.5:3, 0.25:-2, 1.0:0}>>
+  %r = stablehlo.uniform_quantize %q : (tensor<?x3x!quant.uniform<i8:f32:1, {0.5:3, 0.25:-2, 1.0:0}>>) -> tensor<?x3x!quant.uniform<i8:f32, 0.3:1>>
+  %a = stablehlo.add %r, %r : tensor<?x3x!quant.uniform<i8:f32, 0.3:1>>
+  %e = stablehlo.exponential %a : tensor<?x3x!quant.uniform<i8:f32, 0.3:1>>
+  %d = stablehlo.uniform_dequantize %e : (tensor<?x3x!quant.uniform<i8:f32, 0.3:1>>) -> tensor<?x3xf32>
+  return %d : tensor<?x3xf32>
+}
