@@ -369,10 +369,8 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             return 0
         if args.input is None:
             raise UsageError("the following arguments are required: input")
-        if args.input_values and args.inputs:
-            raise UsageError("give the arguments with --input or with --inputs, not both")
-        if args.args is not None and (args.input_values or args.inputs):
-            raise UsageError("give the arguments with --args or with --input/--inputs, not both")
+        if sum(map(bool, (args.input_values, args.inputs, args.args is not None))) > 1:
+            raise UsageError("give the arguments with one of --input, --inputs, --args")
     except UsageError as e:
         io.err(f"{PROG}: error: {e}\n")
         return 2

@@ -9,7 +9,7 @@
 // CHECK-ERROR-NOT-ARRAY: qcomp-run: error: expectected array attribute string for args, i.e. --args=[dense<1> : tensor<2xi32>, ...]
 // CHECK-ERROR-NOT-DENSE: qcomp-run: error: expected dense elements attribute for args elements, i.e. --args=[dense<1> : tensor<2xi32>, ...]
 // CHECK-ERROR-SHAPE: qcomp-run: error: @main argument 0 (%arg0): expected 2xi32, got 3xi32 from --args
-// CHECK-ERROR-BOTH: qcomp-run: error: give the arguments with --args or with --input/--inputs, not both
+// CHECK-ERROR-BOTH: qcomp-run: error: give the arguments with one of --input, --inputs, --args
 
 func.func @main(%arg0: tensor<2xi32>, %arg1: tensor<2xi32>) -> tensor<2xi32> {
   %0 = stablehlo.add %arg0, %arg1 : tensor<2xi32>

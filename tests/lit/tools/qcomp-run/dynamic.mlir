@@ -3,8 +3,8 @@
 // A `?` dimension takes the size of the input given; the quantized program and its
 // lowering (scales and zero points through chlo.broadcast_*) agree.
 
-// CHECK: @main result[0] quantized: ?x3xf32=[[1 2 3][-4 5 6]]
-// CHECK: @main result[0] lowered:   ?x3xf32=[[1 2 3][-4 5 6]]
+// CHECK: @main result[0] quantized: 2x3xf32=[[1 2 3][-4 5 6]]
+// CHECK: @main result[0] lowered:   2x3xf32=[[1 2 3][-4 5 6]]
 // CHECK: @main: quantized and lowered results agree bit for bit
 // SHAPE: @main argument 0 (%x): expected ?x3xf32, got 2x4xf32
 func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
