@@ -64,6 +64,12 @@ def _chlo() -> Dialect:
     return CHLO
 
 
+def _onnx() -> Dialect:
+    from qcomp.dialects.onnx import ONNX
+
+    return ONNX
+
+
 def _shape() -> Dialect:
     from qcomp.dialects.shape import Shape
 
@@ -84,6 +90,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "tosa": _tosa,
     "check": _check,
     "rowwise": _rowwise,
+    "onnx": _onnx,
     "shape": _shape,
     "tensor": _tensor,
     "interpreter": _interpreter,

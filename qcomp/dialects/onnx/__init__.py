@@ -1,0 +1,23 @@
+"""onnx-mlir's ONNX dialect (github onnx/onnx-mlir `src/Dialect/ONNX/`), in its text:
+most ops in MLIR's generic form (`"onnx.QuantizeLinear"(%x, %s, %zp) {axis = 1 : si64}
+: (...) -> ...`), `onnx.Constant dense<...> : T`, `"onnx.NoValue"() {value} : () -> none`
+for an absent optional input, `"onnx.Custom"` for contrib (com.microsoft) ops.
+
+One module per family of ops, each exporting its list:
+- `core`: Constant, NoValue, Custom;
+- `quantize`: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, Cast, CastLike;
+- `quantized`: QLinearMatMul, QLinearConv, MatMulInteger, ConvInteger and onnxruntime's
+  com.microsoft quantized ops;
+- `float_ops`: the float ops of QDQ models (Conv, MatMul, Gemm, Add, ... Identity).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from qcomp.dialects.onnx.core import CORE_OPS
+from qcomp.dialects.onnx.float_ops import FLOAT_OPS
+from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
+from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
+
+ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS], [])
