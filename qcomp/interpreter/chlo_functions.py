@@ -93,7 +93,7 @@ _UNARY = {
     chlo.TanOp: _steps(chlo_math.tan),
     chlo.CoshOp: lambda x: chlo_math.upcast(chlo_math.cosh, x),
     chlo.SinhOp: lambda x: chlo_math.upcast(chlo_math.sinh, x),
-    chlo.ErfOp: chlo_math.erf, chlo.ErfInvOp: chlo_math.erf_inv,
+    chlo.ErfOp: chlo_math.erf, chlo.ErfcOp: chlo_math.erfc, chlo.ErfInvOp: chlo_math.erf_inv,
     chlo.BesselI1eOp: chlo_math.bessel_i1e,
     chlo.LgammaOp: chlo_gamma.lgamma, chlo.DigammaOp: chlo_gamma.digamma,
     chlo.IsInfOp: lambda x: np.isinf(x.astype(np.float64)),

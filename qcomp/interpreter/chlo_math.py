@@ -5,7 +5,7 @@ in StableHLO's reference interpreter.
 Every step is one StableHLO op in the element type: `+ - * /` and sqrt are correctly
 rounded in it; transcendental steps (log, exp, pow, atan2, sin, ...) are computed in
 float64 and rounded once, as the reference interpreter does for f16/bf16/f32. Functions
-that upstream upcasts (erf, erf_inv, lgamma, digamma, polygamma, zeta, bessel_i1e,
+that upstream upcasts (erf, erfc, erf_inv, lgamma, digamma, polygamma, zeta, bessel_i1e,
 sinh, cosh) run in f32 for narrower types and round the result back.
 Gamma-family functions are in `chlo_gamma.py`.
 """
@@ -185,19 +185,62 @@ def _erf_f32(s: Steps, x):
     return np.clip(r, s.c(-1.0), s.c(1.0))
 
 
-def _erf_f64(s: Steps, x):
-    """Cephes: `x T(x^2) / U(x^2)` below 1, `1 - erfc(x)` from 1 on."""
-    one = s.c(1.0)
+_ERF_T32 = (+7.853861353153693E-5, -8.010193625184903E-4, +5.188327685732524E-3,
+            -2.685381193529856E-2, +1.128358514861418E-1, -3.761262582423300E-1,
+            +1.128379165726710E+0)
+_ERFC_P32 = (+2.326819970068386E-2, -1.387039388740657E-1, +3.687424674597105E-1,
+             -5.824733027278666E-1, +6.210004621745983E-1, -4.944515323274145E-1,
+             +3.404879937665872E-1, -2.741127028184656E-1, +5.638259427386472E-1)
+_ERFC_R32 = (-1.047766399936249E+1, +1.297719955372516E+1, -7.495518717768503E+0,
+             +2.921019019210786E+0, -1.015265279202700E+0, +4.218463358204948E-1,
+             -2.820767439740514E-1, +5.641895067754075E-1)
+_MAXLOG32 = 88.72283905206835
+
+
+def _erf_f64_le_one(s: Steps, x):
+    """Cephes, |x| < 1: `x T(x^2) / U(x^2)`."""
     x2 = x * x
-    small = (x * s.poly(x2, _ERF_T64)) / s.poly(x2, _ERF_U64)
-    z = -x2
+    return (x * s.poly(x2, _ERF_T64)) / s.poly(x2, _ERF_U64)
+
+
+def _erfc_f64_ge_one(s: Steps, x):
+    """Cephes, |x| >= 1: `exp(-x^2) P(|x|)/Q(|x|)` below 8, `R/S` from 8 on; 0 once
+    `-x^2 < -maxlog`; `2 - erfc(|x|)` for negative x."""
+    z = -(x * x)
     ez = s.exp(z)
     a = np.abs(x)
     e18 = (ez * s.poly(a, _ERFC_P64)) / s.poly(a, _ERFC_Q64)
     e8 = (ez * s.poly(a, _ERFC_R64)) / s.poly(a, _ERFC_S64)
     erfc = np.where(z < s.c(-_MAXLOG64), s.c(0.0), np.where(a < s.c(8.0), e18, e8))
-    erfc = np.where(x < s.c(0.0), s.c(2.0) - erfc, erfc)
-    return np.where(a < one, small, one - erfc)
+    return np.where(x < s.c(0.0), s.c(2.0) - erfc, erfc)
+
+
+def _erf_f64(s: Steps, x):
+    """`x T(x^2) / U(x^2)` below 1, `1 - erfc(x)` from 1 on."""
+    one = s.c(1.0)
+    return np.where(np.abs(x) < one, _erf_f64_le_one(s, x), one - _erfc_f64_ge_one(s, x))
+
+
+def _erfc_f64(s: Steps, x):
+    """`1 - erf(x)` below 1, the erfc approximation from 1 on."""
+    one = s.c(1.0)
+    return np.where(np.abs(x) < one, one - _erf_f64_le_one(s, x), _erfc_f64_ge_one(s, x))
+
+
+def _erfc_f32(s: Steps, x):
+    """Cephes (f32): `1 - x T(x^2)` below 1; from 1 on `exp(-x^2)/|x| P(1/x^2)` below 2,
+    `R(1/x^2)` from 2, 0 once `-x^2 < -maxlog`, `2 - erfc(|x|)` for negative x."""
+    one, two, zero = s.c(1.0), s.c(2.0), s.c(0.0)
+    x2 = x * x
+    z = -x2
+    a = np.abs(x)
+    inv_x2 = one / x2
+    scaled = s.exp(z) * (one / a)
+    poly = np.where(a < two, s.poly(inv_x2, _f32(_ERFC_P32)), s.poly(inv_x2, _f32(_ERFC_R32)))
+    ge_one = np.where(z < s.c(-_MAXLOG32), zero, scaled * poly)
+    ge_one = np.where(x < zero, two - ge_one, ge_one)
+    le_one = one - x * s.poly(x2, _f32(_ERF_T32))
+    return np.where(a < one, le_one, ge_one)
 
 
 def erf(x: np.ndarray) -> np.ndarray:
@@ -205,6 +248,13 @@ def erf(x: np.ndarray) -> np.ndarray:
     if x.dtype == F64:
         return _erf_f64(Steps(F64), x)
     return upcast(_erf_f32, x)
+
+
+def erfc(x: np.ndarray) -> np.ndarray:
+    only_ieee_widths("erfc", x)
+    if x.dtype == F64:
+        return _erfc_f64(Steps(F64), x)
+    return upcast(_erfc_f32, x)
 
 
 _ERFINV_LT5 = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,

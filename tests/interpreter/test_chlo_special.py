@@ -67,7 +67,7 @@ def _program(op: str, ty: str, n: int, arity: int) -> str:
             f"  return %b : {bits}\n}}")
 
 
-UNARY = ["erf", "erf_inv", "lgamma", "digamma", "bessel_i1e", "acos", "acosh", "asin", "asinh",
+UNARY = ["erf", "erfc", "erf_inv", "lgamma", "digamma", "bessel_i1e", "acos", "acosh", "asin", "asinh",
          "atan", "atanh", "sinh", "cosh", "tan", "is_inf", "is_pos_inf", "is_neg_inf"]
 BINARY = ["next_after", "zeta", "polygamma"]
 

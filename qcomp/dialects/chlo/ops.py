@@ -181,6 +181,14 @@ class ErfOp(UnaryOp):
 
 
 @irdl_op_definition
+class ErfcOp(UnaryOp):
+    """The complementary error function `1 - erf(x)` (Cephes approximations)."""
+
+    name = "chlo.erfc"
+    KINDS: ClassVar = (FP,)
+
+
+@irdl_op_definition
 class ErfInvOp(UnaryOp):
     """The inverse error function (Giles' polynomials)."""
 
@@ -224,7 +232,7 @@ class IsPosInfOp(UnaryOp):
 
 
 UNARY_OPS = [AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, AtanhOp, BesselI1eOp, CoshOp, SinhOp,
-             TanOp, DigammaOp, ErfOp, ErfInvOp, LgammaOp, IsInfOp, IsNegInfOp, IsPosInfOp]
+             TanOp, DigammaOp, ErfOp, ErfcOp, ErfInvOp, LgammaOp, IsInfOp, IsNegInfOp, IsPosInfOp]
 
 
 class BinaryOp(IRDLOperation):

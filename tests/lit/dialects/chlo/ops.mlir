@@ -68,6 +68,8 @@ func.func @unary(%h: tensor<3xf16>, %b: tensor<3xbf16>, %d: tensor<2x3xf64>, %c:
   %9 = chlo.lgamma %b : tensor<3xbf16> -> tensor<3xbf16>
   // CHECK-NEXT: chlo.erf_inv %arg2 : tensor<2x3xf64> -> tensor<2x3xf64>
   %10 = chlo.erf_inv %d : tensor<2x3xf64> -> tensor<2x3xf64>
+  // CHECK-NEXT: chlo.erfc %arg2 : tensor<2x3xf64> -> tensor<2x3xf64>
+  %erfc = chlo.erfc %d : tensor<2x3xf64> -> tensor<2x3xf64>
   // CHECK-NEXT: chlo.is_neg_inf %arg0 : tensor<3xf16> -> tensor<3xi1>
   %11 = chlo.is_neg_inf %h : tensor<3xf16> -> tensor<3xi1>
   // CHECK-NEXT: chlo.is_pos_inf %arg2 : tensor<2x3xf64> -> tensor<2x3xi1>
