@@ -149,14 +149,6 @@ class LowerQuantizedOp(RewritePattern):
             return
         if op.dialect_name() != sh.StableHLO.name:
             raise illegal(op)
-        if isinstance(op, sh.DotOp | sh.DotGeneralOp | sh.ConvolutionOp) and (
-                self.mode.upstream or isinstance(op, sh.ConvolutionOp)) and \
-                quantized_element(op.lhs.type) is not None and any(
-                    isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape())
-                    for v in (*op.operands, *op.results)):
-            raise PassDiagnostic(op, f"{op.name}: quantized operands with dynamic dimensions "
-                                 "are supported for dot / dot_general with rescale=float or "
-                                 "fixed-point, and in the hybrid form (float lhs)")
         b = Builder(rewriter, op)
 
         def st(v: SSAValue) -> SSAValue:
@@ -253,9 +245,10 @@ class LegalizeQuantToMathPass(ModulePass):
     the static lowering.
     Errors: ops with no lowering ("failed to legalize operation '...' that was
     explicitly marked illegal"), requantize changing the per-axis dimension
-    (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32, fully quantized
-    convolutions with dynamic dimensions, and dot/dot_general ones under `stablehlo`
-    (`float` and `fixed-point` run the kernel on the centred operands q - z there).
+    (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32. Fully quantized
+    dot_general / convolution with dynamic dimensions: `float` and `fixed-point` run
+    the kernel on the centred operands q - z; `stablehlo` builds upstream's zero-point
+    offset with `get_dimension_size` and `dynamic_broadcast_in_dim`.
     """
 
     name = "stablehlo-legalize-quant-to-math"

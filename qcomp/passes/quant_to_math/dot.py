@@ -35,6 +35,7 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerType, Signedness, TensorType, f32, f64, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from qcomp.dialects import chlo
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import (
     StorageCastOp,
@@ -46,7 +47,7 @@ from qcomp.dialects.stablehlo.format import i64_array, padding_attr
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, spec_dequantize, upstream_storage
 from qcomp.passes.quant_to_math.mode import RescaleMode
-from qcomp.passes.utils.builder import Builder, element_of, shape_of
+from qcomp.passes.utils.builder import Builder, element_of, is_dynamic, shape_of
 from qcomp.quant.accumulator import accumulator_multiplier
 from qcomp.quant.ranges import signed_view, storage_range
 
@@ -116,6 +117,8 @@ def conv_contraction(op: sh.ConvolutionOp, lq, rq, oq) -> Contraction:
     rreduce = list(dn.kernel_spatial_dimensions) + [dn.kernel_input_feature_dimension]
     kof, of = dn.kernel_output_feature_dimension, dn.output_feature_dimension
     k = int(np.prod([rs[d] for d in rreduce], dtype=np.int64))
+    if any(rs[d] < 0 for d in rreduce):
+        k = -1  # dynamic: unknown until run time
     ch = None
     if rq.is_per_axis:
         if rq.quantized_dimension != kof:
@@ -183,8 +186,8 @@ def _sum_term(b: Builder, c: Contraction, value: SSAValue, reduce: list[int],
         order = np.argsort(dims)
         s = np.transpose(s, order) if s.ndim else s
         full = [1] * len(c.result_shape)
-        for d in dims:
-            full[d] = c.result_shape[d]
+        for d, r in zip(kept, dims):
+            full[r] = shape[d]
         return s.reshape(full)
     return b.broadcast(_reduce_sum(b, value, reduce, acc), c.result_shape, dims)
 
@@ -267,7 +270,7 @@ def _kernel(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue, acc: Integ
             low[d], high[d] = pads[i]
             interior[d] = dil[i] - 1
         zp = b.constant(np.array(zl), element_of(lhs))
-        shape = [(n - 1) * (interior[d] + 1) + 1 + low[d] + high[d] if n > 0 else 0
+        shape = [(n - 1) * (interior[d] + 1) + 1 + low[d] + high[d] if n > 0 else n
                  for d, n in enumerate(shape_of(lhs))]
         lhs = b.op(sh.PadOp, [lhs, zp], element_of(lhs), tuple(shape),
                    edge_padding_low=i64_array(low), edge_padding_high=i64_array(high),
@@ -442,6 +445,52 @@ def upstream_types_ok(lq, rq, oq) -> bool | None:
     return None
 
 
+def _as_result(b: Builder, c: Contraction, term, like: SSAValue) -> SSAValue:
+    """A zero-point term (a NumPy array shaped for the result, or an SSA value awaiting
+    its broadcast) as a tensor of the kernel result's run-time shape."""
+    if isinstance(term, SSAValue):
+        if term not in b.pending:
+            return term
+        return b.dynamic_broadcast(term, like, b.pending.pop(term))
+    a = signed_view(np.asarray(term, np.int64), 32)
+    dims = [d for d, n in enumerate(a.shape) if n != 1]
+    squeezed = b.constant(a.reshape([a.shape[d] for d in dims]), i32)
+    return b.dynamic_broadcast(squeezed, like, dims)
+
+
+def _upstream_dynamic_offset(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
+                             acc: SSAValue, zl: int, zr: int) -> SSAValue | None:
+    """Upstream's `calculateZeroPointOffset` for dynamic shapes: each operand sum
+    `dynamic_broadcast_in_dim` to the kernel result's run-time shape, and
+    `z_l z_r K` with K the product of the rhs contracting sizes (`get_dimension_size`
+    for the dynamic ones), all in i32."""
+    off = None
+    for z, value, reduce, mapping in ((zr, lhs, c.lhs_reduce, c.lhs_map),
+                                      (zl, rhs, c.rhs_reduce, c.rhs_map)):
+        if z == 0:
+            continue
+        term = _sum_term(b, c, value, reduce, mapping, i32)
+        if isinstance(term, SSAValue):  # upstream: the sum times z, then broadcast
+            dims = b.pending.pop(term, None)
+            term = b.emit(chlo.BroadcastMultiplyOp.create(
+                operands=[term, b.constant(np.array(z), i32)], result_types=[term.type]))
+            if dims is not None:
+                b.pending[term] = dims
+        else:
+            term = np.asarray(term, np.int64) * z
+        term = _as_result(b, c, term, acc)
+        off = term if off is None else b.binary(sh.AddOp, off, term)
+    if zl != 0 and zr != 0:
+        rs = shape_of(rhs)
+        static_k = int(np.prod([rs[d] for d in c.rhs_reduce if rs[d] >= 0], dtype=np.int64))
+        k = b.constant(signed_view(np.array(zl * zr * static_k, np.int64), 32), i32)
+        for d in c.rhs_reduce:
+            if rs[d] < 0:
+                k = b.binary(sh.MultiplyOp, k, b.dimension_size(rhs, d))
+        off = b.binary(sh.SubtractOp, off, b.broadcast(k, shape_of(acc), []))
+    return off
+
+
 def lower_upstream(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     """`qcomp.quant.stablehlo.dot_zero_point_offset` + `dot_rescale` as ops, in i32."""
     lq, rq, oq = c.lhs_q, c.rhs_q, c.res_q
@@ -449,14 +498,19 @@ def lower_upstream(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue) -> 
     acc = _kernel(b, c, lhs, rhs, i32, pad_with_zero_point=True)
     zl = lq.zero_point
     zr = rq.zero_point if rq.is_per_tensor else 0
-    terms: list = []
-    if zr != 0:
-        terms.append(_scaled(b, c, _sum_term(b, c, lhs, c.lhs_reduce, c.lhs_map, i32), zr, i32))
-    if zl != 0:
-        terms.append(_scaled(b, c, _sum_term(b, c, rhs, c.rhs_reduce, c.rhs_map, i32), zl, i32))
-    if zl != 0 and zr != 0:
-        terms.append(np.array(-zl * zr * c.k, np.int64))
-    off = _combine(b, c, terms, i32) if terms else None
+    if is_dynamic(shape) or c.k < 0:
+        off = _upstream_dynamic_offset(b, c, lhs, rhs, acc, zl, zr)
+    else:
+        terms: list = []
+        if zr != 0:
+            terms.append(_scaled(b, c, _sum_term(b, c, lhs, c.lhs_reduce, c.lhs_map, i32),
+                                 zr, i32))
+        if zl != 0:
+            terms.append(_scaled(b, c, _sum_term(b, c, rhs, c.rhs_reduce, c.rhs_map, i32),
+                                 zl, i32))
+        if zl != 0 and zr != 0:
+            terms.append(np.array(-zl * zr * c.k, np.int64))
+        off = _combine(b, c, terms, i32) if terms else None
     if rq.is_per_tensor:
         cs = lq.scale * rq.scale / oq.scale
     else:

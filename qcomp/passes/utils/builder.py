@@ -175,6 +175,30 @@ class Builder:
                 return x
         return self.broadcast_in_dim(x, shape, dims)
 
+    def dimension_size(self, x: SSAValue, dim: int) -> SSAValue:
+        """`stablehlo.get_dimension_size` of `x` along `dim`: a `tensor<i32>`."""
+        return self.op(sh.GetDimensionSizeOp, [x], IntegerType(32), (),
+                       dimension=IntegerAttr(dim, IntegerType(64)))
+
+    def dynamic_broadcast(self, x: SSAValue, like: SSAValue, dims: list[int]) -> SSAValue:
+        """`x` broadcast to the run-time shape of `like` (operand dim i to result dim
+        dims[i]), as upstream builds it: each size a `get_dimension_size` (or a constant
+        for a static one) as `tensor<1xi64>`, concatenated, then
+        `stablehlo.dynamic_broadcast_in_dim`."""
+        shape = shape_of(like)
+        sizes = []
+        for d, n in enumerate(shape):
+            if n < 0:
+                v = self.convert(self.dimension_size(like, d), IntegerType(64))
+                sizes.append(self.op(sh.ReshapeOp, [v], IntegerType(64), (1,)))
+            else:
+                sizes.append(self.constant(np.array([n]), IntegerType(64)))
+        out = sizes[0] if len(sizes) == 1 else self.op(
+            sh.ConcatenateOp, sizes, IntegerType(64), (len(sizes),),
+            dimension=IntegerAttr(0, IntegerType(64)))
+        return self.op(sh.DynamicBroadcastInDimOp, [x, out], element_of(x), shape,
+                       broadcast_dimensions=i64_array(dims))
+
     def full(self, values, element: Attribute, shape: tuple[int, ...],
              axis: int | None = None) -> SSAValue:
         """A rank-0 (axis None) or rank-1 constant broadcast to `shape` (along `axis`)."""

@@ -43,15 +43,3 @@ func.func @custom_call(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4
   %0 = stablehlo.custom_call @foo(%arg0) : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
-
-// -----
-
-// Not upstream's refusal but a qcomp limitation: fully quantized contractions with
-// dynamic dimensions are lowered by rescale=float and fixed-point only
-// (tests/passes/test_quant_to_math_dynamic.py).
-
-func.func @dynamic(%arg0: tensor<?x4x!quant.uniform<i8:f32, 0.5>>, %arg1: tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<?x2x!quant.uniform<i32:f32, 0.25>> {
-  // expected-error @+1 {{stablehlo.dot_general: quantized operands with dynamic dimensions are supported for dot / dot_general with rescale=float or fixed-point, and in the hybrid form (float lhs)}}
-  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<?x4x!quant.uniform<i8:f32, 0.5>>, tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<?x2x!quant.uniform<i32:f32, 0.25>>
-  func.return %0 : tensor<?x2x!quant.uniform<i32:f32, 0.25>>
-}
