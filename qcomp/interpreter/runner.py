@@ -126,16 +126,18 @@ def _functions(module: ModuleOp) -> list[func.FuncOp]:
 
 
 def entry_functions(module: ModuleOp, entry: str | None = None) -> list[func.FuncOp]:
-    """`entry` if given, else `@main`, else every function without arguments."""
+    """`entry` if given, else `@main`, else `@main_graph` (an imported ONNX graph), else
+    every function without arguments."""
     funcs = _functions(module)
     if entry is not None:
         chosen = [f for f in funcs if f.sym_name.data == entry]
         if not chosen:
             raise RunError(f"no function named @{entry}")
         return chosen
-    main = [f for f in funcs if f.sym_name.data == "main"]
-    if main:
-        return main
+    for name in ("main", "main_graph"):
+        main = [f for f in funcs if f.sym_name.data == name]
+        if main:
+            return main
     return [f for f in funcs if not f.function_type.inputs.data and f.body.blocks.first is not None]
 
 
