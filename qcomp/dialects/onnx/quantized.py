@@ -17,7 +17,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_d
 from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION
-from qcomp.dialects.onnx.core import OnnxFacts, elements_in, fail, verify_int_attr
+from qcomp.dialects.onnx.core import CONTRIB_VERIFIERS, OnnxFacts, elements_in, fail, verify_int_attr
 from qcomp.dialects.onnx.types import FLOAT8, FLOATS
 
 I8 = ("int8", "uint8")
@@ -177,7 +177,7 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...]) -> Calla
     return check
 
 
-CONTRIB_VERIFIERS: dict[str, Callable] = {
+CONTRIB_VERIFIERS.update({
     "QLinearAdd": _contrib((7, 8), ((0, 2), (3, 5))),
     "QLinearMul": _contrib((7, 8), ((0, 2), (3, 5))),
     "QLinearSigmoid": _contrib((4, 5), ((0, 2),)),
@@ -185,8 +185,7 @@ CONTRIB_VERIFIERS: dict[str, Callable] = {
     "QLinearGlobalAveragePool": _contrib((5, 5), ((0, 2),)),
     "QLinearConcat": _contrib((5, 1 << 20), ()),
     "MatMulNBits": _contrib((3, 6), ()),
-}
-"""`onnx.Custom` verifiers by function_name (onnxruntime's com.microsoft ops)."""
+})  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
 
 QUANTIZED_OPS: list[type[IRDLOperation]] = [
     MatMulIntegerOp, ConvIntegerOp, QLinearMatMulOp, QLinearConvOp]
