@@ -81,11 +81,31 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str
     except OSError as e:
         stderr.write(f"{prog}: error: could not open input file '{path}': {e.strerror}\n")
         return None
+    if isinstance(raw, bytes):
+        imported = import_model(prog, name, raw, stderr)
+        if imported is not False:
+            return imported
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
     # universal newlines (a lone CR ends a line, and so a `//` comment, as in MLIR's
     # lexer); a leading byte-order mark is skipped, as MLIR does
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return name, text.removeprefix("\ufeff")
+
+
+def import_model(prog: str, name: str, raw: bytes, stderr: TextIO
+                 ) -> tuple[str, str] | None | bool:
+    """A model file (`.tflite`, by suffix or its `TFL3` identifier) as (name, MLIR text);
+    None after writing `prog: error: name: ...` when it cannot be imported; False when
+    `raw` is not a model file (then it is read as MLIR text)."""
+    from qcomp.importers import tflite
+
+    if not tflite.is_tflite(name, raw):
+        return False
+    try:
+        return name, tflite.import_tflite(raw)
+    except tflite.ImportFailure as e:
+        stderr.write(f"{prog}: error: {name}: {e}\n")
+        return None
 
 
 Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]

@@ -1,0 +1,1 @@
+"""Model importers: a model file (.tflite, .onnx) as quantized StableHLO text."""
