@@ -47,6 +47,7 @@ LAYERS = {
     "qcomp.registry": 4,
     "qcomp.interpreter": 5,
     "qcomp.backends": 6,
+    "qcomp.importers": 6,
     "qcomp.tools": 7,
     "qcomp.universe": 7,
 }

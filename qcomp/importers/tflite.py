@@ -14,15 +14,19 @@ the operator (`operator 3 (SQUARED_DIFFERENCE): ...`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from qcomp.importers.tflite_ir import (
+    _MLIR,
+    _NP,
+    Emitter,
+    ImportFailure,
+    OpContext,
+    Tensor,
+)
+
 INSTALL_HINT = "reading .tflite files needs ai-edge-litert: pip install 'qcomp[litert]'"
-
-
-class ImportFailure(Exception):
-    """A model qcomp cannot import; the message names the operator where there is one."""
 
 
 def is_tflite(name: str, data: bytes) -> bool:
@@ -42,148 +46,19 @@ def _enum_names(enum_cls) -> dict[int, str]:
     return {v: k for k, v in vars(enum_cls).items() if not k.startswith("_")}
 
 
-_NP = {"FLOAT32": np.float32, "INT32": np.int32, "INT8": np.int8, "INT64": np.int64,
-       "INT16": np.int16, "UINT8": np.uint8, "BOOL": np.bool_}
-_MLIR = {"FLOAT32": "f32", "INT32": "i32", "INT8": "i8", "INT64": "i64", "INT16": "i16",
-         "UINT8": "ui8", "BOOL": "i1"}
+def _translations() -> dict:
+    from qcomp.importers import tflite_composites as c
+    from qcomp.importers import tflite_ops as o
 
-
-def fmt_float(x: float) -> str:
-    """An f64 literal MLIR reads back to exactly `x`."""
-    return f"{float(x):.17e}"
-
-
-@dataclass
-class Tensor:
-    """One TFLite tensor: shape, element type, quantization, constant data."""
-
-    index: int
-    name: str
-    shape: tuple[int, ...]
-    dtype: str                              # schema TensorType name (INT8, FLOAT32, ...)
-    scales: np.ndarray | None = None        # f32 scales as float64
-    zero_points: np.ndarray | None = None
-    axis: int = 0
-    data: np.ndarray | None = None
-
-    @property
-    def quantized(self) -> bool:
-        return self.scales is not None and self.dtype in ("INT8", "INT16", "INT32", "UINT8")
-
-    @property
-    def per_axis(self) -> bool:
-        return self.quantized and self.scales.size > 1
-
-    @property
-    def scale(self) -> float:
-        return float(self.scales[0])
-
-    @property
-    def zero_point(self) -> int:
-        return int(self.zero_points[0])
-
-    def element(self, symmetric_weight: bool = False) -> str:
-        """The MLIR element type: `!quant.uniform<...>` for a quantized tensor."""
-        base = _MLIR[self.dtype]
-        if not self.quantized:
-            return base
-        storage = base
-        if symmetric_weight and self.dtype == "INT8" and not np.any(self.zero_points) and \
-                self.data is not None and int(self.data.min(initial=0)) >= -127:
-            storage = "i8<-127:127>"
-        if self.per_axis:
-            pairs = ", ".join(f"{fmt_float(s)}:{int(z)}" if z else fmt_float(s)
-                              for s, z in zip(self.scales, self.zero_points))
-            return f"!quant.uniform<{storage}:f32:{self.axis}, {{{pairs}}}>"
-        return f"!quant.uniform<{storage}:f32, {fmt_float(self.scale)}:{self.zero_point}>"
-
-    def type(self, shape=None, symmetric_weight: bool = False) -> str:
-        return tensor_type(self.shape if shape is None else shape,
-                           self.element(symmetric_weight))
-
-
-def tensor_type(shape, element: str) -> str:
-    dims = "".join(f"{d}x" for d in shape)
-    return f"tensor<{dims}{element}>"
-
-
-def dense(values: np.ndarray) -> str:
-    """A `dense<...>` literal of an integer or float array (nested lists, or a splat)."""
-    flat = values.reshape(-1)
-    if flat.size and np.all(flat == flat[0]):
-        return f"dense<{_scalar(flat[0])}>"
-    if values.ndim == 0:
-        return f"dense<{_scalar(values)}>"
-
-    def nest(a):
-        if a.ndim == 1:
-            return "[" + ", ".join(_scalar(v) for v in a) + "]"
-        return "[" + ", ".join(nest(x) for x in a) + "]"
-    return f"dense<{nest(values)}>"
-
-
-def constant(values, shape, element: str, storage: str) -> str:
-    """`stablehlo.constant` text of `values` (storage integers for a quantized element)."""
-    if element.startswith("!quant"):
-        return (f"stablehlo.constant() <{{value = {dense(np.asarray(values))} : "
-                f"{tensor_type(shape, storage)}}}> : () -> {tensor_type(shape, element)}")
-    return f"stablehlo.constant {dense(np.asarray(values))} : {tensor_type(shape, element)}"
-
-
-def _scalar(v) -> str:
-    if isinstance(v, (np.floating, float)):
-        return fmt_float(float(v))
-    if isinstance(v, (np.bool_, bool)):
-        return "true" if v else "false"
-    return str(int(v))
-
-
-@dataclass
-class Emitter:
-    """The text of `@main` and its decomposition functions, built op by op."""
-
-    lines: list[str] = field(default_factory=list)
-    functions: list[str] = field(default_factory=list)
-    values: dict[int, str] = field(default_factory=dict)
-    counter: int = 0
-
-    def fresh(self) -> str:
-        self.counter += 1
-        return f"%v{self.counter}"
-
-    def emit(self, text: str) -> str:
-        """`%vN = text`; returns `%vN`."""
-        name = self.fresh()
-        self.lines.append(f"    {name} = {text}")
-        return name
-
-
-@dataclass
-class OpContext:
-    """What an operator translation sees: its tensors, options and the emitter."""
-
-    index: int
-    name: str
-    inputs: list[Tensor | None]
-    outputs: list[Tensor]
-    options: object
-    out: Emitter
-
-    def fail(self, message: str) -> ImportFailure:
-        return ImportFailure(f"operator {self.index} ({self.name}): {message}")
-
-    def value(self, t: Tensor, shape=None, symmetric_weight: bool = False) -> str:
-        """The SSA value of tensor `t` (a constant is emitted on first use)."""
-        key = t.index if shape is None else (t.index, tuple(shape))
-        if key in self.out.values:
-            return self.out.values[key]
-        if t.data is None:
-            raise self.fail(f"tensor {t.index} ('{t.name}') is read before it is written")
-        data = t.data if shape is None else t.data.reshape(shape)
-        v = self.out.emit(constant(data, data.shape, t.element(symmetric_weight),
-                                   _MLIR[t.dtype]))
-        self.out.values[key] = v
-        return v
+    return {
+        "FULLY_CONNECTED": o.fully_connected, "CONV_2D": o.conv_2d,
+        "DEPTHWISE_CONV_2D": o.depthwise_conv_2d, "ADD": o.binary("add"),
+        "SUB": o.binary("subtract"), "MUL": o.binary("multiply"), "MAX_POOL_2D": o.max_pool_2d,
+        "AVERAGE_POOL_2D": c.average_pool_2d, "RESHAPE": o.reshape, "TRANSPOSE": o.transpose,
+        "CONCATENATION": o.concatenation, "PAD": o.pad, "SOFTMAX": c.softmax, "MEAN": c.mean,
+        "LOGISTIC": o.unary("logistic"), "TANH": o.unary("tanh"), "QUANTIZE": o.quantize,
+        "DEQUANTIZE": o.dequantize,
+    }
 
 
 def _tensor(schema, sub, model, i: int, dtypes: dict[int, str]) -> Tensor:
@@ -216,8 +91,6 @@ def _tensor(schema, sub, model, i: int, dtypes: dict[int, str]) -> Tensor:
 def import_tflite(data: bytes) -> str:
     """MLIR text (quantized StableHLO) of the model in `data`; raises `ImportFailure`."""
     schema = _schema()
-    from qcomp.importers.tflite_ops import TRANSLATIONS
-
     try:
         root = schema.Model.GetRootAs(data, 0)
         model = schema.ModelT.InitFromObj(root)
@@ -227,6 +100,7 @@ def import_tflite(data: bytes) -> str:
     if not model.subgraphs:
         raise ImportFailure("the model has no subgraph")
     ops = _enum_names(schema.BuiltinOperator)
+    TRANSLATIONS = _translations()
     dtypes = _enum_names(schema.TensorType)
     sub = model.subgraphs[0]
     n = len(sub.tensors or [])
@@ -295,4 +169,4 @@ def import_tflite(data: bytes) -> str:
     return "\n".join(line for line in text if line) + "\n"
 
 
-__all__ = ["constant", "INSTALL_HINT", "ImportFailure", "import_tflite", "is_tflite"]
+__all__ = ["INSTALL_HINT", "ImportFailure", "import_tflite", "is_tflite"]

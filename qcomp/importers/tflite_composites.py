@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from qcomp.importers.tflite import OpContext, Tensor, dense, fmt_float, tensor_type
+from qcomp.importers.tflite_ir import OpContext, Tensor, dense, fmt_float, tensor_type
 from qcomp.importers.tflite_ops import _fused, _need_quantized, _same_params, _window
 
 

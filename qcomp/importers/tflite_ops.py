@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from qcomp.importers.tflite import OpContext, Tensor, constant, fmt_float, tensor_type
+from qcomp.importers.tflite_ir import OpContext, Tensor, constant, fmt_float, tensor_type
 
 _ACTIVATIONS = {0: None, 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
 _ACT_NAMES = {4: "TANH", 5: "SIGN_BIT"}
@@ -211,7 +211,7 @@ def _broadcast(ctx: OpContext, t: Tensor, shape) -> str:
                         f"{t.type(shape)}")
 
 
-def _binary(op: str):
+def binary(op: str):
     def translate(ctx: OpContext) -> list[str]:
         a, b = ctx.inputs
         out = ctx.outputs[0]
@@ -222,7 +222,7 @@ def _binary(op: str):
     return translate
 
 
-def _unary(op: str):
+def unary(op: str):
     def translate(ctx: OpContext) -> list[str]:
         x, out = ctx.inputs[0], ctx.outputs[0]
         return [ctx.out.emit(f"stablehlo.{op} {ctx.value(x)} : ({x.type()}) -> {out.type()}")]
@@ -309,16 +309,6 @@ def dequantize(ctx: OpContext) -> list[str]:
                          f"{out.type()}")]
 
 
-from qcomp.importers.tflite_composites import average_pool_2d, mean, softmax  # noqa: E402
-
-TRANSLATIONS = {
-    "FULLY_CONNECTED": fully_connected, "CONV_2D": conv_2d,
-    "DEPTHWISE_CONV_2D": depthwise_conv_2d, "ADD": _binary("add"),
-    "SUB": _binary("subtract"), "MUL": _binary("multiply"), "MAX_POOL_2D": max_pool_2d,
-    "AVERAGE_POOL_2D": average_pool_2d, "RESHAPE": reshape, "TRANSPOSE": transpose,
-    "CONCATENATION": concatenation, "PAD": pad, "SOFTMAX": softmax, "MEAN": mean,
-    "LOGISTIC": _unary("logistic"), "TANH": _unary("tanh"), "QUANTIZE": quantize,
-    "DEQUANTIZE": dequantize,
-}
-
-__all__ = ["TRANSLATIONS", "activation_range"]
+__all__ = ["activation_range", "concatenation", "conv_2d", "depthwise_conv_2d",
+           "dequantize", "fully_connected", "max_pool_2d", "pad", "quantize", "reshape",
+           "transpose"]
