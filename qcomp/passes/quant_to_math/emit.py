@@ -84,10 +84,19 @@ def fixed_point_rescale(b: Builder, value: SSAValue, multiplier: np.ndarray, axi
                              f"{float(np.max(multiplier))} is out of the range of TFLite's "
                              "32-bit multiplier (2^-31 .. 2^30)")
     v = value if element_of(value) == i64 else b.convert(value, i64)
-    if np.any(np.asarray(multiplier) != 1.0):
+    shape = shape_of(v)
+    if any(d < 0 for d in shape):  # dynamic: one rounding, (v * M' + 2^(s-1)) >> s
+        from qcomp.quant.accumulator import fixed_point_parameters
+        m2, s2 = fixed_point_parameters(multiplier)
+
+        def c(a):
+            return b.full(_flat(a) if axis is not None else a, i64, shape, axis)
+        v = b.binary(sh.MultiplyOp, v, c(m2))
+        v = b.binary(sh.AddOp, v, c(np.left_shift(np.int64(1), s2 - 1)))
+        v = b.binary(sh.ShiftRightArithmeticOp, v, c(s2))
+    elif np.any(np.asarray(multiplier) != 1.0):
         v = mbqm_ir(b, v, mult, shift, axis)
     zps = np.asarray(zero_points)
-    shape = shape_of(v)
     if np.any(zps != 0):
         v = b.binary(sh.AddOp, v, b.full(_flat(zps) if axis is not None else zps, i64,
                                          shape, axis))

@@ -177,7 +177,11 @@ def lower_composite(op: sh.CompositeOp, b: Builder, mode: RescaleMode, st) -> li
 
 
 def lower_tflite(op: Operation, b: Builder, st) -> SSAValue | None:
-    """The TFLite kernel of `op` under `fixed-point`, or None for the generic lowering."""
+    """The TFLite kernel of `op` under `fixed-point`, or None for the generic lowering
+    (also for dynamic shapes)."""
+    if any(isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape())
+           for v in (*op.operands, *op.results)):
+        return None
     if isinstance(op, sh.AddOp | sh.SubtractOp):
         return lower_add_sub(op, b, st)
     if isinstance(op, sh.MultiplyOp):
