@@ -1,1 +1,2 @@
-"""Model importers: `.onnx` (qcomp.importers.onnx) into the `onnx` dialect."""
+"""Model importers: `.onnx` into the `onnx` dialect (qcomp.importers.onnx), `.tflite` as
+quantized StableHLO (qcomp.importers.tflite)."""

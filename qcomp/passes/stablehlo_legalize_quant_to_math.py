@@ -35,13 +35,13 @@ from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.quant_to_math.ops import (
     all_same_quantized,
     lower_dq_op_q,
-    lower_fixed_point_add,
     lower_type_only,
     lower_uniform_dequantize,
     lower_uniform_quantize,
     lower_upstream_add,
 )
 from qcomp.passes.quant_to_math.blockwise import lower_blockwise_dot
+from qcomp.passes.quant_to_math.tflite import lower_composite, lower_tflite
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
@@ -112,11 +112,14 @@ def lower_op(op: Operation, b: Builder, mode: RescaleMode, st) -> list[SSAValue]
         return [lower_uniform_dequantize(op, b, mode, st)]
     if isinstance(op, sh.DotOp | sh.DotGeneralOp | sh.ConvolutionOp):
         return [_lower_contraction(op, b, mode, st)]
-    if isinstance(op, sh.AddOp):
-        added = (lower_upstream_add(op, b, st) if mode.upstream else
-                 lower_fixed_point_add(op, b, st) if mode.integer_only else None)
+    if isinstance(op, sh.CompositeOp):
+        return lower_composite(op, b, mode, st)
+    if isinstance(op, sh.AddOp) and mode.upstream:
+        added = lower_upstream_add(op, b, st)
         if added is not None:
             return [added]
+    if mode.integer_only and (v := lower_tflite(op, b, st)) is not None:
+        return [v]
     facts = quantization(op)
     if facts is None:
         raise illegal(op)
@@ -220,11 +223,12 @@ class LegalizeQuantToMathPass(ModulePass):
                         q = clamp(round_half_even(f64(acc) * (s_l s_r) / s_res + z_res))
                         in f64 (`qcomp.quant.accumulator.rescale_accumulator`);
       add and the other arithmetic ops: dequantize → float op → quantize.
-    `fixed-point`: as `float`, but every quantized → quantized rescale is integer only:
-      v' = ((v * M + 2^(shift-1)) >> shift) + zp, clamped, (M, shift) =
-      multiplier_and_shift(scale, 32) (`qcomp.quant.accumulator.fixed_point_rescale`);
-      add (per-tensor, <= 16-bit) the TOSA way: m = 2 max(s_l, s_r), operands rescaled
-      by s/m * 2^S (S = 20 for 8-bit, 15 for 16-bit), summed, rescaled by m / (s_res 2^S).
+    `fixed-point`: TFLite's int8 kernels, integer only: every quantized → quantized
+      rescale is v' = MBQM(v, M, shift) + zp, clamped, TFLite's
+      MultiplyByQuantizedMultiplier with (M, shift) = QuantizeMultiplier(scale)
+      (`qcomp.quant.tflite`); add/subtract/multiply, int8 logistic/tanh (tables),
+      quantized clamp and the `tfl.average_pool_2d` composite as TFLite's kernels
+      (`quant_to_math.tflite`).
     `stablehlo`: upstream's pass bit for bit (`qcomp.quant.stablehlo`; storage as
       signless iN, u8 included): f32 math; requantize f32(q) * f32(s_in/s_out) +
       f32(zp_out - zp_in s_in/s_out), clamped only below 32 bits; add requantizes each

@@ -82,19 +82,33 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str
         stderr.write(f"{prog}: error: could not open input file '{path}': {e.strerror}\n")
         return None
     if isinstance(raw, bytes):
-        from qcomp.importers.onnx import OnnxImportError, import_text, is_onnx
-
-        if is_onnx(path, raw):  # an ONNX model: its `onnx` dialect text
-            try:
-                return name, import_text(raw)
-            except OnnxImportError as e:
-                stderr.write(f"{prog}: error: {name}: {e}\n")
-                return None
+        imported = import_model(prog, name, raw, stderr)
+        if imported is not False:
+            return imported
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
     # universal newlines (a lone CR ends a line, and so a `//` comment, as in MLIR's
     # lexer); a leading byte-order mark is skipped, as MLIR does
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return name, text.removeprefix("\ufeff")
+
+
+def import_model(prog: str, name: str, raw: bytes, stderr: TextIO
+                 ) -> tuple[str, str] | None | bool:
+    """A model file as (name, MLIR text): `.onnx` (by suffix or a ModelProto's first
+    byte) in the `onnx` dialect, `.tflite` (by suffix or its `TFL3` identifier) as
+    quantized StableHLO; None after writing `prog: error: name: ...` when it cannot be
+    imported; False when `raw` is not a model file (then it is read as MLIR text)."""
+    from qcomp.importers import onnx, tflite
+
+    try:
+        if tflite.is_tflite(name, raw):
+            return name, tflite.import_tflite(raw)
+        if onnx.is_onnx(name, raw):
+            return name, onnx.import_text(raw)
+    except (tflite.ImportFailure, onnx.OnnxImportError) as e:
+        stderr.write(f"{prog}: error: {name}: {e}\n")
+        return None
+    return False
 
 
 Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]

@@ -7,7 +7,7 @@
   bit for bit — run by qcomp's interpreter and by jaxlib; where upstream refuses a
   program, qcomp's lowering refuses it too.
 - `rescale=fixed-point`: results equal the NumPy model `qcomp.quant.accumulator`
-  (`fixed_point_rescale`) for requantize and dot_general, and no `!quant` is left.
+  (TFLite's MultiplyByQuantizedMultiplier, `qcomp.quant.tflite`) for requantize and dot_general, and no `!quant` is left.
 
 Programs are hypothesis-generated (tests/passes/quant_to_math_programs.py).
 """
@@ -27,7 +27,7 @@ from qcomp.ir import print_module
 from qcomp.registry import parse_module
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
-from qcomp.quant.accumulator import fixed_point_parameters, fixed_point_rescale
+from qcomp.quant.tflite import mbqm, quantize_multiplier, quantize_multipliers
 from qcomp.registry import make_context
 from tests.passes import quant_to_math_programs as progs
 
@@ -214,8 +214,8 @@ def test_fixed_point_requantize_matches_model(data):
     q = np.random.default_rng(data.draw(st.integers(0, 2**31))).integers(lo, hi + 1, shape)
     module, _ = lower(src, "fixed-point")
     (got,) = interpret(module, [q.astype(np.int64)], "spec")
-    m, sh_ = fixed_point_parameters(np.float64(s_in) / np.float64(s_out))
-    want = fixed_point_rescale(q - z_in, m, sh_, z_out, *progs.STORAGE[so])
+    m, sh_ = quantize_multiplier(float(np.float64(s_in) / np.float64(s_out)))
+    want = np.clip(mbqm(q - z_in, m, sh_) + z_out, *progs.STORAGE[so])
     np.testing.assert_array_equal(got.astype(np.int64), want)
 
 
@@ -237,18 +237,19 @@ def test_fixed_point_dot_general_matches_model():
     (got,) = interpret(module, [x], "spec")
     acc = (x - 3) @ w
     m = 0.5 * np.array([0.25, 0.5, 1.5]) / np.array([2.0, 0.75, 3.0])
-    mult, shift = fixed_point_parameters(m)
-    want = fixed_point_rescale(acc, mult, shift, np.array([1, -2, 0]), -128, 127)
+    mult, shift = quantize_multipliers(m)
+    want = np.clip(mbqm(acc, mult, shift) + np.array([1, -2, 0]), -128, 127)
     np.testing.assert_array_equal(got.astype(np.int64), want)
-    # by hand: acc = [[365, 882, -1137], [-40, -50, 60]]; -40 * 0.0625 = -2.5 ties up to -2
-    assert want.tolist() == [[24, 127, -128], [-1, -19, 15]]
+    # by hand: acc = [[365, 882, -1137], [-40, -50, 60]]; -40 * 0.0625 = -2.5 rounds away
+    # from zero to -3 (TFLite's RoundingDivideByPOT), + 1
+    assert want.tolist() == [[24, 127, -128], [-2, -19, 15]]
 
 
 @SETTINGS
 @given(data=st.data())
-def test_fixed_point_add_matches_tosa_model(data):
-    """add the TOSA way: m = 2 max(s_l, s_r); operands rescaled by s / m * 2^20 to i32,
-    summed, rescaled by m / (s_res * 2^20), + zp_res, clamped (all `fixed_point_rescale`)."""
+def test_fixed_point_add_matches_tflite_model(data):
+    """TFLite's int8 add: m = 2 max(s_l, s_r); each operand MBQM((q - z) << 20, s / m),
+    summed, MBQM(sum, m / (s_res 2^20)) + zp_res, clamped (`qcomp.quant.tflite.mbqm`)."""
     shape = [data.draw(st.integers(1, 6))]
     params = [_per_tensor(data, "i8") for _ in range(3)]
     (sl, zl), (sr, zr), (so, zo) = params
@@ -264,14 +265,13 @@ def test_fixed_point_add_matches_tosa_model(data):
     module, text = lower(src, "fixed-point")
     assert "f32" not in text and "f64" not in text  # integer only
     (got,) = interpret(module, [a, b], "spec")
-    m = 2 * max(sl, sr)
-    i32 = (-(1 << 31), (1 << 31) - 1)
+    m = 2 * float(max(np.float32(sl), np.float32(sr)))
     parts = []
     for x, s, z in ((a, sl, zl), (b, sr, zr)):
-        mult, shift = fixed_point_parameters(np.float64(s / m * 2.0 ** 20))
-        parts.append(fixed_point_rescale(x - z, mult, shift, 0, *i32))
-    mult, shift = fixed_point_parameters(np.float64(m / (so * 2.0 ** 20)))
-    want = fixed_point_rescale(parts[0] + parts[1], mult, shift, zo, -128, 127)
+        mult, shift = quantize_multiplier(s / m)
+        parts.append(mbqm((x - z) << 20, mult, shift))
+    mult, shift = quantize_multiplier(m / (so * 2.0 ** 20))
+    want = np.clip(mbqm(parts[0] + parts[1], mult, shift) + zo, -128, 127)
     np.testing.assert_array_equal(got.astype(np.int64), want)
 
 

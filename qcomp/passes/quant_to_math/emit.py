@@ -11,7 +11,7 @@ Every sequence here is the IR form of one `qcomp.quant` function:
 | `upstream_dequantize`     | `qcomp.quant.stablehlo.dequantize`                       |
 | `upstream_requantize`     | `qcomp.quant.stablehlo.requantize`                       |
 | `float_rescale`           | `qcomp.quant.accumulator.rescale_accumulator`            |
-| `fixed_point_rescale`     | `qcomp.quant.accumulator.fixed_point_rescale`            |
+| `fixed_point_rescale`     | `qcomp.quant.tflite.mbqm` (+ zero point, clamp)          |
 
 Parameters become constants (rank 0 per-tensor, rank 1 per-axis) broadcast with
 `stablehlo.broadcast_in_dim` to the operand's shape, so the output needs no chlo.
@@ -28,7 +28,7 @@ from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.utils.uniform_tensor import dequantize_tensor, quantize_tensor
-from qcomp.quant.accumulator import fixed_point_parameters
+from qcomp.quant.tflite import quantize_multipliers
 from qcomp.quant.stablehlo import merged_scale_and_zero_point
 
 
@@ -73,29 +73,68 @@ def spec_dequantize(b: Builder, s: SSAValue, q: UniformQuantizedType) -> SSAValu
 def fixed_point_rescale(b: Builder, value: SSAValue, multiplier: np.ndarray, axis: int | None,
                         zero_points, lo: int, hi: int, out: Attribute,
                         where: Operation) -> SSAValue:
-    """clamp(((v * M + 2^(shift-1)) >> shift) + zp, lo, hi) in i64, then `out`.
-
-    `multiplier` is the real scale (per-tensor, or 1-D along `axis`); (M, shift) come
-    from `multiplier_and_shift(m, 32)`.
+    """clamp(MBQM(v, M, shift) + zp, lo, hi) in i64, then `out`: TFLite's
+    MultiplyByQuantizedMultiplier (`qcomp.quant.tflite.mbqm`) with (M, shift) =
+    QuantizeMultiplier(m) for the real factor `multiplier` (per-tensor, or 1-D along
+    `axis`). A factor of exactly 1 is no rescale. `v` must fit in 32 bits, as in TFLite.
     """
-    mult, shift = fixed_point_parameters(multiplier)
-    if np.any(shift < 1):
+    mult, shift = quantize_multipliers(multiplier)
+    if np.any(shift > 30) or np.any(mult == 0):
         raise PassDiagnostic(where, "rescale=fixed-point: scale factor "
-                             f"{float(np.max(multiplier))} is too large for a 32-bit multiplier")
-    shape = shape_of(value)
+                             f"{float(np.max(multiplier))} is out of the range of TFLite's "
+                             "32-bit multiplier (2^-31 .. 2^30)")
     v = value if element_of(value) == i64 else b.convert(value, i64)
-    v = b.binary(sh.MultiplyOp, v, b.full(_flat(mult) if axis is not None else mult, i64,
-                                           shape, axis))
-    half = np.left_shift(np.int64(1), shift - 1)
-    v = b.binary(sh.AddOp, v, b.full(_flat(half) if axis is not None else half, i64, shape, axis))
-    v = b.binary(sh.ShiftRightArithmeticOp, v,
-                 b.full(_flat(shift) if axis is not None else shift, i64, shape, axis))
+    shape = shape_of(v)
+    if any(d < 0 for d in shape):  # dynamic: one rounding, (v * M' + 2^(s-1)) >> s
+        from qcomp.quant.accumulator import fixed_point_parameters
+        m2, s2 = fixed_point_parameters(multiplier)
+
+        def c(a):
+            return b.full(_flat(a) if axis is not None else a, i64, shape, axis)
+        v = b.binary(sh.MultiplyOp, v, c(m2))
+        v = b.binary(sh.AddOp, v, c(np.left_shift(np.int64(1), s2 - 1)))
+        v = b.binary(sh.ShiftRightArithmeticOp, v, c(s2))
+    elif np.any(np.asarray(multiplier) != 1.0):
+        v = mbqm_ir(b, v, mult, shift, axis)
     zps = np.asarray(zero_points)
     if np.any(zps != 0):
         v = b.binary(sh.AddOp, v, b.full(_flat(zps) if axis is not None else zps, i64,
                                          shape, axis))
     v = b.clamp(v, lo, hi)
     return v if out == i64 else b.convert(v, out)
+
+
+def mbqm_ir(b: Builder, v: SSAValue, mult: np.ndarray, shift: np.ndarray,
+            axis: int | None) -> SSAValue:
+    """`qcomp.quant.tflite.mbqm` on an i64 tensor of int32 values:
+    x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
+    (division toward zero); e = max(-shift, 0); h >> e, plus 1 where the remainder
+    h & (2^e - 1) exceeds ((2^e - 1) >> 1) + (h < 0)."""
+    shape = shape_of(v)
+
+    def c(values) -> SSAValue:
+        a = np.asarray(values, np.int64)
+        return b.full(_flat(a) if axis is not None else a, i64, shape, axis)
+
+    left = np.maximum(shift, 0)
+    right = np.maximum(-shift, 0)
+    if np.any(left):
+        v = b.binary(sh.ShiftLeftOp, v, c(left))
+    p = b.binary(sh.MultiplyOp, v, c(mult))
+    zero = b.full(np.int64(0), i64, shape)
+    nonneg = b.emit(sh.CompareOp(p, zero, "GE", "SIGNED"))
+    nudge = b.emit(sh.SelectOp(nonneg, b.full(np.int64(1 << 30), i64, shape),
+                               b.full(np.int64(1 - (1 << 30)), i64, shape)))
+    h = b.binary(sh.DivideOp, b.binary(sh.AddOp, p, nudge),
+                 b.full(np.int64(1 << 31), i64, shape))
+    if not np.any(right):
+        return h
+    mask = (np.int64(1) << right) - 1
+    remainder = b.binary(sh.AndOp, h, c(mask))
+    negative = b.emit(sh.CompareOp(h, zero, "LT", "SIGNED"))
+    threshold = b.binary(sh.AddOp, c(mask >> 1), b.convert(negative, i64))
+    up = b.convert(b.emit(sh.CompareOp(remainder, threshold, "GT", "SIGNED")), i64)
+    return b.binary(sh.AddOp, b.binary(sh.ShiftRightArithmeticOp, h, c(right)), up)
 
 
 def fixed_point_requantize(b: Builder, s: SSAValue, q_in: UniformQuantizedType,
@@ -178,6 +217,6 @@ def upstream_requantize(b: Builder, s: SSAValue, q_in: UniformQuantizedType,
 
 __all__ = [
     "spec_quantize", "spec_dequantize",
-    "fixed_point_rescale", "fixed_point_requantize", "upstream_quantize",
+    "fixed_point_rescale", "fixed_point_requantize", "mbqm_ir", "upstream_quantize",
     "upstream_dequantize", "upstream_requantize", "upstream_storage", "upstream_storage_type",
 ]

@@ -20,7 +20,6 @@ from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.quant_to_math.dot import illegal
 from qcomp.passes.quant_to_math.emit import (
     fixed_point_requantize,
-    fixed_point_rescale,
     spec_dequantize,
     spec_quantize,
     upstream_dequantize,
@@ -185,46 +184,7 @@ def lower_upstream_add(op: Operation, b: Builder, st: Storage) -> SSAValue | Non
     return b.convert(v, upstream_storage(qo))
 
 
-def tosa_add_shift(q: UniformQuantizedType) -> int | None:
-    """TOSA's input shift for add: 20 for 8-bit results, 15 for 16-bit, else None."""
-    if q.storage_bitwidth <= 8:
-        return 20
-    if q.storage_bitwidth <= 16:
-        return 15
-    return None
-
-
-def lower_fixed_point_add(op: Operation, b: Builder, st: Storage) -> SSAValue | None:
-    """TOSA-style integer add (per-tensor, storage <= 16 bits); None otherwise.
-
-    m = 2 * max(s_l, s_r); each operand x' = rescale(x - z_x, s_x / m * 2^S) in i32
-    (S = 20 for 8-bit results, 15 for 16-bit); out = rescale(l' + r', m / (s_res * 2^S))
-    + z_res clamped to the storage range. Each rescale is `fixed_point_rescale`.
-    """
-    ql, qr, qo = q_of(op.lhs), q_of(op.rhs), q_of(op.result)
-    if ql is None or qr is None or qo is None:
-        return None
-    if not (ql.is_per_tensor and qr.is_per_tensor and qo.is_per_tensor):
-        return None
-    shift = tosa_add_shift(qo)
-    if shift is None or max(ql.storage_bitwidth, qr.storage_bitwidth) > 16:
-        return None
-    m = 2 * max(ql.scale, qr.scale)
-    lo32, hi32 = storage_range(32, True)
-    parts = []
-    for v, q in ((op.lhs, ql), (op.rhs, qr)):
-        x = b.convert(st(v), i64)
-        if q.zero_point != 0:
-            x = b.binary(sh.SubtractOp, x, b.full(np.array(q.zero_point), i64, shape_of(x)))
-        parts.append(fixed_point_rescale(b, x, np.array(q.scale / m * 2.0 ** shift), None,
-                                         np.array(0), lo32, hi32, i64, op))
-    total = b.binary(sh.AddOp, parts[0], parts[1])
-    return fixed_point_rescale(b, total, np.array(m / (qo.scale * 2.0 ** shift)), None,
-                               np.array(qo.zero_point), qo.storage_min, qo.storage_max,
-                               qo.storage, op)
-
-
 __all__ = [
-    "all_same_quantized", "lower_dq_op_q", "lower_fixed_point_add", "lower_type_only",
+    "all_same_quantized", "lower_dq_op_q", "lower_type_only",
     "lower_uniform_dequantize", "lower_uniform_quantize", "lower_upstream_add", "q_of",
 ]

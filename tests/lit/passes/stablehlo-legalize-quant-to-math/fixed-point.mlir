@@ -1,11 +1,13 @@
 // RUN: qcomp-opt %s --stablehlo-legalize-quant-to-math='rescale=fixed-point' --split-input-file | FileCheck %s
 
-// rescale=fixed-point: every quantized -> quantized rescale is integer only, as a
-// TFLite / TOSA target computes it (qcomp.quant.accumulator.fixed_point_rescale):
-//   v' = clamp(((v * M + 2^(shift-1)) >> shift) + zp_out, min, max)   (in i64)
-// with (M, shift) = multiplier_and_shift(scale, 32).
+// rescale=fixed-point: every quantized -> quantized rescale is integer only, as TFLite's
+// int8 kernels compute it (qcomp.quant.tflite): MultiplyByQuantizedMultiplier,
+//   x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
+//   out = RoundingDivideByPOT(h, max(-shift, 0)) + zp_out, clamped   (in i64)
+// with (M, shift) = TFLite's QuantizeMultiplier(scale).
 
-// requantize: v = q - 3, scale 0.025 / 0.15 = 1/6 -> (1431655765, 33).
+// requantize: v = q - 3, scale 0.025 / 0.15 = 1/6 -> (1431655765, -2): a right shift
+// by 2 that rounds ties away from zero (remainder v & 3 against 1 + (v < 0)).
 
 // CHECK-LABEL: func.func @requantize(%arg0: tensor<4xi8>) -> tensor<4xi8>
 // CHECK:         stablehlo.convert %arg0 : (tensor<4xi8>) -> tensor<4xi64>
@@ -13,12 +15,19 @@
 // CHECK:         %[[V:.*]] = stablehlo.subtract
 // CHECK:         stablehlo.constant dense<1431655765> : tensor<i64>
 // CHECK:         %[[P:.*]] = stablehlo.multiply %[[V]], %{{.*}} : tensor<4xi64>
-// CHECK:         stablehlo.constant dense<4294967296> : tensor<i64>
-// CHECK:         %[[R:.*]] = stablehlo.add %[[P]], %{{.*}} : tensor<4xi64>
-// CHECK:         stablehlo.constant dense<33> : tensor<i64>
-// CHECK:         %[[S:.*]] = stablehlo.shift_right_arithmetic %[[R]], %{{.*}} : tensor<4xi64>
+// CHECK:         %[[NN:.*]] = stablehlo.compare GE, %[[P]]
+// CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
+// CHECK:         stablehlo.constant dense<-1073741823> : tensor<i64>
+// CHECK:         %[[NUDGE:.*]] = stablehlo.select %[[NN]]
+// CHECK:         %[[PN:.*]] = stablehlo.add %[[P]], %[[NUDGE]] : tensor<4xi64>
+// CHECK:         stablehlo.constant dense<2147483648> : tensor<i64>
+// CHECK:         %[[H:.*]] = stablehlo.divide %[[PN]], %{{.*}} : tensor<4xi64>
+// CHECK:         %[[REM:.*]] = stablehlo.and %[[H]], %{{.*}} : tensor<4xi64>
+// CHECK:         stablehlo.compare LT, %[[H]]
+// CHECK:         stablehlo.compare GT, %[[REM]]
+// CHECK:         stablehlo.constant dense<2> : tensor<i64>
+// CHECK:         stablehlo.shift_right_arithmetic %[[H]]
 // CHECK:         stablehlo.constant dense<-1> : tensor<i64>
-// CHECK:         stablehlo.add %[[S]]
 // CHECK:         stablehlo.clamp
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
 
@@ -29,20 +38,23 @@ func.func @requantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:3>>) -> tenso
 
 // -----
 
-// add the TOSA way: m = 2 * max(0.5, 0.25) = 1; operands rescaled to i32 by
-// s / m * 2^20 (0.5 * 2^20 -> (2^30, 11), 0.25 * 2^20 -> (2^30, 12)), summed, and
-// rescaled by m / (s_res * 2^20) = 2^-20 -> (2^30, 50), plus zp_res = 3.
+// add as TFLite's int8 kernel: m = 2 * max(0.5, 0.25) = 1; each operand (q - z) << 20
+// times its multiplier s / m (0.5 -> (2^30, 0), 0.25 -> (2^30, -1)), summed, then
+// m / (s_res * 2^20) = 2^-20 -> (2^30, -19), plus zp_res = 3.
 
 // CHECK-LABEL: func.func @add(%arg0: tensor<4xi8>, %arg1: tensor<4xi8>) -> tensor<4xi8>
+// CHECK:         stablehlo.constant dense<20> : tensor<i64>
+// CHECK:         stablehlo.shift_left
 // CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
-// CHECK:         stablehlo.constant dense<11> : tensor<i64>
-// CHECK:         %[[L:.*]] = stablehlo.clamp
+// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.shift_left
 // CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
-// CHECK:         stablehlo.constant dense<12> : tensor<i64>
-// CHECK:         %[[R:.*]] = stablehlo.clamp
-// CHECK:         %[[S:.*]] = stablehlo.add %[[L]], %[[R]] : tensor<4xi64>
+// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.shift_right_arithmetic
+// CHECK:         %[[R:.*]] = stablehlo.add
+// CHECK:         %[[S:.*]] = stablehlo.add %{{.*}}, %[[R]] : tensor<4xi64>
 // CHECK:         stablehlo.multiply %[[S]]
-// CHECK:         stablehlo.constant dense<50> : tensor<i64>
+// CHECK:         stablehlo.constant dense<19> : tensor<i64>
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.constant dense<3> : tensor<i64>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
@@ -54,17 +66,18 @@ func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!
 
 // -----
 
-// dot_general: the exact integer accumulator of dot.mlir, then one fixed-point
-// rescale per output channel: M = 0.5 * [0.25, 0.5] / [2.0, 0.75] = [1/16, 1/3]
-// -> ([2^30, 1431655765], [34, 32]), zp_res = [1, -2].
+// dot_general: the exact integer accumulator of dot.mlir, then one TFLite rescale per
+// output channel: M = 0.5 * [0.25, 0.5] / [2.0, 0.75] = [1/16, 1/3]
+// -> ([2^30, 1431655765], [-3, -1]), zp_res = [1, -2].
 
 // CHECK-LABEL: func.func @dot_general(%arg0: tensor<2x3xi8>, %arg1: tensor<3x2xi8>) -> tensor<2x2xi8>
 // CHECK:         stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi32>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<2x2xi32>) -> tensor<2x2xi64>
 // CHECK:         stablehlo.constant dense<[1073741824, 1431655765]> : tensor<2xi64>
 // CHECK:         stablehlo.broadcast_in_dim %{{.*}}, dims = [1] : (tensor<2xi64>) -> tensor<2x2xi64>
-// CHECK:         stablehlo.constant dense<[8589934592, 2147483648]> : tensor<2xi64>
-// CHECK:         stablehlo.constant dense<[34, 32]> : tensor<2xi64>
+// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.constant dense<[7, 1]> : tensor<2xi64>
+// CHECK:         stablehlo.constant dense<[3, 1]> : tensor<2xi64>
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.constant dense<[1, -2]> : tensor<2xi64>
 // CHECK:         stablehlo.clamp

@@ -1,0 +1,196 @@
+"""`rescale=fixed-point` lowerings that follow TFLite's int8 reference kernels
+(tensorflow/lite/kernels/internal/reference/integer_ops), integer only at run time.
+
+| op                         | TFLite kernel (per-tensor operands)                            |
+|----------------------------|----------------------------------------------------------------|
+| add / subtract             | x_i = MBQM((q_i - z_i) << S, s_i / 2max(s_1, s_2)), S = 20 (8-bit; 15 for 16-bit); out = MBQM(x_1 +- x_2, 2max(s_1, s_2) / (2^S s_out)) + z_out |
+| multiply                   | MBQM((q_1 - z_1)(q_2 - z_2), f32(f32(s_1 s_2) / s_out)) + z_out |
+| logistic / tanh (int8)     | a 256-entry table, TFLite's LUTPopulate (`qcomp.quant.tflite.lut_int8`), gathered |
+| clamp (one quantized type) | the clamp on the stored integers (TFLite's fused activations)  |
+| composite "tfl.average_pool_2d" | Σ in-bounds q, then (sum +- n/2) / n toward zero           |
+| add / subtract, one i32 type, zero point 0 | the integer sum (the bias of a contraction)     |
+
+Every MBQM is `emit.mbqm_ir` (TFLite's MultiplyByQuantizedMultiplier); other
+`tfl.*` composites, and every composite in the other modes, call their decomposition.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import UniformQuantizedType, quantized_element
+from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
+from qcomp.passes.quant_to_math.emit import fixed_point_rescale, mbqm_ir
+from qcomp.passes.quant_to_math.mode import RescaleMode
+from qcomp.passes.utils.builder import Builder, i64_array, shape_of
+from qcomp.quant.tflite import logistic_f, lut_int8, quantize_multiplier
+
+
+def _q(v: SSAValue) -> UniformQuantizedType | None:
+    q = quantized_element(v.type)
+    return q if isinstance(q, UniformQuantizedType) else None
+
+
+def _per_tensor(*qs) -> bool:
+    return all(q is not None and q.is_per_tensor for q in qs)
+
+
+def _centred(b: Builder, v: SSAValue, q: UniformQuantizedType) -> SSAValue:
+    x = b.convert(v, i64)
+    if q.zero_point:
+        x = b.binary(sh.SubtractOp, x, b.full(np.int64(q.zero_point), i64, shape_of(x)))
+    return x
+
+
+def lower_add_sub(op: Operation, b: Builder, st) -> SSAValue | None:
+    """TFLite's int8/int16 ADD and SUB (None: not this kernel's types)."""
+    ql, qr, qo = _q(op.lhs), _q(op.rhs), _q(op.result)
+    kind = sh.AddOp if isinstance(op, sh.AddOp) else sh.SubtractOp
+    if ql is None or qr is None or qo is None:
+        return None
+    if ql == qr == qo and not np.any(qo.zero_points) and qo.storage_bitwidth == 32:
+        return b.binary(kind, st(op.lhs), st(op.rhs))
+    if not _per_tensor(ql, qr, qo) or max(q.storage_bitwidth for q in (ql, qr, qo)) > 16:
+        return None
+    left = 20 if qo.storage_bitwidth <= 8 else 15
+    twice_max = 2.0 * float(max(np.float32(ql.scale), np.float32(qr.scale)))
+    parts = []
+    for v, q in ((op.lhs, ql), (op.rhs, qr)):
+        x = b.binary(sh.ShiftLeftOp, _centred(b, st(v), q),
+                     b.full(np.int64(left), i64, shape_of(v)))
+        m, s = quantize_multiplier(q.scale / twice_max)
+        parts.append(mbqm_ir(b, x, np.int64(m), np.int64(s), None))
+    total = b.binary(kind, parts[0], parts[1])
+    return fixed_point_rescale(b, total, np.float64(twice_max / ((1 << left) * qo.scale)), None,
+                               np.int64(qo.zero_point), qo.storage_min, qo.storage_max,
+                               qo.storage, op)
+
+
+def lower_mul(op: Operation, b: Builder, st) -> SSAValue | None:
+    """TFLite's int8 MUL: MBQM((q_1 - z_1)(q_2 - z_2), f32(s_1 s_2) / s_out in f32)."""
+    ql, qr, qo = _q(op.lhs), _q(op.rhs), _q(op.result)
+    if not _per_tensor(ql, qr, qo) or max(q.storage_bitwidth for q in (ql, qr, qo)) > 16:
+        return None
+    prod = b.binary(sh.MultiplyOp, _centred(b, st(op.lhs), ql), _centred(b, st(op.rhs), qr))
+    m = np.float32(np.float32(ql.scale) * np.float32(qr.scale)) / np.float32(qo.scale)
+    return fixed_point_rescale(b, prod, np.float64(np.float32(m)), None,
+                               np.int64(qo.zero_point), qo.storage_min, qo.storage_max,
+                               qo.storage, op)
+
+
+_TABLE_FUNCTIONS = {sh.LogisticOp: logistic_f, sh.TanhOp: np.tanh}
+
+
+def lower_table(op: Operation, b: Builder, st) -> SSAValue | None:
+    """int8 logistic / tanh as TFLite's 256-entry table, gathered at q + 128."""
+    qi, qo = _q(op.operand), _q(op.result)
+    if not _per_tensor(qi, qo) or qi.storage_bitwidth != 8 or qo.storage_bitwidth != 8 \
+            or qi.storage_min < -128 or qo.storage_min < -128:
+        return None
+    f = _TABLE_FUNCTIONS[type(op)]
+    table = lut_int8(f, qi.scale, qi.zero_point, qo.scale, qo.zero_point)
+    t = b.constant(table.astype(np.int64), qo.storage)
+    shape = shape_of(op.operand)
+    idx = b.binary(sh.AddOp, b.convert(st(op.operand), i32),
+                   b.full(np.int32(128), i32, shape))
+    idx = b.op(sh.ReshapeOp, [idx], i32, (*shape, 1))
+    dn = GatherDimensionNumbersAttr.get(collapsed_slice_dims=[0], start_index_map=[0],
+                                        index_vector_dim=len(shape))
+    return b.op(sh.GatherOp, [t, idx], qo.storage, shape, dimension_numbers=dn,
+                slice_sizes=i64_array([1]))
+
+
+def lower_clamp(op: Operation, b: Builder, st) -> SSAValue | None:
+    """clamp with one quantized type throughout: the clamp of the stored integers."""
+    qs = [_q(v) for v in (*op.operands, op.result)]
+    if any(q is None for q in qs) or len(set(qs)) != 1:
+        return None
+    q = qs[0]
+    return b.emit(sh.ClampOp(st(op.min), st(op.operand), st(op.max),
+                             TensorType(q.storage, shape_of(op.result))))
+
+
+def _props(op: sh.CompositeOp) -> dict:
+    attrs = op.composite_attributes
+    return {} if attrs is None else {k: v for k, v in attrs.data.items()}
+
+
+def _ints(attr) -> list[int]:
+    return [int(v) for v in attr.get_values()]
+
+
+def lower_average_pool(op: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
+    """TFLite's int8 AVERAGE_POOL_2D: Σ in-bounds q (i32), (sum +- n/2) / n toward zero,
+    clamped to the storage range (n: in-bounds count of each window)."""
+    x, qi, qo = op.operands[0], _q(op.operands[0]), _q(op.results[0])
+    if not _per_tensor(qi, qo) or qi != qo:
+        return None
+    p = _props(op)
+    window, strides, pad = _ints(p["window"]), _ints(p["strides"]), _ints(p["padding"])
+    in_shape, out_shape = shape_of(x), shape_of(op.results[0])
+    scalar = TensorType(i32, [])
+    block = Block(arg_types=[scalar, scalar])
+    add = sh.AddOp.create(operands=[block.args[0], block.args[1]], result_types=[scalar])
+    block.add_ops([add, sh.ReturnOp(add.results[0])])
+    pads = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [4, 2]), pad)
+    total = b.emit(sh.ReduceWindowOp.create(
+        operands=[b.convert(st(x), i32), b.constant(np.int32(0), i32)],
+        result_types=[TensorType(i32, out_shape)],
+        properties={"window_dimensions": i64_array(window), "window_strides":
+                    i64_array(strides), "padding": pads}, regions=[Region(block)]))
+    counts = np.zeros(out_shape[1:3], np.int64)
+    for i in range(out_shape[1]):
+        for j in range(out_shape[2]):
+            h0, w0 = i * strides[1] - pad[2], j * strides[2] - pad[4]
+            counts[i, j] = ((min(h0 + window[1], in_shape[1]) - max(h0, 0))
+                            * (min(w0 + window[2], in_shape[2]) - max(w0, 0)))
+    n = b.broadcast_in_dim(b.constant(counts.astype(np.int32), i32), out_shape, [1, 2])
+    half = b.broadcast_in_dim(b.constant((counts // 2).astype(np.int32), i32), out_shape,
+                              [1, 2])
+    positive = b.emit(sh.CompareOp(total, b.full(np.int32(0), i32, out_shape), "GT", "SIGNED"))
+    num = b.emit(sh.SelectOp(positive, b.binary(sh.AddOp, total, half),
+                             b.binary(sh.SubtractOp, total, half)))
+    avg = b.binary(sh.DivideOp, num, n)
+    return b.convert(b.clamp(avg, qo.storage_min, qo.storage_max), qo.storage)
+
+
+_KERNELS = {"tfl.average_pool_2d": lower_average_pool}
+
+
+def lower_composite(op: sh.CompositeOp, b: Builder, mode: RescaleMode, st) -> list[SSAValue]:
+    """A TFLite kernel for a `tfl.*` composite under `fixed-point`; otherwise a call of
+    the decomposition (lowered with the rest of the module)."""
+    kernel = _KERNELS.get(op.composite_name.data) if mode.integer_only else None
+    if kernel is not None and (v := kernel(op, b, st)) is not None:
+        return [v]
+    call = func.CallOp(op.decomposition.string_value() if hasattr(op.decomposition,
+                                                                   "string_value")
+                       else op.decomposition.root_reference.data,
+                       [st(v) for v in op.operands],
+                       [mode.storage_type(r.type) for r in op.results])
+    b.insert(call)
+    return list(call.results)
+
+
+def lower_tflite(op: Operation, b: Builder, st) -> SSAValue | None:
+    """The TFLite kernel of `op` under `fixed-point`, or None for the generic lowering
+    (also for dynamic shapes)."""
+    if any(isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape())
+           for v in (*op.operands, *op.results)):
+        return None
+    if isinstance(op, sh.AddOp | sh.SubtractOp):
+        return lower_add_sub(op, b, st)
+    if isinstance(op, sh.MultiplyOp):
+        return lower_mul(op, b, st)
+    if isinstance(op, sh.LogisticOp | sh.TanhOp):
+        return lower_table(op, b, st)
+    if isinstance(op, sh.ClampOp):
+        return lower_clamp(op, b, st)
+    return None
+
+
+__all__ = ["lower_composite", "lower_tflite"]

@@ -1,0 +1,69 @@
+"""`qcomp-opt model.tflite`: the import's text, and its diagnostics (never a traceback)."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ai_edge_litert.schema_py_generated")
+
+from qcomp.tools.qcomp_opt import main as qcomp_opt  # noqa: E402
+from tests.importers.litert_cases import CASES  # noqa: E402
+from tests.importers.tflite_models import Model, schema  # noqa: E402
+
+
+def _opt(tmp_path, data: bytes, name: str = "m.tflite", *args):
+    p = tmp_path / name
+    p.write_bytes(data)
+    out, err = io.StringIO(), io.StringIO()
+    code = qcomp_opt([str(p), *args], io.StringIO(), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_fully_connected_imports_as_quantized_dot_general(tmp_path):
+    model, _ = CASES["FULLY_CONNECTED"](np.random.default_rng(1))
+    code, out, err = _opt(tmp_path, model)
+    assert code == 0, err
+    assert "stablehlo.dot_general" in out and "!quant.uniform<i8<-127:127>:f32" in out
+    assert "stablehlo.uniform_quantize" in out
+
+
+def test_recognised_by_identifier_without_suffix(tmp_path):
+    model, _ = CASES["ADD"](np.random.default_rng(0))
+    code, out, err = _opt(tmp_path, model, "model.bin")
+    assert code == 0, err
+    assert "stablehlo.add" in out
+
+
+def test_unsupported_operator_is_named(tmp_path):
+    m = Model()
+    a = m.tensor([4], scale=0.5, zero_point=0)
+    b = m.tensor([4], scale=0.5, zero_point=0)
+    y = m.tensor([4], scale=0.5, zero_point=0)
+    m.op(schema.BuiltinOperator.ADD, [a, b], [y], schema.AddOptionsT(),
+         schema.BuiltinOptions.AddOptions)
+    z = m.tensor([4], scale=0.5, zero_point=0)
+    m.op(schema.BuiltinOperator.SQUARED_DIFFERENCE, [y, b], [z])
+    m.inputs, m.outputs = [a, b], [z]
+    code, out, err = _opt(tmp_path, m.build())
+    assert code == 1
+    assert "operator 1 (SQUARED_DIFFERENCE): operator not supported" in err
+    assert "Traceback" not in err
+
+
+def test_corrupt_file_is_a_diagnostic(tmp_path):
+    model, _ = CASES["ADD"](np.random.default_rng(0))
+    code, out, err = _opt(tmp_path, model[:40])
+    assert code == 1
+    assert "m.tflite: not a readable TFLite flatbuffer" in err and "Traceback" not in err
+
+
+def test_without_ai_edge_litert_one_line(tmp_path, monkeypatch):
+    model, _ = CASES["ADD"](np.random.default_rng(0))
+    monkeypatch.setitem(sys.modules, "ai_edge_litert", None)
+    code, out, err = _opt(tmp_path, model)
+    assert code == 1
+    assert err.count("\n") == 1 and "pip install 'qcomp[litert]'" in err

@@ -1,0 +1,95 @@
+"""Tiny int8 TFLite models built through the schema's object API (`ModelT`, ...), packed
+with file identifier `TFL3`, and run with LiteRT's interpreter: the oracle of the
+`.tflite` import and of `rescale=fixed-point`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+schema = __import__("pytest").importorskip("ai_edge_litert.schema_py_generated")
+import flatbuffers  # noqa: E402
+
+_TYPES = {np.int8: schema.TensorType.INT8, np.int32: schema.TensorType.INT32,
+          np.float32: schema.TensorType.FLOAT32, np.int64: schema.TensorType.INT64}
+
+
+class Model:
+    """One subgraph: `tensor(...)` adds tensors, `op(...)` operators, `build()` packs."""
+
+    def __init__(self) -> None:
+        self.tensors: list = []
+        self.buffers = [schema.BufferT()]
+        self.codes: list[int] = []
+        self.ops: list = []
+        self.inputs: list[int] = []
+        self.outputs: list[int] = []
+
+    def tensor(self, shape, dtype=np.int8, scale=None, zero_point=None, data=None,
+               axis: int = 0) -> int:
+        t = schema.TensorT()
+        t.shape = list(shape)
+        t.type = _TYPES[dtype]
+        t.name = f"t{len(self.tensors)}"
+        if scale is not None:
+            q = schema.QuantizationParametersT()
+            q.scale = [float(s) for s in np.atleast_1d(scale)]
+            zp = np.atleast_1d(0 if zero_point is None else zero_point)
+            q.zeroPoint = [int(z) for z in np.broadcast_to(zp, (len(q.scale),))]
+            q.quantizedDimension = axis
+            t.quantization = q
+        if data is not None:
+            b = schema.BufferT()
+            b.data = np.frombuffer(np.ascontiguousarray(np.asarray(data, dtype)).tobytes(),
+                                   np.uint8)
+            self.buffers.append(b)
+            t.buffer = len(self.buffers) - 1
+        else:
+            t.buffer = 0
+        self.tensors.append(t)
+        return len(self.tensors) - 1
+
+    def op(self, code: int, inputs, outputs, options=None, options_type: int = 0) -> None:
+        if code not in self.codes:
+            self.codes.append(code)
+        o = schema.OperatorT()
+        o.opcodeIndex = self.codes.index(code)
+        o.inputs, o.outputs = list(inputs), list(outputs)
+        if options is not None:
+            o.builtinOptionsType, o.builtinOptions = options_type, options
+        self.ops.append(o)
+
+    def build(self) -> bytes:
+        sub = schema.SubGraphT()
+        sub.tensors, sub.operators = self.tensors, self.ops
+        sub.inputs, sub.outputs = self.inputs, self.outputs
+        m = schema.ModelT()
+        m.version = 3
+        m.subgraphs = [sub]
+        m.buffers = self.buffers
+        codes = []
+        for c in self.codes:
+            oc = schema.OperatorCodeT()
+            oc.builtinCode = c
+            oc.deprecatedBuiltinCode = min(c, 127)
+            oc.version = 1
+            codes.append(oc)
+        m.operatorCodes = codes
+        b = flatbuffers.Builder(1024)
+        b.Finish(m.Pack(b), file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def run_litert(model: bytes, inputs: list[np.ndarray], resolver: str = "BUILTIN_REF"
+               ) -> list[np.ndarray]:
+    """The model's outputs from LiteRT's interpreter with the op resolver named (the
+    reference kernels by default; `BUILTIN` optimised, `BUILTIN_WITHOUT_DEFAULT_DELEGATES`
+    optimised without XNNPACK)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_content=model,
+                     experimental_op_resolver_type=getattr(OpResolverType, resolver))
+    it.allocate_tensors()
+    for d, x in zip(it.get_input_details(), inputs, strict=True):
+        it.set_tensor(d["index"], x)
+    it.invoke()
+    return [it.get_tensor(d["index"]).copy() for d in it.get_output_details()]
