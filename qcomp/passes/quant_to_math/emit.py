@@ -25,7 +25,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
-from qcomp.passes.utils.builder import Builder, element_of, shape_of
+from qcomp.passes.utils.builder import Builder, element_of, is_dynamic, shape_of
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.utils.uniform_tensor import dequantize_tensor, quantize_tensor
 from qcomp.quant.tflite import quantize_multipliers
@@ -85,16 +85,7 @@ def fixed_point_rescale(b: Builder, value: SSAValue, multiplier: np.ndarray, axi
                              "32-bit multiplier (2^-31 .. 2^30)")
     v = value if element_of(value) == i64 else b.convert(value, i64)
     shape = shape_of(v)
-    if any(d < 0 for d in shape):  # dynamic: one rounding, (v * M' + 2^(s-1)) >> s
-        from qcomp.quant.accumulator import fixed_point_parameters
-        m2, s2 = fixed_point_parameters(multiplier)
-
-        def c(a):
-            return b.full(_flat(a) if axis is not None else a, i64, shape, axis)
-        v = b.binary(sh.MultiplyOp, v, c(m2))
-        v = b.binary(sh.AddOp, v, c(np.left_shift(np.int64(1), s2 - 1)))
-        v = b.binary(sh.ShiftRightArithmeticOp, v, c(s2))
-    elif np.any(np.asarray(multiplier) != 1.0):
+    if np.any(np.asarray(multiplier) != 1.0):
         v = mbqm_ir(b, v, mult, shift, axis)
     zps = np.asarray(zero_points)
     if np.any(zps != 0):
@@ -111,22 +102,28 @@ def mbqm_ir(b: Builder, v: SSAValue, mult: np.ndarray, shift: np.ndarray,
     (division toward zero); e = max(-shift, 0); h >> e, plus 1 where the remainder
     h & (2^e - 1) exceeds ((2^e - 1) >> 1) + (h < 0)."""
     shape = shape_of(v)
+    like = v
 
     def c(values) -> SSAValue:
+        """A constant at v's shape (rank 0, or 1-D along `axis`); with dynamic sizes
+        broadcast to v's run-time shape (get_dimension_size, dynamic_broadcast_in_dim)
+        so that compare and select see operands of one shape."""
         a = np.asarray(values, np.int64)
-        return b.full(_flat(a) if axis is not None else a, i64, shape, axis)
+        along = axis is not None and a.ndim > 0
+        if is_dynamic(shape):
+            return b.dynamic_broadcast(b.constant(_flat(a) if along else a.reshape(()), i64),
+                                       like, [axis] if along else [])
+        return b.full(_flat(a) if along else a, i64, shape, axis if along else None)
 
     left = np.maximum(shift, 0)
     right = np.maximum(-shift, 0)
     if np.any(left):
         v = b.binary(sh.ShiftLeftOp, v, c(left))
     p = b.binary(sh.MultiplyOp, v, c(mult))
-    zero = b.full(np.int64(0), i64, shape)
+    zero = c(0)
     nonneg = b.emit(sh.CompareOp(p, zero, "GE", "SIGNED"))
-    nudge = b.emit(sh.SelectOp(nonneg, b.full(np.int64(1 << 30), i64, shape),
-                               b.full(np.int64(1 - (1 << 30)), i64, shape)))
-    h = b.binary(sh.DivideOp, b.binary(sh.AddOp, p, nudge),
-                 b.full(np.int64(1 << 31), i64, shape))
+    nudge = b.emit(sh.SelectOp(nonneg, c(1 << 30), c(1 - (1 << 30))))
+    h = b.binary(sh.DivideOp, b.binary(sh.AddOp, p, nudge), c(1 << 31))
     if not np.any(right):
         return h
     mask = (np.int64(1) << right) - 1
