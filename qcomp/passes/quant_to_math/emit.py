@@ -79,10 +79,11 @@ def fixed_point_rescale(b: Builder, value: SSAValue, multiplier: np.ndarray, axi
     `axis`). A factor of exactly 1 is no rescale. `v` must fit in 32 bits, as in TFLite.
     """
     mult, shift = quantize_multipliers(multiplier)
-    if np.any(shift > 30) or np.any(mult == 0):
+    if np.any(shift > 30):
         raise PassDiagnostic(where, "rescale=fixed-point: scale factor "
-                             f"{float(np.max(multiplier))} is out of the range of TFLite's "
-                             "32-bit multiplier (2^-31 .. 2^30)")
+                             f"{float(np.max(multiplier))} is too large for TFLite's "
+                             "32-bit multiplier (at most 2^30)")
+    # a factor below 2^-32 is QuantizeMultiplier's (0, 0): every value rescales to 0
     v = value if element_of(value) == i64 else b.convert(value, i64)
     shape = shape_of(v)
     if np.any(np.asarray(multiplier) != 1.0):
