@@ -1,9 +1,9 @@
 """Interpreter implementations of the `onnx` dialect's Constant, NoValue, Custom,
-quantize and quantized ops (the float ops are onnx_float_functions').
+quantize, quantized and reduce ops (the float ops are onnx_float_functions').
 
 Values are NumPy arrays as qcomp holds them (`qcomp.interpreter.values`); an absent
 optional input (`onnx.NoValue`) is None; strings are object arrays of `str`. The formulas
-are `qcomp.quant.onnx_quant`, `qcomp.quant.onnx_cast` and `qcomp.quant.onnx_qlinear`.
+are `qcomp.quant.onnx_quant`, `qcomp.quant.onnx_cast`, `qcomp.quant.onnx_qlinear` and `qcomp.quant.onnx_reduce`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from qcomp.dialects.onnx import core, quantize, quantized
+from qcomp.dialects.onnx import core, quantize, quantized, reduce_ops
 from qcomp.dialects.onnx.core import attr, attr_value
 from qcomp.dialects.onnx.types import NAME_OF_DTYPE, onnx_name
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import dense_to_array, shape_of
 from qcomp.quant.onnx_cast import cast_array, onnx_numpy_dtype
 from qcomp.quant.onnx_quant import LayoutError, dequantize_linear, dynamic_quantize_linear, quantize_linear
+from qcomp.quant.onnx_reduce import min_max, reduce_min_max, round_half_even
 
 
 def _out_name(op, i: int = 0) -> str:
@@ -148,3 +149,37 @@ class OnnxFunctions(InterpreterFunctions):
     @impl(quantized.QLinearConvOp)
     def run_qlinear_conv(self, interpreter: Interpreter, op, args):
         return self._standard(op, args)
+
+    def _reduce(self, op, args, kind: str):
+        data, axes = args
+        if axes is None:
+            a = attr(op, "axes")
+            axes = None if a is None else list(a)
+        else:
+            axes = [int(v) for v in np.asarray(axes).reshape(-1)]
+        try:
+            y = reduce_min_max(data, kind, axes, keepdims=attr(op, "keepdims"),
+                               noop_with_empty_axes=attr(op, "noop_with_empty_axes"))
+        except ValueError as e:
+            raise RunError(f"{op.name}: {e}", op) from None
+        return (_checked(op, y),)
+
+    @impl(reduce_ops.ReduceMinOp)
+    def run_reduce_min(self, interpreter: Interpreter, op, args):
+        return self._reduce(op, args, "min")
+
+    @impl(reduce_ops.ReduceMaxOp)
+    def run_reduce_max(self, interpreter: Interpreter, op, args):
+        return self._reduce(op, args, "max")
+
+    @impl(reduce_ops.MinOp)
+    def run_min(self, interpreter: Interpreter, op, args):
+        return (_checked(op, min_max(args, "min")),)
+
+    @impl(reduce_ops.MaxOp)
+    def run_max(self, interpreter: Interpreter, op, args):
+        return (_checked(op, min_max(args, "max")),)
+
+    @impl(reduce_ops.RoundOp)
+    def run_round(self, interpreter: Interpreter, op, args):
+        return (round_half_even(args[0]),)

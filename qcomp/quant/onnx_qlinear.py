@@ -6,9 +6,10 @@
     QLinearConv:    y = saturate(round_half_even((conv(x - x_zp, w - w_zp) + B) * (x_s * w_s / y_s)) + y_zp)
     com.microsoft QLinearAdd / Mul / Sigmoid / LeakyRelu / GlobalAveragePool / Concat:
                     y = quantize(f(dequantize(inputs)))  (float32, round half to even)
-    com.microsoft MatMulNBits: y = a @ dequantize(b)^T, b packed `bits`-wide (low bits
-                    first) in blocks of `block_size` along K, w = (q - zp) * scale[n, k // bs],
-                    zp default 2^(bits-1)
+    com.microsoft MatMulNBits: y = a @ dequantize(b)^T (+ bias), b packed `bits`-wide (low
+                    bits first) in blocks of `block_size` along K,
+                    w[n, k] = (q[n, k] - zp[n, g]) * scale[n, g] with g = g_idx[k] (default
+                    k // block_size), zp default 2^(bits-1), all in float32
 
 The multiplier `a_s * b_s / y_s` is computed in the scales' type (float32) and the
 product in float64, as ONNX's reference evaluator does. Per-row (`a`) / per-column
@@ -189,7 +190,9 @@ def matmul_nbits(a, b, scales, zero_points=None, g_idx=None, bias=None, *, out, 
         zp = _unpack(np.asarray(zero_points).reshape(N, -1), bits, nb).astype(np.float32)
     else:
         zp = np.asarray(zero_points, np.float32).reshape(N, nb)
-    blk = np.arange(K) // block_size
+    blk = np.arange(K) // block_size if g_idx is None else np.asarray(g_idx, np.int64).reshape(-1)
+    if blk.shape != (K,) or blk.min(initial=0) < 0 or blk.max(initial=0) >= nb:
+        raise ValueError(f"g_idx must hold {K} block indices in [0, {nb})")
     w = (q.astype(np.float32) - zp[:, blk]) * s[:, blk]  # (N, K)
     y = np.matmul(np.asarray(a, np.float32), w.T)
     if bias is not None:

@@ -87,6 +87,8 @@ def test_quantize_linear_matches_reference_and_onnxruntime(case):
         except Exception as e:  # noqa: BLE001 - a combination onnxruntime has no kernel for
             if "NOT_IMPLEMENTED" in str(e) or "not implemented" in str(e).lower():
                 return
+            if "block_size must be 0 for per-tensor" in str(e):
+                return  # onnxruntime takes a one-element scale as per tensor, even blocked
             raise
         assert mismatch(got, rt) is None, mismatch(got, rt)
 

@@ -83,3 +83,36 @@ def test_attribute_of_a_later_opset(tmp_path):
     rc, _, err = _tool(qcomp_opt.run, [str(p)])
     assert rc == 1
     assert "node 'q' (QuantizeLinear): " in err and "block_size" in err
+
+
+@pytest.mark.parametrize("dtype,tp", [(np.float32, TensorProto.FLOAT), (np.float16, TensorProto.FLOAT16),
+                                      (np.int8, TensorProto.INT8), ("int4", TensorProto.INT4)])
+def test_large_initializers_print_as_hex_and_read_back(dtype, tp):
+    """An initializer of more than 100 elements prints as MLIR's `dense<"0x...">`; the
+    text reads back to the model's values bit for bit (inf, NaN, -0, subnormals too)."""
+    from qcomp.importers.onnx import import_text
+    from qcomp.interpreter import run
+    from qcomp.registry import parse_module
+
+    rng = np.random.default_rng(5)
+    if dtype == "int4":
+        w = rng.integers(-8, 8, (3, 50)).astype(np.int8)
+        init = helper.make_tensor("w", tp, w.shape, w.reshape(-1).tolist())
+    else:
+        w = (rng.standard_normal((3, 50)) * 100).astype(dtype)
+        if w.dtype.kind == "f":
+            w.reshape(-1)[:5] = [np.inf, -np.inf, np.nan, -0.0, np.finfo(dtype).smallest_subnormal]
+        init = numpy_helper.from_array(w, "w")
+    if w.dtype.kind == "f":  # the constant itself, through a no-op Cast
+        node, out_t, want = helper.make_node("Cast", ["w"], ["y"], to=tp), tp, w
+    else:  # integers through DequantizeLinear at scale 1
+        node, out_t, want = (helper.make_node("DequantizeLinear", ["w", "s"], ["y"]),
+                             TensorProto.FLOAT, w.astype(np.float32))
+    m = _model([node], [], [helper.make_tensor_value_info("y", out_t, [3, 50])],
+               [init, numpy_helper.from_array(np.array(1.0, np.float32), "s")])
+    text = import_text(m.SerializeToString())
+    assert 'onnx.Constant dense<"0x' in text
+    (r,) = run(parse_module(text), [])
+    assert r.error is None, r.error
+    bits = f"u{want.itemsize}"
+    assert (r.results[0].view(bits) == want.view(bits)).all()

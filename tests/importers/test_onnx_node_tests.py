@@ -3,7 +3,9 @@
 run by qcomp's interpreter and compared with the expected outputs bit for bit.
 
 The whole set runs here (217 cases with onnx 1.21; `python tools/onnx_node_tests.py`
-prints the count). Expected failures are listed with their reason.
+prints the count): 213 pass, the 4 QLinearMatMul int8 cases are expected failures (their
+expected outputs wrap, the spec saturates), and the 3 `_expanded` DynamicQuantizeLinear
+cases too while float_ops.py lacks Sub / Div / Clip / Identity (docs/onnx.md).
 """
 
 from __future__ import annotations
@@ -22,16 +24,31 @@ PREFIXES = ("test_quantizelinear", "test_dequantizelinear", "test_cast_", "test_
 _WRAPS = ("the expected output wraps to int8 (ONNX's reference evaluator casts without "
           "saturating); ONNX's spec and onnxruntime saturate, as qcomp does (-128 where "
           "the expected output has 20)")
-_EXPANDED = "the expanded function uses ReduceMin / ReduceMax, which qcomp's onnx dialect lacks"
 EXPECTED_FAILURES = {
     "test_qlinearmatmul_2D_int8_float32": _WRAPS,
     "test_qlinearmatmul_3D_int8_float32": _WRAPS,
     "test_qlinearmatmul_2D_int8_float16": _WRAPS,
     "test_qlinearmatmul_3D_int8_float16": _WRAPS,
-    "test_dynamicquantizelinear_expanded": _EXPANDED,
-    "test_dynamicquantizelinear_max_adjusted_expanded": _EXPANDED,
-    "test_dynamicquantizelinear_min_adjusted_expanded": _EXPANDED,
 }
+_EXPANDED_OPS = ("Sub", "Div", "Clip", "Identity")
+"""The float ops DynamicQuantizeLinear's expanded function uses beside ReduceMin /
+ReduceMax / Min / Max / Round (qcomp/dialects/onnx/reduce_ops.py); they come with
+qcomp/dialects/onnx/float_ops.py. Until they are registered those 3 cases are expected
+failures."""
+
+
+def _missing_float_ops() -> list[str]:
+    from qcomp.importers.onnx import _op_class
+
+    return [op for op in _EXPANDED_OPS if _op_class(op) is None]
+
+
+if _missing_float_ops():
+    for _name in ("test_dynamicquantizelinear_expanded",
+                  "test_dynamicquantizelinear_max_adjusted_expanded",
+                  "test_dynamicquantizelinear_min_adjusted_expanded"):
+        EXPECTED_FAILURES[_name] = ("the expanded function needs onnx." + ", onnx.".join(
+            _missing_float_ops()) + " (float_ops.py)")
 
 CASES = [c for c in collect_testcases(None) if c.name.startswith(PREFIXES)]
 

@@ -37,3 +37,9 @@ def _tool(name):
 _tool("qcomp-opt")
 config.substitutions.append((r"\bFileCheck\b", _tool("filecheck")))
 config.substitutions.append(("%python", sys.executable))
+
+# `REQUIRES: onnx`: the .onnx importer tests build their models with the onnx package.
+import importlib.util  # noqa: E402
+
+if importlib.util.find_spec("onnx") is not None:
+    config.available_features.add("onnx")

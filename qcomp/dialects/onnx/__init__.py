@@ -8,7 +8,9 @@ One module per family of ops, each exporting its list:
 - `quantize`: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, Cast, CastLike;
 - `quantized`: QLinearMatMul, QLinearConv, MatMulInteger, ConvInteger and onnxruntime's
   com.microsoft quantized ops;
-- `float_ops`: the float ops of QDQ models (Conv, MatMul, Gemm, Add, ... Identity).
+- `float_ops`: the float ops of QDQ models (Conv, MatMul, Gemm, Add, ... Identity);
+- `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
+  function body.
 """
 
 from __future__ import annotations
@@ -19,5 +21,7 @@ from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
 from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
 from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
+from qcomp.dialects.onnx.reduce_ops import REDUCE_OPS
 
-ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS], [*CORE_ATTRS])
+ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS,
+                        *REDUCE_OPS], [*CORE_ATTRS])
