@@ -146,6 +146,7 @@ class Checker:
                     name = "input" if len(m.inputs) == 1 else f"input {i}"
                     err(where, "output", "same-params", f"(scale, zero_point) {_params(q)} "
                         f"differs from {name}'s {_params(qi)}")
+                    break  # one report per op
 
     # -- parts ----------------------------------------------------------------------
     def _reporter(self, m: Match) -> Callable[[Operation, str, str, str], None]:
