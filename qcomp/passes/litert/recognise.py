@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
-from qcomp.dialects.quant import quantized_element
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import StorageCastOp, quantized_element
 from qcomp.passes.litert.op_table import BY_COMPOSITE, BY_NAME, COMPARE, Row, rows_for_stablehlo
 
-MOVES = ("stablehlo.broadcast_in_dim", "stablehlo.reshape")
+MOVES = (sh.BroadcastInDimOp, sh.ReshapeOp)
 """Ops peeled off between the parts of a multi-op form."""
 
 
@@ -48,27 +50,27 @@ def producer(v: SSAValue) -> Operation | None:
     return owner if isinstance(owner, Operation) else None
 
 
-def peel(v: SSAValue, names=MOVES, covered: list[Operation] | None = None) -> SSAValue:
-    """`v` with the ops named `names` in front of it taken off (through operand 0)."""
-    while (op := producer(v)) is not None and op.name in names:
+def peel(v: SSAValue, kinds=MOVES, covered: list[Operation] | None = None) -> SSAValue:
+    """`v` with the ops of `kinds` in front of it taken off (through operand 0)."""
+    while (op := producer(v)) is not None and isinstance(op, kinds):
         if covered is not None:
             covered.append(op)
         v = op.operands[0]
     return v
 
 
-def made_by(v: SSAValue, name: str) -> Operation | None:
+def made_by(v: SSAValue, kind: type[Operation]) -> Operation | None:
     op = producer(v)
-    return op if op is not None and op.name == name else None
+    return op if isinstance(op, kind) else None
 
 
-def body_op(op: Operation) -> str | None:
-    """The name of the one computing op in a reduce / reduce_window body."""
+def body_op(op: Operation) -> type[Operation] | None:
+    """The class of the one computing op in a reduce / reduce_window body."""
     if not op.regions or not op.regions[0].blocks:
         return None
-    names = [o.name for o in op.regions[0].blocks[0].ops
-             if o.name not in ("stablehlo.return", "func.return")]
-    return names[0] if len(names) == 1 else None
+    kinds = [type(o) for o in op.regions[0].blocks[0].ops
+             if not isinstance(o, sh.ReturnOp | func.ReturnOp)]
+    return kinds[0] if len(kinds) == 1 else None
 
 
 def only_user(v: SSAValue) -> Operation | None:
@@ -78,8 +80,8 @@ def only_user(v: SSAValue) -> Operation | None:
 
 def _reduce_add_of(v: SSAValue, covered: list[Operation]) -> SSAValue | None:
     """The input of `reduce_add(..)` at `v` (through broadcasts/reshapes), if it is one."""
-    r = made_by(peel(v, covered=covered), "stablehlo.reduce")
-    if r is None or body_op(r) != "stablehlo.add":
+    r = made_by(peel(v, covered=covered), sh.ReduceOp)
+    if r is None or body_op(r) is not sh.AddOp:
         return None
     covered.append(r)
     return r.operands[0]
@@ -87,12 +89,12 @@ def _reduce_add_of(v: SSAValue, covered: list[Operation]) -> SSAValue | None:
 
 def _without_max(x: SSAValue, covered: list[Operation]) -> SSAValue:
     """x0 when x = subtract(x0, broadcast(reduce_max(x0))) (the stable softmax form)."""
-    sub = made_by(x, "stablehlo.subtract")
+    sub = made_by(x, sh.SubtractOp)
     if sub is None:
         return x
     part: list[Operation] = []
-    r = made_by(peel(sub.operands[1], covered=part), "stablehlo.reduce")
-    if r is None or body_op(r) != "stablehlo.maximum" or r.operands[0] is not sub.operands[0]:
+    r = made_by(peel(sub.operands[1], covered=part), sh.ReduceOp)
+    if r is None or body_op(r) is not sh.MaximumOp or r.operands[0] is not sub.operands[0]:
         return x
     covered.extend([sub, *part, r])
     return sub.operands[0]
@@ -100,7 +102,7 @@ def _without_max(x: SSAValue, covered: list[Operation]) -> SSAValue:
 
 def _softmax(op: Operation) -> Match | None:
     covered: list[Operation] = []
-    e = made_by(op.operands[0], "stablehlo.exponential")
+    e = made_by(op.operands[0], sh.ExponentialOp)
     if e is None or _reduce_add_of(op.operands[1], covered) is not e.results[0]:
         return None
     covered.append(e)
@@ -111,11 +113,11 @@ def _softmax(op: Operation) -> Match | None:
 def _log_softmax(op: Operation) -> Match | None:
     covered: list[Operation] = []
     a = op.operands[0]
-    log = made_by(peel(op.operands[1], covered=covered), "stablehlo.log")
+    log = made_by(peel(op.operands[1], covered=covered), sh.LogOp)
     if log is None:
         return None
     s = _reduce_add_of(log.operands[0], covered)
-    e = made_by(s, "stablehlo.exponential") if s is not None else None
+    e = made_by(s, sh.ExponentialOp) if s is not None else None
     if e is None or e.operands[0] is not a:
         return None
     covered.extend([log, e])
@@ -126,12 +128,12 @@ def _log_softmax(op: Operation) -> Match | None:
 def _l2_normalization(op: Operation) -> Match | None:
     covered: list[Operation] = []
     x = op.operands[0]
-    root = "stablehlo.sqrt" if op.name == "stablehlo.divide" else "stablehlo.rsqrt"
+    root = sh.SqrtOp if isinstance(op, sh.DivideOp) else sh.RsqrtOp
     r = made_by(peel(op.operands[1], covered=covered), root)
     if r is None:
         return None
     s = _reduce_add_of(r.operands[0], covered)
-    m = made_by(s, "stablehlo.multiply") if s is not None else None
+    m = made_by(s, sh.MultiplyOp) if s is not None else None
     if m is None or m.operands[0] is not x or m.operands[1] is not x:
         return None
     covered.extend([r, m])
@@ -141,7 +143,7 @@ def _l2_normalization(op: Operation) -> Match | None:
 def _contraction(op: Operation) -> Match:
     """FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D from its dot or convolution."""
     lhs, rhs = op.operands[0], op.operands[1]
-    if op.name == "stablehlo.convolution":
+    if isinstance(op, sh.ConvolutionOp):
         groups = op.feature_group_count_attr.value.data
         features = lhs.type.get_shape()[op.dimension_numbers.input_feature_dimension]
         row = BY_NAME["DEPTHWISE_CONV_2D" if groups > 1 and groups == features else "CONV_2D"]
@@ -153,14 +155,14 @@ def _contraction(op: Operation) -> Match:
         return m  # the op requantizes to its output itself (no bias)
     m.accumulator = cur = op.results[0]
     add = only_user(cur)
-    if add is not None and add.name == "stablehlo.add":
+    if add is not None and isinstance(add, sh.AddOp):
         other = add.operands[1] if add.operands[0] is cur else add.operands[0]
         m.bias = peel(other, covered=m.covered)
         m.bias_op = add
         m.covered.append(add)
         cur = add.results[0]
     requant = only_user(cur)
-    if requant is not None and requant.name == "stablehlo.uniform_quantize":
+    if requant is not None and isinstance(requant, sh.UniformQuantizeOp):
         m.covered.append(requant)
         m.output, m.output_op = requant.results[0], requant
     else:
@@ -172,20 +174,20 @@ def _pool_or_sum(op: Operation) -> Match | None:
     body = body_op(op)
     if len(op.results) != 1:
         return None
-    if op.name == "stablehlo.reduce_window":
-        if body == "stablehlo.maximum":
+    if isinstance(op, sh.ReduceWindowOp):
+        if body is sh.MaximumOp:
             return Match(BY_NAME["MAX_POOL_2D"], op, [op.operands[0]], op.results[0], op)
         name = "AVERAGE_POOL_2D"
     else:
         name = "MEAN"
-    if body != "stablehlo.add":
+    if body is not sh.AddOp:
         return None
     m = Match(BY_NAME[name], op, [op.operands[0]], op.results[0], op)
     div = only_user(op.results[0])
-    if div is not None and div.name == "stablehlo.divide" and div.operands[0] is op.results[0]:
+    if div is not None and isinstance(div, sh.DivideOp) and div.operands[0] is op.results[0]:
         m.covered.append(div)
         m.output, m.output_op = div.results[0], div
-    elif op.name == "stablehlo.reduce":
+    elif isinstance(op, sh.ReduceOp):
         m.row = BY_NAME["SUM"]
     return m
 
@@ -210,25 +212,24 @@ def _squeeze_only(op: Operation) -> bool:
 
 def _single(op: Operation) -> Match | None:
     """Ops that are one TFLite operator by themselves."""
-    name = op.name
     out = op.results[0] if op.results else None
-    if name == "stablehlo.compare":
+    if isinstance(op, sh.CompareOp):
         row = BY_NAME[COMPARE[op.comparison_direction_attr.data.value]]
         return Match(row, op, list(op.operands), None, op)
-    if name == "stablehlo.reshape":
+    if isinstance(op, sh.ReshapeOp):
         row = BY_NAME["SQUEEZE" if _squeeze_only(op) else "RESHAPE"]
         return Match(row, op, [op.operands[0]], out, op)
-    if name == "stablehlo.pad":
+    if isinstance(op, sh.PadOp):
         return Match(BY_NAME["PAD"], op, list(op.operands), out, op)
-    if name in ("stablehlo.gather", "stablehlo.dynamic_slice"):
-        return Match(BY_NAME["GATHER" if name.endswith("gather") else "SLICE"], op,
+    if isinstance(op, sh.GatherOp | sh.DynamicSliceOp):
+        return Match(BY_NAME["GATHER" if isinstance(op, sh.GatherOp) else "SLICE"], op,
                      [op.operands[0]], out, op)
-    if name == "stablehlo.uniform_dequantize":
+    if isinstance(op, sh.UniformDequantizeOp):
         return Match(BY_NAME["DEQUANTIZE"], op, [op.operands[0]], None, op)
-    if name == "stablehlo.uniform_quantize":
+    if isinstance(op, sh.UniformQuantizeOp):
         inputs = [op.operands[0]] if quantized_element(op.operands[0].type) else []
         return Match(BY_NAME["QUANTIZE"], op, inputs, out, op)
-    rows = rows_for_stablehlo(name)
+    rows = rows_for_stablehlo(op)
     if len(rows) != 1:
         return None
     inputs = [v for v in op.operands if quantized_element(v.type) is not None]
@@ -236,12 +237,12 @@ def _single(op: Operation) -> Match | None:
 
 
 PATTERNS = {
-    "stablehlo.dot_general": (_contraction,), "stablehlo.dot": (_contraction,),
-    "stablehlo.convolution": (_contraction,),
-    "stablehlo.divide": (_softmax, _l2_normalization),
-    "stablehlo.subtract": (_log_softmax,), "stablehlo.multiply": (_l2_normalization,),
-    "stablehlo.reduce_window": (_pool_or_sum,), "stablehlo.reduce": (_pool_or_sum,),
-    "stablehlo.composite": (_composite,),
+    sh.DotGeneralOp: (_contraction,), sh.DotOp: (_contraction,),
+    sh.ConvolutionOp: (_contraction,),
+    sh.DivideOp: (_softmax, _l2_normalization),
+    sh.SubtractOp: (_log_softmax,), sh.MultiplyOp: (_l2_normalization,),
+    sh.ReduceWindowOp: (_pool_or_sum,), sh.ReduceOp: (_pool_or_sum,),
+    sh.CompositeOp: (_composite,),
 }
 
 
@@ -252,7 +253,7 @@ def recognise(ops: list[Operation]) -> tuple[list[Match], list[Operation]]:
     for op in ops:
         if not involves_quant(op):
             continue
-        for fn in PATTERNS.get(op.name, ()):
+        for fn in PATTERNS.get(type(op), ()):
             m = fn(op)
             if m is not None:
                 matches[op] = m
@@ -262,7 +263,7 @@ def recognise(ops: list[Operation]) -> tuple[list[Match], list[Operation]]:
     for op in ops:
         if op in matches or op in covered or not involves_quant(op):
             continue
-        if op.name in ("stablehlo.constant", "func.return", "func.call", "quant.scast"):
+        if isinstance(op, sh.ConstantOp | func.ReturnOp | func.CallOp | StorageCastOp):
             continue  # constants are checked as their users' inputs; calls at the callee
         m = _single(op)
         if m is None:

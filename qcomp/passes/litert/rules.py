@@ -33,6 +33,7 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 
+from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.litert.recognise import MOVES, Match, peel
 from qcomp.passes.quant_to_math.dot import constant_values
@@ -69,14 +70,14 @@ def weight_axes(m: Match) -> tuple[set[int], str]:
     TFLite's layouts and the spec's dimensions: 0 ([out, in], OHWI), 3 (depthwise)."""
     op = m.anchor
     rank = len(m.weight.type.get_shape())
-    if op.name == "stablehlo.convolution":
+    if isinstance(op, sh.ConvolutionOp):
         return {op.dimension_numbers.kernel_output_feature_dimension}, \
             "kernel_output_feature_dimension"
-    if op.name == "stablehlo.dot_general":
+    if isinstance(op, sh.DotGeneralOp):
         nums = op.dot_dimension_numbers
         used = set(nums.rhs_contracting_dimensions) | set(nums.rhs_batching_dimensions)
         return set(range(rank)) - used, "the rhs dimension that is neither contracting nor batching"
-    if op.name == "stablehlo.dot":
+    if isinstance(op, sh.DotOp):
         return ({1} if rank == 2 else set()), "the rhs dimension 1"
     # a composite "tfl.*" takes TFLite's own layouts: the spec's dimensions
     if m.row.weights == "depthwise":
@@ -199,7 +200,7 @@ class Checker:
             where = f" (channel {c})" if q.is_per_axis else ""
             err(m.anchor, "weight", "weight-zero-point", f"weights are symmetric: zero "
                 f"point must be 0, got {int(zps[c])}{where}")
-        values = constant_values(peel(w, MOVES + ("stablehlo.transpose",)))
+        values = constant_values(peel(w, (*MOVES, sh.TransposeOp)))
         if values is not None:
             bad = values[(values < -127) | (values > 127)]
             if bad.size:
