@@ -20,6 +20,7 @@ rule: `litert-verify-int8: CONV_2D weight [weight-zero-point]: ...`. Rules:
     same-params             inputs and output share (scale, zero_point)
     int16x8                 an op with int16 activations that has no 16x8 kernel,
                             or int8 and int16 activations mixed
+    op-table                a quantized op that is no operator of the table
 
 Scales compare with a relative tolerance of 1e-6 (TFLite stores scales as float32;
 the product input scale * weight scale rounded to float32 differs from the exact one

@@ -98,3 +98,15 @@ func.func @depthwise_ok(%x: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:-3>>) -> t
   return %0 : tensor<1x3x3x4x!quant.uniform<i8:f32, 0.25:1>>
 }
 
+
+// -----
+
+// weight-granularity: sub-channel (blockwise) weights are no LiteRT int8 weights
+// (StableHLO's dot_general refuses them; a composite takes them).
+!wb = !quant.uniform<i8<-127:127>:f32:{1:2}, {{0.1, 0.2}, {0.3, 0.4}, {0.5, 0.6}}>
+func.func @fc_blockwise(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, %w: tensor<3x4x!wb>) -> tensor<1x3x!quant.uniform<i8:f32, 0.25:1>> {
+  // expected-error @+1 {{FULLY_CONNECTED weight [weight-granularity]: must be per-tensor or per-axis, got sub-channel}}
+  %0 = stablehlo.composite "tfl.fully_connected" %x, %w {decomposition = @fc} : (tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<3x4x!wb>) -> tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
+  return %0 : tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
+}
+func.func private @fc(tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<3x4x!wb>) -> tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
