@@ -73,8 +73,9 @@ TABLE: tuple[Row, ...] = (
             "TFLite's [1, H, W, C*M] dim 3"),
     Row("FULLY_CONNECTED", (sh.DotGeneralOp, sh.DotOp),
         ("Gemm", "MatMul", "MatMulInteger", "QLinearMatMul"), weights="fc", int16=True,
-        how="dot_general / dot whose rhs is a constant; weight = rhs, per-axis on its "
-            "free (neither contracting nor batching) dimension, TFLite's [out, in] dim 0"),
+        how="dot_general / dot; weight = rhs (a constant, or a run-time value, which "
+            "TFLite's FULLY_CONNECTED also takes), per-axis on its free (neither "
+            "contracting nor batching) dimension, TFLite's [out, in] dim 0"),
     Row("L2_NORMALIZATION", (sh.DivideOp, sh.MultiplyOp),
         ("LpNormalization",), output="fixed", fixed=(1.0 / 128.0, 0),
         how="divide(x, sqrt(reduce_add(x*x))) or multiply(x, rsqrt(reduce_add(x*x))), "
@@ -98,7 +99,7 @@ TABLE: tuple[Row, ...] = (
         how="pad (the padding value operand too: PADV2)"),
     Row("GATHER", (sh.GatherOp,), ("Gather",), output="same", int16=True,
         how="gather (operand 0; the indices are integers)"),
-    Row("BATCH_TO_SPACE_ND", (), ("DepthToSpace",), output="same",
+    Row("BATCH_TO_SPACE_ND", (), (), output="same",
         how="composite \"tfl.batch_to_space_nd\"; as reshape/transpose/slice chains each "
             "op is checked with the same rule"),
     Row("SPACE_TO_BATCH_ND", (), (), output="same",
@@ -120,7 +121,7 @@ TABLE: tuple[Row, ...] = (
     Row("LESS", (sh.CompareOp,), ("Less",), output="none", int16=True,
         how="compare LT"),
     Row("PADV2", (sh.PadOp,), ("Pad",), output="same", int16=True,
-        how="pad with a padding value other than the zero point"),
+        how="pad: the same rule as PAD, reported as PAD"),
     Row("GREATER", (sh.CompareOp,), ("Greater",), output="none", int16=True,
         how="compare GT"),
     Row("GREATER_EQUAL", (sh.CompareOp,), ("GreaterOrEqual",), output="none",
@@ -131,7 +132,7 @@ TABLE: tuple[Row, ...] = (
         int16=True, how="slice, dynamic_slice (operand 0)"),
     Row("EQUAL", (sh.CompareOp,), ("Equal",), output="none", int16=True,
         how="compare EQ"),
-    Row("NOT_EQUAL", (sh.CompareOp,), ("Not",), output="none", int16=True,
+    Row("NOT_EQUAL", (sh.CompareOp,), (), output="none", int16=True,
         how="compare NE"),
     Row("SHAPE", (sh.GetDimensionSizeOp,), ("Shape",), output="none", int16=True),
     Row("QUANTIZE", (sh.UniformQuantizeOp,), ("QuantizeLinear",), int16=True,
