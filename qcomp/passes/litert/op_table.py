@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from xdsl.ir import Operation
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import DequantizeCastOp, QuantizeCastOp
 
 
 @dataclass(frozen=True)
@@ -135,11 +136,12 @@ TABLE: tuple[Row, ...] = (
     Row("NOT_EQUAL", (sh.CompareOp,), (), output="none", int16=True,
         how="compare NE"),
     Row("SHAPE", (sh.GetDimensionSizeOp,), ("Shape",), output="none", int16=True),
-    Row("QUANTIZE", (sh.UniformQuantizeOp,), ("QuantizeLinear",), int16=True,
-        how="uniform_quantize: from float, or a requantization from int8/int16"),
+    Row("QUANTIZE", (sh.UniformQuantizeOp, QuantizeCastOp), ("QuantizeLinear",), int16=True,
+        how="uniform_quantize (or quant.qcast): from float, or a requantization"),
     # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly
-    Row("DEQUANTIZE", (sh.UniformDequantizeOp,), ("DequantizeLinear",), output="none",
-        int16=True, spec=False, how="uniform_dequantize (TFLite's DEQUANTIZE: input only)"),
+    Row("DEQUANTIZE", (sh.UniformDequantizeOp, DequantizeCastOp), ("DequantizeLinear",),
+        output="none", int16=True, spec=False,
+        how="uniform_dequantize (or quant.dcast; TFLite's DEQUANTIZE: input only)"),
     Row("BROADCAST (implicit)", (sh.BroadcastInDimOp,), ("Expand",), output="same",
         int16=True, spec=False,
         how="broadcast_in_dim: TFLite's binary ops broadcast implicitly; moves data"),

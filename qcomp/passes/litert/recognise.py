@@ -18,7 +18,12 @@ from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.dialects.quant import StorageCastOp, quantized_element
+from qcomp.dialects.quant import (
+    DequantizeCastOp,
+    QuantizeCastOp,
+    StorageCastOp,
+    quantized_element,
+)
 from qcomp.passes.litert.op_table import BY_COMPOSITE, BY_NAME, COMPARE, Row, rows_for_stablehlo
 
 MOVES = (sh.BroadcastInDimOp, sh.ReshapeOp)
@@ -224,9 +229,9 @@ def _single(op: Operation) -> Match | None:
     if isinstance(op, sh.GatherOp | sh.DynamicSliceOp):
         return Match(BY_NAME["GATHER" if isinstance(op, sh.GatherOp) else "SLICE"], op,
                      [op.operands[0]], out, op)
-    if isinstance(op, sh.UniformDequantizeOp):
+    if isinstance(op, sh.UniformDequantizeOp | DequantizeCastOp):
         return Match(BY_NAME["DEQUANTIZE"], op, [op.operands[0]], None, op)
-    if isinstance(op, sh.UniformQuantizeOp):
+    if isinstance(op, sh.UniformQuantizeOp | QuantizeCastOp):
         inputs = [op.operands[0]] if quantized_element(op.operands[0].type) else []
         return Match(BY_NAME["QUANTIZE"], op, inputs, out, op)
     rows = rows_for_stablehlo(op)

@@ -65,3 +65,13 @@ func.func @quantize(%f: tensor<4xf32>) -> tensor<4xf32> {
   %3 = stablehlo.uniform_dequantize %2 : (tensor<4x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<4xf32>
   return %3 : tensor<4xf32>
 }
+
+// -----
+
+// The quant dialect's casts are QUANTIZE / DEQUANTIZE too.
+func.func @casts(%f: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{QUANTIZE output [activation-type]: must be i8, got i4}}
+  %0 = quant.qcast %f : tensor<4xf32> to tensor<4x!quant.uniform<i4:f32, 0.5>>
+  %1 = quant.dcast %0 : tensor<4x!quant.uniform<i4:f32, 0.5>> to tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
