@@ -155,6 +155,9 @@ def _contraction(op: Operation) -> Match:
     else:
         row = BY_NAME["FULLY_CONNECTED"]
     m = Match(row, op, [lhs], op.results[0], op, weight=rhs)
+    chain: list[Operation] = []
+    if isinstance(producer(peel(rhs, (*MOVES, sh.TransposeOp), chain)), sh.ConstantOp):
+        m.covered.extend(chain)  # a constant weight reshaped/transposed is still the weight
     q = quantized_element(op.results[0].type)
     if q is None or q.is_float_storage or q.storage_bitwidth < 32:
         return m  # the op requantizes to its output itself (no bias)

@@ -110,3 +110,16 @@ func.func @fc_blockwise(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, %w: tens
   return %0 : tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
 }
 func.func private @fc(tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<3x4x!wb>) -> tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
+
+// -----
+
+// A constant weight stored in TFLite's [out, in] layout and transposed for the dot is
+// still the weight (the transpose is not checked as an activation TRANSPOSE).
+!w = !quant.uniform<i8<-127:127>:f32:0, {0.1, 0.2}>
+!wt = !quant.uniform<i8<-127:127>:f32:1, {0.1, 0.2}>
+func.func @fc_transposed_weight(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1x2x!quant.uniform<i8:f32, 0.25:1>> {
+  %w = stablehlo.constant() <{value = dense<[[1, -127, 2, 15], [0, 1, 127, -3]]> : tensor<2x4xi8>}> : () -> tensor<2x4x!w>
+  %t = stablehlo.transpose %w, dims = [1, 0] : (tensor<2x4x!w>) -> tensor<4x2x!wt>
+  %0 = stablehlo.dot_general %x, %t, contracting_dims = [1] x [0] : (tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4x2x!wt>) -> tensor<1x2x!quant.uniform<i8:f32, 0.25:1>>
+  return %0 : tensor<1x2x!quant.uniform<i8:f32, 0.25:1>>
+}
