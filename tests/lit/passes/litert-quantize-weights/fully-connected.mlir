@@ -1,6 +1,7 @@
 // RUN: qcomp-opt %s --litert-quantize-weights --split-input-file | FileCheck %s
 // RUN: qcomp-opt %s --litert-quantize-weights --litert-verify-int8 --split-input-file | FileCheck %s
 // RUN: qcomp-opt %s -p 'litert-quantize-weights{per-channel=false}' --split-input-file | FileCheck %s --check-prefix=TENSOR
+// RUN: qcomp-opt %s --litert-quantize-weights | qcomp-run - --entry fc --input=1x2xf32=0.5,1 | FileCheck %s --check-prefix=EXEC
 
 // A float FULLY_CONNECTED with a bias becomes LiteRT's int8 form, which
 // litert-verify-int8 accepts (second RUN line). Weights per output channel (the
@@ -11,6 +12,14 @@
 // 0.5 / (0.01 / 127) = 6350, -0.3 / (0.02 / 127) = -1905; the result's range
 // [-1.27, 1.28] gives s_out = 0.01, z_out = -128 + 127 = -1. The calibration
 // (quant.qcast / quant.dcast to !quant.calibrated) is gone.
+
+// Run on x = [0.5, 1]: the float program gives [1.25, -0.8]. Quantized: x_q = [50, 100]
+// - 28; the accumulator (x_q + 28) . w_q + b_q = [50*127 + 100*32 + 6350,
+// -50*127 + 100*32 - 1905] = [15900, -5055], times s_in * s_w = [0.01/127, 0.02/127]:
+// [1.2519685, -0.7960630], requantized at (0.01, -1): [125 - 1, -80 - 1] = [124, -81],
+// dequantized (q + 1) * 0.01 in f32: [1.25, -0.79999995] (-80 * f32(0.01) is a tie
+// between two f32 values, rounded to the even one).
+// EXEC: @fc result[0]: 1x2xf32={{\[}}[1.25 -0.79999995]]
 
 // CHECK-LABEL: func.func @fc(%arg0: tensor<1x2xf32>) -> tensor<1x2xf32>
 // CHECK-NOT:     quant.calibrated
