@@ -206,7 +206,7 @@ class LitertQuantizeWeightsPass(ModulePass):
                                             result_types=[out.type])
         Rewriter.insert_op([requant, deq], InsertPoint.after(acc.owner))
         out.replace_all_uses_with(deq.results[0])
-        dead = [*old, op.operands[1].owner]
+        dead = [*old, op.operands[1].owner, lhs.owner]  # lhs: a dequantize now unused
         if bias is not None:
             dead += [bias[1], bias[1].operands[0].owner]
         for o in dead:  # users first; a float constant or broadcast others still use stays

@@ -241,3 +241,46 @@ def test_litert_runs_the_quantized_weights(seed):
     theirs = np.array(theirs, np.int64)
     assert np.abs(theirs - ours_q).max() <= 1
     print(f"seed {seed}: {int((theirs == ours_q).sum())} of {theirs.size} equal")
+
+
+def test_two_layers_stay_int8_between():
+    """FC -> FC: the second contraction takes the first one's int8 result (no
+    dequantize/quantize between), and the error bound composes: layer 2's input error
+    is layer 1's output error e1, so
+    |y2_q - y2| <= s2/2 + sum_k (e1_k (|w2_k| + s_w2/2) + |h_k| s_w2/2) + s_b2/2."""
+    from qcomp.dialects.stablehlo import DotGeneralOp, UniformDequantizeOp, UniformQuantizeOp
+
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-1, 1, (3, 6)).astype(np.float32)
+    w1 = rng.standard_normal((6, 4)).astype(np.float32)
+    w2 = rng.standard_normal((4, 2)).astype(np.float32)
+    b1, b2 = rng.uniform(-1, 1, 4).astype(np.float32), rng.uniform(-1, 1, 2).astype(np.float32)
+    h = x.astype(np.float64) @ w1 + b1
+    y = h @ w2.astype(np.float64) + b2
+    r1 = (min(h.min(), 0.0) * 1.01, max(h.max(), 0.0) * 1.01)
+    r2 = (min(y.min(), 0.0) * 1.01, max(y.max(), 0.0) * 1.01)
+    src = _program(x, w1, b1, h, "stablehlo.dot_general %x, %w, contracting_dims = [1] x [0]", 1)
+    body = src.split("  return %r")[0].replace(f"-> {_t(h.shape)} {{", f"-> {_t(y.shape)} {{")
+    src = (body + f"  %w2 = stablehlo.constant dense<{_lit(w2)}> : {_t(w2.shape)}\n"
+           f"  %acc2 = stablehlo.dot_general %r, %w2, contracting_dims = [1] x [0] : "
+           f"({_t(h.shape)}, {_t(w2.shape)}) -> {_t(y.shape)}\n"
+           f"  %b2 = stablehlo.constant dense<{_lit(b2)}> : {_t(b2.shape)}\n"
+           f"  %bb2 = stablehlo.broadcast_in_dim %b2, dims = [1] : ({_t(b2.shape)}) -> {_t(y.shape)}\n"
+           f"  %y2 = stablehlo.add %acc2, %bb2 : {_t(y.shape)}\n"
+           + _cal(y.shape, *r2, "%y2", "r2") + f"  return %r2 : {_t(y.shape)}\n}}\n")
+    module = run_pass(LitertQuantizeWeightsPass(), src)
+    assert problems(module) == []
+    ops = list(module.walk())
+    dots = [o for o in ops if isinstance(o, DotGeneralOp)]
+    assert isinstance(dots[1].operands[0].owner, UniformQuantizeOp)  # layer 1's int8 output
+    assert sum(isinstance(o, UniformDequantizeOp) for o in ops) == 1
+    got = run(module, [x])[0].results[0].astype(np.float64)
+    s_in, _ = litert.activation_params(float(x.min()), float(x.max()))
+    s1, _ = litert.activation_params(*r1)
+    s2, _ = litert.activation_params(*r2)
+    sw1, sw2 = litert.weight_scales(w1, 1).astype(np.float64), litert.weight_scales(w2, 1).astype(np.float64)
+    e1 = (s1 / 2 + s_in / 2 * (np.abs(w1) + sw1 / 2).sum(0)[None, :]
+          + np.abs(x).sum(1)[:, None] * sw1 / 2 + s_in * sw1 / 2)
+    e2 = (s2 / 2 + e1 @ (np.abs(w2) + sw2 / 2) + np.abs(h) @ np.broadcast_to(sw2 / 2, w2.shape)
+          + s1 * sw2 / 2)
+    assert np.all(np.abs(got - y) <= e2 * (1 + 1e-5) + 1e-6)
