@@ -78,6 +78,18 @@ def _float_constant(v: SSAValue) -> np.ndarray | None:
     return a.reshape(shape) if a.size == int(np.prod(shape)) else np.broadcast_to(a, shape)
 
 
+def _int8_source(v: SSAValue) -> SSAValue | None:
+    """x when v = uniform_dequantize(x) with x per-tensor i8 (a contraction quantized
+    before this one): the contraction then takes x itself."""
+    op = v.owner
+    if not isinstance(op, sh.UniformDequantizeOp):
+        return None
+    q = quantized_element(op.operands[0].type)
+    ok = q is not None and q.is_per_tensor and not q.is_float_storage and \
+        q.storage_bitwidth == 8 and q.is_signed
+    return op.operands[0] if ok else None
+
+
 def _constant(values: np.ndarray, storage: IntegerType, qtype: Attribute) -> sh.ConstantOp:
     dense = DenseIntOrFPElementsAttr.from_list(
         TensorType(storage, values.shape), [int(x) for x in values.reshape(-1)])
@@ -103,14 +115,15 @@ class LitertQuantizeWeightsPass(ModulePass):
     `dot`: dimension 1) or kernel_output_feature_dimension (convolution, also
     depthwise); `per-channel=false`, or a rhs with several free dimensions, gives
     per-tensor weights. The bias is folded when the float result's only use is a
-    `stablehlo.add` of a float constant (through `broadcast_in_dim` / `reshape`)
-    along the output channel.
+    `stablehlo.add` of `broadcast_in_dim` of a 1-D float constant along the output
+    channel.
 
     Activation ranges: a value annotated `quant.qcast %v : ... to
     !quant.calibrated<f32<min:max>>` (with `quant.dcast` back; every such pair is
     removed) has that range; else `activation-min` / `activation-max` if given; else
-    the pass fails at the op. A lhs that is the `uniform_dequantize` of an int8 value
-    (the output of a contraction quantized before it) is used as that int8 value.
+    the pass fails at the op (before changing it). A lhs that is the
+    `uniform_dequantize` of a per-tensor i8 value (the output of a contraction
+    quantized before it) is used as that i8 value, so layers stay int8 between.
     Activation parameters are TFLite's asymmetric int8 ones (range widened to hold 0,
     scale (max - min) / 255, zero point -128 - min / scale rounded).
     """
@@ -142,66 +155,57 @@ class LitertQuantizeWeightsPass(ModulePass):
                                  "pass options activation-min and activation-max")
 
     def _rewrite(self, op: Operation, weights: np.ndarray, ranges) -> None:
-        lhs = op.operands[0]
-        result = op.results[0]
+        lhs, result = op.operands[0], op.results[0]
         expressed = element_type(result.type)
         i8, i32 = IntegerType(8), IntegerType(32)
         channel, r_channel = _axes(op)
         w_axis, r_axis = (channel, r_channel) if self.per_channel else (None, None)
+        bias = self._bias(op, r_channel)
+        out = bias[0].results[0] if bias is not None else result
+        # everything that can fail, before the IR changes
+        reused = _int8_source(lhs)
+        in_range = None if reused is not None else self._range(lhs, ranges, op, "input")
+        s_out, z_out = litert.activation_params(*self._range(out, ranges, op, "result"))
+
         s_w = litert.weight_scales(weights, w_axis)
         q_w = litert.quantize_weights(weights, s_w, w_axis)
-
         insert = InsertPoint.before(op)
-        if isinstance(lhs.owner, sh.UniformDequantizeOp) and \
-                quantized_element(lhs.owner.operands[0].type) is not None:
-            x_q = lhs.owner.operands[0]
-            s_in = quantized_element(x_q.type).scale
+        if reused is not None:
+            x_q, s_in = reused, quantized_element(reused.type).scale
         else:
-            s_in, z_in = litert.activation_params(*self._range(lhs, ranges, op, "input"))
+            s_in, z_in = litert.activation_params(*in_range)
             qx = UniformQuantizedType.per_tensor(i8, expressed, s_in, z_in)
             quant = sh.UniformQuantizeOp.create(
                 operands=[lhs], result_types=[TensorType(qx, lhs.type.get_shape())])
             Rewriter.insert_op(quant, insert)
             x_q = quant.results[0]
 
-        def params(scales) -> UniformQuantizedType:
-            return (UniformQuantizedType.per_tensor(i32, expressed, float(scales[0]))
-                    if w_axis is None else
-                    UniformQuantizedType.per_axis(i32, expressed, r_axis,
-                                                  [float(s) for s in scales], [0] * len(scales)))
+        def typed(storage, scales, axis, **kw) -> UniformQuantizedType:
+            if w_axis is None:
+                return UniformQuantizedType.per_tensor(storage, expressed, float(scales[0]), 0, **kw)
+            return UniformQuantizedType.per_axis(storage, expressed, axis,
+                                                 [float(x) for x in scales], [0] * len(scales), **kw)
 
-        qw = (UniformQuantizedType.per_tensor(i8, expressed, float(s_w[0]), 0,
-                                              storage_min=-127)
-              if w_axis is None else
-              UniformQuantizedType.per_axis(i8, expressed, w_axis, [float(s) for s in s_w],
-                                            [0] * s_w.size, storage_min=-127))
-        w_const = _constant(q_w, i8, TensorType(qw, q_w.shape))
+        w_const = _constant(q_w, i8, TensorType(typed(i8, s_w, w_axis, storage_min=-127),
+                                                q_w.shape))
         s_b = litert.bias_scales(s_in, s_w)
-        acc_t = TensorType(params(s_b), result.type.get_shape())
+        acc_t = TensorType(typed(i32, s_b, r_axis), result.type.get_shape())
         new = type(op).create(operands=[x_q, w_const.results[0]], result_types=[acc_t],
                               properties=dict(op.properties), attributes=dict(op.attributes))
         Rewriter.insert_op([w_const, new], insert)
-        acc, out, old = new.results[0], result, [op]
-
-        bias = self._bias(op, r_channel)
+        acc, old = new.results[0], [op]
         if bias is not None:
             add, move, values = bias
             q_b = litert.quantize_bias(values, s_b if w_axis is not None else s_b[0])
-            bq = (UniformQuantizedType.per_tensor(i32, expressed, float(s_b[0]))
-                  if w_axis is None else
-                  UniformQuantizedType.per_axis(i32, expressed, 0, [float(s) for s in s_b],
-                                                [0] * s_b.size))
-            b_val = _constant(q_b, i32, TensorType(bq, q_b.shape))
+            b_val = _constant(q_b, i32, TensorType(typed(i32, s_b, 0), q_b.shape))
             moved = sh.BroadcastInDimOp.create(operands=[b_val.results[0]], result_types=[acc_t],
                                                properties=dict(move.properties))
             added = sh.AddOp.create(operands=[acc, moved.results[0]], result_types=[acc_t])
             Rewriter.insert_op([b_val, moved, added], InsertPoint.before(add))
-            acc, out = added.results[0], add.results[0]
-            old = [add, op]
-        s_out, z_out = litert.activation_params(*self._range(out, ranges, op, "result"))
+            acc, old = added.results[0], [add, op]
         qy = UniformQuantizedType.per_tensor(i8, expressed, s_out, z_out)
-        shape = out.type.get_shape()
-        requant = sh.UniformQuantizeOp.create(operands=[acc], result_types=[TensorType(qy, shape)])
+        requant = sh.UniformQuantizeOp.create(
+            operands=[acc], result_types=[TensorType(qy, out.type.get_shape())])
         deq = sh.UniformDequantizeOp.create(operands=[requant.results[0]],
                                             result_types=[out.type])
         Rewriter.insert_op([requant, deq], InsertPoint.after(acc.owner))
