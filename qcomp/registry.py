@@ -162,6 +162,18 @@ def _rowwise_legalize_to_stablehlo() -> type[ModulePass]:
     return RowwiseLegalizeToStablehloPass
 
 
+def _litert_verify_int8() -> type[ModulePass]:
+    from qcomp.passes.litert_verify_int8 import LitertVerifyInt8Pass
+
+    return LitertVerifyInt8Pass
+
+
+def _litert_quantize_weights() -> type[ModulePass]:
+    from qcomp.passes.litert_quantize_weights import LitertQuantizeWeightsPass
+
+    return LitertQuantizeWeightsPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
@@ -173,6 +185,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "stablehlo-legalize-quant-to-math": _stablehlo_legalize_quant_to_math,
     "stablehlo-legalize-quant-to-int": _stablehlo_legalize_quant_to_int,
     "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
+    "litert-verify-int8": _litert_verify_int8,
+    "litert-quantize-weights": _litert_quantize_weights,
 }
 """qcomp's passes (name -> factory)."""
 

@@ -255,6 +255,9 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         try:
             p.apply(ctx, module)
         except DiagnosticException as e:
+            items = getattr(e, "items", None)  # PassDiagnostics: every error a check found
+            if items:
+                return None, [Diagnostic("error", m, op_offset(o, positions)) for o, m in items]
             op = getattr(e, "op", None)
             message = getattr(e, "message", None) or str(e).strip()
             return None, [Diagnostic("error", message, op_offset(op, positions))]

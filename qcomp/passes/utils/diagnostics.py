@@ -3,6 +3,9 @@
 A pass raises `PassDiagnostic(op, message)`: an xDSL `PassFailedException` that also
 carries the offending operation, so that a driver can print the message at the
 operation's location (and `--verify-diagnostics` can match it) instead of a traceback.
+A checking pass that finds several problems raises `PassDiagnostics([(op, message),
+...])`, and the driver prints every one (as MLIR's verifiers emit every error before
+the pass fails).
 """
 
 from __future__ import annotations
@@ -23,3 +26,14 @@ class PassDiagnostic(PassFailedException):
 def short_name(op: Operation) -> str:
     """The op's name without its dialect (`stablehlo.dot_general` -> `dot_general`)."""
     return op.name.removeprefix(f"{op.dialect_name()}.")
+
+
+class PassDiagnostics(PassDiagnostic):
+    """Several pass errors, each attached to its operation (`items`, in order); the first
+    is also this exception's own `op` and `message`."""
+
+    def __init__(self, items: list[tuple[Operation, str]]):
+        if not items:
+            raise ValueError("PassDiagnostics needs at least one diagnostic")
+        super().__init__(items[0][0], items[0][1])
+        self.items = list(items)
