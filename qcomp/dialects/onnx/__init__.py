@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from qcomp.dialects.onnx.core import CORE_OPS
+from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
 from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
 from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
 
-ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS], [])
+ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS], [*CORE_ATTRS])

@@ -1,7 +1,268 @@
-"""onnx-mlir's Constant, NoValue, Custom."""
+"""onnx-mlir's Constant, NoValue, Custom, the `!onnx.String` type, and what every onnx op
+declares about itself (`OnnxFacts`).
+
+Text as onnx-mlir prints it (`src/Dialect/ONNX/ONNXOps.cpp`, `AdditionalONNXOps.td`):
+- `%c = onnx.Constant dense<[1, 2]> : tensor<2xi64>`; when `value` is missing or its type
+  differs from the result's: `onnx.Constant {value_strings = ["a"]} : tensor<1x!onnx.String>`;
+- `%none = "onnx.NoValue"() {value} : () -> none`: an absent optional input;
+- `"onnx.Custom"(%a, %b) {domain_name = "com.microsoft", function_name = "QLinearAdd"}`:
+  a contrib op, its ONNX attributes beside `function_name` / `domain_name`.
+
+ONNX attributes are MLIR attributes in the `{...}` dictionary (onnx-mlir does not use
+properties): INT `1 : si64`, FLOAT `1.0 : f32`, STRING `"x"`, INTS `[1, 2]` (i64).
+"""
 
 from __future__ import annotations
 
-from xdsl.irdl import IRDLOperation
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-CORE_OPS: list[type[IRDLOperation]] = []
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    NoneType,
+    Signedness,
+    StringAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    opt_attr_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect, OpTrait
+from xdsl.utils.exceptions import VerifyException
+
+from qcomp.dialects.facts import NO_QUANTIZATION
+
+SI64 = IntegerType(64, Signedness.SIGNED)
+
+
+@irdl_attr_definition
+class StringType(ParametrizedAttribute, TypeAttribute):
+    """`!onnx.String`: the element type of ONNX string tensors."""
+
+    name = "onnx.String"
+
+
+@dataclass(frozen=True)
+class OnnxFacts(OpTrait):
+    """What an onnx op is in ONNX: its `op_type` and `domain` ("" for ai.onnx), the
+    opsets that changed it (`since`), its inputs in order (optional ones end in `?`,
+    a variadic one in `*`), its outputs, and its attributes' defaults (None: required
+    or no default). The importer and the interpreter read these."""
+
+    op_type: str
+    since: tuple[int, ...] = ()
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    defaults: Mapping[str, object] = field(default_factory=dict, hash=False, compare=False)
+    domain: str = ""
+
+
+def facts(op: Operation | type[Operation]) -> OnnxFacts | None:
+    return op.get_trait(OnnxFacts)
+
+
+def si64(v: int) -> IntegerAttr:
+    return IntegerAttr(v, SI64)
+
+
+def attr_value(a: Attribute | None):
+    """An ONNX attribute's Python value: int, float, str, list, or the attribute itself."""
+    if isinstance(a, IntegerAttr):
+        return int(a.value.data)
+    if isinstance(a, FloatAttr):
+        return float(a.value.data)
+    if isinstance(a, StringAttr):
+        return a.data
+    if isinstance(a, ArrayAttr):
+        return [attr_value(x) for x in a.data]
+    return a
+
+
+def attr(op: Operation, name: str):
+    """The ONNX attribute `name` of `op`, or its declared default."""
+    a = op.attributes.get(name)
+    if a is not None:
+        return attr_value(a)
+    f = facts(op)
+    return None if f is None else f.defaults.get(name)
+
+
+def is_none(v: SSAValue | Attribute) -> bool:
+    """An absent optional input (a `none`-typed value)."""
+    t = v.type if isinstance(v, SSAValue) else v
+    return isinstance(t, NoneType)
+
+
+def fail(msg: str) -> None:
+    raise VerifyException(msg)
+
+
+def verify_int_attr(op: Operation, name: str, allowed: Sequence[int] | None = None) -> None:
+    """`name`, when given, is an integer attribute (onnx-mlir's `SI64Attr`) in `allowed`."""
+    a = op.attributes.get(name)
+    if a is None:
+        return
+    if not isinstance(a, IntegerAttr):
+        fail(f"'{op.name}' op attribute '{name}' failed to satisfy constraint: "
+             "64-bit signed integer attribute")
+    if allowed is not None and int(a.value.data) not in allowed:
+        fail(f"'{op.name}' op attribute '{name}' must be one of "
+             f"{', '.join(map(str, allowed))}, got {int(a.value.data)}")
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`onnx.Constant`: the tensor of `value` (or `value_strings`, `value_float`,
+    `value_int`, `value_floats`, `value_ints`, `value_string`)."""
+
+    name = "onnx.Constant"
+    value = opt_attr_def(Attribute)
+    output = result_def()
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
+                        OnnxFacts("Constant", (1, 9, 11, 12, 13, 19, 21, 23, 24, 25),
+                                  (), ("output",)))
+
+    def __init__(self, value: Attribute, result_type: Attribute | None = None,
+                 name: str = "value"):
+        super().__init__(attributes={name: value},
+                         result_types=[result_type or value.type])  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        attrs = parser.parse_optional_attr_dict()
+        if not attrs:
+            pos = parser.pos
+            value = parser.parse_optional_attribute()
+            if value is not None:
+                vtype = getattr(value, "type", None)
+                if vtype is None:
+                    parser.raise_error("expected an elements attribute", pos, parser.pos)
+                return cls.create(result_types=[vtype], attributes={"value": value})
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(result_types=[t], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        v = self.attributes.get("value")
+        if v is not None and getattr(v, "type", None) == self.output.type and len(self.attributes) == 1:
+            printer.print_string(" ")
+            printer.print_attribute(v)
+            return
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.output.type)
+
+    def verify_(self) -> None:
+        keys = [k for k in self.attributes if k.startswith("value") or k == "sparse_value"]
+        if len(keys) != 1:
+            fail("'onnx.Constant' op Require exactly one of the attributes 'value', "
+                 "'value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', "
+                 "'value_strings' or 'sparse_value'")
+        v = self.attributes.get("value")
+        if isinstance(v, DenseIntOrFPElementsAttr):
+            rt = self.output.type
+            if hasattr(rt, "get_shape") and list(v.get_type().get_shape()) != list(rt.get_shape()) \
+                    and -1 not in list(rt.get_shape()):
+                fail("'onnx.Constant' op value's shape does not match the result type")
+
+
+@irdl_op_definition
+class NoValueOp(IRDLOperation):
+    """`"onnx.NoValue"() {value} : () -> none`: an absent optional input."""
+
+    name = "onnx.NoValue"
+    value = opt_attr_def(UnitAttr)
+    none_val = result_def(NoneType)
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts("NoValue"))
+
+    def __init__(self):
+        super().__init__(attributes={"value": UnitAttr()}, result_types=[NoneType()])
+
+
+@irdl_op_definition
+class CustomOp(IRDLOperation):
+    """`"onnx.Custom"(...) {domain_name = "com.microsoft", function_name = "QLinearAdd"}`:
+    an op outside the ONNX standard, named by `function_name` (and `domain_name`)."""
+
+    name = "onnx.Custom"
+    inputs = var_operand_def()
+    function_name = opt_attr_def(StringAttr)
+    outputs = var_result_def()
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts("Custom"))
+
+    def __init__(self, inputs: Sequence[SSAValue], result_types: Sequence[Attribute],
+                 function_name: str, domain_name: str | None = None,
+                 attributes: Mapping[str, Attribute] = {}):
+        attrs = dict(attributes)
+        if domain_name is not None:
+            attrs["domain_name"] = StringAttr(domain_name)
+        attrs["function_name"] = StringAttr(function_name)
+        super().__init__(operands=[list(inputs)], result_types=[list(result_types)],
+                         attributes=attrs)
+
+    def verify_(self) -> None:
+        if self.function_name is None:
+            fail("'onnx.Custom' op requires attribute 'function_name'")
+        from qcomp.dialects.onnx.quantized import CONTRIB_VERIFIERS
+
+        check = CONTRIB_VERIFIERS.get(self.function_name.data)
+        if check is not None:
+            check(self)
+
+
+CORE_OPS: list[type[IRDLOperation]] = [ConstantOp, NoValueOp, CustomOp]
+CORE_ATTRS: list[type[Attribute]] = [StringType]
+
+
+# -- verifier pieces shared by the onnx ops ---------------------------------------------------
+
+def type_str(t: Attribute) -> str:
+    from qcomp.dialects.tosa.support import type_text
+
+    return type_text(t)
+
+
+def elements_in(op: Operation, value: SSAValue, label: str, allowed: Sequence[str],
+                optional: bool = False) -> str | None:
+    """The ONNX element name of `value`, checked against `allowed` (ONNX names, as the
+    opset's type constraint lists them); None for an absent optional input."""
+    from qcomp.dialects.onnx.types import onnx_name, type_list
+
+    if optional and is_none(value):
+        return None
+    name = onnx_name(value.type)
+    if name is None or name not in allowed or not hasattr(value.type, "element_type"):
+        fail(f"'{op.name}' {label} must be a tensor of one of {type_list(allowed)}, "
+             f"but got '{type_str(value.type)}'")
+    return name
+
+
+def static_shape(v: SSAValue) -> list[int] | None:
+    """The shape of a ranked tensor value (-1 for `?`), None when unranked or absent."""
+    get = getattr(v.type, "get_shape", None)
+    return None if get is None else list(get())
+
+
+def same_shape(op: Operation, a: SSAValue, b: SSAValue, what: str) -> None:
+    sa, sb = static_shape(a), static_shape(b)
+    if sa is None or sb is None:
+        return
+    if len(sa) != len(sb) or any(x != y and -1 not in (x, y) for x, y in zip(sa, sb)):
+        fail(f"'{op.name}' op {what} must have the same shape, got "
+             f"'{type_str(a.type)}' and '{type_str(b.type)}'")
