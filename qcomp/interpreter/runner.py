@@ -180,6 +180,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.linalg_functions import LinalgFunctions
     from qcomp.interpreter.random_functions import RandomFunctions
     from qcomp.interpreter.math_functions import MathFunctions
+    from qcomp.interpreter.onnx_float_functions import OnnxFloatFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
     from qcomp.interpreter.probe_functions import ProbeFunctions
@@ -191,7 +192,8 @@ def _optional_functions(semantics) -> list:
     return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
             StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions(),
-            DynamicFunctions(), LinalgFunctions(), CollectiveFunctions(), RandomFunctions()]
+            DynamicFunctions(), LinalgFunctions(), CollectiveFunctions(), RandomFunctions(),
+            OnnxFloatFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
