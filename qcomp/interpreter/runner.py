@@ -126,16 +126,18 @@ def _functions(module: ModuleOp) -> list[func.FuncOp]:
 
 
 def entry_functions(module: ModuleOp, entry: str | None = None) -> list[func.FuncOp]:
-    """`entry` if given, else `@main`, else every function without arguments."""
+    """`entry` if given, else `@main`, else `@main_graph` (an imported ONNX graph), else
+    every function without arguments."""
     funcs = _functions(module)
     if entry is not None:
         chosen = [f for f in funcs if f.sym_name.data == entry]
         if not chosen:
             raise RunError(f"no function named @{entry}")
         return chosen
-    main = [f for f in funcs if f.sym_name.data == "main"]
-    if main:
-        return main
+    for name in ("main", "main_graph"):
+        main = [f for f in funcs if f.sym_name.data == name]
+        if main:
+            return main
     return [f for f in funcs if not f.function_type.inputs.data and f.body.blocks.first is not None]
 
 
@@ -181,6 +183,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.random_functions import RandomFunctions
     from qcomp.interpreter.math_functions import MathFunctions
     from qcomp.interpreter.onnx_float_functions import OnnxFloatFunctions
+    from qcomp.interpreter.onnx_functions import OnnxFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
     from qcomp.interpreter.probe_functions import ProbeFunctions
@@ -193,7 +196,7 @@ def _optional_functions(semantics) -> list:
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
             StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions(),
             DynamicFunctions(), LinalgFunctions(), CollectiveFunctions(), RandomFunctions(),
-            OnnxFloatFunctions()]
+            OnnxFunctions(), OnnxFloatFunctions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

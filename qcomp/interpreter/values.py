@@ -120,6 +120,8 @@ def numpy_dtype(e: Attribute) -> np.dtype:
         return container_dtype(w, s)
     if type(e) in _FLOAT_DTYPES:
         return _FLOAT_DTYPES[type(e)]
+    if getattr(e, "name", None) == "onnx.String":  # ONNX strings: an object array of str
+        return np.dtype(object)
     if isinstance(e, ComplexType):
         inner = e.element_type
         if isinstance(inner, builtin.Float32Type):
@@ -200,6 +202,8 @@ def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
     dt = numpy_dtype(e)
     if a.dtype == dt:
         return a
+    if dt == np.dtype(object) and a.dtype.kind in "US":
+        return a.astype(object)
     if dt.kind in "iu" and a.dtype.kind in "iu":
         w, s = int_info(e)
         lo, hi = storage_range(w, s)

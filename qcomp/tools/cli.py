@@ -81,6 +81,15 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str
     except OSError as e:
         stderr.write(f"{prog}: error: could not open input file '{path}': {e.strerror}\n")
         return None
+    if isinstance(raw, bytes):
+        from qcomp.importers.onnx import OnnxImportError, import_text, is_onnx
+
+        if is_onnx(path, raw):  # an ONNX model: its `onnx` dialect text
+            try:
+                return name, import_text(raw)
+            except OnnxImportError as e:
+                stderr.write(f"{prog}: error: {name}: {e}\n")
+                return None
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
     # universal newlines (a lone CR ends a line, and so a `//` comment, as in MLIR's
     # lexer); a leading byte-order mark is skipped, as MLIR does

@@ -211,14 +211,28 @@ def read_archive(path: str, max_bytes: int) -> dict[str, GivenInput]:
     return {n: _file_value(f"--inputs {path} ('{n}')", a) for n, a in data.items()}
 
 
-def bind_named(f, given: dict[str, GivenInput]) -> list[np.ndarray]:
-    """`--inputs`' arrays arg0, arg1, ... for `f`'s arguments, each checked like `--input`."""
+def arg_names(f) -> list[str]:
+    """Each argument's name for `--inputs`: its `onnx.name` (an imported ONNX graph's
+    input name) when it has one, else arg0, arg1, ..."""
     n = len(f.function_type.inputs.data)
-    missing = [f"arg{i}" for i in range(n) if f"arg{i}" not in given]
+    attrs = list(f.arg_attrs.data) if f.arg_attrs is not None else [None] * n
+    names = []
+    for i, d in enumerate(attrs):
+        v = d.data.get("onnx.name") if d is not None else None
+        names.append(v.data if v is not None and hasattr(v, "data") else f"arg{i}")
+    return names
+
+
+def bind_named(f, given: dict[str, GivenInput]) -> list[np.ndarray]:
+    """`--inputs`' arrays for `f`'s arguments by name (`arg_names`; argN always works),
+    each checked like `--input`."""
+    names = arg_names(f)
+    keys = [nm if nm in given else f"arg{i}" for i, nm in enumerate(names)]
+    missing = [nm for nm, k in zip(names, keys) if k not in given]
     if missing:
         raise InputError(f"--inputs has no array named {', '.join(missing)} for "
                          f"@{f.sym_name.data}")
-    return bind_inputs(f, [given[f"arg{i}"] for i in range(n)])
+    return bind_inputs(f, [given[k] for k in keys])
 
 
 def _file_value(source: str, arr: np.ndarray) -> GivenInput:

@@ -8,8 +8,11 @@ Text as onnx-mlir prints it (`src/Dialect/ONNX/ONNXOps.cpp`, `AdditionalONNXOps.
 - `"onnx.Custom"(%a, %b) {domain_name = "com.microsoft", function_name = "QLinearAdd"}`:
   a contrib op, its ONNX attributes beside `function_name` / `domain_name`.
 
-ONNX attributes are MLIR attributes in the `{...}` dictionary (onnx-mlir does not use
-properties): INT `1 : si64`, FLOAT `1.0 : f32`, STRING `"x"`, INTS `[1, 2]` (i64).
+An op's ONNX attributes are its properties, printed `<{axis = 1 : si64}>` as onnx-mlir
+prints them today (its older text, and hand-written tests, give them in the attribute
+dictionary `{axis = 1 : si64}`: that reads too, into the properties); INT `1 : si64`, FLOAT
+`1.0 : f32`, STRING `"x"`, INTS `[1, 2]` (i64), a data type (`to`) as the MLIR type.
+Other attributes (`onnx_node_name`, a contrib op's attributes) stay discardable.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
-    opt_attr_def,
+    opt_prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -92,9 +95,15 @@ def attr_value(a: Attribute | None):
     return a
 
 
+def raw_attr(op: Operation, name: str) -> Attribute | None:
+    """The attribute `name` of `op`, a property or a discardable attribute."""
+    a = op.properties.get(name)
+    return a if a is not None else op.attributes.get(name)
+
+
 def attr(op: Operation, name: str):
     """The ONNX attribute `name` of `op`, or its declared default."""
-    a = op.attributes.get(name)
+    a = raw_attr(op, name)
     if a is not None:
         return attr_value(a)
     f = facts(op)
@@ -113,7 +122,7 @@ def fail(msg: str) -> None:
 
 def verify_int_attr(op: Operation, name: str, allowed: Sequence[int] | None = None) -> None:
     """`name`, when given, is an integer attribute (onnx-mlir's `SI64Attr`) in `allowed`."""
-    a = op.attributes.get(name)
+    a = raw_attr(op, name)
     if a is None:
         return
     if not isinstance(a, IntegerAttr):
@@ -130,7 +139,14 @@ class ConstantOp(IRDLOperation):
     `value_int`, `value_floats`, `value_ints`, `value_string`)."""
 
     name = "onnx.Constant"
-    value = opt_attr_def(Attribute)
+    value = opt_prop_def(Attribute)
+    value_strings = opt_prop_def(ArrayAttr)
+    value_float = opt_prop_def(FloatAttr)
+    value_floats = opt_prop_def(ArrayAttr)
+    value_int = opt_prop_def(IntegerAttr)
+    value_ints = opt_prop_def(ArrayAttr)
+    value_string = opt_prop_def(StringAttr)
+    sparse_value = opt_prop_def(Attribute)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Constant", (1, 9, 11, 12, 13, 19, 21, 23, 24, 25),
@@ -138,7 +154,7 @@ class ConstantOp(IRDLOperation):
 
     def __init__(self, value: Attribute, result_type: Attribute | None = None,
                  name: str = "value"):
-        super().__init__(attributes={name: value},
+        super().__init__(properties={name: value},
                          result_types=[result_type or value.type])  # type: ignore[attr-defined]
 
     @classmethod
@@ -151,30 +167,34 @@ class ConstantOp(IRDLOperation):
                 vtype = getattr(value, "type", None)
                 if vtype is None:
                     parser.raise_error("expected an elements attribute", pos, parser.pos)
-                return cls.create(result_types=[vtype], attributes={"value": value})
+                return cls.create(result_types=[vtype], properties={"value": value})
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        return cls.create(result_types=[t], attributes=attrs)
+        props = {k: v for k, v in attrs.items() if k.startswith("value") or k == "sparse_value"}
+        return cls.create(result_types=[t], properties=props,
+                          attributes={k: v for k, v in attrs.items() if k not in props})
 
     def print(self, printer: Printer) -> None:
-        v = self.attributes.get("value")
-        if v is not None and getattr(v, "type", None) == self.output.type and len(self.attributes) == 1:
+        v = self.properties.get("value")
+        if (v is not None and getattr(v, "type", None) == self.output.type
+                and len(self.properties) == 1 and not self.attributes):
             printer.print_string(" ")
             printer.print_attribute(v)
             return
-        if self.attributes:
+        attrs = {**self.properties, **self.attributes}
+        if attrs:
             printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+            printer.print_attr_dict(attrs)
         printer.print_string(" : ")
         printer.print_attribute(self.output.type)
 
     def verify_(self) -> None:
-        keys = [k for k in self.attributes if k.startswith("value") or k == "sparse_value"]
+        keys = [k for k in self.properties if k.startswith("value") or k == "sparse_value"]
         if len(keys) != 1:
             fail("'onnx.Constant' op Require exactly one of the attributes 'value', "
                  "'value_float', 'value_floats', 'value_int', 'value_ints', 'value_string', "
                  "'value_strings' or 'sparse_value'")
-        v = self.attributes.get("value")
+        v = self.properties.get("value")
         if isinstance(v, DenseIntOrFPElementsAttr):
             rt = self.output.type
             if hasattr(rt, "get_shape") and list(v.get_type().get_shape()) != list(rt.get_shape()) \
@@ -187,12 +207,12 @@ class NoValueOp(IRDLOperation):
     """`"onnx.NoValue"() {value} : () -> none`: an absent optional input."""
 
     name = "onnx.NoValue"
-    value = opt_attr_def(UnitAttr)
+    value = opt_prop_def(UnitAttr)
     none_val = result_def(NoneType)
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts("NoValue"))
 
     def __init__(self):
-        super().__init__(attributes={"value": UnitAttr()}, result_types=[NoneType()])
+        super().__init__(properties={"value": UnitAttr()}, result_types=[NoneType()])
 
 
 @irdl_op_definition
@@ -202,7 +222,10 @@ class CustomOp(IRDLOperation):
 
     name = "onnx.Custom"
     inputs = var_operand_def()
-    function_name = opt_attr_def(StringAttr)
+    function_name = opt_prop_def(StringAttr)
+    output_element_type = opt_prop_def(Attribute)
+    shape_infer_pattern = opt_prop_def(StringAttr)
+    inputs_for_infer = opt_prop_def(ArrayAttr)
     outputs = var_result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts("Custom"))
 
@@ -212,9 +235,9 @@ class CustomOp(IRDLOperation):
         attrs = dict(attributes)
         if domain_name is not None:
             attrs["domain_name"] = StringAttr(domain_name)
-        attrs["function_name"] = StringAttr(function_name)
         super().__init__(operands=[list(inputs)], result_types=[list(result_types)],
-                         attributes=attrs)
+                         attributes=attrs,
+                         properties={"function_name": StringAttr(function_name)})
 
     def verify_(self) -> None:
         if self.function_name is None:

@@ -14,11 +14,12 @@ importer checks each node against its own opset. Formulas: `qcomp.quant.onnx_qua
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
+from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
-    opt_attr_def,
+    opt_prop_def,
     result_def,
     traits_def,
 )
@@ -31,6 +32,7 @@ from qcomp.dialects.onnx.core import (
     elements_in,
     fail,
     is_none,
+    raw_attr,
     same_shape,
     static_shape,
     type_str,
@@ -95,11 +97,11 @@ class QuantizeLinearOp(IRDLOperation):
     x = operand_def()
     y_scale = operand_def()
     y_zero_point = operand_def()
-    axis = opt_attr_def(IntegerAttr)
-    block_size = opt_attr_def(IntegerAttr)
-    output_dtype = opt_attr_def(IntegerAttr)
-    saturate = opt_attr_def(IntegerAttr)
-    precision = opt_attr_def(IntegerAttr)
+    axis = opt_prop_def(IntegerAttr)
+    block_size = opt_prop_def(IntegerAttr)
+    output_dtype = opt_prop_def(IntegerAttr)
+    saturate = opt_prop_def(IntegerAttr)
+    precision = opt_prop_def(IntegerAttr)
     y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "QuantizeLinear", (10, 13, 19, 21, 23, 24, 25), ("x", "y_scale", "y_zero_point?"),
@@ -130,9 +132,9 @@ class DequantizeLinearOp(IRDLOperation):
     x = operand_def()
     x_scale = operand_def()
     x_zero_point = operand_def()
-    axis = opt_attr_def(IntegerAttr)
-    block_size = opt_attr_def(IntegerAttr)
-    output_dtype = opt_attr_def(IntegerAttr)
+    axis = opt_prop_def(IntegerAttr)
+    block_size = opt_prop_def(IntegerAttr)
+    output_dtype = opt_prop_def(IntegerAttr)
     y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "DequantizeLinear", (10, 13, 19, 21, 23, 24, 25), ("x", "x_scale", "x_zero_point?"),
@@ -188,7 +190,7 @@ class DynamicQuantizeLinearOp(IRDLOperation):
 
 def _verify_cast_attrs(op) -> None:
     verify_int_attr(op, "saturate", (0, 1))
-    rm = op.attributes.get("round_mode")
+    rm = raw_attr(op, "round_mode")
     if rm is not None and (not isinstance(rm, StringAttr)
                            or rm.data not in ("up", "down", "nearest")):
         fail(f"'{op.name}' op round_mode must be \"up\", \"down\" or \"nearest\"")
@@ -200,7 +202,9 @@ class CastOp(IRDLOperation):
 
     name = "onnx.Cast"
     input = operand_def()
-    to = opt_attr_def()
+    saturate = opt_prop_def(IntegerAttr)
+    round_mode = opt_prop_def(StringAttr)
+    to = opt_prop_def(Attribute)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Cast", (1, 6, 9, 13, 19, 21, 23, 24, 25), ("input",), ("output",),
@@ -210,7 +214,7 @@ class CastOp(IRDLOperation):
         elements_in(self, self.input, "operand #0", ALL)
         out = elements_in(self, self.output, "result #0", ALL)
         _verify_cast_attrs(self)
-        to = self.attributes.get("to")
+        to = raw_attr(self, "to")
         if to is None:
             fail("'onnx.Cast' op requires attribute 'to'")
         # onnx-mlir writes `to` as a TypeAttr (`to = f32`); an ONNX DataType number reads too
@@ -235,6 +239,8 @@ class CastLikeOp(IRDLOperation):
     name = "onnx.CastLike"
     input = operand_def()
     target_type = operand_def()
+    saturate = opt_prop_def(IntegerAttr)
+    round_mode = opt_prop_def(StringAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "CastLike", (15, 19, 21, 23, 24, 25), ("input", "target_type"), ("output",),

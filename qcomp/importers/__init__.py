@@ -1,0 +1,1 @@
+"""Model importers: `.onnx` (qcomp.importers.onnx) into the `onnx` dialect."""
