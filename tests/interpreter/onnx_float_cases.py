@@ -30,14 +30,14 @@ def attr_text(v) -> str:
 def mlir_text(op_type: str, inputs: list[np.ndarray | None], attrs: dict,
               out_shape, out_dtype) -> str:
     """`func.func @main` running the one op on its arguments (None: `onnx.NoValue`)."""
-    args = [f"%a{i}: {tensor_type(x.shape, x.dtype)}" for i, x in enumerate(inputs)
-            if x is not None]
+    args = [f"%a{i}: {tensor_type(x.shape, x.dtype)}"
+            for i, x in enumerate(x for x in inputs if x is not None)]
     lines, operands, types = [], [], []
     k = 0
-    for x in inputs:
+    for i, x in enumerate(inputs):
         if x is None:
-            lines.append('  %none = "onnx.NoValue"() {value} : () -> none')
-            operands.append("%none")
+            lines.append(f'  %none{i} = "onnx.NoValue"() {{value}} : () -> none')
+            operands.append(f"%none{i}")
             types.append("none")
         else:
             operands.append(f"%a{k}")
@@ -53,7 +53,7 @@ def mlir_text(op_type: str, inputs: list[np.ndarray | None], attrs: dict,
 
 
 def onnx_model(op_type: str, inputs: list[np.ndarray | None], attrs: dict, opset: int = 21):
-    from onnx import TensorProto, helper
+    from onnx import helper
     from onnx.helper import np_dtype_to_tensor_dtype
 
     names = ["" if x is None else f"in{i}" for i, x in enumerate(inputs)]
@@ -62,7 +62,7 @@ def onnx_model(op_type: str, inputs: list[np.ndarray | None], attrs: dict, opset
         [node], "g",
         [helper.make_tensor_value_info(n, np_dtype_to_tensor_dtype(x.dtype), x.shape)
          for n, x in zip(names, inputs) if x is not None],
-        [helper.make_tensor_value_info("out", TensorProto.UNDEFINED, None)])
+        [helper.make_tensor_value_info("out", np_dtype_to_tensor_dtype(inputs[0].dtype), None)])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 
 
@@ -84,3 +84,13 @@ def run_qcomp(op_type: str, inputs: list[np.ndarray | None], attrs: dict, out_sh
     if r.error is not None:
         raise AssertionError(r.error)
     return np.asarray(r.results[0])
+
+
+def onnxruntime_run(op_type: str, inputs: list[np.ndarray | None], attrs: dict) -> np.ndarray:
+    import onnxruntime as ort
+
+    model = onnx_model(op_type, inputs, attrs)
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    feeds = {f"in{i}": x for i, x in enumerate(inputs) if x is not None}
+    return np.asarray(session.run(None, feeds)[0])

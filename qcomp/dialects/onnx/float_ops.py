@@ -1,8 +1,8 @@
 """onnx-mlir's float ops of QDQ models (`src/Dialect/ONNX/ONNXOps.td.inc`), in its
-generic text with the ONNX attributes in `{...}`:
+generic text with the ONNX attributes as properties (`{...}` reads too):
 
-    %y = "onnx.Conv"(%x, %w, %b) {auto_pad = "NOTSET", group = 1 : si64,
-         kernel_shape = [3, 3], pads = [1, 1, 1, 1], strides = [1, 1]}
+    %y = "onnx.Conv"(%x, %w, %b) <{auto_pad = "NOTSET", group = 1 : si64,
+         kernel_shape = [3, 3], pads = [1, 1, 1, 1], strides = [1, 1]}>
          : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
 
 Operand names, attribute names and defaults, and element types are onnx-mlir's (ONNX's
@@ -30,7 +30,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
-    opt_attr_def,
+    opt_prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -45,6 +45,7 @@ from qcomp.dialects.onnx.core import (
     elements_in,
     fail,
     is_none,
+    raw_attr,
     static_shape,
     type_str,
     verify_int_attr,
@@ -79,7 +80,7 @@ def ints_attr(op: IRDLOperation, name: str) -> tuple[int, ...] | None:
 
 
 def _verify_ints_attr(op: IRDLOperation, name: str) -> None:
-    a = op.attributes.get(name)
+    a = raw_attr(op, name)
     if a is not None and not (isinstance(a, ArrayAttr)
                               and all(isinstance(x, IntegerAttr) for x in a.data)):
         fail(f"'{op.name}' op attribute '{name}' failed to satisfy constraint: "
@@ -87,7 +88,7 @@ def _verify_ints_attr(op: IRDLOperation, name: str) -> None:
 
 
 def _verify_str_attr(op: IRDLOperation, name: str, allowed: Sequence[str]) -> None:
-    a = op.attributes.get(name)
+    a = raw_attr(op, name)
     if a is None:
         return
     if not isinstance(a, StringAttr):
@@ -166,12 +167,12 @@ class ConvOp(OnnxOp):
     X = operand_def()
     W = operand_def()
     B = operand_def()
-    auto_pad = opt_attr_def(StringAttr)
-    dilations = opt_attr_def(ArrayAttr)
-    group = opt_attr_def(IntegerAttr)
-    kernel_shape = opt_attr_def(ArrayAttr)
-    pads = opt_attr_def(ArrayAttr)
-    strides = opt_attr_def(ArrayAttr)
+    auto_pad = opt_prop_def(StringAttr)
+    dilations = opt_prop_def(ArrayAttr)
+    group = opt_prop_def(IntegerAttr)
+    kernel_shape = opt_prop_def(ArrayAttr)
+    pads = opt_prop_def(ArrayAttr)
+    strides = opt_prop_def(ArrayAttr)
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Conv", (1, 11, 22), ("X", "W", "B?"), ("Y",),
@@ -241,10 +242,10 @@ class GemmOp(OnnxOp):
     A = operand_def()
     B = operand_def()
     C = operand_def()
-    alpha = opt_attr_def(FloatAttr)
-    beta = opt_attr_def(FloatAttr)
-    transA = opt_attr_def(IntegerAttr)
-    transB = opt_attr_def(IntegerAttr)
+    alpha = opt_prop_def(FloatAttr)
+    beta = opt_prop_def(FloatAttr)
+    transA = opt_prop_def(IntegerAttr)
+    transB = opt_prop_def(IntegerAttr)
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gemm", (1, 6, 7, 9, 11, 13), ("A", "B", "C?"), ("Y",),
@@ -419,7 +420,7 @@ class SoftmaxOp(OnnxOp):
 
     name = "onnx.Softmax"
     input = operand_def()
-    axis = opt_attr_def(IntegerAttr)
+    axis = opt_prop_def(IntegerAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Softmax", (1, 11, 13), ("input",), ("output",), {"axis": -1}))
@@ -464,13 +465,13 @@ class MaxPoolSingleOutOp(PoolOp):
     """`Y[n, c, o] = max over the window at o` (padding never wins)."""
 
     name = "onnx.MaxPoolSingleOut"
-    auto_pad = opt_attr_def(StringAttr)
-    ceil_mode = opt_attr_def(IntegerAttr)
-    dilations = opt_attr_def(ArrayAttr)
-    kernel_shape = opt_attr_def(ArrayAttr)
-    pads = opt_attr_def(ArrayAttr)
-    storage_order = opt_attr_def(IntegerAttr)
-    strides = opt_attr_def(ArrayAttr)
+    auto_pad = opt_prop_def(StringAttr)
+    ceil_mode = opt_prop_def(IntegerAttr)
+    dilations = opt_prop_def(ArrayAttr)
+    kernel_shape = opt_prop_def(ArrayAttr)
+    pads = opt_prop_def(ArrayAttr)
+    storage_order = opt_prop_def(IntegerAttr)
+    strides = opt_prop_def(ArrayAttr)
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "MaxPool", (1, 8, 10, 11, 12, 22), ("X",), ("Y",),
         {"auto_pad": "NOTSET", "ceil_mode": 0, "storage_order": 0}))
@@ -486,13 +487,13 @@ class AveragePoolOp(PoolOp):
     count_include_pad, else the number of input elements in it."""
 
     name = "onnx.AveragePool"
-    auto_pad = opt_attr_def(StringAttr)
-    ceil_mode = opt_attr_def(IntegerAttr)
-    count_include_pad = opt_attr_def(IntegerAttr)
-    dilations = opt_attr_def(ArrayAttr)
-    kernel_shape = opt_attr_def(ArrayAttr)
-    pads = opt_attr_def(ArrayAttr)
-    strides = opt_attr_def(ArrayAttr)
+    auto_pad = opt_prop_def(StringAttr)
+    ceil_mode = opt_prop_def(IntegerAttr)
+    count_include_pad = opt_prop_def(IntegerAttr)
+    dilations = opt_prop_def(ArrayAttr)
+    kernel_shape = opt_prop_def(ArrayAttr)
+    pads = opt_prop_def(ArrayAttr)
+    strides = opt_prop_def(ArrayAttr)
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "AveragePool", (1, 7, 10, 11, 19, 22), ("X",), ("Y",),
         {"auto_pad": "NOTSET", "ceil_mode": 0, "count_include_pad": 0}))
@@ -535,7 +536,7 @@ class ReshapeOp(OnnxOp):
     name = "onnx.Reshape"
     data = operand_def()
     shape = operand_def()
-    allowzero = opt_attr_def(IntegerAttr)
+    allowzero = opt_prop_def(IntegerAttr)
     reshaped = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), ("data", "shape"), ("reshaped",),
@@ -561,7 +562,7 @@ class FlattenOp(OnnxOp):
 
     name = "onnx.Flatten"
     input = operand_def()
-    axis = opt_attr_def(IntegerAttr)
+    axis = opt_prop_def(IntegerAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), ("input",), ("output",), {"axis": 1}))
@@ -582,7 +583,7 @@ class TransposeOp(OnnxOp):
 
     name = "onnx.Transpose"
     data = operand_def()
-    perm = opt_attr_def(ArrayAttr)
+    perm = opt_prop_def(ArrayAttr)
     transposed = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Transpose", (1, 13, 21, 23, 24, 25), ("data",), ("transposed",), {"perm": None}))
@@ -603,7 +604,7 @@ class ConcatOp(OnnxOp):
 
     name = "onnx.Concat"
     inputs = var_operand_def()
-    axis = opt_attr_def(IntegerAttr)
+    axis = opt_prop_def(IntegerAttr)
     concat_result = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Concat", (1, 4, 11, 13), ("inputs*",), ("concat_result",)))
@@ -682,7 +683,7 @@ class GatherOp(OnnxOp):
     name = "onnx.Gather"
     data = operand_def()
     indices = operand_def()
-    axis = opt_attr_def(IntegerAttr)
+    axis = opt_prop_def(IntegerAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gather", (1, 11, 13), ("data", "indices"), ("output",), {"axis": 0}))
