@@ -162,6 +162,12 @@ def _rowwise_legalize_to_stablehlo() -> type[ModulePass]:
     return RowwiseLegalizeToStablehloPass
 
 
+def _onnx_legalize_to_stablehlo() -> type[ModulePass]:
+    from qcomp.passes.onnx_legalize_to_stablehlo import OnnxLegalizeToStablehloPass
+
+    return OnnxLegalizeToStablehloPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
@@ -173,6 +179,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "stablehlo-legalize-quant-to-math": _stablehlo_legalize_quant_to_math,
     "stablehlo-legalize-quant-to-int": _stablehlo_legalize_quant_to_int,
     "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
+    "onnx-legalize-to-stablehlo": _onnx_legalize_to_stablehlo,
 }
 """qcomp's passes (name -> factory)."""
 

@@ -23,7 +23,7 @@ from tests.interpreter.onnx_float_cases import onnxruntime_run, reference, run_q
 
 pytest.importorskip("onnx")
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 EXACT = dict(rtol=0, atol=0)
 CLOSE = dict(rtol=2e-6, atol=2e-6)

@@ -23,3 +23,19 @@ class PassDiagnostic(PassFailedException):
 def short_name(op: Operation) -> str:
     """The op's name without its dialect (`stablehlo.dot_general` -> `dot_general`)."""
     return op.name.removeprefix(f"{op.dialect_name()}.")
+
+
+_REMARKS: list[tuple[Operation, str]] = []
+
+
+def remark(op: Operation, message: str) -> None:
+    """A remark about `op` (MLIR's `op->emitRemark`): the pass goes on; qcomp-opt prints
+    it as `file:line:col: remark: message` (`expected-remark` matches it)."""
+    _REMARKS.append((op, message))
+
+
+def take_remarks() -> list[tuple[Operation, str]]:
+    """The remarks emitted since the last call (the driver drains them after each pass)."""
+    out = list(_REMARKS)
+    _REMARKS.clear()
+    return out
