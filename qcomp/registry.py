@@ -168,6 +168,12 @@ def _onnx_legalize_to_stablehlo() -> type[ModulePass]:
     return OnnxLegalizeToStablehloPass
 
 
+def _onnx_legalize_qdq_to_quant() -> type[ModulePass]:
+    from qcomp.passes.onnx_legalize_qdq_to_quant import OnnxLegalizeQDQToQuantPass
+
+    return OnnxLegalizeQDQToQuantPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
@@ -180,6 +186,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "stablehlo-legalize-quant-to-int": _stablehlo_legalize_quant_to_int,
     "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
     "onnx-legalize-to-stablehlo": _onnx_legalize_to_stablehlo,
+    "onnx-legalize-qdq-to-quant": _onnx_legalize_qdq_to_quant,
 }
 """qcomp's passes (name -> factory)."""
 
