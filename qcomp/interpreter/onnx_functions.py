@@ -12,7 +12,7 @@ import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from qcomp.dialects.onnx import core, quantize
+from qcomp.dialects.onnx import core, quantize, quantized
 from qcomp.dialects.onnx.core import attr, attr_value
 from qcomp.dialects.onnx.types import NAME_OF_DTYPE, onnx_name
 from qcomp.interpreter.errors import RunError
@@ -120,3 +120,31 @@ class OnnxFunctions(InterpreterFunctions):
     def run_cast_like(self, interpreter: Interpreter, op, args):
         return (cast_array(args[0], _out_name(op), saturate=bool(attr(op, "saturate")),
                            round_mode=attr(op, "round_mode")),)
+
+    def _standard(self, op, args):
+        from qcomp.quant.onnx_qlinear import STANDARD
+
+        f = core.facts(op)
+        kw = dict(f.defaults) if f else {}
+        kw.update({k: attr_value(v) for k, v in op.properties.items()})
+        try:
+            y = STANDARD[op.name.removeprefix("onnx.")](*args, out=_out_name(op), **kw)
+        except ValueError as e:
+            raise RunError(f"{op.name}: {e}", op) from None
+        return (_checked(op, np.asarray(y)),)
+
+    @impl(quantized.MatMulIntegerOp)
+    def run_matmul_integer(self, interpreter: Interpreter, op, args):
+        return self._standard(op, args)
+
+    @impl(quantized.ConvIntegerOp)
+    def run_conv_integer(self, interpreter: Interpreter, op, args):
+        return self._standard(op, args)
+
+    @impl(quantized.QLinearMatMulOp)
+    def run_qlinear_matmul(self, interpreter: Interpreter, op, args):
+        return self._standard(op, args)
+
+    @impl(quantized.QLinearConvOp)
+    def run_qlinear_conv(self, interpreter: Interpreter, op, args):
+        return self._standard(op, args)

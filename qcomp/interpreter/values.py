@@ -204,6 +204,8 @@ def check_input(arr: np.ndarray, t: Attribute, name: str) -> np.ndarray:
         return a
     if dt == np.dtype(object) and a.dtype.kind in "US":
         return a.astype(object)
+    if dt.kind in "iu" and a.dtype.name in ("int4", "uint4", "int2", "uint2"):
+        a = a.astype(np.int64)  # ml_dtypes' sub-byte integers: checked as integers below
     if dt.kind in "iu" and a.dtype.kind in "iu":
         w, s = int_info(e)
         lo, hi = storage_range(w, s)

@@ -17,7 +17,7 @@ Other attributes (`onnx_node_name`, a contrib op's attributes) stay discardable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
@@ -31,10 +31,9 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     result_def,
@@ -48,15 +47,9 @@ from xdsl.traits import NoMemoryEffect, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.onnx.types import StringType, onnx_name, type_list
 
 SI64 = IntegerType(64, Signedness.SIGNED)
-
-
-@irdl_attr_definition
-class StringType(ParametrizedAttribute, TypeAttribute):
-    """`!onnx.String`: the element type of ONNX string tensors."""
-
-    name = "onnx.String"
 
 
 @dataclass(frozen=True)
@@ -215,6 +208,10 @@ class NoValueOp(IRDLOperation):
         super().__init__(properties={"value": UnitAttr()}, result_types=[NoneType()])
 
 
+CONTRIB_VERIFIERS: dict[str, Callable[[Operation], None]] = {}
+"""`onnx.Custom` verifiers by function_name (quantized.py adds onnxruntime's ops)."""
+
+
 @irdl_op_definition
 class CustomOp(IRDLOperation):
     """`"onnx.Custom"(...) {domain_name = "com.microsoft", function_name = "QLinearAdd"}`:
@@ -242,8 +239,6 @@ class CustomOp(IRDLOperation):
     def verify_(self) -> None:
         if self.function_name is None:
             fail("'onnx.Custom' op requires attribute 'function_name'")
-        from qcomp.dialects.onnx.quantized import CONTRIB_VERIFIERS
-
         check = CONTRIB_VERIFIERS.get(self.function_name.data)
         if check is not None:
             check(self)
@@ -265,8 +260,6 @@ def elements_in(op: Operation, value: SSAValue, label: str, allowed: Sequence[st
                 optional: bool = False) -> str | None:
     """The ONNX element name of `value`, checked against `allowed` (ONNX names, as the
     opset's type constraint lists them); None for an absent optional input."""
-    from qcomp.dialects.onnx.types import onnx_name, type_list
-
     if optional and is_none(value):
         return None
     name = onnx_name(value.type)

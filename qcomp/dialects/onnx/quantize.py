@@ -52,7 +52,11 @@ DQ_SCALE = (*FLOATS, "float8e8m0")
 def _verify_layout(op, x, scale, zp) -> None:
     """Scale and zero point of one shape, a granularity x's shape admits."""
     if zp is not None and not is_none(zp):
-        same_shape(op, scale, zp, "scale and zero point")
+        ss, zs = static_shape(scale), static_shape(zp)
+        # a scalar and a one-element 1-D tensor are both per tensor
+        if not (ss is not None and zs is not None and len(ss) <= 1 and len(zs) <= 1
+                and ss in ([], [1]) and zs in ([], [1])):
+            same_shape(op, scale, zp, "scale and zero point")
     xs, ss = static_shape(x), static_shape(scale)
     if xs is None or ss is None or -1 in xs or -1 in ss:
         return

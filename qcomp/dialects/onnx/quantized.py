@@ -1,12 +1,191 @@
-"""onnx-mlir's QLinearMatMul, QLinearConv, MatMulInteger, ConvInteger, com.microsoft quantized ops."""
+"""onnx-mlir's QLinearMatMul, QLinearConv, MatMulInteger, ConvInteger, and onnxruntime's
+com.microsoft quantized ops as `onnx.Custom` (verified by `function_name`).
+
+    MatMulInteger: y = (a - a_zp) @ (b - b_zp) (int32); ConvInteger likewise with conv
+    QLinearMatMul: y = saturate(round((a - a_zp) @ (b - b_zp) * a_s * b_s / y_s) + y_zp)
+    QLinearConv:   y = saturate(round((conv(x - x_zp, w - w_zp) + B) * x_s * w_s / y_s) + y_zp)
+
+Formulas: `qcomp.quant.onnx_qlinear`. Verifiers hold each op's newest opset's types.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.irdl import IRDLOperation
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.traits import NoMemoryEffect
 
-CONTRIB_VERIFIERS: dict[str, Callable] = {}
-"""`onnx.Custom` verifiers by function_name (com.microsoft ops)."""
+from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.onnx.core import CONTRIB_VERIFIERS, OnnxFacts, elements_in, fail, verify_int_attr
+from qcomp.dialects.onnx.types import FLOAT8, FLOATS
 
-QUANTIZED_OPS: list[type[IRDLOperation]] = []
+I8 = ("int8", "uint8")
+QLMM_T = (*I8, *FLOAT8)
+CONV_DEFAULTS = {"auto_pad": "NOTSET", "group": 1}
+
+
+def _verify_conv_attrs(op) -> None:
+    verify_int_attr(op, "group")
+    ap = op.properties.get("auto_pad")
+    if ap is not None and (not isinstance(ap, StringAttr) or ap.data not in (
+            "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")):
+        fail(f"'{op.name}' op auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID")
+
+
+@irdl_op_definition
+class MatMulIntegerOp(IRDLOperation):
+    """`Y = (A - a_zero_point) @ (B - b_zero_point)` in int32."""
+
+    name = "onnx.MatMulInteger"
+    A = operand_def()
+    B = operand_def()
+    a_zero_point = operand_def()
+    b_zero_point = operand_def()
+    Y = result_def()
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
+        "MatMulInteger", (10,), ("A", "B", "a_zero_point?", "b_zero_point?"), ("Y",)))
+
+    def verify_(self) -> None:
+        a = elements_in(self, self.A, "operand #0", I8)
+        b = elements_in(self, self.B, "operand #1", I8)
+        if elements_in(self, self.a_zero_point, "operand #2", I8, optional=True) not in (None, a):
+            fail(f"'{self.name}' op A and a_zero_point must have the same element type")
+        if elements_in(self, self.b_zero_point, "operand #3", I8, optional=True) not in (None, b):
+            fail(f"'{self.name}' op B and b_zero_point must have the same element type")
+        elements_in(self, self.Y, "result #0", ("int32",))
+
+
+@irdl_op_definition
+class ConvIntegerOp(IRDLOperation):
+    """`y = conv(x - x_zero_point, w - w_zero_point)` in int32."""
+
+    name = "onnx.ConvInteger"
+    x = operand_def()
+    w = operand_def()
+    x_zero_point = operand_def()
+    w_zero_point = operand_def()
+    auto_pad = opt_prop_def(StringAttr)
+    dilations = opt_prop_def(ArrayAttr)
+    group = opt_prop_def(IntegerAttr)
+    kernel_shape = opt_prop_def(ArrayAttr)
+    pads = opt_prop_def(ArrayAttr)
+    strides = opt_prop_def(ArrayAttr)
+    y = result_def()
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
+        "ConvInteger", (10,), ("x", "w", "x_zero_point?", "w_zero_point?"), ("y",),
+        CONV_DEFAULTS))
+
+    def verify_(self) -> None:
+        x = elements_in(self, self.x, "operand #0", I8)
+        w = elements_in(self, self.w, "operand #1", I8)
+        if elements_in(self, self.x_zero_point, "operand #2", I8, optional=True) not in (None, x):
+            fail(f"'{self.name}' op x and x_zero_point must have the same element type")
+        if elements_in(self, self.w_zero_point, "operand #3", I8, optional=True) not in (None, w):
+            fail(f"'{self.name}' op w and w_zero_point must have the same element type")
+        elements_in(self, self.y, "result #0", ("int32",))
+        _verify_conv_attrs(self)
+
+
+@irdl_op_definition
+class QLinearMatMulOp(IRDLOperation):
+    """`y = saturate(round((a - a_zp) @ (b - b_zp) * a_scale * b_scale / y_scale) + y_zp)`."""
+
+    name = "onnx.QLinearMatMul"
+    a = operand_def()
+    a_scale = operand_def()
+    a_zero_point = operand_def()
+    b = operand_def()
+    b_scale = operand_def()
+    b_zero_point = operand_def()
+    y_scale = operand_def()
+    y_zero_point = operand_def()
+    y = result_def()
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
+        "QLinearMatMul", (10, 21), ("a", "a_scale", "a_zero_point", "b", "b_scale",
+                                    "b_zero_point", "y_scale", "y_zero_point"), ("y",)))
+
+    def verify_(self) -> None:
+        for v, zp, i in ((self.a, self.a_zero_point, 0), (self.b, self.b_zero_point, 3),
+                         (self.y, self.y_zero_point, 6)):
+            label = "result #0" if v is self.y else f"operand #{i}"
+            t = elements_in(self, v, label, QLMM_T)
+            if elements_in(self, zp, f"operand #{i + 2 if i < 6 else 7}", QLMM_T) != t:
+                fail(f"'{self.name}' op a value and its zero point must have the same "
+                     "element type")
+        s = [elements_in(self, v, f"operand #{i}", FLOATS)
+             for v, i in ((self.a_scale, 1), (self.b_scale, 4), (self.y_scale, 6))]
+        if len(set(s)) != 1:
+            fail(f"'{self.name}' op the scales must have one element type")
+
+
+@irdl_op_definition
+class QLinearConvOp(IRDLOperation):
+    """`y = saturate(round((conv(x - x_zp, w - w_zp) + B) * x_scale * w_scale / y_scale) + y_zp)`."""
+
+    name = "onnx.QLinearConv"
+    x = operand_def()
+    x_scale = operand_def()
+    x_zero_point = operand_def()
+    w = operand_def()
+    w_scale = operand_def()
+    w_zero_point = operand_def()
+    y_scale = operand_def()
+    y_zero_point = operand_def()
+    B = operand_def()
+    auto_pad = opt_prop_def(StringAttr)
+    dilations = opt_prop_def(ArrayAttr)
+    group = opt_prop_def(IntegerAttr)
+    kernel_shape = opt_prop_def(ArrayAttr)
+    pads = opt_prop_def(ArrayAttr)
+    strides = opt_prop_def(ArrayAttr)
+    y = result_def()
+    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
+        "QLinearConv", (10,), ("x", "x_scale", "x_zero_point", "w", "w_scale", "w_zero_point",
+                               "y_scale", "y_zero_point", "B?"), ("y",), CONV_DEFAULTS))
+
+    def verify_(self) -> None:
+        for v, zp, i in ((self.x, self.x_zero_point, 0), (self.w, self.w_zero_point, 3),
+                         (self.y, self.y_zero_point, 6)):
+            label = "result #0" if v is self.y else f"operand #{i}"
+            t = elements_in(self, v, label, I8)
+            if elements_in(self, zp, f"operand #{i + 2 if i < 6 else 7}", I8) != t:
+                fail(f"'{self.name}' op a value and its zero point must have the same "
+                     "element type")
+        for v, i in ((self.x_scale, 1), (self.w_scale, 4), (self.y_scale, 6)):
+            elements_in(self, v, f"operand #{i}", ("float",))
+        elements_in(self, self.B, "operand #8", ("int32",), optional=True)
+        _verify_conv_attrs(self)
+
+
+def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...]) -> Callable:
+    """A com.microsoft op's check: `n_in` = (min, max) inputs, and each (value, zero
+    point) pair of operand indices of one element type (int8 / uint8)."""
+
+    def check(op) -> None:
+        fn = op.function_name.data
+        n = len(op.inputs)
+        if not n_in[0] <= n <= n_in[1]:
+            fail(f"'onnx.Custom' op {fn} takes {n_in[0]} to {n_in[1]} inputs, got {n}")
+        for v, z in pairs:
+            if z < n and not isinstance(op.inputs[z].type, type(None)):
+                t = elements_in(op, op.inputs[v], f"operand #{v}", I8)
+                zt = elements_in(op, op.inputs[z], f"operand #{z}", I8, optional=True)
+                if zt not in (None, t):
+                    fail(f"'onnx.Custom' op {fn}: operand #{v} and its zero point "
+                         f"#{z} must have the same element type")
+    return check
+
+
+CONTRIB_VERIFIERS.update({
+    "QLinearAdd": _contrib((7, 8), ((0, 2), (3, 5))),
+    "QLinearMul": _contrib((7, 8), ((0, 2), (3, 5))),
+    "QLinearSigmoid": _contrib((4, 5), ((0, 2),)),
+    "QLinearLeakyRelu": _contrib((4, 5), ((0, 2),)),
+    "QLinearGlobalAveragePool": _contrib((5, 5), ((0, 2),)),
+    "QLinearConcat": _contrib((5, 1 << 20), ()),
+    "MatMulNBits": _contrib((3, 6), ()),
+})  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
+
+QUANTIZED_OPS: list[type[IRDLOperation]] = [
+    MatMulIntegerOp, ConvIntegerOp, QLinearMatMulOp, QLinearConvOp]

@@ -8,9 +8,16 @@ from collections.abc import Iterable
 
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import IntegerType, NoneType, Signedness, TensorType, UnrankedTensorType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
 
-from qcomp.dialects.onnx.core import StringType
+
+@irdl_attr_definition
+class StringType(ParametrizedAttribute, TypeAttribute):
+    """`!onnx.String`: the element type of ONNX string tensors."""
+
+    name = "onnx.String"
+
 
 # (DataType number, ONNX name, MLIR type factory)
 _TABLE: tuple[tuple[int, str, object], ...] = (
