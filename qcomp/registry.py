@@ -174,6 +174,18 @@ def _onnx_legalize_qdq_to_quant() -> type[ModulePass]:
     return OnnxLegalizeQDQToQuantPass
 
 
+def _onnx_fuse_qdq() -> type[ModulePass]:
+    from qcomp.passes.onnx_fuse_qdq import OnnxFuseQDQPass
+
+    return OnnxFuseQDQPass
+
+
+def _onnx_unfuse_qdq() -> type[ModulePass]:
+    from qcomp.passes.onnx_unfuse_qdq import OnnxUnfuseQDQPass
+
+    return OnnxUnfuseQDQPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
@@ -187,6 +199,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
     "onnx-legalize-to-stablehlo": _onnx_legalize_to_stablehlo,
     "onnx-legalize-qdq-to-quant": _onnx_legalize_qdq_to_quant,
+    "onnx-fuse-qdq": _onnx_fuse_qdq,
+    "onnx-unfuse-qdq": _onnx_unfuse_qdq,
 }
 """qcomp's passes (name -> factory)."""
 

@@ -148,3 +148,39 @@ def test_quantize_static_model(build, passes, tmp_path):
                                    atol=step * 1.0001)
     if passes is LOWER:
         assert exact == 12
+
+
+@pytest.mark.parametrize("build", [cnn, attention])
+def test_fuse_and_unfuse_qdq(build, tmp_path):
+    """onnx-fuse-qdq makes the QLinear ops onnxruntime's optimizer makes (QLinearConv,
+    QLinearMatMul, com.microsoft QLinearAdd, ...): run in qcomp's interpreter they agree
+    with onnxruntime's optimized session within one output step (its kernels requantize
+    in fixed point) for the CNN; the attention block chains two QLinearMatMul around a
+    float Softmax, so a one-step difference at the first (its own scale) reaches the
+    output through Softmax and the second: two output steps there. onnx-unfuse-qdq gives back the QDQ graph: equal to onnxruntime's
+    QDQ graph run node by node, and lowered to integer math as the imported one is."""
+    rng = np.random.default_rng(11)
+    model, shape = build(rng)
+    qmodel = quantize(model, shape, rng, tmp_path)
+    ctx = make_context()
+    fused = import_model(qmodel)
+    PASSES["onnx-fuse-qdq"]()().apply(ctx, fused)
+    fused.verify()
+    text = str(fused)
+    assert "QLinearMatMul" in text and "onnx.MatMul" not in text
+    unfused = import_model(qmodel)
+    for name in ("onnx-fuse-qdq", "onnx-unfuse-qdq", *LOWER):
+        PASSES[name]()().apply(ctx, unfused)
+    unfused.verify()
+    plain = session(qmodel, ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+    optimized = session(qmodel, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+    step = output_scale(qmodel) * (2 if build is attention else 1)
+    for _ in range(8):
+        x = rng.standard_normal(shape).astype(np.float32)
+        (r,) = run(fused, [x])
+        assert r.error is None, r.error
+        np.testing.assert_allclose(np.asarray(r.results[0]), optimized.run(None, {"x": x})[0],
+                                   rtol=0, atol=step * 1.0001)
+        (u,) = run(unfused, [x])
+        assert u.error is None, u.error
+        np.testing.assert_array_equal(np.asarray(u.results[0]), plain.run(None, {"x": x})[0])

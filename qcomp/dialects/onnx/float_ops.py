@@ -442,9 +442,10 @@ class SoftmaxOp(OnnxOp):
 class PoolOp(OnnxOp):
     X = operand_def()
     Y = result_def()
+    ALLOWED: ClassVar[tuple[str, ...]] = FLOAT_T
 
     def check(self) -> None:
-        elements_in(self, self.X, "operand #0", FLOAT_T)
+        elements_in(self, self.X, "operand #0", self.ALLOWED)
         _window_attrs(self)
         verify_int_attr(self, "ceil_mode", (0, 1))
         _same_element(self, [self.X, self.Y])
@@ -465,6 +466,7 @@ class MaxPoolSingleOutOp(PoolOp):
     """`Y[n, c, o] = max over the window at o` (padding never wins)."""
 
     name = "onnx.MaxPoolSingleOut"
+    ALLOWED: ClassVar[tuple[str, ...]] = (*FLOAT_T, "int8", "uint8")  # MaxPool-12
     auto_pad = opt_prop_def(StringAttr)
     ceil_mode = opt_prop_def(IntegerAttr)
     dilations = opt_prop_def(ArrayAttr)
