@@ -35,10 +35,9 @@ KIND: dict[type[Operation], str] = {
     fo.MaxPoolSingleOutOp: "drop", fo.GatherOp: "drop"}
 """The target ops onnxruntime's QDQ transformers fuse, by selector."""
 
-QUANTIZED_INPUTS: dict[type[Operation], tuple[int, ...] | None] = {
-    fo.ReshapeOp: (0,), fo.SqueezeOp: (0,), fo.UnsqueezeOp: (0,), fo.GatherOp: (0,),
-    fo.ConvOp: None, fo.ConcatOp: None}
-"""Operands that carry quantized data (None: all present tensor operands); the rest
+QUANTIZED_INPUTS: dict[type[Operation], tuple[int, ...]] = {
+    fo.ReshapeOp: (0,), fo.SqueezeOp: (0,), fo.UnsqueezeOp: (0,), fo.GatherOp: (0,)}
+"""Operands that carry quantized data where not all present operands do; the rest
 (shapes, axes, indices) stay as they are."""
 
 NARROW = ("int16", "uint16", "int4", "uint4")
@@ -57,7 +56,7 @@ def _dq(v: SSAValue) -> oq.DequantizeLinearOp | None:
 
 
 def data_operands(op: Operation) -> list[SSAValue]:
-    idx = QUANTIZED_INPUTS.get(type(op), (0, 1))
+    idx = QUANTIZED_INPUTS.get(type(op))
     if idx is None:
         return [v for v in op.operands if not core.is_none(v)]
     return [op.operands[i] for i in idx]
