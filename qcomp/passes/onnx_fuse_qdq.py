@@ -47,7 +47,7 @@ def zero_point(rewriter: PatternRewriter, anchor: Operation, zp: SSAValue, scale
     shape = tuple(scale.type.get_shape())  # type: ignore[attr-defined]
     t = TensorType(storage.element_type, shape)
     c = ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0]), t)
-    rewriter.insert_op(c, _before(anchor))
+    rewriter.insert(c, _before(anchor))
     return c.output
 
 
@@ -96,12 +96,12 @@ class FuseQDQ(RewritePattern):
                      if isinstance(op, fo.GlobalAveragePoolOp) else {})
             new = CustomOp([*ins, q.y_scale, yz], [out_t], CONTRIB[type(op)], "com.microsoft",
                            attrs)
-        rewriter.insert_op(new, _before(op))
-        rewriter.replace_op(q, [], [new.results[0]])
-        rewriter.erase_op(op)
+        rewriter.insert(new, _before(op))
+        rewriter.replace(q, [], [new.results[0]])
+        rewriter.erase(op)
         for dq in g.dqs:
             if not dq.y.uses:
-                rewriter.erase_op(dq)
+                rewriter.erase(dq)
 
 
 @dataclass(frozen=True)

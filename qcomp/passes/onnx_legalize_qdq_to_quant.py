@@ -176,7 +176,7 @@ class LegalizeQDQ(RewritePattern):
             q = (QuantizeCastOp(x, qt) if float_storage
                  else sh.UniformQuantizeOp.create(operands=[x], result_types=[qt]))
             cast = StorageCastOp(q.results[0], y.type)
-            rewriter.replace_op(op, [q, cast])
+            rewriter.replace(op, [q, cast])
             return
         x, scale, zp, y = op.x, op.x_scale, op.x_zero_point, op.y
         expressed = y.type.element_type  # type: ignore[attr-defined]
@@ -195,7 +195,7 @@ class LegalizeQDQ(RewritePattern):
             new = [cast]
         dq = (DequantizeCastOp(qv, y.type) if storage_name in FLOAT_STORAGE
               else sh.UniformDequantizeOp.create(operands=[qv], result_types=[y.type]))
-        rewriter.replace_op(op, [*new, dq])
+        rewriter.replace(op, [*new, dq])
 
 
 class EraseDeadCasts(RewritePattern):
@@ -203,7 +203,7 @@ class EraseDeadCasts(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, StorageCastOp) and not op.res.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 @dataclass(frozen=True)

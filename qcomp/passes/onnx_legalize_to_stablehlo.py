@@ -316,12 +316,12 @@ LOWERINGS = {
 class LegalizeOnnxFloatOps(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, fo.IdentityOp):
-            rewriter.replace_op(op, [], [op.input])
+            rewriter.replace(op, [], [op.input])
             return
         if isinstance(op, core.ConstantOp):
             v = op.properties.get("value")
             if isinstance(v, DenseIntOrFPElementsAttr) and v.type == op.output.type:
-                rewriter.replace_op(op, sh.ConstantOp(v))
+                rewriter.replace(op, sh.ConstantOp(v))
             return
         lower = LOWERINGS.get(type(op))
         if lower is None:
@@ -339,13 +339,13 @@ class LegalizeOnnxFloatOps(RewritePattern):
             remark(op, f"{PASS}: the lowering gives '{core.type_str(result.type)}', the op "
                        f"'{core.type_str(op.results[0].type)}'")
             return
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
 
 class EraseUnusedNoValue(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, core.NoValueOp) and not op.none_val.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ class _Emit:
         self.rewriter, self.point = rewriter, InsertPoint.before(anchor)
 
     def add(self, op: Operation) -> SSAValue:
-        self.rewriter.insert_op(op, self.point)
+        self.rewriter.insert(op, self.point)
         return op.results[0]
 
     def dq(self, x: SSAValue, scale: SSAValue, zp: SSAValue, axis: int | None = None
@@ -86,7 +86,7 @@ class UnfuseQDQ(RewritePattern):
             w = b.dq(op.b, op.b_scale, op.b_zero_point, 1 if _per_channel(op.b_scale) else None)
             y = b.add(fo.MatMulOp.create(operands=[a, w],
                                          result_types=[_float(op.y.type, op.y_scale)]))
-            rewriter.replace_op(op, [], [b.q(y, op.y_scale, op.y_zero_point, op.y.type)])
+            rewriter.replace(op, [], [b.q(y, op.y_scale, op.y_zero_point, op.y.type)])
             return
         if isinstance(op, oz.QLinearConvOp):
             x = b.dq(op.x, op.x_scale, op.x_zero_point)
@@ -99,7 +99,7 @@ class UnfuseQDQ(RewritePattern):
             y = b.add(fo.ConvOp.create(operands=[x, w, bias],
                                        result_types=[_float(op.y.type, op.y_scale)],
                                        properties=dict(op.properties)))
-            rewriter.replace_op(op, [], [b.q(y, op.y_scale, op.y_zero_point, op.y.type)])
+            rewriter.replace(op, [], [b.q(y, op.y_scale, op.y_zero_point, op.y.type)])
             return
         if not isinstance(op, core.CustomOp) or op.function_name is None:
             return
@@ -124,7 +124,7 @@ class UnfuseQDQ(RewritePattern):
         out = op.results[0]
         y = b.add(target.create(operands=ins_f, result_types=[_float(out.type, ys)],
                                 properties=props))
-        rewriter.replace_op(op, [], [b.q(y, ys, yz, out.type)])
+        rewriter.replace(op, [], [b.q(y, ys, yz, out.type)])
 
 
 @dataclass(frozen=True)

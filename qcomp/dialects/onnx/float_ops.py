@@ -18,14 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    StringAttr,
-)
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -33,7 +26,6 @@ from xdsl.irdl import (
     opt_prop_def,
     result_def,
     traits_def,
-    var_operand_def,
 )
 from xdsl.traits import NoMemoryEffect
 
@@ -45,103 +37,36 @@ from qcomp.dialects.onnx.core import (
     elements_in,
     fail,
     is_none,
-    raw_attr,
     static_shape,
     type_str,
     verify_int_attr,
 )
-
-FLOAT_T = ("bfloat16", "float16", "float", "double")
-MATMUL_T = ("float16", "float", "double", "uint32", "uint64", "int32", "int64", "bfloat16")
-ARITH_T = ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-           "float16", "float", "double", "bfloat16")
-RELU_T = ("float", "int32", "int8", "int16", "int64", "float16", "double", "bfloat16")
-DATA_T = (*ARITH_T, "string", "bool")
-MOVE_T = (*DATA_T, "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
-          "uint4", "int4")
-AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
-
-
-def const_ints(v: SSAValue) -> tuple[int, ...] | None:
-    """The values of an integer constant operand (`onnx.Constant`, `stablehlo.constant`,
-    `arith.constant`), None when it is not one."""
-    owner = getattr(v, "owner", None)
-    val = getattr(owner, "attributes", {}).get("value") if owner is not None else None
-    if val is None:
-        val = getattr(owner, "properties", {}).get("value") if owner is not None else None
-    if isinstance(val, DenseIntOrFPElementsAttr):
-        return tuple(int(x) for x in val.get_values())
-    return None
-
-
-def ints_attr(op: IRDLOperation, name: str) -> tuple[int, ...] | None:
-    v = attr(op, name)
-    return None if v is None else tuple(int(x) for x in v)
-
-
-def _verify_ints_attr(op: IRDLOperation, name: str) -> None:
-    a = raw_attr(op, name)
-    if a is not None and not (isinstance(a, ArrayAttr)
-                              and all(isinstance(x, IntegerAttr) for x in a.data)):
-        fail(f"'{op.name}' op attribute '{name}' failed to satisfy constraint: "
-             "64-bit integer array attribute")
-
-
-def _verify_str_attr(op: IRDLOperation, name: str, allowed: Sequence[str]) -> None:
-    a = raw_attr(op, name)
-    if a is None:
-        return
-    if not isinstance(a, StringAttr):
-        fail(f"'{op.name}' op attribute '{name}' failed to satisfy constraint: string attribute")
-    if a.data not in allowed:
-        fail(f"'{op.name}' op attribute '{name}' must be one of {', '.join(allowed)}, "
-             f"got \"{a.data}\"")
-
-
-def _same_element(op: IRDLOperation, values: Sequence[SSAValue]) -> None:
-    types = {getattr(v.type, "element_type", None) for v in values}
-    if len(types) > 1:
-        fail(f"'{op.name}' op operands and result must have the same element type, got "
-             + ", ".join(f"'{type_str(v.type)}'" for v in values))
-
-
-def _result_shape(op: IRDLOperation, compute) -> None:
-    """Calls `compute()` (the expected result shape, raising `ShapeError`) and checks the
-    result's ranked type against it (unknown sizes match anything)."""
-    try:
-        want = compute()
-    except fs.ShapeError as e:
-        fail(f"'{op.name}' op {e}")
-        return
-    if want is None:
-        return
-    have = static_shape(op.results[0])
-    if have is None:
-        return
-    if len(have) != len(want) or any(h != w and -1 not in (h, w) for h, w in zip(have, want)):
-        fail(f"'{op.name}' op result type '{type_str(op.results[0].type)}' does not match "
-             f"the inferred shape [{', '.join('?' if d < 0 else str(d) for d in want)}]")
-
-
-def _shapes(*values: SSAValue) -> list[list[int]] | None:
-    out = [static_shape(v) for v in values]
-    return None if any(s is None for s in out) else out  # type: ignore[return-value]
-
-
-class OnnxOp(IRDLOperation):
-    """An onnx op: `check()` holds its rules; `infer()` its result shape (None when
-    unknown); `verify_` runs both."""
-
-    def check(self) -> None:
-        pass
-
-    def infer(self) -> tuple[int, ...] | None:
-        return None
-
-    def verify_(self) -> None:
-        self.check()
-        _result_shape(self, self.infer)
-
+from qcomp.dialects.onnx.float_common import (  # noqa: F401 (re-exported)
+    ARITH_T,
+    AUTO_PAD,
+    DATA_T,
+    FLOAT_T,
+    MATMUL_T,
+    MOVE_T,
+    RELU_T,
+    OnnxOp,
+    _result_shape,
+    _same_element,
+    _shapes,
+    _verify_ints_attr,
+    _verify_str_attr,
+    const_ints,
+    ints_attr,
+)
+from qcomp.dialects.onnx.float_data_ops import (  # noqa: F401 (re-exported)
+    ConcatOp,
+    FlattenOp,
+    GatherOp,
+    ReshapeOp,
+    SqueezeOp,
+    TransposeOp,
+    UnsqueezeOp,
+)
 
 # -- contractions and windows -----------------------------------------------------------
 
@@ -526,187 +451,6 @@ class GlobalAveragePoolOp(OnnxOp):
         if len(x) < 3:
             raise fs.ShapeError("X must have rank >= 3 (N x C x D1 x ...)")
         return (x[0], x[1], *([1] * (len(x) - 2)))
-
-
-# -- moving data ------------------------------------------------------------------------------
-
-@irdl_op_definition
-class ReshapeOp(OnnxOp):
-    """`reshaped = data` in the shape `shape` (0 copies data's size unless allowzero, -1 is
-    inferred)."""
-
-    name = "onnx.Reshape"
-    data = operand_def()
-    shape = operand_def()
-    allowzero = opt_prop_def(IntegerAttr)
-    reshaped = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), ("data", "shape"), ("reshaped",),
-        {"allowzero": 0}))
-
-    def check(self) -> None:
-        elements_in(self, self.data, "operand #0", MOVE_T)
-        elements_in(self, self.shape, "operand #1", ("int64",))
-        verify_int_attr(self, "allowzero", (0, 1))
-        _same_element(self, [self.data, self.reshaped])
-        s = static_shape(self.shape)
-        if s is not None and len(s) != 1:
-            fail(f"'{self.name}' op shape must be a 1-D tensor, got '{type_str(self.shape.type)}'")
-
-    def infer(self):
-        d, t = static_shape(self.data), const_ints(self.shape)
-        return None if d is None or t is None else fs.reshape(d, t, attr(self, "allowzero"))
-
-
-@irdl_op_definition
-class FlattenOp(OnnxOp):
-    """`output` = `input` as a 2-D matrix `(prod(d[:axis]), prod(d[axis:]))`."""
-
-    name = "onnx.Flatten"
-    input = operand_def()
-    axis = opt_prop_def(IntegerAttr)
-    output = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), ("input",), ("output",), {"axis": 1}))
-
-    def check(self) -> None:
-        elements_in(self, self.input, "operand #0", MOVE_T)
-        verify_int_attr(self, "axis")
-        _same_element(self, [self.input, self.output])
-
-    def infer(self):
-        s = static_shape(self.input)
-        return None if s is None else fs.flatten(s, attr(self, "axis"))
-
-
-@irdl_op_definition
-class TransposeOp(OnnxOp):
-    """`transposed[i_perm[0], ...] = data[i_0, ...]`; perm defaults to the reversed axes."""
-
-    name = "onnx.Transpose"
-    data = operand_def()
-    perm = opt_prop_def(ArrayAttr)
-    transposed = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Transpose", (1, 13, 21, 23, 24, 25), ("data",), ("transposed",), {"perm": None}))
-
-    def check(self) -> None:
-        elements_in(self, self.data, "operand #0", MOVE_T)
-        _verify_ints_attr(self, "perm")
-        _same_element(self, [self.data, self.transposed])
-
-    def infer(self):
-        s = static_shape(self.data)
-        return None if s is None else fs.transpose(s, ints_attr(self, "perm"))
-
-
-@irdl_op_definition
-class ConcatOp(OnnxOp):
-    """`concat_result` = the inputs joined along `axis`."""
-
-    name = "onnx.Concat"
-    inputs = var_operand_def()
-    axis = opt_prop_def(IntegerAttr)
-    concat_result = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Concat", (1, 4, 11, 13), ("inputs*",), ("concat_result",)))
-
-    def check(self) -> None:
-        if self.axis is None:
-            fail(f"'{self.name}' op requires attribute 'axis'")
-        verify_int_attr(self, "axis")
-        for i, v in enumerate(self.inputs):
-            elements_in(self, v, f"operand #{i}", DATA_T)
-        _same_element(self, [*self.inputs, self.concat_result])
-
-    def infer(self):
-        s = _shapes(*self.inputs)
-        return None if s is None else fs.concat(s, attr(self, "axis"))
-
-
-def _axes(op: OnnxOp, v: SSAValue) -> tuple[int, ...] | None:
-    elements_in(op, v, "operand #1", ("int64",))
-    s = static_shape(v)
-    if s is not None and len(s) != 1:
-        fail(f"'{op.name}' op axes must be a 1-D tensor, got '{type_str(v.type)}'")
-    return const_ints(v)
-
-
-@irdl_op_definition
-class SqueezeOp(OnnxOp):
-    """`squeezed` = `data` without the size-1 dimensions in `axes` (all of them when
-    `axes` is absent)."""
-
-    name = "onnx.Squeeze"
-    data = operand_def()
-    axes = operand_def()
-    squeezed = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Squeeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes?"), ("squeezed",)))
-
-    def check(self) -> None:
-        elements_in(self, self.data, "operand #0", MOVE_T)
-        _same_element(self, [self.data, self.squeezed])
-
-    def infer(self):
-        s = static_shape(self.data)
-        if is_none(self.axes):
-            return None if s is None or -1 in s else fs.squeeze(s, None)
-        axes = _axes(self, self.axes)
-        return None if s is None or axes is None else fs.squeeze(s, axes)
-
-
-@irdl_op_definition
-class UnsqueezeOp(OnnxOp):
-    """`expanded` = `data` with size-1 dimensions inserted at `axes` (of the result)."""
-
-    name = "onnx.Unsqueeze"
-    data = operand_def()
-    axes = operand_def()
-    expanded = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes"), ("expanded",)))
-
-    def check(self) -> None:
-        elements_in(self, self.data, "operand #0", MOVE_T)
-        _same_element(self, [self.data, self.expanded])
-
-    def infer(self):
-        s = static_shape(self.data)
-        axes = _axes(self, self.axes)
-        return None if s is None or axes is None else fs.unsqueeze(s, axes)
-
-
-@irdl_op_definition
-class GatherOp(OnnxOp):
-    """`output[i..., j..., k...] = data[i..., indices[j...], k...]` (axis = len(i...));
-    negative indices count from the end."""
-
-    name = "onnx.Gather"
-    data = operand_def()
-    indices = operand_def()
-    axis = opt_prop_def(IntegerAttr)
-    output = result_def()
-    traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Gather", (1, 11, 13), ("data", "indices"), ("output",), {"axis": 0}))
-
-    def check(self) -> None:
-        elements_in(self, self.data, "operand #0", DATA_T)
-        elements_in(self, self.indices, "operand #1", ("int32", "int64"))
-        verify_int_attr(self, "axis")
-        _same_element(self, [self.data, self.output])
-        d, idx = static_shape(self.data), const_ints(self.indices)
-        if d is None or idx is None or not -len(d) <= attr(self, "axis") < len(d):
-            return
-        n = d[attr(self, "axis")]
-        if n >= 0:
-            bad = [i for i in idx if not -n <= i < n]
-            if bad:
-                fail(f"'{self.name}' op indices value {bad[0]} is out of bound [-{n}, {n - 1}]")
-
-    def infer(self):
-        s = _shapes(self.data, self.indices)
-        return None if s is None else fs.gather(s[0], s[1], attr(self, "axis"))
 
 
 FLOAT_OPS: list[type[IRDLOperation]] = [
