@@ -22,7 +22,7 @@ from qcomp.dialects.onnx.core import attr, is_none
 from qcomp.interpreter import elementwise, kernels
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
-from qcomp.interpreter.values import element_type, numpy_dtype, shape_of, to_type
+from qcomp.interpreter.values import element_type, numpy_dtype, to_type
 
 
 def _e(v):
@@ -134,7 +134,7 @@ class OnnxFloatFunctions(InterpreterFunctions):
         nb = len(batch)
         r = _contract(lambda p, q, acc: kernels.dot_general(
             p, q, range(nb), range(nb), (nb + 1,), (nb,), acc), a3, b3, _e(op.Y))
-        return (r.reshape(shape_of(op.Y.type)),)
+        return (r.reshape(fs.matmul(a.shape, b.shape)),)
 
     @impl(fo.GemmOp)
     def run_gemm(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
@@ -212,7 +212,7 @@ class OnnxFloatFunctions(InterpreterFunctions):
         x = args[0]
         e = _e(op.Y)
         axes = tuple(range(2, x.ndim))
-        total = _sum(x, axes, e).reshape(shape_of(op.Y.type))
+        total = _sum(x, axes, e).reshape((*x.shape[:2], *([1] * (x.ndim - 2))))
         count = np.asarray(int(np.prod(x.shape[2:], dtype=np.int64))).astype(x.dtype)
         return (_bin(sh.DivideOp, total, count, e),)
 

@@ -67,11 +67,12 @@ class Unsupported(Exception):
     """The op stays; the message is the remark."""
 
 
-def _static(v: SSAValue) -> tuple[int, ...]:
+def _static(v: SSAValue, op: Operation | None = None) -> tuple[int, ...]:
+    """The static shape of `v`, else Unsupported naming `op`."""
     t = v.type
     if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
-        raise Unsupported(f"{PASS}: '{v.owner.name if hasattr(v, 'owner') else ''}' needs "
-                          f"static shapes, got '{core.type_str(t)}'")
+        raise Unsupported(f"{PASS}: '{op.name if op else '?'}' needs static shapes, got "
+                          f"'{core.type_str(t)}'")
     return tuple(t.get_shape())
 
 
@@ -327,10 +328,10 @@ class LegalizeOnnxFloatOps(RewritePattern):
         if lower is None:
             return
         try:
-            out = _static(op.results[0])
+            out = _static(op.results[0], op)
             for v in op.operands:
                 if not core.is_none(v):
-                    _static(v)
+                    _static(v, op)
             result = lower(_Emit(rewriter, op), op, out)
         except Unsupported as e:
             remark(op, str(e))

@@ -79,7 +79,7 @@ def _result_shape(op: IRDLOperation, compute) -> None:
     have = static_shape(op.results[0])
     if have is None:
         return
-    if len(have) != len(want) or any(h != w and -1 not in (h, w) for h, w in zip(have, want)):
+    if len(have) != len(want) or any(h != w and h >= 0 and w >= 0 for h, w in zip(have, want)):
         fail(f"'{op.name}' op result type '{type_str(op.results[0].type)}' does not match "
              f"the inferred shape [{', '.join('?' if d < 0 else str(d) for d in want)}]")
 

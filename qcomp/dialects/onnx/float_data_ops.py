@@ -160,7 +160,7 @@ class SqueezeOp(OnnxOp):
     def infer(self):
         s = static_shape(self.data)
         if is_none(self.axes):
-            return None if s is None or -1 in s else fs.squeeze(s, None)
+            return None if s is None or any(d < 0 for d in s) else fs.squeeze(s, None)
         axes = _axes(self, self.axes)
         return None if s is None or axes is None else fs.squeeze(s, axes)
 

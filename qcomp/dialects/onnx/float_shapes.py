@@ -222,7 +222,7 @@ def squeeze(data: Sequence[int], axes: Sequence[int] | None) -> Shape:
     if len(norm) != len(axes):
         raise ShapeError("Squeeze: axes must not repeat")
     for a in norm:
-        if data[a] not in (1, -1):
+        if data[a] >= 0 and data[a] != 1:
             raise ShapeError(f"Squeeze: dimension {a} has size {data[a]}, not 1")
     return tuple(v for i, v in enumerate(data) if i not in norm)
 

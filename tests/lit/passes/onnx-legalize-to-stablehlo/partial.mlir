@@ -22,3 +22,13 @@ func.func @storage_order(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
   %0 = "onnx.MaxPoolSingleOut"(%x) {kernel_shape = [2, 2], strides = [2, 2], storage_order = 1 : si64} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_operand
+// CHECK:         "onnx.MatMul"
+func.func @dynamic_operand(%a: tensor<?x4xf32>, %b: tensor<4x3xf32>) -> tensor<2x3xf32> {
+  // expected-remark @+1 {{onnx-legalize-to-stablehlo: 'onnx.MatMul' needs static shapes, got 'tensor<?x4xf32>'}}
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
