@@ -183,7 +183,8 @@ class OnnxFloatFunctions(InterpreterFunctions):
     @impl(fo.MaxPoolSingleOutOp)
     def run_max_pool(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
         x = args[0]
-        view, _ = self._windows(op, x, -np.inf)
+        lowest = np.iinfo(x.dtype).min if x.dtype.kind in "iu" else -np.inf
+        view, _ = self._windows(op, x, lowest)
         return (np.max(view, axis=tuple(range(x.ndim, 2 * x.ndim))).astype(x.dtype),)
 
     @impl(fo.AveragePoolOp)

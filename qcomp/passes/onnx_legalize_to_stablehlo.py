@@ -13,7 +13,7 @@ its tests in `test/mlir/conversion/onnx_to_stablehlo/`), for static shapes:
 | MatMul | dot (2-D), else dot_general with the batch broadcast |
 | Gemm | transpose, dot, multiply by alpha, broadcast C, multiply by beta, add |
 | Conv | convolution `[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]` (+ broadcast bias, add) |
-| MaxPoolSingleOut | reduce_window maximum from -inf |
+| MaxPoolSingleOut | reduce_window maximum from -inf (an integer type's lowest value) |
 | AveragePool | reduce_window add / the window's element count (reduce_window add over ones; a constant with count_include_pad) |
 | GlobalAveragePool | reduce add, reshape, divide by the count |
 | Reshape, Flatten, Squeeze, Unsqueeze | reshape |
@@ -231,7 +231,8 @@ def _max_pool(b: _Emit, op, out):
     if core.attr(op, "storage_order"):
         raise Unsupported(f"{PASS}: storage_order = 1 (column-major Indices) is not lowered")
     win = fo.window_of(op, _static(op.X))
-    return b.reduce_window(op.X, -np.inf, sh.MaximumOp, win, out)
+    lowest = _lowest_highest(element_of(op.X))[0]  # integers: MaxPool on stored values
+    return b.reduce_window(op.X, lowest, sh.MaximumOp, win, out)
 
 
 def _average_pool(b: _Emit, op, out):

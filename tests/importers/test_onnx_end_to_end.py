@@ -64,6 +64,26 @@ def cnn(rng):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), (1, 3, 6, 6)
 
 
+def cnn_pool(rng):
+    """Conv -> Relu -> MaxPool -> Conv -> GlobalAveragePool -> Flatten -> Gemm."""
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"]),
+             helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["p1", "w2", "b2"], ["c2"], kernel_shape=[3, 3],
+                              auto_pad="SAME_UPPER"),
+             helper.make_node("GlobalAveragePool", ["c2"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("Gemm", ["f", "wg", "bg"], ["y"], transB=1)]
+    inits = [_init(rng, "w1", (4, 3, 3, 3), 0.3), _init(rng, "b1", (4,), 0.3),
+             _init(rng, "w2", (6, 4, 3, 3), 0.3), _init(rng, "b2", (6,), 0.3),
+             _init(rng, "wg", (3, 6), 0.5), _init(rng, "bg", (3,), 0.3)]
+    g = helper.make_graph(nodes, "cnn_pool",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), (1, 3, 8, 8)
+
+
 def attention(rng):
     """A transformer block's core: MatMul -> Softmax -> MatMul."""
     nodes = [helper.make_node("MatMul", ["x", "wq"], ["s"]),
@@ -121,7 +141,7 @@ def output_scale(qmodel) -> float:
     return float(inits[dq.input[1]])
 
 
-@pytest.mark.parametrize("build", [cnn, attention])
+@pytest.mark.parametrize("build", [cnn, cnn_pool, attention])
 @pytest.mark.parametrize("passes", [LOWER, LOWER_FUSED], ids=["qdq", "fused"])
 def test_quantize_static_model(build, passes, tmp_path):
     rng = np.random.default_rng(7)
@@ -150,7 +170,7 @@ def test_quantize_static_model(build, passes, tmp_path):
         assert exact == 12
 
 
-@pytest.mark.parametrize("build", [cnn, attention])
+@pytest.mark.parametrize("build", [cnn, cnn_pool, attention])
 def test_fuse_and_unfuse_qdq(build, tmp_path):
     """onnx-fuse-qdq makes the QLinear ops onnxruntime's optimizer makes (QLinearConv,
     QLinearMatMul, com.microsoft QLinearAdd, ...): run in qcomp's interpreter they agree
@@ -167,7 +187,7 @@ def test_fuse_and_unfuse_qdq(build, tmp_path):
     PASSES["onnx-fuse-qdq"]()().apply(ctx, fused)
     fused.verify()
     text = str(fused)
-    assert "QLinearMatMul" in text and "onnx.MatMul" not in text
+    assert "QLinear" in text and '"onnx.MatMul"' not in text and '"onnx.Conv"' not in text
     unfused = import_model(qmodel)
     for name in ("onnx-fuse-qdq", "onnx-unfuse-qdq", *LOWER):
         PASSES[name]()().apply(ctx, unfused)

@@ -69,3 +69,17 @@ func.func @global_average_pool(%x: tensor<1x3x5x5xf32>) -> tensor<1x3x1x1xf32> {
   %0 = "onnx.GlobalAveragePool"(%x) : (tensor<1x3x5x5xf32>) -> tensor<1x3x1x1xf32>
   return %0 : tensor<1x3x1x1xf32>
 }
+
+// -----
+
+// MaxPool on stored integers (onnx-fuse-qdq drops the QDQ pair around it) starts from
+// the type's lowest value.
+
+// CHECK-LABEL: func.func @max_pool_ui8
+// CHECK:         %[[LO:.*]] = stablehlo.constant dense<0> : tensor<ui8>
+// CHECK-NEXT:    "stablehlo.reduce_window"(%arg0, %[[LO]])
+// CHECK:         stablehlo.maximum %{{.*}}, %{{.*}} : tensor<ui8>
+func.func @max_pool_ui8(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> {
+  %0 = "onnx.MaxPoolSingleOut"(%x) {kernel_shape = [2, 2], strides = [2, 2]} : (tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8>
+  return %0 : tensor<1x1x2x2xui8>
+}
