@@ -51,11 +51,11 @@ def matmul(a: Sequence[int], b: Sequence[int]) -> Shape:
     """`numpy.matmul`'s shape: 1-D operands get a 1 prepended (a) / appended (b), which
     is dropped from the result; batch dimensions broadcast."""
     if not a or not b:
-        raise ShapeError("MatMul operands must have rank >= 1")
+        raise ShapeError("the operands must have rank >= 1")
     a2 = (1, *a) if len(a) == 1 else tuple(a)
     b2 = (*b, 1) if len(b) == 1 else tuple(b)
     if not _dim_eq(a2[-1], b2[-2]):
-        raise ShapeError(f"MatMul: the contracting dimensions differ ({a2[-1]} and {b2[-2]})")
+        raise ShapeError(f"the contracting dimensions differ ({a2[-1]} and {b2[-2]})")
     batch = broadcast(a2[:-2], b2[:-2])
     out = [*batch, a2[-2], b2[-1]]
     if len(b) == 1:
@@ -67,11 +67,11 @@ def matmul(a: Sequence[int], b: Sequence[int]) -> Shape:
 
 def gemm(a: Sequence[int], b: Sequence[int], trans_a: int, trans_b: int) -> Shape:
     if len(a) != 2 or len(b) != 2:
-        raise ShapeError("Gemm: A and B must be 2-D")
+        raise ShapeError("A and B must be 2-D")
     m, k = (a[1], a[0]) if trans_a else (a[0], a[1])
     k2, n = (b[1], b[0]) if trans_b else (b[0], b[1])
     if not _dim_eq(k, k2):
-        raise ShapeError(f"Gemm: the contracting dimensions differ ({k} and {k2})")
+        raise ShapeError(f"the contracting dimensions differ ({k} and {k2})")
     return (m, n)
 
 
@@ -161,12 +161,12 @@ def reshape(data: Sequence[int], target: Sequence[int], allowzero: int) -> Shape
         for i, v in enumerate(out):
             if v == 0:
                 if i >= len(data):
-                    raise ShapeError("Reshape: a 0 in the shape has no input dimension")
+                    raise ShapeError("a 0 in the shape has no input dimension")
                 out[i] = data[i]
     if out.count(-1) > 1:
-        raise ShapeError("Reshape: at most one dimension of the new shape can be -1")
+        raise ShapeError("at most one dimension of the new shape can be -1")
     if any(v < -1 for v in out):
-        raise ShapeError("Reshape: shape values must be >= -1")
+        raise ShapeError("shape values must be >= -1")
     total = 1
     for v in data:
         total = -1 if v < 0 or total < 0 else total * v
@@ -175,14 +175,14 @@ def reshape(data: Sequence[int], target: Sequence[int], allowzero: int) -> Shape
         for v in out:
             rest *= v if v != -1 else 1
         if rest == 0 or total % rest:
-            raise ShapeError(f"Reshape: cannot reshape {list(data)} to {list(target)}")
+            raise ShapeError(f"cannot reshape {list(data)} to {list(target)}")
         out[out.index(-1)] = total // rest
     elif total >= 0:
         prod = 1
         for v in out:
             prod *= v
         if prod != total:
-            raise ShapeError(f"Reshape: cannot reshape {list(data)} ({total} elements) to "
+            raise ShapeError(f"cannot reshape {list(data)} ({total} elements) to "
                              f"{list(target)}")
     return tuple(out)
 
@@ -190,7 +190,7 @@ def reshape(data: Sequence[int], target: Sequence[int], allowzero: int) -> Shape
 def flatten(data: Sequence[int], axis: int) -> Shape:
     r = len(data)
     if not -r <= axis <= r:
-        raise ShapeError(f"Flatten: axis {axis} is out of range for rank {r}")
+        raise ShapeError(f"axis {axis} is out of range for rank {r}")
     a = axis + r if axis < 0 else axis
 
     def prod(ds):
@@ -207,7 +207,7 @@ def flatten(data: Sequence[int], axis: int) -> Shape:
 def transpose(data: Sequence[int], perm: Sequence[int] | None) -> Shape:
     perm = tuple(perm) if perm is not None else tuple(reversed(range(len(data))))
     if sorted(perm) != list(range(len(data))):
-        raise ShapeError(f"Transpose: perm {list(perm)} is not a permutation of the "
+        raise ShapeError(f"perm {list(perm)} is not a permutation of the "
                          f"{len(data)} dimensions")
     return tuple(data[p] for p in perm)
 
@@ -216,38 +216,38 @@ def squeeze(data: Sequence[int], axes: Sequence[int] | None) -> Shape:
     r = len(data)
     if axes is None:
         if any(v < 0 for v in data):
-            raise ShapeError("Squeeze without axes needs a static shape")
+            raise ShapeError("without axes the input shape must be static")
         return tuple(v for v in data if v != 1)
-    norm = {axis_in(a, r, "Squeeze: axis") for a in axes}
+    norm = {axis_in(a, r, "axis") for a in axes}
     if len(norm) != len(axes):
-        raise ShapeError("Squeeze: axes must not repeat")
+        raise ShapeError("axes must not repeat")
     for a in norm:
         if data[a] >= 0 and data[a] != 1:
-            raise ShapeError(f"Squeeze: dimension {a} has size {data[a]}, not 1")
+            raise ShapeError(f"dimension {a} has size {data[a]}, not 1")
     return tuple(v for i, v in enumerate(data) if i not in norm)
 
 
 def unsqueeze(data: Sequence[int], axes: Sequence[int]) -> Shape:
     r = len(data) + len(axes)
-    norm = {axis_in(a, r, "Unsqueeze: axis") for a in axes}
+    norm = {axis_in(a, r, "axis") for a in axes}
     if len(norm) != len(axes):
-        raise ShapeError("Unsqueeze: axes must not repeat")
+        raise ShapeError("axes must not repeat")
     it = iter(data)
     return tuple(1 if i in norm else next(it) for i in range(r))
 
 
 def concat(shapes: Sequence[Sequence[int]], axis: int) -> Shape:
     if not shapes:
-        raise ShapeError("Concat needs at least one input")
+        raise ShapeError("at least one input is needed")
     r = len(shapes[0])
-    a = axis_in(axis, r, "Concat: axis")
+    a = axis_in(axis, r, "axis")
     total = 0
     for s in shapes:
         if len(s) != r:
-            raise ShapeError("Concat: all inputs must have the same rank")
+            raise ShapeError("all inputs must have the same rank")
         for i in range(r):
             if i != a and not _dim_eq(s[i], shapes[0][i]):
-                raise ShapeError(f"Concat: inputs differ in dimension {i} "
+                raise ShapeError(f"inputs differ in dimension {i} "
                                  f"({shapes[0][i]} and {s[i]})")
         total = -1 if s[a] < 0 or total < 0 else total + s[a]
     out = list(shapes[0])
@@ -256,5 +256,5 @@ def concat(shapes: Sequence[Sequence[int]], axis: int) -> Shape:
 
 
 def gather(data: Sequence[int], indices: Sequence[int], axis: int) -> Shape:
-    a = axis_in(axis, len(data), "Gather: axis")
+    a = axis_in(axis, len(data), "axis")
     return (*data[:a], *indices, *data[a + 1:])

@@ -37,7 +37,7 @@ func.func @pool_kernel_required(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> 
 // -----
 
 func.func @matmul_k(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
-  // expected-error @+1 {{'onnx.MatMul' op MatMul: the contracting dimensions differ (3 and 4)}}
+  // expected-error @+1 {{'onnx.MatMul' op the contracting dimensions differ (3 and 4)}}
   %0 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
@@ -71,7 +71,7 @@ func.func @conv_int(%x: tensor<1x1x3x3xi32>, %w: tensor<1x1x1x1xi32>) -> tensor<
 
 func.func @reshape_count(%x: tensor<2x3xf32>) -> tensor<4xf32> {
   %s = onnx.Constant dense<[4]> : tensor<1xi64>
-  // expected-error @+1 {{'onnx.Reshape' op Reshape: cannot reshape [2, 3] (6 elements) to [4]}}
+  // expected-error @+1 {{'onnx.Reshape' op cannot reshape [2, 3] (6 elements) to [4]}}
   %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -79,7 +79,7 @@ func.func @reshape_count(%x: tensor<2x3xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @transpose_perm(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
-  // expected-error @+1 {{'onnx.Transpose' op Transpose: perm [0, 0] is not a permutation of the 2 dimensions}}
+  // expected-error @+1 {{'onnx.Transpose' op perm [0, 0] is not a permutation of the 2 dimensions}}
   %0 = "onnx.Transpose"(%x) {perm = [0, 0]} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
