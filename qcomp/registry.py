@@ -172,6 +172,28 @@ def _litert_quantize_weights() -> type[ModulePass]:
     from qcomp.passes.litert_quantize_weights import LitertQuantizeWeightsPass
 
     return LitertQuantizeWeightsPass
+def _onnx_legalize_to_stablehlo() -> type[ModulePass]:
+    from qcomp.passes.onnx_legalize_to_stablehlo import OnnxLegalizeToStablehloPass
+
+    return OnnxLegalizeToStablehloPass
+
+
+def _onnx_legalize_qdq_to_quant() -> type[ModulePass]:
+    from qcomp.passes.onnx_legalize_qdq_to_quant import OnnxLegalizeQDQToQuantPass
+
+    return OnnxLegalizeQDQToQuantPass
+
+
+def _onnx_fuse_qdq() -> type[ModulePass]:
+    from qcomp.passes.onnx_fuse_qdq import OnnxFuseQDQPass
+
+    return OnnxFuseQDQPass
+
+
+def _onnx_unfuse_qdq() -> type[ModulePass]:
+    from qcomp.passes.onnx_unfuse_qdq import OnnxUnfuseQDQPass
+
+    return OnnxUnfuseQDQPass
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
@@ -187,6 +209,10 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
     "litert-verify-int8": _litert_verify_int8,
     "litert-quantize-weights": _litert_quantize_weights,
+    "onnx-legalize-to-stablehlo": _onnx_legalize_to_stablehlo,
+    "onnx-legalize-qdq-to-quant": _onnx_legalize_qdq_to_quant,
+    "onnx-fuse-qdq": _onnx_fuse_qdq,
+    "onnx-unfuse-qdq": _onnx_unfuse_qdq,
 }
 """qcomp's passes (name -> factory)."""
 

@@ -311,7 +311,9 @@ def import_model(model) -> ModuleOp:
             result_types.append(_tensor_type(vtypes[name], f"{label}: output '{name}'"))
         attrs = {a.name: _attribute(a, node.op_type, label) for a in node.attribute}
         if standard:
-            cls = _op_class(node.op_type)
+            # onnx-mlir's importer: a MaxPool whose Indices are absent is MaxPoolSingleOut
+            single = node.op_type == "MaxPool" and len([o for o in node.output if o]) == 1
+            cls = _op_class("MaxPoolSingleOut" if single else node.op_type)
             if cls is None:
                 raise OnnxImportError(f"{label}: unsupported op")
             defn = cls.get_irdl_definition()

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, f64, i64
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.printer import Printer
@@ -113,7 +113,20 @@ class QcompPrinter(Printer):
             self.print_string(" : ")
             self.print_attribute(attribute.get_type())
             return
+        if isinstance(attribute, ArrayAttr):
+            # MLIR prints array elements with AttrTypeElision::May: no `: i64` / `: f64`
+            with self.in_square_brackets():
+                self.print_list(attribute.data, self._print_elided)
+            return
         super().print_attribute(attribute)
+
+    def _print_elided(self, attribute: Attribute) -> None:
+        if isinstance(attribute, IntegerAttr) and attribute.type == i64:
+            self.print_int(attribute.value.data, attribute.type)
+        elif isinstance(attribute, FloatAttr) and attribute.type == f64:
+            self.print_float(attribute.value.data, attribute.type)
+        else:
+            self.print_attribute(attribute)
 
     def print_op_attributes(self, attributes: Mapping[str, Attribute], *,
                             reserved_attr_names: Iterable[str] = (),

@@ -25,6 +25,7 @@ from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, 
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.ir import QcompParser, print_module
+from qcomp.passes.utils.diagnostics import take_remarks
 from qcomp.tools.cli import (
     SPLIT_MARKER,
     ArgParser,
@@ -249,6 +250,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
                                f"in the interpreter before the passes ({why}); its numerics "
                                "are not checked", op_offset(f, positions))
                     for f, why in validator.unchecked()]
+    take_remarks()  # none left over from an earlier chunk's failed pass
     for p in opts.passes:
         before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
@@ -267,6 +269,8 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
                                 f"starting at {name}:{line})") from e
         finally:
             timing.add(type(p).__name__, time.perf_counter() - t0)
+        warnings += [Diagnostic("remark", message, op_offset(op, positions))
+                     for op, message in take_remarks()]
         if opts.verify_each:
             t0 = time.perf_counter()
             diag = verify_module(module, positions)

@@ -37,3 +37,17 @@ class PassDiagnostics(PassDiagnostic):
             raise ValueError("PassDiagnostics needs at least one diagnostic")
         super().__init__(items[0][0], items[0][1])
         self.items = list(items)
+_REMARKS: list[tuple[Operation, str]] = []
+
+
+def remark(op: Operation, message: str) -> None:
+    """A remark about `op` (MLIR's `op->emitRemark`): the pass goes on; qcomp-opt prints
+    it as `file:line:col: remark: message` (`expected-remark` matches it)."""
+    _REMARKS.append((op, message))
+
+
+def take_remarks() -> list[tuple[Operation, str]]:
+    """The remarks emitted since the last call (the driver drains them after each pass)."""
+    out = list(_REMARKS)
+    _REMARKS.clear()
+    return out

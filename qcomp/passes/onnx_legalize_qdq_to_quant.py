@@ -1,0 +1,228 @@
+"""The `onnx-legalize-qdq-to-quant` pass: ONNX QuantizeLinear / DequantizeLinear with
+constant scale and zero point as StableHLO's quantize / dequantize on `!quant.uniform`:
+
+    y = onnx.QuantizeLinear(x, s, zp)   ->  q = stablehlo.uniform_quantize x : !quant.uniform<S:F, s:zp>
+                                            y = quant.scast q             (the storage tensor)
+    y = onnx.DequantizeLinear(x, s, zp) ->  q = quant.scast x
+                                            y = stablehlo.uniform_dequantize q
+
+A `quant.scast` pair that goes back to the same quantized type is folded, so
+Q -> DQ becomes uniform_quantize -> uniform_dequantize. The granularity is the
+scale's shape: a scalar (or one element) is per-tensor, a 1-D scale with `axis` is
+per-axis (`!quant.uniform<i8:f32:1, {...}>`), a blocked scale (`block_size`) is MLIR's
+sub-channel type with block B along `axis` and 1 along the other dimensions
+(`!quant.uniform<i4:f32:{0:32, 1:1}, {...}>`). Storage: ONNX uint8 / int8 / uint16 /
+int16 / uint4 / int4 / uint2 / int2 / int32 are `u8` / `i8` / ... ; float8e4m3fn,
+float8e5m2 and float4e2m1 are the float storage types qcomp's quant dialect allows
+(`f8E4M3FN`, `f8E5M2`, `f4E2M1FN`: quantize rounds to nearest even and saturates, as
+ONNX's saturate = 1); StableHLO's ops take integer storage only, so float storage uses
+`quant.qcast` / `quant.dcast` (lowered by `lower-quant-ops`).
+
+Rounding: ONNX computes `round_half_even(x / s) + zp`; StableHLO's quantize computes
+`round_half_even(x / s + zp)` with the sum rounded to float32 first. Both are the exact
+value's nearest integer except when `x / s` lies within float32 rounding of a half
+(0.49999997 + 3 rounds to 3.5, which rounds to 4; ONNX gives 3): then they are one
+storage step apart. The pass's numerics contract says so (`--verify-numerics` allows
+one step); `tests/lit/passes/onnx-legalize-qdq-to-quant/numerics.mlir` hits such ties.
+
+What `!quant.uniform` cannot express stays as it is, with a remark saying why: a scale
+or zero point that is not a constant, a non-positive or non-finite scale, float8 e4m3fnuz
+/ e5m2fnuz storage (no MLIR quant storage type), saturate = 0 (inf and NaN kept), a
+float8 zero point that is not an integer, a `precision` other than the input's type,
+int32 input, an input type other than the scale's, a zero point outside the storage
+range, a blocked dimension that the block size does not divide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.utils.exceptions import VerifyException
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.onnx import core
+from qcomp.dialects.onnx import quantize as oq
+from qcomp.dialects.onnx.types import NAME_OF_DTYPE, onnx_name
+from qcomp.dialects.quant import (
+    DequantizeCastOp,
+    QuantizeCastOp,
+    StorageCastOp,
+    UniformQuantizedType,
+)
+from qcomp.passes.utils.diagnostics import remark
+
+PASS = "onnx-legalize-qdq-to-quant"
+
+FLOAT_STORAGE = {"float8e4m3fn": Float8E4M3FNType, "float8e5m2": Float8E5M2Type,
+                 "float4e2m1": Float4E2M1FNType}
+INT_STORAGE = {"uint8": (8, False), "int8": (8, True), "uint16": (16, False),
+               "int16": (16, True), "uint4": (4, False), "int4": (4, True),
+               "uint2": (2, False), "int2": (2, True), "int32": (32, True)}
+
+
+class Refused(Exception):
+    """Why the op stays (the remark)."""
+
+
+def constant_values(v: SSAValue) -> np.ndarray | None:
+    """The values of a constant operand (`onnx.Constant`, `stablehlo.constant`)."""
+    owner = v.owner if isinstance(v.owner, Operation) else None
+    if owner is None:
+        return None
+    a = owner.properties.get("value") or owner.attributes.get("value")
+    if not isinstance(a, DenseIntOrFPElementsAttr):
+        return None
+    shape = tuple(a.get_type().get_shape())
+    return np.asarray(a.get_values(), dtype=np.float64).reshape(shape)
+
+
+def quant_type(op: Operation, x_shape: tuple[int, ...], expressed: Attribute,
+               storage_name: str, scale: SSAValue, zp: SSAValue) -> UniformQuantizedType:
+    """The `!quant.uniform` of a QuantizeLinear / DequantizeLinear, or Refused."""
+    s = constant_values(scale)
+    if s is None:
+        raise Refused("the scale is not a constant")
+    z = np.zeros(s.shape) if core.is_none(zp) else constant_values(zp)
+    if z is None:
+        raise Refused("the zero point is not a constant")
+    if not np.all(np.isfinite(s)) or not np.all(s > 0):
+        raise Refused("!quant.uniform needs positive finite scales")
+    if storage_name in FLOAT_STORAGE:
+        if core.attr(op, "saturate") == 0:
+            raise Refused("saturate = 0 keeps inf and NaN; !quant.uniform's float storage "
+                          "saturates")
+        if not np.all(z == np.round(z)):
+            raise Refused(f"a {storage_name} zero point that is not an integer")
+        storage: Attribute = FLOAT_STORAGE[storage_name]()
+    elif storage_name in INT_STORAGE:
+        width, signed = INT_STORAGE[storage_name]
+        storage = IntegerType(width, Signedness.SIGNLESS if signed else Signedness.UNSIGNED)
+        lo, hi = (-(2 ** (width - 1)), 2 ** (width - 1) - 1) if signed else (0, 2**width - 1)
+        if np.any(z < lo) or np.any(z > hi):
+            raise Refused(f"a zero point outside the {storage_name} range [{lo}, {hi}]")
+    else:
+        raise Refused(f"{storage_name} storage has no !quant.uniform storage type")
+    zi = [int(v) for v in z.reshape(-1)]
+    si = [float(v) for v in s.reshape(-1)]
+    block = core.attr(op, "block_size") or 0
+    try:
+        kind, axis = oq.scale_layout(x_shape, tuple(s.shape), core.attr(op, "axis"), block)
+    except oq.LayoutError as e:
+        raise Refused(str(e)) from e
+    if kind == "tensor":
+        t = UniformQuantizedType.per_tensor(storage, expressed, si[0], zi[0])
+    elif kind == "axis":
+        t = UniformQuantizedType.per_axis(storage, expressed, axis, si, zi)
+    else:
+        blocks = [block if d == axis else 1 for d in range(len(x_shape))]
+        t = UniformQuantizedType.build(storage, expressed, si, zi,
+                                       quantized_dimensions=list(range(len(x_shape))),
+                                       block_sizes=blocks, params_shape=list(s.shape))
+    try:
+        t.verify_for_shape(x_shape)
+    except VerifyException as e:
+        raise Refused(str(e)) from e
+    return t
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    t = v.type
+    if not isinstance(t, TensorType):
+        raise Refused("the input is not a ranked tensor")
+    return tuple(t.get_shape())
+
+
+class LegalizeQDQ(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, oq.QuantizeLinearOp | oq.DequantizeLinearOp):
+            return
+        try:
+            self._rewrite(op, rewriter)
+        except Refused as e:
+            remark(op, f"{PASS}: '{op.name}' stays: {e}")
+
+    def _rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, oq.QuantizeLinearOp):
+            x, scale, zp, y = op.x, op.y_scale, op.y_zero_point, op.y
+            expressed = x.type.element_type  # type: ignore[attr-defined]
+            xname = onnx_name(x.type)
+            if xname not in ("float", "float16", "bfloat16"):
+                raise Refused(f"a {xname} input has no !quant.uniform expressed type")
+            if scale.type.element_type != expressed:  # type: ignore[attr-defined]
+                raise Refused("the input and the scale have different types")
+            precision = core.attr(op, "precision") or 0
+            if precision and NAME_OF_DTYPE.get(precision) != xname:
+                raise Refused(f"precision = {precision} divides in another type than "
+                              "the input's")
+            storage_name = onnx_name(y.type)
+            t = quant_type(op, _shape(x), expressed, storage_name, scale, zp)
+            qt = TensorType(t, _shape(x))
+            float_storage = storage_name in FLOAT_STORAGE
+            q = (QuantizeCastOp(x, qt) if float_storage
+                 else sh.UniformQuantizeOp.create(operands=[x], result_types=[qt]))
+            cast = StorageCastOp(q.results[0], y.type)
+            rewriter.replace(op, [q, cast])
+            return
+        x, scale, zp, y = op.x, op.x_scale, op.x_zero_point, op.y
+        expressed = y.type.element_type  # type: ignore[attr-defined]
+        if scale.type.element_type != expressed:  # type: ignore[attr-defined]
+            raise Refused("the result and the scale have different types")
+        storage_name = onnx_name(x.type)
+        t = quant_type(op, _shape(x), expressed, storage_name, scale, zp)
+        qt = TensorType(t, _shape(x))
+        src = x.owner
+        if isinstance(src, StorageCastOp) and src.arg.type == qt:
+            qv = src.arg  # quantize -> dequantize: the scast pair folds
+            new: list[Operation] = []
+        else:
+            cast = StorageCastOp(x, qt)
+            qv = cast.results[0]
+            new = [cast]
+        dq = (DequantizeCastOp(qv, y.type) if storage_name in FLOAT_STORAGE
+              else sh.UniformDequantizeOp.create(operands=[qv], result_types=[y.type]))
+        rewriter.replace(op, [*new, dq])
+
+
+class EraseDeadCasts(RewritePattern):
+    """A storage cast (and a constant) left without users by the folding."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, StorageCastOp) and not op.res.uses:
+            rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class OnnxLegalizeQDQToQuantPass(ModulePass):
+    """ONNX QuantizeLinear / DequantizeLinear with constant parameters as
+    `stablehlo.uniform_quantize` / `uniform_dequantize` on `!quant.uniform` (per-tensor,
+    per-axis, blocked as sub-channel; float8 / float4 storage through quant.qcast /
+    quant.dcast); what the quant types cannot express stays, with a remark."""
+
+    name = "onnx-legalize-qdq-to-quant"
+
+    def numerics_contract(self) -> tuple[str, int]:
+        """Spec semantics; results may move one storage step (see the module docstring)."""
+        return ("spec", 1)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(LegalizeQDQ(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(EraseDeadCasts(), apply_recursively=False,
+                             walk_reverse=True).rewrite_module(op)
+
+
+__all__ = ["OnnxLegalizeQDQToQuantPass", "constant_values", "quant_type"]
