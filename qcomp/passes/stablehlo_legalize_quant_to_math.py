@@ -41,7 +41,7 @@ from qcomp.passes.quant_to_math.ops import (
     lower_uniform_quantize,
     lower_upstream_add,
 )
-from qcomp.passes.quant_to_math.blockwise import lower_blockwise_dot
+from qcomp.passes.quant_to_math.blockwise import lower_blockwise
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
@@ -56,11 +56,12 @@ def _is_quantized_op(op: Operation) -> bool:
 
 def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAValue:
     lq, rq, oq = quantized_types(op)
+    if rq is not None and rq.is_blockwise and not isinstance(op, sh.DotOp):
+        if lq is None and oq is None:
+            return lower_hybrid(b, op, op.lhs, st(op.rhs), rq, mode)
+        if lq is not None and oq is not None and lq.is_per_tensor and not oq.is_blockwise:
+            return lower_blockwise(b, op, lq, rq, oq, st(op.lhs), st(op.rhs), mode)
     if mode.upstream:
-        if any(q is not None and q.is_blockwise for q in (lq, rq, oq)):
-            raise PassDiagnostic(op, f"{short_name(op)}: blockwise (sub-channel) operands are a "
-                                 "qcomp extension that upstream does not lower; use "
-                                 "rescale=float")
         # upstream's integer patterns, else its dequantize -> op -> quantize fallback
         kind = upstream_types_ok(lq, rq, oq)
         if kind is None:
@@ -79,9 +80,6 @@ def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAV
     if lq is None or rq is None or oq is None:
         raise PassDiagnostic(op, f"{short}: lhs, rhs and result must all be quantized, or "
                              "only the rhs (hybrid)")
-    if isinstance(op, sh.DotGeneralOp) and rq.is_blockwise and lq.is_per_tensor \
-            and not oq.is_blockwise:
-        return lower_blockwise_dot(b, op, lq, rq, oq, st(op.lhs), st(op.rhs), mode.integer_only)
     if not lq.is_per_tensor or rq.is_blockwise or oq.is_blockwise:
         raise PassDiagnostic(op, f"{short}: lhs must be per-tensor and rhs/result per-tensor "
                              "or per-axis")
