@@ -18,12 +18,12 @@
 // CHECK:         %[[L0:.*]] = stablehlo.slice %[[LC]] [0:2, 0:4] : (tensor<2x8xi32>) -> tensor<2x4xi32>
 // CHECK:         %[[R0:.*]] = stablehlo.constant dense<{{\[\[}}1, -2, 3], [4, 5, -6], [7, -8, 1], [2, 3, 4]]> : tensor<4x3xi32>
 // CHECK:         %[[A0:.*]] = stablehlo.dot_general %[[L0]], %[[R0]], contracting_dims = [1] x [0] : (tensor<2x4xi32>, tensor<4x3xi32>) -> tensor<2x3xi32>
-// CHECK:         %[[F0:.*]] = stablehlo.convert %[[A0]] : (tensor<2x3xi32>) -> tensor<2x3xf64>
-// CHECK:         stablehlo.constant dense<[2.500000e-01, 1.250000e-01, 6.250000e-02]> : tensor<3xf64>
-// CHECK:         %[[T0:.*]] = stablehlo.multiply %[[F0]], %{{.*}} : tensor<2x3xf64>
 // CHECK:         %[[L1:.*]] = stablehlo.slice %[[LC]] [0:2, 4:8] : (tensor<2x8xi32>) -> tensor<2x4xi32>
 // CHECK:         %[[R1:.*]] = stablehlo.constant dense<{{\[\[}}-1, -1, -3], [4, -8, 6], [7, -3, -1], [2, -1, 2]]> : tensor<4x3xi32>
 // CHECK:         %[[A1:.*]] = stablehlo.dot_general %[[L1]], %[[R1]]
+// CHECK:         %[[F0:.*]] = stablehlo.convert %[[A0]] : (tensor<2x3xi32>) -> tensor<2x3xf64>
+// CHECK:         stablehlo.constant dense<[2.500000e-01, 1.250000e-01, 6.250000e-02]> : tensor<3xf64>
+// CHECK:         %[[T0:.*]] = stablehlo.multiply %[[F0]], %{{.*}} : tensor<2x3xf64>
 // CHECK:         %[[F1:.*]] = stablehlo.convert %[[A1]] : (tensor<2x3xi32>) -> tensor<2x3xf64>
 // CHECK:         stablehlo.constant dense<[5.000000e-01, 1.000000e+00, 2.500000e-01]> : tensor<3xf64>
 // CHECK:         %[[T1:.*]] = stablehlo.multiply %[[F1]], %{{.*}} : tensor<2x3xf64>
