@@ -249,6 +249,13 @@ class LegalizeQuantToMathPass(ModulePass):
     dynamic (`?`) dimensions take their scales and zero points through
     `chlo.broadcast_*` with `broadcast_dimensions` (as upstream), the same numbers as
     the static lowering.
+    A blockwise (sub-channel) rhs of dot_general / convolution (a qcomp extension,
+    docs/blockwise.md): one integer contraction per block of the split contracting
+    dimension on the centred operands, each block sum rescaled with its own scales,
+    the blocks summed in order: `float` in f64 (`rescale_blocks`, the spec exactly),
+    `fixed-point` as i64 terms with 16 fraction bits and one half-up rounding
+    (`fixed_point_rescale_blocks`, within one step), `stablehlo` in f32 with one
+    truncation and no clamp (`qcomp.quant.stablehlo.dot_rescale_blocks`).
     Errors: ops with no lowering ("failed to legalize operation '...' that was
     explicitly marked illegal"), requantize changing the per-axis dimension
     (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32, fully quantized
