@@ -22,8 +22,6 @@ and cut at compile time; a convolution pads the centred lhs with 0), then by `re
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, TensorType, f32, f64, i32, i64
 from xdsl.ir import Operation, SSAValue
