@@ -10,6 +10,8 @@
   iff result quantized; dot_general rhs zero points are 0 (C15) and its rhs
   quantized dimension is not contracted (C16); convolution's rhs/result
   quantized dimensions are the kernel output / output feature dimensions.
+- qcomp's extension (docs/blockwise.md): a sub-channel (blockwise) rhs of dot_general
+  and convolution, checked by `verify_blockwise_*` with messages of their own.
 """
 
 from __future__ import annotations
