@@ -193,3 +193,26 @@ def test_lowered_blockwise_conv_runs_on_xla_bit_for_bit(rescale):
     (r,) = run_backend(module, [x], backend="xla")
     assert r.error is None, r.error.message
     assert r.results[0].tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("semantics", ["spec", "stablehlo"])
+def test_qcomp_run_backend_xla_prints_the_interpreters_result(tmp_path, semantics):
+    """`qcomp-run --backend xla` lowers the quantized program with the semantics'
+    rescale (float / stablehlo) and runs it on XLA: the same printed result as the
+    NumPy interpreter on the quantized program."""
+    pytest.importorskip("jax")
+    import io
+
+    from qcomp.tools.qcomp_run import main as run_main
+
+    case = Case(23, "nchw", per_axis_result=True)
+    path = tmp_path / "conv.mlir"
+    path.write_text(case.src)
+    arg = "x".join(map(str, case.x.shape)) + "xi8=" + ",".join(map(str, case.x.ravel()))
+    printed = []
+    for backend in ("numpy", "xla"):
+        out = io.StringIO()
+        assert run_main([str(path), f"--input={arg}", "--semantics", semantics,
+                         "--backend", backend], stdout=out) == 0
+        printed.append(out.getvalue())
+    assert "@main result[0]" in printed[0] and printed[0] == printed[1]
