@@ -166,11 +166,22 @@ def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.n
 
 
 def row_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row minimum and maximum values of a C-contiguous float32 [R, C] (C >= 1), signs of
-    zero unspecified: a pairwise tree over flat views (`lo[0::2]` against `lo[1::2]`
-    halves every row at once, an odd width first folds its last column into the first),
-    a few whole-array passes instead of NumPy's per-row reduction loop (3x faster at
-    C = 64)."""
+    """Row minimum and maximum values of a float32 [R, C] (C >= 1), signs of zero
+    unspecified, in cache-sized blocks of rows (`_tree_min_max`)."""
+    r, c = x.shape
+    if r * c <= _BLOCK:
+        return _tree_min_max(np.ascontiguousarray(x))
+    mn, mx = np.empty(r, F32), np.empty(r, F32)
+    for sl in _blocks(r, c):
+        mn[sl], mx[sl] = _tree_min_max(np.ascontiguousarray(x[sl]))
+    return mn, mx
+
+
+def _tree_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`row_min_max` of a C-contiguous block: a pairwise tree over flat views
+    (`lo[0::2]` against `lo[1::2]` halves every row at once; an odd width first folds
+    its last column into the first), a few whole-array passes instead of NumPy's
+    per-row reduction loop (3x faster at C = 64)."""
     r, c = x.shape
     if c == 1:
         return x[:, 0].copy(), x[:, 0].copy()
@@ -199,7 +210,7 @@ def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     first zero of the remaining columns."""
     if not x.shape[1]:
         return np.full(len(x), FLT_MAX), np.full(len(x), -FLT_MAX)
-    mn, mx = row_min_max(np.ascontiguousarray(x))
+    mn, mx = row_min_max(x)
     mn = np.minimum(mn, FLT_MAX)
     mx = np.maximum(mx, -FLT_MAX)
     for ext in (mn, mx):
@@ -238,7 +249,7 @@ def first_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row extremes as a scalar loop keeping the first of equal values finds them
     (`std::min_element` / `std::max_element`, Caffe2's random quantizer): of several
     zeros the first one's sign."""
-    mn, mx = row_min_max(np.ascontiguousarray(x))
+    mn, mx = row_min_max(x)
     for ext in (mn, mx):
         rows = np.flatnonzero(ext == 0)
         if rows.size:
@@ -261,14 +272,16 @@ def _blocks(rows: int, cols: int):
 
 
 def _quantize_rows(x: np.ndarray, minimum: np.ndarray, inverse: np.ndarray, top: int,
-                   out: np.ndarray, in_range: bool = False, t: np.ndarray | None = None
+                   out: np.ndarray, in_range: bool | None = False, t: np.ndarray | None = None
                    ) -> None:
     """out[r, c] = clamp(rint((x - min[r]) * inverse[r]), 0, top), NaN -> 0 (fbgemm's
     cvtps/packus saturation and lrintf's integer indefinite value both give 0), for one
     block of rows (`t`: a float32 scratch array shaped like x).
     `in_range`: the caller knows every t is a number in [0, top + 1/2) (the 8-bit rows
     with a finite range: 0 <= x - min <= range and inverse <= 255 / range); `None`: no
-    NaN but maybe out of range (finite x, minimum and inverse: see `_finite_rows`)."""
+    NaN but maybe out of range (finite x, minimum and inverse: see `_finite_rows`).
+    `out` narrower than x (by 8 / bits for top = 2^bits - 1 < 255): the values packed
+    as `pack_consecutive` does, summed as floats (`_pack_floats`)."""
     t = np.empty(x.shape, F32) if t is None else t
     with np.errstate(invalid="ignore", over="ignore"):
         np.subtract(x, minimum[:, None], out=t)
@@ -278,7 +291,21 @@ def _quantize_rows(x: np.ndarray, minimum: np.ndarray, inverse: np.ndarray, top:
             t[np.isnan(t)] = 0
         if not in_range:
             np.clip(t, 0, top, out=t)
+        if out.shape[1] != x.shape[1]:
+            t = _pack_floats(t, x.shape[1] // out.shape[1])
         np.copyto(out, t, casting="unsafe")
+
+
+def _pack_floats(t: np.ndarray, k: int) -> np.ndarray:
+    """[R, nb * k] C-contiguous small integers (floats) -> [R, nb] floats of their
+    packed bytes: sum of value j * 2^(j * 8 / k) (exact), by strided flat views."""
+    f = t.reshape(-1)
+    h = f[k - 1::k] * F32(1 << (8 // k))
+    for j in range(k - 2, -1, -1):
+        np.add(h, f[j::k], out=h)
+        if j:
+            np.multiply(h, F32(1 << (8 // k)), out=h)
+    return h.reshape(len(t), -1)
 
 
 def _finite_rows(*row_values: np.ndarray) -> bool:
@@ -295,24 +322,23 @@ def _scratch(rows: int, cols: int) -> np.ndarray:
 # ---------------------------------------------------------------------------
 def float_to_fused_8bit(x: np.ndarray) -> np.ndarray:
     """Caffe2's `FloatToFused8BitRowwiseQuantized` = PyTorch's
-    `embedding_bag_byte_prepack` (module docstring for the formulas). Runs in blocks of
-    rows that stay in cache from the extremes to the bytes."""
+    `embedding_bag_byte_prepack` (module docstring for the formulas)."""
     x = np.asarray(x)
     rows = as_rows(x)
     r, c = rows.shape
+    mn, mx = fbgemm_min_max(rows)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rng = mx - mn
+        scale = rng / F32(255)
+        inverse = F32(255) / (rng + EPSILON_8BIT)
     out = np.empty((r, c + 8), np.uint8)
+    in_range = bool(np.isfinite(rng).all())
     tmp = _scratch(r, c)
     for sl in _blocks(r, c):
-        xb = rows[sl]
-        mn, mx = fbgemm_min_max(xb)
-        with np.errstate(over="ignore", invalid="ignore"):
-            rng = mx - mn
-            scale = rng / F32(255)
-            inverse = F32(255) / (rng + EPSILON_8BIT)
-        _quantize_rows(xb, mn, inverse, 255, out[sl, :c], in_range=bool(np.isfinite(rng).all()),
-                       t=tmp[:len(xb)])
-        out[sl, c:c + 4] = scale.astype("<f4").view(np.uint8).reshape(-1, 4)
-        out[sl, c + 4:] = mn.astype("<f4").view(np.uint8).reshape(-1, 4)
+        _quantize_rows(rows[sl], mn[sl], inverse[sl], 255, out[sl, :c], in_range,
+                       tmp[:sl.stop - sl.start])
+    out[:, c:c + 4] = scale.astype("<f4").view(np.uint8).reshape(r, 4)
+    out[:, c + 4:] = mn.astype("<f4").view(np.uint8).reshape(r, 4)
     return out.reshape(x.shape[:-1] + (c + 8,))
 
 
@@ -422,26 +448,30 @@ def nbit_params(mn: np.ndarray, mx: np.ndarray, bits: int
 def float_to_fused_nbit(x: np.ndarray, bits: int) -> np.ndarray:
     """Caffe2's `FloatToFused{4,2}BitRowwiseQuantized` = PyTorch's
     `embedding_bag_{4,2}bit_prepack` (module docstring). PyTorch needs C to be a
-    multiple of 8 / bits; any C packs here (the last byte's unused slots are 0). Runs
-    in blocks of rows that stay in cache from the extremes to the packed bytes."""
+    multiple of 8 / bits; any C packs here (the last byte's unused slots are 0)."""
     _check_nbit(bits)
     x = np.asarray(x)
     rows = as_rows(x)
     r, c = rows.shape
+    k = per_byte(bits)
     nb = packed_bytes(c, bits)
+    mn, mx = fbgemm_min_max(rows)
+    bias16, scale16, m, inverse = nbit_params(mn, mx, bits)
+    finite = None if _finite_rows(mn, mx, m, inverse) else False
     out = np.empty((r, nb + 4), np.uint8)
     tmp = _scratch(r, c)
-    q = np.zeros((len(tmp), nb * per_byte(bits)), np.uint8)
+    q = None if c % k == 0 else np.zeros((len(tmp), nb * k), np.uint8)
     for sl in _blocks(r, c):
-        xb = rows[sl]
-        n = len(xb)
-        mn, mx = fbgemm_min_max(xb)
-        bias16, scale16, m, inverse = nbit_params(mn, mx, bits)
-        finite = None if _finite_rows(mn, mx, m, inverse) else False
-        _quantize_rows(xb, m, inverse, (1 << bits) - 1, q[:n, :c], in_range=finite, t=tmp[:n])
-        _pack_into(q[:n], bits, out[sl, :nb])
-        out[sl, nb:nb + 2] = scale16.astype("<f2").view(np.uint8).reshape(n, 2)
-        out[sl, nb + 2:] = bias16.astype("<f2").view(np.uint8).reshape(n, 2)
+        n = sl.stop - sl.start
+        if q is None:   # packed on the way out
+            _quantize_rows(rows[sl], m[sl], inverse[sl], (1 << bits) - 1, out[sl, :nb],
+                           finite, tmp[:n])
+        else:
+            _quantize_rows(rows[sl], m[sl], inverse[sl], (1 << bits) - 1, q[:n, :c], finite,
+                           tmp[:n])
+            _pack_into(q[:n], bits, out[sl, :nb])
+    out[:, nb:nb + 2] = scale16.astype("<f2").view(np.uint8).reshape(r, 2)
+    out[:, nb + 2:] = bias16.astype("<f2").view(np.uint8).reshape(r, 2)
     return out.reshape(x.shape[:-1] + (nb + 4,))
 
 
