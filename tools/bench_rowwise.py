@@ -6,8 +6,9 @@
 Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
 lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
 prepack / unpack / bag kernels in the same run: best of `--repeat` wall times,
-alternating qcomp and torch, torch with its default thread count and with one thread.
-Every row also says whether qcomp's output equals torch's bit for bit. The load
+alternating qcomp and torch, torch with its default thread count and with one thread,
+and the best CPU time of qcomp and of single-threaded torch (steadier than wall time
+when other processes share the cores). Every row also says whether qcomp's output equals torch's bit for bit. The load
 average before and after is printed: on a shared machine the ratios are rough.
 
 `--xla` adds a column: the op lowered by `rowwise-legalize-to-stablehlo` and compiled
@@ -34,12 +35,19 @@ from qcomp.quant import rowwise_bags as rb  # noqa: E402
 from qcomp.quant import rowwise_rand as rr  # noqa: E402
 
 
+CPU = {}
+"""Best CPU time (this process, every thread) of the last `best` call per function."""
+
+
 def best(fn, repeat: int) -> tuple[float, object]:
-    out, t = None, float("inf")
+    """(best wall time, result); the best CPU time goes to CPU[fn]."""
+    out, t, c = None, float("inf"), float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
         t = min(t, time.perf_counter() - t0)
+        c = min(c, time.process_time() - c0)
+    CPU[fn] = c
     return t, out
 
 
@@ -74,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             t_1, _ = best(fn, args.repeat)
         finally:
             torch.set_num_threads(threads)
-        return t_n, t_1, out
+        return t_n, (t_1, CPU[fn]), out
 
     xla_notes = []
 
@@ -98,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def row(op: str, fmt: str, qfn, tfn=None, xla_op=None):
         t_q, got = best(qfn, args.repeat)
-        t_n, t_1, want = torch_times(tfn) if tfn is not None else (None, None, None)
+        c_q = CPU[qfn]
+        t_n, (t_1, c_1), want = torch_times(tfn) if tfn is not None else (None, (None, None), None)
         same = None
         if want is not None:
             want = want.numpy()
@@ -106,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         t_x = same_x = None
         if args.xla and xla_op is not None:
             t_x, same_x = xla_time(*xla_op(got), want)
-        rows.append((op, fmt, t_q, t_n, t_1, same, t_x, same_x))
+        rows.append((op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x))
         return got
 
     def xla_program(name, arg, result):
@@ -167,20 +176,22 @@ def main(argv: list[str] | None = None) -> int:
 
     xla_head = " | qcomp on XLA | XLA / torch 1T | XLA same bytes" if args.xla else ""
     header = (f"| operation ({args.rows:,} × {args.cols} f32) | format | qcomp | torch ({threads} threads) "
-              f"| qcomp / torch | torch (1 thread) | qcomp / torch 1T | same bytes{xla_head} |")
+              f"| qcomp / torch | torch (1 thread) | qcomp / torch 1T | CPU qcomp / torch 1T "
+              f"| same bytes{xla_head} |")
     print(header)
-    print("|" + "---|" * (11 if args.xla else 8))
-    for op, fmt, t_q, t_n, t_1, same, t_x, same_x in rows:
+    print("|" + "---|" * (12 if args.xla else 9))
+    for op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x in rows:
         xla_cols = f" | {fmt_t(t_x)} | {fmt_r(t_x, t_1) if t_x else '—'} | {yes(same_x)}" if args.xla else ""
+        cpu = "—" if c_1 is None else f"{c_q:.3f} / {c_1:.3f} s = {c_q / max(c_1, 1e-9):.1f}"
         print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(t_1)} "
-              f"| {fmt_r(t_q, t_1)} | {yes(same)}{xla_cols} |")
+              f"| {fmt_r(t_q, t_1)} | {cpu} | {yes(same)}{xla_cols} |")
     for note in xla_notes:
         print(f"XLA {note}")
     load_after = os.getloadavg()
     print(f"load average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} "
           f"{load_before[2]:.1f}, after {load_after[0]:.1f} {load_after[1]:.1f} {load_after[2]:.1f} "
           f"on {os.cpu_count()} cores")
-    ok = all(r[5] in (None, True) and r[7] in (None, True) for r in rows)
+    ok = all(r[7] in (None, True) and r[9] in (None, True) for r in rows)
     return 0 if ok else 1
 
 
