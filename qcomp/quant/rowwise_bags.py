@@ -34,6 +34,9 @@ from qcomp.quant.rowwise import (
     unpack_consecutive,
 )
 
+_CHUNK = 1 << 16
+"""Accumulator elements per chunk of bags in `_sum_steps` (256 KiB of float32)."""
+
 
 def _check_data(data: np.ndarray, bits: int, cols: int | None) -> int:
     if data.dtype != np.uint8 or data.ndim != 2:
@@ -161,19 +164,24 @@ def _step_layout(starts: np.ndarray, lengths: np.ndarray
 def _sum_steps(acc: np.ndarray, rows: np.ndarray, counts: list[int], scale: np.ndarray,
                bias: np.ndarray, bits: int, cols: int, exact32: bool) -> None:
     """acc[m] = fma(scale, q, acc[m] + bias) step by step (`bag_reduce`), plain float
-    arithmetic (float32 when `exact32`, else a float64 product and sum)."""
+    arithmetic (float32 when `exact32`, else a float64 product and sum), in chunks of
+    bags whose accumulators stay in cache through all the steps."""
     segs = len(acc)
-    prod = np.empty((segs, cols), F32 if exact32 else np.float64)
+    chunk = max(1, _CHUNK // max(cols, 1))
+    prod = np.empty((min(segs, chunk), cols), F32 if exact32 else np.float64)
     scale = scale[:, None] if exact32 else scale.astype(np.float64)[:, None]
-    off = 0
-    for n in counts:
-        a, p, sl = acc[:n], prod[:n], slice(off, off + n)
-        np.add(a, bias[sl, None], out=a)
-        q = rows[sl, :cols] if bits == 8 else unpack_consecutive(rows[sl, :-4], bits, cols)
-        np.copyto(p, q)
-        np.multiply(p, scale[sl], out=p)
-        np.add(p, a, out=a)            # float64 sum rounded to float32 on the way out
-        off += n
+    first = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    for b0 in range(0, segs, chunk):
+        for k, n in enumerate(counts):
+            if n <= b0:
+                break   # counts do not increase: no bag of this chunk is longer
+            b1 = min(n, b0 + chunk)
+            a, p, sl = acc[b0:b1], prod[:b1 - b0], slice(first[k] + b0, first[k] + b1)
+            np.add(a, bias[sl, None], out=a)
+            q = rows[sl, :cols] if bits == 8 else unpack_consecutive(rows[sl, :-4], bits, cols)
+            np.copyto(p, q)
+            np.multiply(p, scale[sl], out=p)
+            np.add(p, a, out=a)            # a float64 sum is rounded to float32 on the way out
 
 
 def _exact_bags(counts: list[int], scale: np.ndarray, bias: np.ndarray, qmax: int, segs: int
@@ -182,26 +190,24 @@ def _exact_bags(counts: list[int], scale: np.ndarray, bias: np.ndarray, qmax: in
 
     Every value of a bag's sum (products `scale * q`, biases, their float32 sums and
     roundings) is a multiple of 2^G, G the least exponent of a last significand bit
-    among its scales and biases (rounding to float32 only drops bits below the grid),
-    and at most M = sum(|scale| * qmax + |bias|) in magnitude (times a rounding
-    slack). A float64 holds every multiple of 2^G below 2^(G + 53): the bag is exact
-    when M < 2^(G + 53), i.e. M < 2^(e + 29) for each nonzero scale and bias
-    (`frexp` exponent e, last bit 2^(e - 24)), and all of them are finite."""
+    among its float32 scales and biases (rounding to float32 only drops bits below the
+    grid), and below M = sum(|scale| * qmax + |bias|) in magnitude (times a rounding
+    slack). A float64 holds every multiple of 2^G below 2^(G + 53), so the bag is exact
+    when M < 2^(G + 53): with M < 2^e (`frexp`), when every nonzero scale and bias has
+    a biased exponent field E >= e + 97 (last bit 2^(max(E, 1) - 150)) below 255."""
     if not counts:
         return np.ones(segs, bool)
     bag = np.concatenate([np.arange(n) for n in counts])
-    s, b = scale.astype(np.float64), bias.astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        total = np.bincount(bag, np.abs(s) * qmax + np.abs(b), segs)
-        length = np.bincount(bag, minlength=segs)
-        total *= 1 + (length + 1) * 2.0 ** -21
-        finite = np.isfinite(s) & np.isfinite(b)
-        m = total[bag]
-        ok = finite & np.isfinite(m)
-        for v in (s, b):
-            e = np.frexp(v)[1].astype(np.int64)
-            ok &= (v == 0) | (m < np.ldexp(1.0, np.clip(e + 29, -1074, 1023)))
-    return np.bincount(bag, ~ok, segs) == 0
+        total = np.bincount(bag, np.abs(scale.astype(np.float64)) * qmax
+                            + np.abs(bias.astype(np.float64)), segs)
+        total *= 1 + (np.bincount(bag, minlength=segs) + 1) * 2.0 ** -21
+        need = (np.frexp(total)[1] + 97)[bag]
+        ok = np.ones(len(bag), bool)
+        for v in (scale, bias):
+            e = (np.asarray(v, F32).view(np.int32) >> 23) & 0xFF
+            ok &= (e != 0xFF) & ((v == 0) | (np.maximum(e, 1) >= need))
+    return (np.bincount(bag, ~ok, segs) == 0) & np.isfinite(total)
 
 
 def _bag_reduce_fma(data: np.ndarray, idx: np.ndarray, starts: np.ndarray, lengths: np.ndarray,

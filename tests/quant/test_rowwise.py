@@ -224,6 +224,25 @@ def test_bags_of_arbitrary_scales_match_torch(bits):
     assert rb.embedding_bag_offsets(data, idx, offsets, bits, weights).tobytes() == want.tobytes()
 
 
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_bags_summed_in_chunks_match_torch(bits, monkeypatch):
+    """Many bags of uneven lengths, summed a few bags at a time (a small chunk size
+    forces `_sum_steps` through many chunks, some past every bag's last step)."""
+    monkeypatch.setattr(rb, "_CHUNK", 48)
+    rng = np.random.default_rng(600 + bits)
+    w = table(rng, "magnitudes", 40, 16)
+    packed = _torch(PREPACK[bits], torch.from_numpy(w))
+    lengths = rng.integers(0, 9, 300)
+    idx = rng.integers(0, 40, int(lengths.sum()))
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    for weights in (None, rng.standard_normal(idx.size).astype(np.float32)):
+        tw = None if weights is None else torch.from_numpy(weights)
+        want = _torch(BAG[bits], torch.from_numpy(packed), torch.from_numpy(idx),
+                      torch.from_numpy(offsets), False, 0, False, tw, None, True)
+        got = rb.sparse_lengths(packed, idx, lengths, bits, weights)
+        assert got.tobytes() == want.tobytes(), _diff(got, want)
+
+
 def test_torch_bags_ignore_mode_so_mean_is_caffe2s():
     """PyTorch's quantized bags return the sum for mode=1 (mean); SparseLengthsMean is
     Caffe2's: the float32 sum times float32(1 / length), 0 for an empty segment."""
