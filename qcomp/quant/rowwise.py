@@ -152,17 +152,22 @@ def exact_rows(scale: np.ndarray, bias: np.ndarray) -> np.ndarray:
             | ~np.isfinite(bias)
 
 
-def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.ndarray
-                 ) -> np.ndarray:
+def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.ndarray,
+                 out: np.ndarray | None = None, tmp: np.ndarray | None = None) -> np.ndarray:
     """float32 fma(q, scale[r], bias[r]) for integer q [R, C] in [0, 256): plain float64
-    arithmetic on the `exact` rows (see `exact_rows`), `fma_f32` on the others."""
+    arithmetic on the `exact` rows (see `exact_rows`), `fma_f32` on the others; into
+    `out` if given (`tmp`: a float64 scratch array shaped like q)."""
+    out = np.empty(q.shape, F32) if out is None else out
     if exact.all():
+        s = np.empty(q.shape, np.float64) if tmp is None else tmp
         with np.errstate(invalid="ignore", over="ignore"):
-            s = q.astype(np.float64)
-            np.multiply(s, scale[:, None].astype(np.float64), out=s)
-            np.add(s, bias[:, None].astype(np.float64), out=s)
-            return s.astype(F32)
-    return fma_f32(q, scale[:, None], bias[:, None], True)
+            np.copyto(s, q)
+            np.multiply(s, scale.astype(np.float64)[:, None], out=s)
+            np.add(s, bias.astype(np.float64)[:, None], out=s)
+            np.copyto(out, s, casting="same_kind")
+    else:
+        out[...] = fma_f32(q, scale[:, None], bias[:, None], True)
+    return out
 
 
 def row_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -367,8 +372,9 @@ def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     scale, bias = params_8bit(rows)
     out = np.empty((len(rows), c), F32)
     exact = exact_rows(scale, bias)
+    tmp = np.empty((min(len(rows), max(1, _BLOCK // max(c, 1))), c), np.float64)
     for sl in _blocks(len(rows), c):
-        out[sl] = mul_add_rows(rows[sl, :c], scale[sl], bias[sl], exact[sl])
+        mul_add_rows(rows[sl, :c], scale[sl], bias[sl], exact[sl], out[sl], tmp[:sl.stop - sl.start])
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (c,))
 
 
