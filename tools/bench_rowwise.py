@@ -8,8 +8,9 @@ lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'
 prepack / unpack / bag kernels in the same run: best of `--repeat` wall times,
 alternating qcomp and torch, torch with its default thread count and with one thread,
 and the best CPU time of qcomp and of single-threaded torch (steadier than wall time
-when other processes share the cores). Every row also says whether qcomp's output equals torch's bit for bit. The load
-average before and after is printed: on a shared machine the ratios are rough.
+when other processes share the cores). Every row also says whether qcomp's output
+equals torch's bit for bit. The load average before and after is printed: on a
+shared machine the ratios are rough.
 
 `--xla` adds a column: the op lowered by `rowwise-legalize-to-stablehlo` and compiled
 by XLA (`qcomp.backends.xla`), run time best of `--repeat` (host conversions
