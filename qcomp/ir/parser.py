@@ -207,7 +207,7 @@ class QcompParser(Parser):
             # a splat is held as one element (qcomp.ir.splat); other literals element by element
             self.raise_error(
                 f"dense literal of {count} elements is larger than qcomp holds "
-                f"({MAX_CONSTANT_BYTES >> 30} GiB): constants are stored element by element",
+                f"({MAX_CONSTANT_BYTES >> 30} GiB): only a splat is held as one element",
                 Span(lt, gt + 1, self.lexer.input))
         if (attr := complex_from_text(body, type)) is not None:
             return attr

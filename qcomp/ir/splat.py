@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import Attribute
 
@@ -80,9 +81,47 @@ def iter_values(attr: DenseIntOrFPElementsAttr) -> Iterator[Any]:
     return attr.iter_values()
 
 
+def is_splat_array(a) -> bool:
+    """Whether the NumPy array `a` holds one value n > 1 times (a broadcast view of one
+    value is recognised without reading it)."""
+    if a.size < 2:
+        return False
+    if all(stride == 0 for stride in a.strides):
+        return True
+    flat = np.ascontiguousarray(a).reshape(-1)
+    if flat.dtype.kind in "fc":  # compare bits: -0.0 is not 0.0, NaN payloads count
+        flat = flat.view(f"u{flat.dtype.itemsize}") if flat.dtype.itemsize <= 8 else \
+            flat.view(np.uint8).reshape(flat.size, -1)
+        return bool((flat == flat[0]).all())
+    return bool((flat == flat[0]).all())
+
+
+class Repeated(Sequence):
+    """`value` n times, stored once (a held splat's elements)."""
+
+    def __init__(self, value: Any, n: int):
+        self.value, self.n = value, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return Repeated(self.value, len(range(*i.indices(self.n))))
+        if not -self.n <= i < self.n:
+            raise IndexError("index out of range")
+        return self.value
+
+    def __iter__(self) -> Iterator[Any]:
+        return itertools.repeat(self.value, self.n)
+
+    def __repr__(self) -> str:
+        return f"Repeated({self.value!r}, {self.n})"
+
+
 def dense_values(attr: DenseIntOrFPElementsAttr) -> Sequence[Any]:
-    """Every element value as a tuple, a held splat expanded: for attributes a verifier
-    has already bounded (window sizes, padding, shape operands)."""
+    """Every element value: xDSL's tuple, or for a held splat a `Repeated` sequence (its
+    length is the type's element count; nothing is copied)."""
     if is_held_splat(attr):
-        return attr.get_values() * element_count(attr)
+        return Repeated(attr.get_values()[0], element_count(attr))
     return attr.get_values()

@@ -22,7 +22,13 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.passes.quant_to_math.dot import _dot_dims, centered, constant_values, quantize_real
+from qcomp.passes.quant_to_math.dot import (
+    _dot_dims,
+    centered,
+    constant_values,
+    is_broadcast,
+    quantize_real,
+)
 from qcomp.passes.utils.builder import Builder, shape_of
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.quant.blockwise import block_scales, split_dimension, take
@@ -73,6 +79,8 @@ def lower_blockwise_dot(b: Builder, op: Operation, lq: UniformQuantizedType,
     acc_t = _accumulator(lq, rq, k)
     cl = centered(b, lhs, lq, acc_t)
     const = constant_values(rhs)
+    if const is not None and is_broadcast(const):
+        const = None  # a held splat: subtract as ops, never materialised here
     if const is not None:
         cr_values = const - np.asarray(rq.broadcast_zero_points(rs), np.int64)
     else:
