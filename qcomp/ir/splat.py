@@ -66,6 +66,16 @@ def splat_attr(type: Attribute, value: Any) -> DenseIntOrFPElementsAttr:
     return dense_attr(type, element.pack([value]))  # type: ignore[attr-defined]
 
 
+def one_element_if_splat(attr: DenseIntOrFPElementsAttr) -> DenseIntOrFPElementsAttr:
+    """`attr` held as one element when every element has the same bits (for printing
+    through xDSL, whose splat test compares values)."""
+    raw = attr.data.data
+    size = attr.get_element_type().compile_time_size  # type: ignore[attr-defined]
+    if len(raw) > size and raw == raw[:size] * (len(raw) // size):
+        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(raw[:size]))
+    return attr
+
+
 def splat_value(attr: DenseIntOrFPElementsAttr) -> Any | None:
     """The one value of a held splat (None for any other attribute: full storage is read
     element by element by its users)."""
