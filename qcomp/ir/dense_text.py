@@ -101,6 +101,15 @@ def _normalize_ints(values: np.ndarray, t: IntegerType | IndexType) -> np.ndarra
 # reading element text
 
 
+def _skeleton_length(shape: Sequence[int]) -> int:
+    """len(_expected_skeleton(shape)), without building it (a literal far shorter than its
+    type must not cost the type's size)."""
+    length = 1
+    for dim in reversed(shape):
+        length = dim * (length + 1) + 1 if dim else 2
+    return length
+
+
 def _expected_skeleton(shape: Sequence[int]) -> str:
     """The text of a nested list of `shape` with every element written `0`."""
     text = "0"
@@ -166,7 +175,7 @@ def _check_structure(text: str, tokens: list[str], starts: list[int], skeleton: 
     """True for a splat, False for a full list of `shape`; raises otherwise."""
     if skeleton == "0":
         return True
-    if skeleton == _expected_skeleton(shape):
+    if len(skeleton) == _skeleton_length(shape) and skeleton == _expected_skeleton(shape):
         return False
     bad = re.search(r"[^\[\],0]", skeleton)
     if bad is not None:
@@ -344,7 +353,9 @@ def _fast_dense(text: str, shape: list[int], element: Attribute, n: int) -> byte
             return None
     else:
         return None
-    if text.translate(_SEPARATORS_ONLY) != _expected_skeleton(shape).replace("0", ""):
+    separators = text.translate(_SEPARATORS_ONLY)
+    if len(separators) != _skeleton_length(shape) - n or \
+            separators != _expected_skeleton(shape).replace("0", ""):
         return None
     if _misplaced_token(text):
         return None

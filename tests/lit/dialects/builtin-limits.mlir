@@ -39,6 +39,16 @@ func.func @huge_list() {
 
 // -----
 
+// A list far shorter than its type is a shape mismatch, found without writing out the
+// type's 10^9 elements.
+func.func @short_list() {
+  // expected-error@+1 {{inferred shape of elements literal ([1, 2]) does not match type ([536870912, 2])}}
+  %0 = stablehlo.constant dense<[[0, 1]]> : tensor<536870912x2xi32>
+  return
+}
+
+// -----
+
 // A splat of any size is one element, as in MLIR (tests/lit/ir/splat.mlir prints them).
 func.func @huge_splat() {
   %0 = stablehlo.constant dense<1.0> : tensor<100000x100000xf32>
