@@ -11,10 +11,11 @@ full form. Smaller splats stay materialised, so xDSL code reading `get_values()`
 ordinary constants sees what it always saw.
 
 Code that reads elements uses the functions here instead of `attr.data.data` /
-`get_values()`: `splat_value` (one value, nothing materialised), `iter_values` (lazy),
-`dense_values` (a tuple of every element: for small attributes only). The interpreter
-materialises through `qcomp.interpreter.values.dense_to_array` (a broadcast view) after
-its `--max-memory` check on the op's result.
+`get_values()`: `splat_value` (the one value), `iter_values` (lazy), `dense_values`
+(every element; a held splat's as a `Repeated` sequence, nothing copied); it builds
+splats with `splat_attr` / `dense_attr`, and `is_splat_array` tells a pass that a NumPy
+value it is about to fold is one value. The interpreter materialises constants in one
+place, `qcomp.interpreter.values.dense_to_array`, under the run's --max-memory.
 """
 
 from __future__ import annotations
@@ -99,10 +100,8 @@ def is_splat_array(a) -> bool:
     if all(stride == 0 for stride in a.strides):
         return True
     flat = np.ascontiguousarray(a).reshape(-1)
-    if flat.dtype.kind in "fc":  # compare bits: -0.0 is not 0.0, NaN payloads count
-        flat = flat.view(f"u{flat.dtype.itemsize}") if flat.dtype.itemsize <= 8 else \
-            flat.view(np.uint8).reshape(flat.size, -1)
-        return bool((flat == flat[0]).all())
+    if flat.dtype.kind not in "iub":  # compare bits: -0.0 is not 0.0, NaN payloads count
+        flat = flat.view(np.uint8).reshape(flat.size, -1)
     return bool((flat == flat[0]).all())
 
 
