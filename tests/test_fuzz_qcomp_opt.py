@@ -2,11 +2,12 @@
 
 Each mutant (a token dropped, duplicated or swapped, the text truncated, a digit
 flipped; edge values inside types, dense literals and attributes; stray bytes; deep
-nesting; a shape made huge with its literals splats; fixed seed) must end with exit code 0, or 1 with a `file:line:col: error:`
-diagnostic; never an internal error (exit 2), a traceback or Python's own words. Mutants
-that parse also go through every pass (some with --verify-numerics), and qcomp-run gets
-corrupt --input texts and .npy files. The conformance files are
-read from ../shared/conformance/stablehlo next to the repository.
+nesting; a shape made huge with its literals splats; fixed seed) must end with exit
+code 0, or 1 with a `file:line:col: error:` diagnostic; never an internal error (exit
+2), a traceback, Python's own words or a peak memory grown by a gigabyte. Mutants that
+parse also go through every pass (some with --verify-numerics), and qcomp-run gets
+corrupt --input texts and .npy files. The conformance files are read from
+../shared/conformance/stablehlo next to the repository.
 """
 
 from __future__ import annotations
