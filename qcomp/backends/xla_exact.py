@@ -29,10 +29,11 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.ir.splat import is_held_splat, splat_attr
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
 
 _ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
@@ -100,7 +101,7 @@ def keep_zero_signs(module: ModuleOp) -> None:
     for op in list(module.walk()):
         if isinstance(op, sh.SignOp) and _is_float(op.results[0].type):
             x, t = op.operands[0], op.results[0].type
-            zero = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0.0]))
+            zero = sh.ConstantOp(splat_attr(t, 0.0))
             is_zero = sh.CompareOp(x, zero.results[0], "EQ")
             sign = sh.SignOp(x, t)
             for new in (zero, is_zero, sign):
@@ -196,7 +197,14 @@ def hoist_float_constants(entry: func.FuncOp, args: _TrailingArgs) -> None:
                 found[id(src)] = src
     for c in found.values():
         t = c.results[0].type
-        arg = args.add(t, dense_to_array(c.value, t))
+        if is_held_splat(c.value):  # one value: a scalar argument, broadcast by XLA
+            scalar = TensorType(element_type(t), [])
+            one = args.add(scalar, dense_to_array(c.value, scalar))
+            wide = sh.BroadcastInDimOp(one, [], t)
+            c.parent_block().insert_op_before(wide, c)
+            arg = wide.results[0]
+        else:
+            arg = args.add(t, dense_to_array(c.value, t))
         c.results[0].replace_all_uses_with(arg)
         c.detach()
         c.erase()

@@ -17,7 +17,14 @@ from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter import chlo_gamma, chlo_math, elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.generated import generated_functions
-from qcomp.interpreter.values import dense_to_array, element_type, is_complex, numpy_dtype, quant_of
+from qcomp.interpreter.values import (
+    budget,
+    dense_to_array,
+    element_type,
+    is_complex,
+    numpy_dtype,
+    quant_of,
+)
 
 
 def _align(x: np.ndarray, dims, rank: int) -> np.ndarray:
@@ -163,7 +170,7 @@ class ChloFunctions(_Generated):
 
     @impl(chlo.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op, args):
-        return (dense_to_array(op.value, op.output.type),)
+        return (dense_to_array(op.value, op.output.type, budget(interpreter)),)
 
     @impl(chlo.ConstantLikeOp)
     def run_constant_like(self, interpreter: Interpreter, op, args):

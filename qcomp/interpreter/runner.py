@@ -26,6 +26,7 @@ from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.collective_functions import CollectiveFunctions, set_process
 from qcomp.interpreter.errors import MemoryLimitError, RunError
+from qcomp.interpreter.errors import fmt_bytes as _fmt_bytes
 from qcomp.interpreter.func_functions import FuncReturnFunctions
 from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
@@ -112,13 +113,6 @@ class QcompInterpreter(Interpreter):
             raise RunError(f"'{op.name}' produced {len(result.values)} values for "
                            f"{len(op.results)} results", op)
         return result
-
-
-def _fmt_bytes(n: int) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} B"
 
 
 def _functions(module: ModuleOp) -> list[func.FuncOp]:

@@ -23,6 +23,7 @@ from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.values import (
+    budget,
     dense_to_array,
     fits_shape,
     element_type,
@@ -83,7 +84,7 @@ class StablehloFunctions(InterpreterFunctions):
             raise RunError(f"unsupported constant value {value}")
         cached = _CONSTANTS.get(op)
         if cached is None:
-            cached = dense_to_array(value, op.results[0].type)
+            cached = dense_to_array(value, op.results[0].type, budget(interpreter))
             cached.flags.writeable = False
             try:
                 _CONSTANTS[op] = cached

@@ -383,7 +383,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         if args.args is not None:
             from qcomp.tools.run_args import read_args
 
-            given = read_args(args.args)
+            given = read_args(args.args, args.max_memory)
         npz = read_archive(args.inputs, args.max_memory) if args.inputs else None
     except InputError as e:
         io.err(f"{PROG}: error: {e}\n")

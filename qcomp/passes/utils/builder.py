@@ -36,6 +36,7 @@ from qcomp.dialects import chlo
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import float_kind
 from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.ir.splat import is_splat_array, splat_attr
 from qcomp.quant.uniform import expressed_numpy_dtype
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -142,13 +143,19 @@ class Builder:
     def constant(self, values, element: Attribute) -> SSAValue:
         """`stablehlo.constant` of the array `values` (its shape) in `element`."""
         a = np.asarray(values)
+        t = tensor_type(element, tuple(a.shape))
+        if is_splat_array(a):  # one element (held as one when large: qcomp.ir.splat)
+            one = a.reshape(-1)[:1]
+            v = int(one[0]) if isinstance(element, IntegerType) else \
+                float(in_element_type(one, element)[0])
+            return self.emit(sh.ConstantOp(splat_attr(t, v)))
         if isinstance(element, IntegerType):
             flat = [int(v) for v in a.reshape(-1)]
             if a.size <= 64:
                 return self.emit(sh.ConstantOp(_dense(element, tuple(a.shape), tuple(flat))))
         else:
             flat = [float(v) for v in in_element_type(a, element).reshape(-1)]
-        attr = DenseIntOrFPElementsAttr.from_list(tensor_type(element, tuple(a.shape)), flat)
+        attr = DenseIntOrFPElementsAttr.from_list(t, flat)
         return self.emit(sh.ConstantOp(attr))
 
     def broadcast_in_dim(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
