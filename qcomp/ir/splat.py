@@ -134,3 +134,12 @@ def dense_values(attr: DenseIntOrFPElementsAttr) -> Sequence[Any]:
     if is_held_splat(attr):
         return Repeated(attr.get_values()[0], element_count(attr))
     return attr.get_values()
+
+
+def dense_array(attr: DenseIntOrFPElementsAttr, dtype=np.float64) -> np.ndarray:
+    """The elements as a NumPy array of the attribute's shape in `dtype`; a held splat
+    is a read-only broadcast view of its one value (nothing is materialised)."""
+    shape = tuple(attr.get_type().get_shape())
+    if is_held_splat(attr):
+        return np.broadcast_to(np.asarray(attr.get_values()[0], dtype=dtype), shape)
+    return np.asarray(attr.get_values(), dtype=dtype).reshape(shape)

@@ -64,6 +64,7 @@ from qcomp.dialects.quant import (
     StorageCastOp,
     UniformQuantizedType,
 )
+from qcomp.ir.splat import dense_array
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-legalize-qdq-to-quant"
@@ -87,8 +88,7 @@ def constant_values(v: SSAValue) -> np.ndarray | None:
     a = owner.properties.get("value") or owner.attributes.get("value")
     if not isinstance(a, DenseIntOrFPElementsAttr):
         return None
-    shape = tuple(a.get_type().get_shape())
-    return np.asarray(a.get_values(), dtype=np.float64).reshape(shape)
+    return dense_array(a)
 
 
 def quant_type(op: Operation, x_shape: tuple[int, ...], expressed: Attribute,
