@@ -6,11 +6,15 @@
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
               [--backend numpy|xla] [--device cpu|gpu]
+              [--interpret] [--interpreter-print-dense] [--probe-output-dir DIR]
 
 Runs `@main` (or `--entry`), or, where there is none, every function without
 arguments. The entry's arguments come from `--input` (iree-run-module's spelling,
 `qcomp.tools.run_inputs`) or `--inputs IN.npz`; the results of a function that takes
 arguments are printed as `SHAPExTYPE=[...]` (all results with `--print-results`).
+`--interpret` prints every result as `stablehlo-translate --interpret` does
+(`--interpreter-print-dense`: as dense attributes); `interpreter.print` output goes to
+stdout before the results; `--probe-output-dir` writes probes as upstream does.
 `--compare-lowered` also runs the program lowered by `stablehlo-lower-quant` and says
 whether both agree bit for bit; `--print-lowered` prints that lowered program
 (`qcomp.tools.run_lowered`). Each failing check is reported at its location with the
