@@ -374,16 +374,20 @@ class StablehloFunctions(InterpreterFunctions):
 
     @impl(sh.BatchNormInferenceOp)
     def run_batch_norm_inference(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        x, scale, offset, mean, var = args
-        t = op.results[0].type
-        if _any_quant(op):
-            raise RunError("quantized batch_norm_inference is not supported")
         eps = float(op.epsilon.value.data)
-        shape = [1] * x.ndim
-        shape[op.feature_index] = -1
-        f = [np.asarray(a, np.float64).reshape(shape) for a in (scale, offset, mean, var)]
-        r = (x.astype(np.float64) - f[2]) / np.sqrt(f[3] + eps) * f[0] + f[1]
-        return (to_float(r, numpy_dtype(element_type(t))),)
+
+        def normalize(x, scale, offset, mean, var):
+            shape = [1] * x.ndim
+            shape[op.feature_index] = -1
+            f = [np.asarray(a, np.float64).reshape(shape) for a in (scale, offset, mean, var)]
+            return (x.astype(np.float64) - f[2]) / np.sqrt(f[3] + eps) * f[0] + f[1]
+
+        if _any_quant(op):  # the spec's dequantize_op_quantize
+            from qcomp.interpreter.linalg_functions import dq_op_q
+
+            return dq_op_q(interpreter, op, normalize, args)
+        t = op.results[0].type
+        return (to_float(normalize(*args), numpy_dtype(element_type(t))),)
 
     @impl(sh.OptimizationBarrierOp)
     def run_optimization_barrier(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
