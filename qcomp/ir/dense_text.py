@@ -437,6 +437,11 @@ def mlir_raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:
     return bits.astype(bits.dtype.newbyteorder("<")).tobytes()
 
 
+def element_texts(attr: DenseIntOrFPElementsAttr) -> list[str]:
+    """Each element of an integer or float attribute as MLIR prints it."""
+    return _element_texts(attr, _element_bits(attr))
+
+
 def _element_texts(attr: DenseIntOrFPElementsAttr, values: np.ndarray) -> list[str]:
     element = attr.get_element_type()
     if isinstance(element, IntegerType | IndexType):
