@@ -42,10 +42,15 @@ MAX_RSS_MB = 500
 """A generous bound: materialising the smallest splat here (i1) takes 10 GB."""
 
 _CHILD = """
-import resource, sys
+import re, resource, sys
 from qcomp.tools.{tool} import main
 code = main(sys.argv[1:])
-print(f"MAXRSS {{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}", file=sys.stderr)
+try:  # this process's own peak (ru_maxrss keeps the forking parent's peak across exec)
+    with open("/proc/self/status") as f:
+        peak = int(re.search(r"VmHWM:\\s*(\\d+)", f.read()).group(1))
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(f"MAXRSS {{peak}}", file=sys.stderr)
 sys.exit(code)
 """
 
