@@ -2,7 +2,7 @@
 
 | TFLite                       | StableHLO                                                   |
 |------------------------------|-------------------------------------------------------------|
-| FULLY_CONNECTED              | dot_general (i32 accumulator type, scale s_in * s_w[c]) + bias, uniform_quantize |
+| FULLY_CONNECTED              | dot_general (i32 accumulator type, scale s_in * s_w[c]) + bias, uniform_quantize {tfl.kernel = "fully_connected"} (TFLite's f64 rescale under fixed-point) |
 | CONV_2D / DEPTHWISE_CONV_2D  | convolution NHWC (depthwise: feature_group_count = C) + bias, uniform_quantize |
 | ADD / SUB / MUL              | add / subtract / multiply (operands broadcast_in_dim to the output shape) |
 | MAX_POOL_2D                  | reduce_window maximum (padding value: storage minimum)      |
@@ -96,7 +96,8 @@ def _accumulator(x: Tensor, w: Tensor, axis: int) -> str:
 
 
 def _bias_and_requantize(ctx: OpContext, acc: str, acc_el: str, shape, channel_dim: int,
-                         w: Tensor, x: Tensor, bias: Tensor | None, out: Tensor) -> str:
+                         w: Tensor, x: Tensor, bias: Tensor | None, out: Tensor,
+                         attrs: str = "") -> str:
     if bias is not None:
         if bias.data is None:
             raise ctx.fail("the bias must be a constant")
@@ -106,8 +107,8 @@ def _bias_and_requantize(ctx: OpContext, acc: str, acc_el: str, shape, channel_d
         bb = ctx.out.emit(f"stablehlo.broadcast_in_dim {b}, dims = [{channel_dim}] : "
                           f"({tensor_type((n,), b_el)}) -> {tensor_type(shape, acc_el)}")
         acc = ctx.out.emit(f"stablehlo.add {acc}, {bb} : {tensor_type(shape, acc_el)}")
-    return ctx.out.emit(f"stablehlo.uniform_quantize {acc} : ({tensor_type(shape, acc_el)}) "
-                        f"-> {out.type(shape)}")
+    return ctx.out.emit(f"stablehlo.uniform_quantize {acc}{attrs} : "
+                        f"({tensor_type(shape, acc_el)}) -> {out.type(shape)}")
 
 
 def fully_connected(ctx: OpContext) -> list[str]:
@@ -127,7 +128,8 @@ def fully_connected(ctx: OpContext) -> list[str]:
     acc = ctx.out.emit(f"stablehlo.dot_general {xv}, {wv}, contracting_dims = [1] x [1] : "
                        f"({x.type((batch, k))}, {w.type(symmetric_weight=True)}) -> "
                        f"{tensor_type((batch, n), acc_el)}")
-    v = _bias_and_requantize(ctx, acc, acc_el, (batch, n), 1, w, x, bias, out)
+    v = _bias_and_requantize(ctx, acc, acc_el, (batch, n), 1, w, x, bias, out,
+                             ' {tfl.kernel = "fully_connected"}')
     v = _fused(ctx, v, Tensor(out.index, out.name, (batch, n), out.dtype, out.scales,
                               out.zero_points))
     return [_reshape(ctx, v, out, (batch, n), out.shape)]

@@ -20,9 +20,11 @@ The int8 kernels LiteRT 2.3's reference resolver (BUILTIN_REF) runs, as computed
     MEAN int8              (M, e) = QuantizeMultiplier(s_in / s_out); k = min(floor(log2 n),
                            32, 31 + e); M' = (M << k) / n; clamp(MBQM(Σ q - z_in n, M',
                            e - k) + z_out)  (reference_ops::QuantizedMeanOrSum)
-    FULLY_CONNECTED        per-tensor: m = f64(f32(s_in * s_w)) / s_out (the f32 product,
-                           GetQuantizedConvolutionMultipler); per-channel and convolutions:
-                           m = s_in * s_w[c] / s_out in f64
+    FULLY_CONNECTED int8   clamp(round_half_away(f64(acc) * (s_in * s_w[c] / s_out)) + z_out)
+                           in f64 (reference_integer_ops::FullyConnected{,PerChannel}'s
+                           float-scale overloads; not MBQM, and not the f32 product
+                           s_in * s_w that GetQuantizedConvolutionMultipler forms)
+    CONV_2D / DEPTHWISE    MBQM with QuantizeMultiplier(s_in * s_w[c] / s_out) (f64)
 """
 
 from __future__ import annotations
@@ -124,6 +126,16 @@ def quantize_f32(x, scale: float, zero_point: int, lo: int = -128, hi: int = 127
     return np.clip(round_half_away(q.astype(np.float32)).astype(np.int64) + zero_point, lo, hi)
 
 
+def fully_connected_rescale(acc, s_in: float, s_w, s_out: float, z_out: int,
+                            lo: int = -128, hi: int = 127) -> np.ndarray:
+    """TFLite's int8 FULLY_CONNECTED output (reference kernels): the i32 accumulator
+    `acc` [..., channels] times s_in * s_w[c] / s_out in f64, rounded half away from
+    zero, plus z_out, clamped."""
+    m = float(s_in) * np.asarray(s_w, np.float64) / float(s_out)
+    r = round_half_away(np.asarray(acc, np.float64) * m).astype(np.int64)
+    return np.clip(r + z_out, lo, hi)
+
+
 def softmax_table(s_in: float, beta: float) -> np.ndarray:
     """PopulateSoftmaxLookupTable: T[k] = expf(f32(-s_in * beta) * k), k = 0..255 (the
     distance below the row's maximum; expf as a correctly rounded f32 exp)."""
@@ -173,6 +185,6 @@ def average_pool(window_sum, count) -> np.ndarray:
     return np.where(num >= 0, num // c, -((-num) // c))
 
 
-__all__ = ["average_pool", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
+__all__ = ["average_pool", "fully_connected_rescale", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
            "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
            "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]

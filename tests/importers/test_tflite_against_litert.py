@@ -29,7 +29,7 @@ SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 # MEAN is lowered through its f32 decomposition, not TFLite's integer kernel (2 of 60
 # seeds differ); per-tensor FULLY_CONNECTED: TFLite forms its multiplier from the f32
 # product s_in * s_w, qcomp from the exact one (1 of 60 seeds differs)
-KNOWN_ONE_STEP = {"FULLY_CONNECTED"}
+KNOWN_ONE_STEP: set[str] = set()
 
 
 def qcomp_run(model: bytes, feeds) -> list[np.ndarray]:

@@ -8,22 +8,25 @@
 | logistic / tanh (int8)     | a 256-entry table, TFLite's LUTPopulate (`qcomp.quant.tflite.lut_int8`), gathered |
 | clamp (one quantized type) | the clamp on the stored integers (TFLite's fused activations)  |
 | composite "tfl.average_pool_2d" | Σ in-bounds q, then (sum +- n/2) / n toward zero           |
+| uniform_quantize i32 -> i8 marked `tfl.kernel = "fully_connected"` | clamp(round_nearest_afz(f64(acc) * f64(s_acc[c] / s_out)) + z_out) (TFLite's reference FULLY_CONNECTED: a float rescale) |
 | composite "tfl.mean" (int8) | MBQM(Σ q - z_in n, M', e') + z_out, (M', e') = `mean_multiplier(s_in / s_out, n)` |
 | composite "tfl.softmax" (int8) | e = T[max - q] (f32 table of 256), S = e_0 + e_1 + ... in order (f32), round_half_away(e * (1 / (S s_out))) + z_out |
 | add / subtract, one i32 type, zero point 0 | the integer sum (the bias of a contraction)     |
 
 Every MBQM is `emit.mbqm_ir` (TFLite's MultiplyByQuantizedMultiplier); other
 `tfl.*` composites, and every composite in the other modes, call their decomposition.
-All integer except softmax: TFLite's int8 SOFTMAX (the reference resolver's too) is a
-float table kernel (`qcomp.quant.tflite.softmax_int8`); it is emitted as that kernel
-computes it, the table a compile-time constant, the f32 sum unrolled in TFLite's order.
+All integer except two, where LiteRT 2.3's reference kernels are not: int8 SOFTMAX is
+a float table kernel (`qcomp.quant.tflite.softmax_int8`), emitted as that kernel
+computes it (the table a compile-time constant, the f32 sum unrolled in TFLite's
+order), and FULLY_CONNECTED rescales its accumulator in f64
+(`qcomp.quant.tflite.fully_connected_rescale`); the importer marks that requantize.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType, f32, f64, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -134,6 +137,31 @@ def lower_clamp(op: Operation, b: Builder, st) -> SSAValue | None:
     q = qs[0]
     return b.emit(sh.ClampOp(st(op.min), st(op.operand), st(op.max),
                              TensorType(q.storage, shape_of(op.result))))
+
+
+FC_KERNEL = ("tfl.kernel", "fully_connected")
+
+
+def lower_fc_requantize(op: Operation, b: Builder, st) -> SSAValue | None:
+    """A uniform_quantize i32 -> int8 the importer marked `tfl.kernel = "fully_connected"`:
+    TFLite's reference FULLY_CONNECTED output, clamp(round_nearest_afz(f64(acc) *
+    f64(s_acc / s_out)) + z_out) (`qcomp.quant.tflite.fully_connected_rescale`)."""
+    mark = op.attributes.get(FC_KERNEL[0])
+    qi, qo = _q(op.operand), _q(op.result)
+    if not (isinstance(mark, StringAttr) and mark.data == FC_KERNEL[1]) or qi is None \
+            or qo is None or not qo.is_per_tensor or qi.storage_bitwidth != 32:
+        return None
+    shape = shape_of(op.operand)
+    m = np.asarray(qi.scales, np.float64).reshape(-1) / np.float64(qo.scale)
+    f = b.convert(st(op.operand), f64)
+    if qi.is_per_axis:
+        f = b.binary(sh.MultiplyOp, f, b.full(m, f64, shape, qi.quantized_dimension))
+    else:
+        f = b.binary(sh.MultiplyOp, f, b.full(m.reshape(()), f64, shape))
+    v = b.convert(b.op(sh.RoundNearestAfzOp, [f], f64), i64)
+    if qo.zero_point:
+        v = b.binary(sh.AddOp, v, b.full(np.int64(qo.zero_point), i64, shape))
+    return b.convert(b.clamp(v, qo.storage_min, qo.storage_max), qo.storage)
 
 
 def _props(op: sh.CompositeOp) -> dict:
@@ -288,4 +316,4 @@ def lower_tflite(op: Operation, b: Builder, st) -> SSAValue | None:
     return None
 
 
-__all__ = ["lower_composite", "lower_tflite"]
+__all__ = ["FC_KERNEL", "lower_composite", "lower_fc_requantize", "lower_tflite"]
