@@ -123,6 +123,13 @@ def fully_connected(ctx: OpContext) -> list[str]:
         raise ctx.fail(f"input of {math.prod(x.shape)} values is not a multiple of depth {k}")
     batch = math.prod(x.shape) // k
     xv = _reshape(ctx, ctx.value(x), x, x.shape, (batch, k))
+    if w.per_axis and w.axis != 0:  # no StableHLO form: TFLite's own, for the verifier
+        from qcomp.importers.tflite_composites import contraction_as_composite
+        xb = Tensor(x.index, x.name, (batch, k), x.dtype, x.scales, x.zero_points)
+        v = contraction_as_composite(ctx, "fully_connected", xv, xb, w, bias, out, (batch, n))
+        v = _fused(ctx, v, Tensor(out.index, out.name, (batch, n), out.dtype, out.scales,
+                                  out.zero_points))
+        return [_reshape(ctx, v, out, (batch, n), out.shape)]
     wv = ctx.value(w, symmetric_weight=True)
     acc_el = _accumulator(x, w, 1)
     acc = ctx.out.emit(f"stablehlo.dot_general {xv}, {wv}, contracting_dims = [1] x [1] : "
@@ -165,17 +172,26 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
         _, kh, kw, cm = w.shape
         w_shape, w_axis, dims = (kh, kw, 1, cm), 3, "[0, 1, i, o]"
         groups = x.shape[3]
-        if w.per_axis and w.axis != 3:
-            raise ctx.fail(f"depthwise filter quantized on dimension {w.axis}, expected 3")
     else:
         cout, kh, kw, _ = w.shape
         w_shape, w_axis, dims, groups = w.shape, 0, "[o, 0, 1, i]", 1
-        if w.per_axis and w.axis != 0:
-            raise ctx.fail(f"filter quantized on dimension {w.axis}, expected 0")
     (oh, ow), ((pt, pb), (pl, pr)) = _window(ctx, x, kh, kw, dh, dw)
     shape = (x.shape[0], oh, ow, w.shape[3] if depthwise else w.shape[0])
     if tuple(out.shape) != shape:
         raise ctx.fail(f"output shape {list(out.shape)} does not match {list(shape)}")
+    window = (f"window = {{stride = [{o.strideH}, {o.strideW}], pad = [[{pt}, {pb}], "
+              f"[{pl}, {pr}]], rhs_dilate = [{dh}, {dw}]}} {{batch_group_count = 1 : i64, "
+              f"feature_group_count = {groups} : i64}}")
+    if w.per_axis and w.axis != (3 if depthwise else 0):
+        # no StableHLO form (a per-axis kernel is on its output feature dimension):
+        # TFLite's own operands and layouts, for the verifier to report
+        from qcomp.importers.tflite_composites import contraction_as_composite
+        tdims = "[i, 0, 1, o]" if depthwise else "[o, 0, 1, i]"
+        v = contraction_as_composite(
+            ctx, "depthwise_conv_2d" if depthwise else "conv_2d", ctx.value(x), x, w, bias,
+            out, shape,
+            f"dim_numbers = [b, 0, 1, f]x{tdims}->[b, 0, 1, f], {window}")
+        return [_fused(ctx, v, out)]
     wq = Tensor(w.index, w.name, tuple(w_shape), w.dtype, w.scales, w.zero_points, w_axis,
                 None if w.data is None else w.data.reshape(w_shape))
     if w.data is not None:
@@ -185,9 +201,7 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
     acc_el = _accumulator(x, w, 3)
     acc = ctx.out.emit(
         f"stablehlo.convolution({ctx.value(x)}, {wv}) dim_numbers = [b, 0, 1, f]x{dims}->"
-        f"[b, 0, 1, f], window = {{stride = [{o.strideH}, {o.strideW}], pad = [[{pt}, {pb}], "
-        f"[{pl}, {pr}]], rhs_dilate = [{dh}, {dw}]}} {{batch_group_count = 1 : i64, "
-        f"feature_group_count = {groups} : i64}} : ({x.type()}, "
+        f"[b, 0, 1, f], {window} : ({x.type()}, "
         f"{wq.type(symmetric_weight=True)}) -> {tensor_type(shape, acc_el)}")
     v = _bias_and_requantize(ctx, acc, acc_el, shape, 3, w, x, bias, out)
     return [_fused(ctx, v, out)]

@@ -238,6 +238,8 @@ def _single(op: Operation) -> Match | None:
         inputs = [op.operands[0]] if quantized_element(op.operands[0].type) else []
         return Match(BY_NAME["QUANTIZE"], op, inputs, out, op)
     rows = rows_for_stablehlo(op)
+    if len(rows) > 1:  # subtract: SUB, not LOG_SOFTMAX's form; multiply: MUL, not L2's
+        rows = [r for r in rows if not r.how]
     if len(rows) != 1:
         return None
     inputs = [v for v in op.operands if quantized_element(v.type) is not None]
