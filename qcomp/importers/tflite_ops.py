@@ -95,6 +95,32 @@ def _accumulator(x: Tensor, w: Tensor, axis: int) -> str:
     return f"!quant.uniform<i32:f32, {fmt_float(scales[0])}>"
 
 
+def _no_stablehlo_form(w: Tensor, channel_dim: int) -> bool:
+    """A weight StableHLO's quantized dot_general / convolution cannot take (asymmetric,
+    or per-axis on another dimension than the output channel): such an operator is
+    imported as its `tfl.*` composite (`tflite_composites.contraction_as_composite`)."""
+    return w.quantized and (bool(np.any(w.zero_points != 0))
+                            or (w.per_axis and w.axis != channel_dim))
+
+
+def _bias(ctx: OpContext, bias: Tensor, n: int, acc_el: str, acc_scales: np.ndarray) -> str:
+    """The bias integers in the accumulator's type (scale s_in * s_w[c]: a bias declaring
+    that product as f32 stores it, within 2^-23, is that type); a bias declaring other
+    parameters is a constant of its own type, reinterpreted (quant.scast to i32 and
+    back), as TFLite adds the stored integers whatever their declared scale."""
+    data = bias.data.astype(np.int64).reshape(n)
+    same = bias.quantized and bias.scales.size == acc_scales.size and \
+        not np.any(bias.zero_points) and \
+        bool(np.all(np.abs(bias.scales - acc_scales) <= 2.0 ** -23 * acc_scales))
+    if not bias.quantized or same:
+        return ctx.out.emit(constant(data, (n,), acc_el, "i32"))
+    own = ctx.out.emit(constant(data, (n,), bias.element(), "i32"))
+    raw = ctx.out.emit(f"quant.scast {own} : {tensor_type((n,), bias.element())} to "
+                       f"{tensor_type((n,), 'i32')}")
+    return ctx.out.emit(f"quant.scast {raw} : {tensor_type((n,), 'i32')} to "
+                        f"{tensor_type((n,), acc_el)}")
+
+
 def _bias_and_requantize(ctx: OpContext, acc: str, acc_el: str, shape, channel_dim: int,
                          w: Tensor, x: Tensor, bias: Tensor | None, out: Tensor,
                          attrs: str = "") -> str:
@@ -103,7 +129,7 @@ def _bias_and_requantize(ctx: OpContext, acc: str, acc_el: str, shape, channel_d
             raise ctx.fail("the bias must be a constant")
         n = shape[channel_dim]
         b_el = _accumulator(x, w, 0)
-        b = ctx.out.emit(constant(bias.data.astype(np.int64).reshape(n), (n,), b_el, "i32"))
+        b = _bias(ctx, bias, n, b_el, x.scale * w.scales)
         bb = ctx.out.emit(f"stablehlo.broadcast_in_dim {b}, dims = [{channel_dim}] : "
                           f"({tensor_type((n,), b_el)}) -> {tensor_type(shape, acc_el)}")
         acc = ctx.out.emit(f"stablehlo.add {acc}, {bb} : {tensor_type(shape, acc_el)}")
@@ -123,7 +149,7 @@ def fully_connected(ctx: OpContext) -> list[str]:
         raise ctx.fail(f"input of {math.prod(x.shape)} values is not a multiple of depth {k}")
     batch = math.prod(x.shape) // k
     xv = _reshape(ctx, ctx.value(x), x, x.shape, (batch, k))
-    if w.per_axis and w.axis != 0:  # no StableHLO form: TFLite's own, for the verifier
+    if _no_stablehlo_form(w, 0):  # TFLite's own form, for the verifier to report
         from qcomp.importers.tflite_composites import contraction_as_composite
         xb = Tensor(x.index, x.name, (batch, k), x.dtype, x.scales, x.zero_points)
         v = contraction_as_composite(ctx, "fully_connected", xv, xb, w, bias, out, (batch, n))
@@ -182,8 +208,7 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
     window = (f"window = {{stride = [{o.strideH}, {o.strideW}], pad = [[{pt}, {pb}], "
               f"[{pl}, {pr}]], rhs_dilate = [{dh}, {dw}]}} {{batch_group_count = 1 : i64, "
               f"feature_group_count = {groups} : i64}}")
-    if w.per_axis and w.axis != (3 if depthwise else 0):
-        # no StableHLO form (a per-axis kernel is on its output feature dimension):
+    if _no_stablehlo_form(w, 3 if depthwise else 0):
         # TFLite's own operands and layouts, for the verifier to report
         from qcomp.importers.tflite_composites import contraction_as_composite
         tdims = "[i, 0, 1, o]" if depthwise else "[o, 0, 1, i]"

@@ -165,7 +165,9 @@ def _contraction(op: Operation) -> Match:
     add = only_user(cur)
     if add is not None and isinstance(add, sh.AddOp):
         other = add.operands[1] if add.operands[0] is cur else add.operands[0]
-        m.bias = peel(other, covered=m.covered)
+        # through quant.scast pairs too: the stored integers of a bias declaring other
+        # parameters than the accumulator's (the `.tflite` importer's form)
+        m.bias = peel(other, (*MOVES, StorageCastOp), covered=m.covered)
         m.bias_op = add
         m.covered.append(add)
         cur = add.results[0]
