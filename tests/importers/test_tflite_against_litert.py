@@ -25,11 +25,6 @@ from tests.importers.litert_cases import CASES, OPS  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
 
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
-# ops where qcomp may differ from the reference kernels by one storage step (README):
-# MEAN is lowered through its f32 decomposition, not TFLite's integer kernel (2 of 60
-# seeds differ); per-tensor FULLY_CONNECTED: TFLite forms its multiplier from the f32
-# product s_in * s_w, qcomp from the exact one (1 of 60 seeds differs)
-KNOWN_ONE_STEP: set[str] = set()
 
 
 def qcomp_run(model: bytes, feeds) -> list[np.ndarray]:
@@ -61,10 +56,7 @@ def test_reference_kernels_bit_for_bit(op, seed):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         d = steps(g, w)
-        if op in KNOWN_ONE_STEP:
-            assert d <= 1, f"{op} seed {seed}: {d} steps from LiteRT's reference kernel"
-        else:
-            assert d == 0, f"{op} seed {seed}: {d} steps from LiteRT's reference kernel"
+        assert d == 0, f"{op} seed {seed}: {d} steps from LiteRT's reference kernel"
 
 
 # The optimised kernels are not the reference: measured over 100 seeds per op (seeds
