@@ -10,13 +10,6 @@ quantize):
 
 `stablehlo-legalize-quant-to-math{rescale=fixed-point}` replaces them by TFLite's
 integer kernels (`qcomp.quant.tflite`).
-
-A FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D whose weight is per-axis on another
-dimension than the spec's (0, 0, 3) has no StableHLO contraction form (StableHLO keeps
-a per-axis rhs on its output feature dimension); it is imported as
-`stablehlo.composite "tfl.fully_connected"` (`"tfl.conv_2d"`, ...) on TFLite's own
-operands and layouts (input, weight, bias) with an f32 decomposition, so that
-`litert-verify-int8` reports it (`[weight-axis]`) as the model states it.
 """
 
 from __future__ import annotations
@@ -25,20 +18,9 @@ import math
 
 import numpy as np
 
+from qcomp.importers.tflite_ir import Body as _Body
 from qcomp.importers.tflite_ir import OpContext, Tensor, dense, fmt_float, tensor_type
 from qcomp.importers.tflite_ops import _fused, _need_quantized, _same_params, _window
-
-
-class _Body:
-    """The body of one decomposition function (`%0, %1, ...`)."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def emit(self, text: str) -> str:
-        name = f"%{len(self.lines)}"
-        self.lines.append(f"    {name} = {text}")
-        return name
 
 
 def _composite(ctx: OpContext, name: str, attrs: str, x: Tensor, out: Tensor,
@@ -149,46 +131,4 @@ def mean(ctx: OpContext) -> list[str]:
     return [_composite(ctx, "tfl.mean", attrs, x, out, b, q)]
 
 
-def _multi_composite(ctx: OpContext, name: str, attrs: str, operands: list[tuple[str, Tensor]],
-                     out_type: str, body: _Body, result: str) -> str:
-    fname = f"{name}_{ctx.index}"
-    args = ", ".join(f"%arg{i}: {t.type()}" for i, (_, t) in enumerate(operands))
-    types = ", ".join(t.type() for _, t in operands)
-    ctx.out.functions.append(
-        f"  func.func private @{fname}({args}) -> {out_type} {{\n"
-        + "\n".join(body.lines) + f"\n    return {result} : {out_type}\n  }}")
-    vals = ", ".join(v for v, _ in operands)
-    return ctx.out.emit(f"stablehlo.composite \"{name}\" {vals} {{composite_attributes = "
-                        f"{{{attrs}}}, decomposition = @{fname}}} : ({types}) -> {out_type}")
-
-
-def contraction_as_composite(ctx: OpContext, kind: str, xv: str, x: Tensor, w: Tensor,
-                             bias: Tensor | None, out: Tensor, out_shape, conv: str = ""
-                             ) -> str:
-    """`stablehlo.composite "tfl.<kind>"` (input, weight, bias in TFLite's layouts) with
-    the decomposition dequantize -> f32 dot_general / convolution + bias -> quantize;
-    `conv` is the convolution's text after its operands (dims, window, groups)."""
-    operands = [(xv, x), (ctx.value(w), w)]
-    if bias is not None:
-        operands.append((ctx.value(bias), bias))
-    b = _Body()
-    xf = b.emit(f"stablehlo.uniform_dequantize %arg0 : ({x.type()}) -> {_f32(x.shape)}")
-    wf = b.emit(f"stablehlo.uniform_dequantize %arg1 : ({w.type()}) -> {_f32(w.shape)}")
-    if kind == "fully_connected":
-        acc = b.emit(f"stablehlo.dot_general {xf}, {wf}, contracting_dims = [1] x [1] : "
-                     f"({_f32(x.shape)}, {_f32(w.shape)}) -> {_f32(out_shape)}")
-    else:
-        acc = b.emit(f"stablehlo.convolution({xf}, {wf}) {conv} : ({_f32(x.shape)}, "
-                     f"{_f32(w.shape)}) -> {_f32(out_shape)}")
-    if bias is not None:
-        bf = b.emit(f"stablehlo.uniform_dequantize %arg2 : ({bias.type()}) -> "
-                    f"{_f32(bias.shape)}")
-        bb = b.emit(f"stablehlo.broadcast_in_dim {bf}, dims = [{len(out_shape) - 1}] : "
-                    f"({_f32(bias.shape)}) -> {_f32(out_shape)}")
-        acc = b.emit(f"stablehlo.add {acc}, {bb} : {_f32(out_shape)}")
-    q = b.emit(f"stablehlo.uniform_quantize {acc} : ({_f32(out_shape)}) -> "
-               f"{out.type(out_shape)}")
-    return _multi_composite(ctx, f"tfl.{kind}", "", operands, out.type(out_shape), b, q)
-
-
-__all__ = ["average_pool_2d", "contraction_as_composite", "mean", "softmax"]
+__all__ = ["average_pool_2d", "mean", "softmax"]

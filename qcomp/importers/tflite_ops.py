@@ -11,6 +11,11 @@
 | RESHAPE / TRANSPOSE / CONCATENATION / PAD | reshape / transpose / concatenate / pad (pad value: zero point) |
 | QUANTIZE / DEQUANTIZE        | uniform_quantize / uniform_dequantize                       |
 
+FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D with asymmetric weights, or weights
+per-axis on another dimension than the spec's (0, 0, 3), have no StableHLO form
+(StableHLO's contractions take neither): they are `stablehlo.composite "tfl.<op>"` on
+TFLite's operands and layouts with an f32 decomposition (`contraction_as_composite`).
+
 A fused activation (RELU, RELU6, RELU_N1_TO_1) is a `stablehlo.clamp` in the quantized
 domain with TFLite's bounds: max(qmin, zp + round(lo / s)), min(qmax, zp + round(hi / s))
 (f32 division, round half away from zero). The `tfl.*` composites are what
@@ -24,7 +29,7 @@ import math
 
 import numpy as np
 
-from qcomp.importers.tflite_ir import OpContext, Tensor, constant, fmt_float, tensor_type
+from qcomp.importers.tflite_ir import Body, OpContext, Tensor, constant, fmt_float, tensor_type
 
 _ACTIVATIONS = {0: None, 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
 _ACT_NAMES = {4: "TANH", 5: "SIGN_BIT"}
@@ -98,7 +103,7 @@ def _accumulator(x: Tensor, w: Tensor, axis: int) -> str:
 def _no_stablehlo_form(w: Tensor, channel_dim: int) -> bool:
     """A weight StableHLO's quantized dot_general / convolution cannot take (asymmetric,
     or per-axis on another dimension than the output channel): such an operator is
-    imported as its `tfl.*` composite (`tflite_composites.contraction_as_composite`)."""
+    imported as its `tfl.*` composite (`contraction_as_composite`)."""
     return w.quantized and (bool(np.any(w.zero_points != 0))
                             or (w.per_axis and w.axis != channel_dim))
 
@@ -137,6 +142,55 @@ def _bias_and_requantize(ctx: OpContext, acc: str, acc_el: str, shape, channel_d
                         f"({tensor_type(shape, acc_el)}) -> {out.type(shape)}")
 
 
+def _f32t(shape) -> str:
+    return tensor_type(shape, "f32")
+
+
+def _multi_composite(ctx: OpContext, name: str, attrs: str, operands: list[tuple[str, Tensor]],
+                     out_type: str, body: Body, result: str) -> str:
+    fname = f"{name}_{ctx.index}"
+    args = ", ".join(f"%arg{i}: {t.type()}" for i, (_, t) in enumerate(operands))
+    types = ", ".join(t.type() for _, t in operands)
+    ctx.out.functions.append(
+        f"  func.func private @{fname}({args}) -> {out_type} {{\n"
+        + "\n".join(body.lines) + f"\n    return {result} : {out_type}\n  }}")
+    vals = ", ".join(v for v, _ in operands)
+    return ctx.out.emit(f"stablehlo.composite \"{name}\" {vals} {{composite_attributes = "
+                        f"{{{attrs}}}, decomposition = @{fname}}} : ({types}) -> {out_type}")
+
+
+def contraction_as_composite(ctx: OpContext, kind: str, xv: str, x: Tensor, w: Tensor,
+                             bias: Tensor | None, out: Tensor, out_shape, conv: str = ""
+                             ) -> str:
+    """`stablehlo.composite "tfl.<kind>"` (input, weight, bias in TFLite's layouts) with
+    the decomposition dequantize -> f32 dot_general / convolution + bias -> quantize;
+    `conv` is the convolution's text after its operands (dims, window, groups). For a
+    weight StableHLO's contractions cannot take (asymmetric, or per-axis on another
+    dimension than the output channel), so that `litert-verify-int8` reports it as the
+    model states it, in TFLite's dimensions."""
+    operands = [(xv, x), (ctx.value(w), w)]
+    if bias is not None:
+        operands.append((ctx.value(bias), bias))
+    b = Body()
+    xf = b.emit(f"stablehlo.uniform_dequantize %arg0 : ({x.type()}) -> {_f32t(x.shape)}")
+    wf = b.emit(f"stablehlo.uniform_dequantize %arg1 : ({w.type()}) -> {_f32t(w.shape)}")
+    if kind == "fully_connected":
+        acc = b.emit(f"stablehlo.dot_general {xf}, {wf}, contracting_dims = [1] x [1] : "
+                     f"({_f32t(x.shape)}, {_f32t(w.shape)}) -> {_f32t(out_shape)}")
+    else:
+        acc = b.emit(f"stablehlo.convolution({xf}, {wf}) {conv} : ({_f32t(x.shape)}, "
+                     f"{_f32t(w.shape)}) -> {_f32t(out_shape)}")
+    if bias is not None:
+        bf = b.emit(f"stablehlo.uniform_dequantize %arg2 : ({bias.type()}) -> "
+                    f"{_f32t(bias.shape)}")
+        bb = b.emit(f"stablehlo.broadcast_in_dim {bf}, dims = [{len(out_shape) - 1}] : "
+                    f"({_f32t(bias.shape)}) -> {_f32t(out_shape)}")
+        acc = b.emit(f"stablehlo.add {acc}, {bb} : {_f32t(out_shape)}")
+    q = b.emit(f"stablehlo.uniform_quantize {acc} : ({_f32t(out_shape)}) -> "
+               f"{out.type(out_shape)}")
+    return _multi_composite(ctx, f"tfl.{kind}", "", operands, out.type(out_shape), b, q)
+
+
 def fully_connected(ctx: OpContext) -> list[str]:
     x, w = ctx.inputs[0], ctx.inputs[1]
     bias = ctx.inputs[2] if len(ctx.inputs) > 2 else None
@@ -150,7 +204,6 @@ def fully_connected(ctx: OpContext) -> list[str]:
     batch = math.prod(x.shape) // k
     xv = _reshape(ctx, ctx.value(x), x, x.shape, (batch, k))
     if _no_stablehlo_form(w, 0):  # TFLite's own form, for the verifier to report
-        from qcomp.importers.tflite_composites import contraction_as_composite
         xb = Tensor(x.index, x.name, (batch, k), x.dtype, x.scales, x.zero_points)
         v = contraction_as_composite(ctx, "fully_connected", xv, xb, w, bias, out, (batch, n))
         v = _fused(ctx, v, Tensor(out.index, out.name, (batch, n), out.dtype, out.scales,
@@ -210,7 +263,6 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
               f"feature_group_count = {groups} : i64}}")
     if _no_stablehlo_form(w, 3 if depthwise else 0):
         # TFLite's own operands and layouts, for the verifier to report
-        from qcomp.importers.tflite_composites import contraction_as_composite
         tdims = "[i, 0, 1, o]" if depthwise else "[o, 0, 1, i]"
         v = contraction_as_composite(
             ctx, "depthwise_conv_2d" if depthwise else "conv_2d", ctx.value(x), x, w, bias,

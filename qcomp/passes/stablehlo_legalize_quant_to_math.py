@@ -223,12 +223,17 @@ class LegalizeQuantToMathPass(ModulePass):
                         q = clamp(round_half_even(f64(acc) * (s_l s_r) / s_res + z_res))
                         in f64 (`qcomp.quant.accumulator.rescale_accumulator`);
       add and the other arithmetic ops: dequantize → float op → quantize.
-    `fixed-point`: TFLite's int8 kernels, integer only: every quantized → quantized
-      rescale is v' = MBQM(v, M, shift) + zp, clamped, TFLite's
-      MultiplyByQuantizedMultiplier with (M, shift) = QuantizeMultiplier(scale)
-      (`qcomp.quant.tflite`); add/subtract/multiply, int8 logistic/tanh (tables),
-      quantized clamp and the `tfl.average_pool_2d` composite as TFLite's kernels
-      (`quant_to_math.tflite`).
+    `fixed-point`: TFLite's int8 kernels (LiteRT 2.3's reference ones, bit for bit):
+      every quantized → quantized rescale is v' = MBQM(v, M, shift) + zp, clamped,
+      TFLite's MultiplyByQuantizedMultiplier with (M, shift) = QuantizeMultiplier(scale)
+      (`qcomp.quant.tflite`); float → quantized is TFLite's AffineQuantize,
+      round_nearest_afz(x / s) + zp; add/subtract/multiply, int8 logistic/tanh
+      (tables), quantized clamp and the `tfl.average_pool_2d` / `tfl.mean` composites
+      as TFLite's integer kernels (`quant_to_math.tflite`); two of TFLite's reference
+      kernels compute in float and are emitted so: the `tfl.softmax` composite (a
+      256-entry f32 exp table, an in-order f32 sum) and a requantize marked
+      `tfl.kernel = "fully_connected"` (the accumulator times s_acc / s_out in f64,
+      rounded half away from zero).
     `stablehlo`: upstream's pass bit for bit (`qcomp.quant.stablehlo`; storage as
       signless iN, u8 included): f32 math; requantize f32(q) * f32(s_in/s_out) +
       f32(zp_out - zp_in s_in/s_out), clamped only below 32 bits; add requantizes each
