@@ -149,7 +149,8 @@ def lower_fc_requantize(op: Operation, b: Builder, st) -> SSAValue | None:
     mark = op.attributes.get(FC_KERNEL[0])
     qi, qo = _q(op.operand), _q(op.result)
     if not (isinstance(mark, StringAttr) and mark.data == FC_KERNEL[1]) or qi is None \
-            or qo is None or not qo.is_per_tensor or qi.storage_bitwidth != 32:
+            or qo is None or not qo.is_per_tensor or qi.storage_bitwidth != 32 \
+            or qo.storage_bitwidth != 8:
         return None
     shape = shape_of(op.operand)
     m = np.asarray(qi.scales, np.float64).reshape(-1) / np.float64(qo.scale)
