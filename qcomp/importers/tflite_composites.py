@@ -18,20 +18,9 @@ import math
 
 import numpy as np
 
+from qcomp.importers.tflite_ir import Body as _Body
 from qcomp.importers.tflite_ir import OpContext, Tensor, dense, fmt_float, tensor_type
 from qcomp.importers.tflite_ops import _fused, _need_quantized, _same_params, _window
-
-
-class _Body:
-    """The body of one decomposition function (`%0, %1, ...`)."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def emit(self, text: str) -> str:
-        name = f"%{len(self.lines)}"
-        self.lines.append(f"    {name} = {text}")
-        return name
 
 
 def _composite(ctx: OpContext, name: str, attrs: str, x: Tensor, out: Tensor,

@@ -109,6 +109,18 @@ def _scalar(v) -> str:
     return str(int(v))
 
 
+class Body:
+    """The body of one decomposition function (`%0, %1, ...`)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def emit(self, text: str) -> str:
+        name = f"%{len(self.lines)}"
+        self.lines.append(f"    {name} = {text}")
+        return name
+
+
 @dataclass
 class Emitter:
     """The text of `@main` and its decomposition functions, built op by op."""
@@ -157,5 +169,5 @@ class OpContext:
         return v
 
 
-__all__ = ["Emitter", "ImportFailure", "OpContext", "Tensor", "constant", "dense", "fmt_float",
+__all__ = ["Body", "Emitter", "ImportFailure", "OpContext", "Tensor", "constant", "dense", "fmt_float",
            "tensor_type"]

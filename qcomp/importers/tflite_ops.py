@@ -2,7 +2,7 @@
 
 | TFLite                       | StableHLO                                                   |
 |------------------------------|-------------------------------------------------------------|
-| FULLY_CONNECTED              | dot_general (i32 accumulator type, scale s_in * s_w[c]) + bias, uniform_quantize |
+| FULLY_CONNECTED              | dot_general (i32 accumulator type, scale s_in * s_w[c]) + bias, uniform_quantize {tfl.kernel = "fully_connected"} (TFLite's f64 rescale under fixed-point) |
 | CONV_2D / DEPTHWISE_CONV_2D  | convolution NHWC (depthwise: feature_group_count = C) + bias, uniform_quantize |
 | ADD / SUB / MUL              | add / subtract / multiply (operands broadcast_in_dim to the output shape) |
 | MAX_POOL_2D                  | reduce_window maximum (padding value: storage minimum)      |
@@ -10,6 +10,11 @@
 | LOGISTIC / TANH              | logistic / tanh                                             |
 | RESHAPE / TRANSPOSE / CONCATENATION / PAD | reshape / transpose / concatenate / pad (pad value: zero point) |
 | QUANTIZE / DEQUANTIZE        | uniform_quantize / uniform_dequantize                       |
+
+FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D with asymmetric weights, or weights
+per-axis on another dimension than the spec's (0, 0, 3), have no StableHLO form
+(StableHLO's contractions take neither): they are `stablehlo.composite "tfl.<op>"` on
+TFLite's operands and layouts with an f32 decomposition (`contraction_as_composite`).
 
 A fused activation (RELU, RELU6, RELU_N1_TO_1) is a `stablehlo.clamp` in the quantized
 domain with TFLite's bounds: max(qmin, zp + round(lo / s)), min(qmax, zp + round(hi / s))
@@ -24,7 +29,7 @@ import math
 
 import numpy as np
 
-from qcomp.importers.tflite_ir import OpContext, Tensor, constant, fmt_float, tensor_type
+from qcomp.importers.tflite_ir import Body, OpContext, Tensor, constant, fmt_float, tensor_type
 
 _ACTIVATIONS = {0: None, 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
 _ACT_NAMES = {4: "TANH", 5: "SIGN_BIT"}
@@ -95,19 +100,95 @@ def _accumulator(x: Tensor, w: Tensor, axis: int) -> str:
     return f"!quant.uniform<i32:f32, {fmt_float(scales[0])}>"
 
 
+def _no_stablehlo_form(w: Tensor, channel_dim: int) -> bool:
+    """A weight StableHLO's quantized dot_general / convolution cannot take (asymmetric,
+    or per-axis on another dimension than the output channel): such an operator is
+    imported as its `tfl.*` composite (`contraction_as_composite`)."""
+    return w.quantized and (bool(np.any(w.zero_points != 0))
+                            or (w.per_axis and w.axis != channel_dim))
+
+
+def _bias(ctx: OpContext, bias: Tensor, n: int, acc_el: str, acc_scales: np.ndarray) -> str:
+    """The bias integers in the accumulator's type (scale s_in * s_w[c]: a bias declaring
+    that product as f32 stores it, within 2^-23, is that type); a bias declaring other
+    parameters is a constant of its own type, reinterpreted (quant.scast to i32 and
+    back), as TFLite adds the stored integers whatever their declared scale."""
+    data = bias.data.astype(np.int64).reshape(n)
+    same = bias.quantized and bias.scales.size == acc_scales.size and \
+        not np.any(bias.zero_points) and \
+        bool(np.all(np.abs(bias.scales - acc_scales) <= 2.0 ** -23 * acc_scales))
+    if not bias.quantized or same:
+        return ctx.out.emit(constant(data, (n,), acc_el, "i32"))
+    own = ctx.out.emit(constant(data, (n,), bias.element(), "i32"))
+    raw = ctx.out.emit(f"quant.scast {own} : {tensor_type((n,), bias.element())} to "
+                       f"{tensor_type((n,), 'i32')}")
+    return ctx.out.emit(f"quant.scast {raw} : {tensor_type((n,), 'i32')} to "
+                        f"{tensor_type((n,), acc_el)}")
+
+
 def _bias_and_requantize(ctx: OpContext, acc: str, acc_el: str, shape, channel_dim: int,
-                         w: Tensor, x: Tensor, bias: Tensor | None, out: Tensor) -> str:
+                         w: Tensor, x: Tensor, bias: Tensor | None, out: Tensor,
+                         attrs: str = "") -> str:
     if bias is not None:
         if bias.data is None:
             raise ctx.fail("the bias must be a constant")
         n = shape[channel_dim]
         b_el = _accumulator(x, w, 0)
-        b = ctx.out.emit(constant(bias.data.astype(np.int64).reshape(n), (n,), b_el, "i32"))
+        b = _bias(ctx, bias, n, b_el, x.scale * w.scales)
         bb = ctx.out.emit(f"stablehlo.broadcast_in_dim {b}, dims = [{channel_dim}] : "
                           f"({tensor_type((n,), b_el)}) -> {tensor_type(shape, acc_el)}")
         acc = ctx.out.emit(f"stablehlo.add {acc}, {bb} : {tensor_type(shape, acc_el)}")
-    return ctx.out.emit(f"stablehlo.uniform_quantize {acc} : ({tensor_type(shape, acc_el)}) "
-                        f"-> {out.type(shape)}")
+    return ctx.out.emit(f"stablehlo.uniform_quantize {acc}{attrs} : "
+                        f"({tensor_type(shape, acc_el)}) -> {out.type(shape)}")
+
+
+def _f32t(shape) -> str:
+    return tensor_type(shape, "f32")
+
+
+def _multi_composite(ctx: OpContext, name: str, attrs: str, operands: list[tuple[str, Tensor]],
+                     out_type: str, body: Body, result: str) -> str:
+    fname = f"{name}_{ctx.index}"
+    args = ", ".join(f"%arg{i}: {t.type()}" for i, (_, t) in enumerate(operands))
+    types = ", ".join(t.type() for _, t in operands)
+    ctx.out.functions.append(
+        f"  func.func private @{fname}({args}) -> {out_type} {{\n"
+        + "\n".join(body.lines) + f"\n    return {result} : {out_type}\n  }}")
+    vals = ", ".join(v for v, _ in operands)
+    return ctx.out.emit(f"stablehlo.composite \"{name}\" {vals} {{composite_attributes = "
+                        f"{{{attrs}}}, decomposition = @{fname}}} : ({types}) -> {out_type}")
+
+
+def contraction_as_composite(ctx: OpContext, kind: str, xv: str, x: Tensor, w: Tensor,
+                             bias: Tensor | None, out: Tensor, out_shape, conv: str = ""
+                             ) -> str:
+    """`stablehlo.composite "tfl.<kind>"` (input, weight, bias in TFLite's layouts) with
+    the decomposition dequantize -> f32 dot_general / convolution + bias -> quantize;
+    `conv` is the convolution's text after its operands (dims, window, groups). For a
+    weight StableHLO's contractions cannot take (asymmetric, or per-axis on another
+    dimension than the output channel), so that `litert-verify-int8` reports it as the
+    model states it, in TFLite's dimensions."""
+    operands = [(xv, x), (ctx.value(w), w)]
+    if bias is not None:
+        operands.append((ctx.value(bias), bias))
+    b = Body()
+    xf = b.emit(f"stablehlo.uniform_dequantize %arg0 : ({x.type()}) -> {_f32t(x.shape)}")
+    wf = b.emit(f"stablehlo.uniform_dequantize %arg1 : ({w.type()}) -> {_f32t(w.shape)}")
+    if kind == "fully_connected":
+        acc = b.emit(f"stablehlo.dot_general {xf}, {wf}, contracting_dims = [1] x [1] : "
+                     f"({_f32t(x.shape)}, {_f32t(w.shape)}) -> {_f32t(out_shape)}")
+    else:
+        acc = b.emit(f"stablehlo.convolution({xf}, {wf}) {conv} : ({_f32t(x.shape)}, "
+                     f"{_f32t(w.shape)}) -> {_f32t(out_shape)}")
+    if bias is not None:
+        bf = b.emit(f"stablehlo.uniform_dequantize %arg2 : ({bias.type()}) -> "
+                    f"{_f32t(bias.shape)}")
+        bb = b.emit(f"stablehlo.broadcast_in_dim {bf}, dims = [{len(out_shape) - 1}] : "
+                    f"({_f32t(bias.shape)}) -> {_f32t(out_shape)}")
+        acc = b.emit(f"stablehlo.add {acc}, {bb} : {_f32t(out_shape)}")
+    q = b.emit(f"stablehlo.uniform_quantize {acc} : ({_f32t(out_shape)}) -> "
+               f"{out.type(out_shape)}")
+    return _multi_composite(ctx, f"tfl.{kind}", "", operands, out.type(out_shape), b, q)
 
 
 def fully_connected(ctx: OpContext) -> list[str]:
@@ -122,12 +203,19 @@ def fully_connected(ctx: OpContext) -> list[str]:
         raise ctx.fail(f"input of {math.prod(x.shape)} values is not a multiple of depth {k}")
     batch = math.prod(x.shape) // k
     xv = _reshape(ctx, ctx.value(x), x, x.shape, (batch, k))
+    if _no_stablehlo_form(w, 0):  # TFLite's own form, for the verifier to report
+        xb = Tensor(x.index, x.name, (batch, k), x.dtype, x.scales, x.zero_points)
+        v = contraction_as_composite(ctx, "fully_connected", xv, xb, w, bias, out, (batch, n))
+        v = _fused(ctx, v, Tensor(out.index, out.name, (batch, n), out.dtype, out.scales,
+                                  out.zero_points))
+        return [_reshape(ctx, v, out, (batch, n), out.shape)]
     wv = ctx.value(w, symmetric_weight=True)
     acc_el = _accumulator(x, w, 1)
     acc = ctx.out.emit(f"stablehlo.dot_general {xv}, {wv}, contracting_dims = [1] x [1] : "
                        f"({x.type((batch, k))}, {w.type(symmetric_weight=True)}) -> "
                        f"{tensor_type((batch, n), acc_el)}")
-    v = _bias_and_requantize(ctx, acc, acc_el, (batch, n), 1, w, x, bias, out)
+    v = _bias_and_requantize(ctx, acc, acc_el, (batch, n), 1, w, x, bias, out,
+                             ' {tfl.kernel = "fully_connected"}')
     v = _fused(ctx, v, Tensor(out.index, out.name, (batch, n), out.dtype, out.scales,
                               out.zero_points))
     return [_reshape(ctx, v, out, (batch, n), out.shape)]
@@ -163,17 +251,24 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
         _, kh, kw, cm = w.shape
         w_shape, w_axis, dims = (kh, kw, 1, cm), 3, "[0, 1, i, o]"
         groups = x.shape[3]
-        if w.per_axis and w.axis != 3:
-            raise ctx.fail(f"depthwise filter quantized on dimension {w.axis}, expected 3")
     else:
         cout, kh, kw, _ = w.shape
         w_shape, w_axis, dims, groups = w.shape, 0, "[o, 0, 1, i]", 1
-        if w.per_axis and w.axis != 0:
-            raise ctx.fail(f"filter quantized on dimension {w.axis}, expected 0")
     (oh, ow), ((pt, pb), (pl, pr)) = _window(ctx, x, kh, kw, dh, dw)
     shape = (x.shape[0], oh, ow, w.shape[3] if depthwise else w.shape[0])
     if tuple(out.shape) != shape:
         raise ctx.fail(f"output shape {list(out.shape)} does not match {list(shape)}")
+    window = (f"window = {{stride = [{o.strideH}, {o.strideW}], pad = [[{pt}, {pb}], "
+              f"[{pl}, {pr}]], rhs_dilate = [{dh}, {dw}]}} {{batch_group_count = 1 : i64, "
+              f"feature_group_count = {groups} : i64}}")
+    if _no_stablehlo_form(w, 3 if depthwise else 0):
+        # TFLite's own operands and layouts, for the verifier to report
+        tdims = "[i, 0, 1, o]" if depthwise else "[o, 0, 1, i]"
+        v = contraction_as_composite(
+            ctx, "depthwise_conv_2d" if depthwise else "conv_2d", ctx.value(x), x, w, bias,
+            out, shape,
+            f"dim_numbers = [b, 0, 1, f]x{tdims}->[b, 0, 1, f], {window}")
+        return [_fused(ctx, v, out)]
     wq = Tensor(w.index, w.name, tuple(w_shape), w.dtype, w.scales, w.zero_points, w_axis,
                 None if w.data is None else w.data.reshape(w_shape))
     if w.data is not None:
@@ -183,9 +278,7 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
     acc_el = _accumulator(x, w, 3)
     acc = ctx.out.emit(
         f"stablehlo.convolution({ctx.value(x)}, {wv}) dim_numbers = [b, 0, 1, f]x{dims}->"
-        f"[b, 0, 1, f], window = {{stride = [{o.strideH}, {o.strideW}], pad = [[{pt}, {pb}], "
-        f"[{pl}, {pr}]], rhs_dilate = [{dh}, {dw}]}} {{batch_group_count = 1 : i64, "
-        f"feature_group_count = {groups} : i64}} : ({x.type()}, "
+        f"[b, 0, 1, f], {window} : ({x.type()}, "
         f"{wq.type(symmetric_weight=True)}) -> {tensor_type(shape, acc_el)}")
     v = _bias_and_requantize(ctx, acc, acc_el, shape, 3, w, x, bias, out)
     return [_fused(ctx, v, out)]

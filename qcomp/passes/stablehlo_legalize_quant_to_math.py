@@ -221,12 +221,17 @@ class LegalizeQuantToMathPass(ModulePass):
                         q = clamp(round_half_even(f64(acc) * (s_l s_r) / s_res + z_res))
                         in f64 (`qcomp.quant.accumulator.rescale_accumulator`);
       add and the other arithmetic ops: dequantize → float op → quantize.
-    `fixed-point`: TFLite's int8 kernels, integer only: every quantized → quantized
-      rescale is v' = MBQM(v, M, shift) + zp, clamped, TFLite's
-      MultiplyByQuantizedMultiplier with (M, shift) = QuantizeMultiplier(scale)
-      (`qcomp.quant.tflite`); add/subtract/multiply, int8 logistic/tanh (tables),
-      quantized clamp and the `tfl.average_pool_2d` composite as TFLite's kernels
-      (`quant_to_math.tflite`).
+    `fixed-point`: TFLite's int8 kernels (LiteRT 2.3's reference ones, bit for bit):
+      every quantized → quantized rescale is v' = MBQM(v, M, shift) + zp, clamped,
+      TFLite's MultiplyByQuantizedMultiplier with (M, shift) = QuantizeMultiplier(scale)
+      (`qcomp.quant.tflite`); float → quantized is TFLite's AffineQuantize,
+      round_nearest_afz(x / s) + zp; add/subtract/multiply, int8 logistic/tanh
+      (tables), quantized clamp and the `tfl.average_pool_2d` / `tfl.mean` composites
+      as TFLite's integer kernels (`quant_to_math.tflite`); two of TFLite's reference
+      kernels compute in float and are emitted so: the `tfl.softmax` composite (a
+      256-entry f32 exp table, an in-order f32 sum) and a requantize marked
+      `tfl.kernel = "fully_connected"` (the accumulator times s_acc / s_out in f64,
+      rounded half away from zero).
     `stablehlo`: upstream's pass bit for bit (`qcomp.quant.stablehlo`; storage as
       signless iN, u8 included): f32 math; requantize f32(q) * f32(s_in/s_out) +
       f32(zp_out - zp_in s_in/s_out), clamped only below 32 bits; add requantizes each
@@ -273,12 +278,37 @@ class LegalizeQuantToMathPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         mode = RescaleMode.parse(self.rescale, self.name, op)
+        decompositions = _decompositions(op)
         PatternRewriteWalker(ConvertFunctionBoundaries(mode.storage_type),
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(LowerQuantizedOp(mode), walk_regions_first=True,
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(FoldStorageCasts(), walk_reverse=True).rewrite_module(op)
+        _erase_unused(op, decompositions)
         _check_no_quant_left(op)
+
+
+def _decompositions(module: ModuleOp) -> set[str]:
+    """The private functions that are composites' decompositions."""
+    return {c for o in module.walk() if isinstance(o, sh.CompositeOp)
+            for c in _decompositions_of(o)}
+
+
+def _erase_unused(module: ModuleOp, names: set[str]) -> None:
+    """Erase the private decompositions no call uses any more (a composite that became
+    its TFLite kernel under `fixed-point` leaves its decomposition unused)."""
+    called = {o.callee.root_reference.data for o in module.walk() if isinstance(o, func.CallOp)}
+    called |= _decompositions(module)
+    for f in list(module.ops):
+        if isinstance(f, func.FuncOp) and f.sym_name.data in names - called and \
+                f.sym_visibility is not None and f.sym_visibility.data == "private":
+            f.detach()
+            f.erase()
+
+
+def _decompositions_of(o: sh.CompositeOp) -> list[str]:
+    d = o.decomposition
+    return [d.string_value() if hasattr(d, "string_value") else d.root_reference.data]
 
 
 __all__ = ["LegalizeQuantToMathPass", "RESCALE_MODES"]

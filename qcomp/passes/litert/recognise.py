@@ -165,7 +165,9 @@ def _contraction(op: Operation) -> Match:
     add = only_user(cur)
     if add is not None and isinstance(add, sh.AddOp):
         other = add.operands[1] if add.operands[0] is cur else add.operands[0]
-        m.bias = peel(other, covered=m.covered)
+        # through quant.scast pairs too: the stored integers of a bias declaring other
+        # parameters than the accumulator's (the `.tflite` importer's form)
+        m.bias = peel(other, (*MOVES, StorageCastOp), covered=m.covered)
         m.bias_op = add
         m.covered.append(add)
         cur = add.results[0]
@@ -238,6 +240,8 @@ def _single(op: Operation) -> Match | None:
         inputs = [op.operands[0]] if quantized_element(op.operands[0].type) else []
         return Match(BY_NAME["QUANTIZE"], op, inputs, out, op)
     rows = rows_for_stablehlo(op)
+    if len(rows) > 1:  # subtract: SUB, not LOG_SOFTMAX's form; multiply: MUL, not L2's
+        rows = [r for r in rows if not r.how]
     if len(rows) != 1:
         return None
     inputs = [v for v in op.operands if quantized_element(v.type) is not None]

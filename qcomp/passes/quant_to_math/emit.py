@@ -12,6 +12,7 @@ Every sequence here is the IR form of one `qcomp.quant` function:
 | `upstream_requantize`     | `qcomp.quant.stablehlo.requantize`                       |
 | `float_rescale`           | `qcomp.quant.accumulator.rescale_accumulator`            |
 | `fixed_point_rescale`     | `qcomp.quant.tflite.mbqm` (+ zero point, clamp)          |
+| `tflite_quantize`         | `qcomp.quant.tflite.quantize_f32`                        |
 
 Parameters become constants (rank 0 per-tensor, rank 1 per-axis) broadcast with
 `stablehlo.broadcast_in_dim` to the operand's shape, so the output needs no chlo.
@@ -63,6 +64,30 @@ def _flat(values) -> np.ndarray:
 def spec_quantize(b: Builder, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
     """convert(round_half_to_even(clamp(min, x / s + zp, max))) in the expressed type."""
     return quantize_tensor(b, x, q)
+
+
+def tflite_quantize(b: Builder, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
+    """TFLite's AffineQuantize (`fixed-point`): round_nearest_afz(x / s) + zp, clamped, in
+    the expressed type: ties away from zero, the zero point added after rounding. Written
+    convert(round_nearest_afz(clamp(min - zp, x / s, max - zp)) + zp) so that NaN and
+    infinities go through the clamp and convert as in `spec_quantize`."""
+    shape, axis = shape_of(x), _axis(q)
+    el = element_of(x)
+    per = (lambda v: _flat(v)) if axis is not None else (lambda v: np.asarray(v).reshape(()))
+    zps = np.asarray(q.zero_points, np.int64)
+    if axis is not None and is_dynamic(shape):
+        return spec_quantize(b, x, q)
+    v = b.binary(sh.DivideOp, x, b.full(per(q.scales), el, shape, axis))
+    if axis is None:
+        v = b.clamp(v, q.storage_min - int(zps), q.storage_max - int(zps))
+    else:
+        lo = b.full(per(q.storage_min - zps), el, shape, axis)
+        hi = b.full(per(q.storage_max - zps), el, shape, axis)
+        v = b.emit(sh.ClampOp(lo, v, hi, TensorType(el, shape)))
+    v = b.op(sh.RoundNearestAfzOp, [v], el)
+    if np.any(zps != 0):
+        v = b.binary(sh.AddOp, v, b.full(per(zps), el, shape, axis))
+    return b.convert(v, q.storage)
 
 
 def spec_dequantize(b: Builder, s: SSAValue, q: UniformQuantizedType) -> SSAValue:
@@ -214,7 +239,7 @@ def upstream_requantize(b: Builder, s: SSAValue, q_in: UniformQuantizedType,
 
 
 __all__ = [
-    "spec_quantize", "spec_dequantize",
+    "spec_quantize", "spec_dequantize", "tflite_quantize",
     "fixed_point_rescale", "fixed_point_requantize", "mbqm_ir", "upstream_quantize",
     "upstream_dequantize", "upstream_requantize", "upstream_storage", "upstream_storage_type",
 ]

@@ -23,12 +23,14 @@ from qcomp.passes.quant_to_math.emit import (
     fixed_point_requantize,
     spec_dequantize,
     spec_quantize,
+    tflite_quantize,
     upstream_dequantize,
     upstream_quantize,
     upstream_requantize,
     upstream_storage,
 )
 from qcomp.passes.quant_to_math.mode import RescaleMode
+from qcomp.passes.quant_to_math.tflite import lower_fc_requantize
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.passes.utils.storage_boundaries import retype_block_args
 from qcomp.quant.ranges import signed_view, storage_range
@@ -71,8 +73,12 @@ def lower_uniform_quantize(op: Operation, b: Builder, mode: RescaleMode, st: Sto
         x = op.operand
         if element_of(x) != qo.expressed_type:
             x = b.convert(x, qo.expressed_type)
+        if mode.integer_only and not (qo.is_blockwise or qo.is_float_storage):
+            return tflite_quantize(b, x, qo)
         return spec_quantize(b, x, qo)
     if mode.integer_only and not (qi.is_blockwise or qo.is_blockwise):
+        if (v := lower_fc_requantize(op, b, st)) is not None:
+            return v
         if qi.is_per_axis and qo.is_per_axis and qi.quantized_dimension != qo.quantized_dimension:
             raise PassDiagnostic(op, "Cannot requantize while changing quantization_axis")
         return fixed_point_requantize(b, st(op.operand), qi, qo, op)

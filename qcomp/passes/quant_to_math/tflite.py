@@ -8,17 +8,25 @@
 | logistic / tanh (int8)     | a 256-entry table, TFLite's LUTPopulate (`qcomp.quant.tflite.lut_int8`), gathered |
 | clamp (one quantized type) | the clamp on the stored integers (TFLite's fused activations)  |
 | composite "tfl.average_pool_2d" | Σ in-bounds q, then (sum +- n/2) / n toward zero           |
+| uniform_quantize i32 -> i8 marked `tfl.kernel = "fully_connected"` | clamp(round_nearest_afz(f64(acc) * f64(s_acc[c] / s_out)) + z_out) (TFLite's reference FULLY_CONNECTED: a float rescale) |
+| composite "tfl.mean" (int8) | MBQM(Σ q - z_in n, M', e') + z_out, (M', e') = `mean_multiplier(s_in / s_out, n)` |
+| composite "tfl.softmax" (int8) | e = T[max - q] (f32 table of 256), S = e_0 + e_1 + ... in order (f32), round_half_away(e * (1 / (S s_out))) + z_out |
 | add / subtract, one i32 type, zero point 0 | the integer sum (the bias of a contraction)     |
 
 Every MBQM is `emit.mbqm_ir` (TFLite's MultiplyByQuantizedMultiplier); other
 `tfl.*` composites, and every composite in the other modes, call their decomposition.
+All integer except two, where LiteRT 2.3's reference kernels are not: int8 SOFTMAX is
+a float table kernel (`qcomp.quant.tflite.softmax_int8`), emitted as that kernel
+computes it (the table a compile-time constant, the f32 sum unrolled in TFLite's
+order), and FULLY_CONNECTED rescales its accumulator in f64
+(`qcomp.quant.tflite.fully_connected_rescale`); the importer marks that requantize.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType, f32, f64, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -26,8 +34,14 @@ from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, mbqm_ir
 from qcomp.passes.quant_to_math.mode import RescaleMode
-from qcomp.passes.utils.builder import Builder, i64_array, shape_of
-from qcomp.quant.tflite import logistic_f, lut_int8, quantize_multiplier
+from qcomp.passes.utils.builder import Builder, element_of, i64_array, shape_of
+from qcomp.quant.tflite import (
+    logistic_f,
+    lut_int8,
+    mean_multiplier,
+    quantize_multiplier,
+    softmax_table,
+)
 
 
 def _q(v: SSAValue) -> UniformQuantizedType | None:
@@ -85,6 +99,21 @@ def lower_mul(op: Operation, b: Builder, st) -> SSAValue | None:
 _TABLE_FUNCTIONS = {sh.LogisticOp: logistic_f, sh.TanhOp: np.tanh}
 
 
+def _int8(*qs) -> bool:
+    return _per_tensor(*qs) and all(q.storage_bitwidth == 8 and q.is_signed
+                                    and q.storage_min >= -128 for q in qs)
+
+
+def _gather(b: Builder, table: SSAValue, idx: SSAValue) -> SSAValue:
+    """table[idx] elementwise (idx: i32 of any shape)."""
+    shape = shape_of(idx)
+    idx = b.op(sh.ReshapeOp, [idx], i32, (*shape, 1))
+    dn = GatherDimensionNumbersAttr.get(collapsed_slice_dims=[0], start_index_map=[0],
+                                        index_vector_dim=len(shape))
+    return b.op(sh.GatherOp, [table, idx], element_of(table), shape, dimension_numbers=dn,
+                slice_sizes=i64_array([1]))
+
+
 def lower_table(op: Operation, b: Builder, st) -> SSAValue | None:
     """int8 logistic / tanh as TFLite's 256-entry table, gathered at q + 128."""
     qi, qo = _q(op.operand), _q(op.result)
@@ -97,11 +126,7 @@ def lower_table(op: Operation, b: Builder, st) -> SSAValue | None:
     shape = shape_of(op.operand)
     idx = b.binary(sh.AddOp, b.convert(st(op.operand), i32),
                    b.full(np.int32(128), i32, shape))
-    idx = b.op(sh.ReshapeOp, [idx], i32, (*shape, 1))
-    dn = GatherDimensionNumbersAttr.get(collapsed_slice_dims=[0], start_index_map=[0],
-                                        index_vector_dim=len(shape))
-    return b.op(sh.GatherOp, [t, idx], qo.storage, shape, dimension_numbers=dn,
-                slice_sizes=i64_array([1]))
+    return _gather(b, t, idx)
 
 
 def lower_clamp(op: Operation, b: Builder, st) -> SSAValue | None:
@@ -112,6 +137,32 @@ def lower_clamp(op: Operation, b: Builder, st) -> SSAValue | None:
     q = qs[0]
     return b.emit(sh.ClampOp(st(op.min), st(op.operand), st(op.max),
                              TensorType(q.storage, shape_of(op.result))))
+
+
+FC_KERNEL = ("tfl.kernel", "fully_connected")
+
+
+def lower_fc_requantize(op: Operation, b: Builder, st) -> SSAValue | None:
+    """A uniform_quantize i32 -> int8 the importer marked `tfl.kernel = "fully_connected"`:
+    TFLite's reference FULLY_CONNECTED output, clamp(round_nearest_afz(f64(acc) *
+    f64(s_acc / s_out)) + z_out) (`qcomp.quant.tflite.fully_connected_rescale`)."""
+    mark = op.attributes.get(FC_KERNEL[0])
+    qi, qo = _q(op.operand), _q(op.result)
+    if not (isinstance(mark, StringAttr) and mark.data == FC_KERNEL[1]) or qi is None \
+            or qo is None or not qo.is_per_tensor or qi.storage_bitwidth != 32 \
+            or qo.storage_bitwidth != 8:
+        return None
+    shape = shape_of(op.operand)
+    m = np.asarray(qi.scales, np.float64).reshape(-1) / np.float64(qo.scale)
+    f = b.convert(st(op.operand), f64)
+    if qi.is_per_axis:
+        f = b.binary(sh.MultiplyOp, f, b.full(m, f64, shape, qi.quantized_dimension))
+    else:
+        f = b.binary(sh.MultiplyOp, f, b.full(m.reshape(()), f64, shape))
+    v = b.convert(b.op(sh.RoundNearestAfzOp, [f], f64), i64)
+    if qo.zero_point:
+        v = b.binary(sh.AddOp, v, b.full(np.int64(qo.zero_point), i64, shape))
+    return b.convert(b.clamp(v, qo.storage_min, qo.storage_max), qo.storage)
 
 
 def _props(op: sh.CompositeOp) -> dict:
@@ -158,7 +209,80 @@ def lower_average_pool(op: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
     return b.convert(b.clamp(avg, qo.storage_min, qo.storage_max), qo.storage)
 
 
-_KERNELS = {"tfl.average_pool_2d": lower_average_pool}
+def _reduce(b: Builder, x: SSAValue, dims: list[int], kind: type[Operation], init
+             ) -> SSAValue:
+    """stablehlo.reduce of `x` over `dims` with the body `kind` (an integer reduction:
+    its order does not matter)."""
+    el = element_of(x)
+    scalar = TensorType(el, [])
+    block = Block(arg_types=[scalar, scalar])
+    body = kind.create(operands=[block.args[0], block.args[1]], result_types=[scalar])
+    block.add_ops([body, sh.ReturnOp(body.results[0])])
+    kept = tuple(d for i, d in enumerate(shape_of(x)) if i not in dims)
+    return b.emit(sh.ReduceOp.create(
+        operands=[x, b.constant(np.array(init), el)], result_types=[TensorType(el, kept)],
+        properties={"dimensions": i64_array(dims)}, regions=[Region(block)]))
+
+
+def _float_attr(op: sh.CompositeOp, name: str, default: float) -> float:
+    v = _props(op).get(name)
+    return default if v is None else float(v.value.data)
+
+
+def lower_softmax(op: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
+    """TFLite's int8 SOFTMAX along the last dimension (`qcomp.quant.tflite.softmax_int8`):
+    e = T[max - q], S = in-order f32 sum of e, p = e * (1 / (S * s_out)),
+    clamp(round_nearest_afz(p) + z_out)."""
+    x, qi, qo = op.operands[0], _q(op.operands[0]), _q(op.results[0])
+    if not _int8(qi, qo):
+        return None
+    shape = shape_of(x)
+    r, n = len(shape), shape[-1]
+    outer = tuple(shape[:-1])
+    q = b.convert(st(x), i32)
+    mx = b.broadcast_in_dim(_reduce(b, q, [r - 1], sh.MaximumOp, -128), shape, list(range(r - 1)))
+    table = b.constant(softmax_table(qi.scale, _float_attr(op, "beta", 1.0)), f32)
+    e = _gather(b, table, b.binary(sh.SubtractOp, mx, q))
+    total = None
+    for j in range(n):
+        col = b.emit(sh.SliceOp(e, [0] * (r - 1) + [j], [*outer, j + 1]))
+        total = col if total is None else b.binary(sh.AddOp, total, col)
+    denom = b.binary(sh.MultiplyOp, total, b.full(np.float32(qo.scale), f32, (*outer, 1)))
+    inv = b.binary(sh.DivideOp, b.full(np.float32(1.0), f32, (*outer, 1)), denom)
+    inv = b.broadcast_in_dim(b.op(sh.ReshapeOp, [inv], f32, outer), shape, list(range(r - 1)))
+    p = b.op(sh.RoundNearestAfzOp, [b.binary(sh.MultiplyOp, e, inv)], f32)
+    v = b.binary(sh.AddOp, b.convert(p, i32), b.full(np.int32(qo.zero_point), i32, shape))
+    return b.convert(b.clamp(v, qo.storage_min, qo.storage_max), qo.storage)
+
+
+def lower_mean(op: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
+    """TFLite's int8 MEAN (reference_ops::QuantizedMeanOrSum): clamp(MBQM(Σ q - z_in n,
+    M', e') + z_out) with (M', e') = `qcomp.quant.tflite.mean_multiplier`."""
+    x, qi, qo = op.operands[0], _q(op.operands[0]), _q(op.results[0])
+    if not _int8(qi, qo):
+        return None
+    axes = _ints(_props(op)["axes"])
+    shape = shape_of(x)
+    n = int(np.prod([shape[a] for a in axes]))
+    if n == 0:
+        return None
+    total = _reduce(b, b.convert(st(x), i64), axes, sh.AddOp, 0)
+    if qi.zero_point:
+        total = b.binary(sh.SubtractOp, total,
+                         b.full(np.int64(qi.zero_point * n), i64, shape_of(total)))
+    m, e = mean_multiplier(qi.scale, qo.scale, n)
+    v = mbqm_ir(b, total, np.int64(m), np.int64(e), None)
+    if qo.zero_point:
+        v = b.binary(sh.AddOp, v, b.full(np.int64(qo.zero_point), i64, shape_of(v)))
+    v = b.clamp(v, qo.storage_min, qo.storage_max)
+    out_shape = shape_of(op.results[0])
+    if shape_of(v) != out_shape:
+        v = b.op(sh.ReshapeOp, [v], i64, out_shape)
+    return b.convert(v, qo.storage)
+
+
+_KERNELS = {"tfl.average_pool_2d": lower_average_pool, "tfl.softmax": lower_softmax,
+            "tfl.mean": lower_mean}
 
 
 def lower_composite(op: sh.CompositeOp, b: Builder, mode: RescaleMode, st) -> list[SSAValue]:
@@ -193,4 +317,4 @@ def lower_tflite(op: Operation, b: Builder, st) -> SSAValue | None:
     return None
 
 
-__all__ = ["lower_composite", "lower_tflite"]
+__all__ = ["FC_KERNEL", "lower_composite", "lower_fc_requantize", "lower_tflite"]

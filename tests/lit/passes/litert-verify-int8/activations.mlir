@@ -11,6 +11,29 @@ func.func @add_ok(%x: tensor<4x!quant.uniform<i8:f32, 0.5:-128>>, %y: tensor<4x!
 
 // -----
 
+// SUB and MUL: a subtract / multiply by itself is that operator (not LOG_SOFTMAX's or
+// L2_NORMALIZATION's form); the same activation rules.
+func.func @sub_mul_ok(%x: tensor<4x!quant.uniform<i8:f32, 0.5:-128>>, %y: tensor<4x!quant.uniform<i8:f32, 0.25:127>>) -> (tensor<4x!quant.uniform<i8:f32, 1.0:3>>, tensor<4x!quant.uniform<i8:f32, 2.0:-7>>) {
+  %0 = stablehlo.subtract %x, %y : (tensor<4x!quant.uniform<i8:f32, 0.5:-128>>, tensor<4x!quant.uniform<i8:f32, 0.25:127>>) -> tensor<4x!quant.uniform<i8:f32, 1.0:3>>
+  %1 = stablehlo.multiply %x, %y : (tensor<4x!quant.uniform<i8:f32, 0.5:-128>>, tensor<4x!quant.uniform<i8:f32, 0.25:127>>) -> tensor<4x!quant.uniform<i8:f32, 2.0:-7>>
+  return %0, %1 : tensor<4x!quant.uniform<i8:f32, 1.0:3>>, tensor<4x!quant.uniform<i8:f32, 2.0:-7>>
+}
+
+// -----
+
+// Narrow-range operands and results: SUB's and MUL's own diagnostics (each value once).
+!n = !quant.uniform<i8<-127:127>:f32, 0.5:-1>
+func.func @sub_mul_wrong(%x: tensor<4x!n>) -> (tensor<4x!n>, tensor<4x!n>) {
+  // expected-error @+2 {{litert-verify-int8: SUB input 0 [activation-range]: storage range must be [-128, 127], got [-127, 127]}}
+  // expected-error @+1 {{litert-verify-int8: SUB output [activation-range]}}
+  %0 = stablehlo.subtract %x, %x : tensor<4x!n>
+  // expected-error @+1 {{litert-verify-int8: MUL output [activation-range]}}
+  %1 = stablehlo.multiply %x, %x : tensor<4x!n>
+  return %0, %1 : tensor<4x!n>, tensor<4x!n>
+}
+
+// -----
+
 // activation-type: u8 (the old uint8 scheme); activation-range: narrow range.
 // (A zero point outside [-128, 127] is already refused by StableHLO's verifier for i8
 // storage; activation-zero-point shows in 16x8 mode, 16x8.mlir.)

@@ -35,6 +35,25 @@ func.func @fc_bias_scale(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>) -> tens
 
 // -----
 
+// bias-scale through quant.scast: the `.tflite` importer keeps a bias that declares
+// other parameters than the accumulator's as a constant of its own type whose stored
+// integers are reinterpreted (TFLite adds them whatever their declared scale); the
+// rule reads the declared type.
+func.func @fc_bias_scast(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1x3x!quant.uniform<i8:f32, 0.25:1>> {
+  %w = stablehlo.constant() <{value = dense<1> : tensor<4x3xi8>}> : () -> tensor<4x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.05}>>
+  %acc = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4x3x!quant.uniform<i8:f32:1, {0.1, 0.2, 0.05}>>) -> tensor<1x3x!quant.uniform<i32:f32:1, {0.05, 0.1, 0.025}>>
+  %b = stablehlo.constant() <{value = dense<[2, 4, -12]> : tensor<3xi32>}> : () -> tensor<3x!quant.uniform<i32:f32:0, {0.075, 0.1, 0.025}>>
+  %raw = quant.scast %b : tensor<3x!quant.uniform<i32:f32:0, {0.075, 0.1, 0.025}>> to tensor<3xi32>
+  %ba = quant.scast %raw : tensor<3xi32> to tensor<3x!quant.uniform<i32:f32:0, {0.05, 0.1, 0.025}>>
+  %bb = stablehlo.broadcast_in_dim %ba, dims = [1] : (tensor<3x!quant.uniform<i32:f32:0, {0.05, 0.1, 0.025}>>) -> tensor<1x3x!quant.uniform<i32:f32:1, {0.05, 0.1, 0.025}>>
+  // expected-error @+1 {{litert-verify-int8: FULLY_CONNECTED bias [bias-scale]: scale[0] must be input scale * weight scale[0] = 0.05, got 0.075}}
+  %s = stablehlo.add %acc, %bb : tensor<1x3x!quant.uniform<i32:f32:1, {0.05, 0.1, 0.025}>>
+  %y = stablehlo.uniform_quantize %s : (tensor<1x3x!quant.uniform<i32:f32:1, {0.05, 0.1, 0.025}>>) -> tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
+  return %y : tensor<1x3x!quant.uniform<i8:f32, 0.25:1>>
+}
+
+// -----
+
 // bias-zero-point: a bias with zero point 5.
 func.func @conv_bias_zero_point(%x: tensor<1x3x3x2x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1x1x1x2x!quant.uniform<i8:f32, 0.25:1>> {
   %w = stablehlo.constant() <{value = dense<1> : tensor<2x3x3x2xi8>}> : () -> tensor<2x3x3x2x!quant.uniform<i8:f32:0, {0.1, 0.2}>>
