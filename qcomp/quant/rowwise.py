@@ -295,6 +295,17 @@ def _quantize_8bit(x, out):
         store_f32(o, c + 4, mn)
 
 
+@njit(inline="always", **_JIT)
+def _pack_row(q, bits, o):
+    """o[b] = the 8 / bits values q[b * k: (b + 1) * k], value s at bit s * bits."""
+    if bits == 4:
+        for b in range(q.shape[0] // 2):
+            o[b] = q[2 * b] | (q[2 * b + 1] << 4)
+    else:
+        for b in range(q.shape[0] // 4):
+            o[b] = q[4 * b] | (q[4 * b + 1] << 2) | (q[4 * b + 2] << 4) | (q[4 * b + 3] << 6)
+
+
 @njit(**_JIT)
 def _quantize_nbit(x, out, bits):
     """Fused n-bit rows of float32 x [R, C] into out [R, ceil(C * bits / 8) + 4]::
@@ -305,7 +316,7 @@ def _quantize_nbit(x, out, bits):
     lanes = np.empty((3, 8), F32)
     c = x.shape[1]
     nb = out.shape[1] - 4
-    k = 8 // bits
+    q = np.zeros(nb * (8 // bits), np.uint8)   # the slots past C stay 0
     top = F32((1 << bits) - 1)
     for i in range(x.shape[0]):
         row, o = x[i], out[i]
@@ -320,13 +331,9 @@ def _quantize_nbit(x, out, bits):
         inverse = _ONE / scale
         if np.isinf(inverse):
             scale16, inverse = _F16_ONE, _ONE
-        for b in range(nb):
-            v = 0
-            for s in range(k):
-                j = b * k + s
-                if j < c:
-                    v |= _round_clamp((row[j] - m) * inverse, top) << (s * bits)
-            o[b] = v
+        for j in range(c):
+            q[j] = _round_clamp((row[j] - m) * inverse, top)
+        _pack_row(q, bits, o)
         store_u16(o, nb, scale16)
         store_u16(o, nb + 2, bias16)
 

@@ -24,7 +24,10 @@ import numpy as np
 from numba import njit
 
 from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width
-from qcomp.quant.rowwise_jit import fma32, load_f16, load_f32
+from qcomp.quant.rowwise_jit import fma32, load_f16, load_f32, prefetch
+
+_AHEAD = 16
+"""Entries ahead whose rows `_bag_kernel` asks the cache for (fbgemm's prefetch distance)."""
 
 _ONE = F32(1)
 
@@ -43,11 +46,11 @@ def _check_indices(indices: np.ndarray, rows: int) -> np.ndarray:
     indices = np.asarray(indices)
     if indices.ndim != 1 or indices.dtype.kind not in "iu":
         raise RowwiseError(f"indices are a 1-d integer array, got {indices.dtype} {indices.shape}")
-    bad = np.flatnonzero((indices < 0) | (indices >= rows))
-    if bad.size:
-        i = int(bad[0])
+    indices = np.ascontiguousarray(indices, np.int64)
+    i = _first_outside(indices, rows)
+    if i >= 0:
         raise RowwiseError(f"index {i} is {int(indices[i])}, outside the table's rows [0, {rows})")
-    return indices.astype(np.int64)
+    return indices
 
 
 def lengths_to_starts(lengths: np.ndarray, count: int) -> np.ndarray:
@@ -108,17 +111,42 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     return out
 
 
+@njit(cache=True, inline="always")
+def _unpack_row(row, bits, q):
+    """q[c] = value c of a fused n-bit row's packed bytes (low bits first), as float32."""
+    if bits == 4:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[2 * b] = F32(v & 0xF)
+            q[2 * b + 1] = F32(v >> 4)
+    else:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[4 * b] = F32(v & 0x3)
+            q[4 * b + 1] = F32((v >> 2) & 0x3)
+            q[4 * b + 2] = F32((v >> 4) & 0x3)
+            q[4 * b + 3] = F32(v >> 6)
+
+
 @njit(cache=True, error_model="numpy")
 def _bag_kernel(data, idx, starts, lengths, bits, weights, weighted, mean, out):
-    """out[m] = the reduction of bag m, one fused loop per entry (fbgemm's order):
-    `acc = fma(w * scale, q, acc + w * bias)` with float32 products and sums and a
-    single rounding in the fma (`fma32`), then `acc * (1 / length)` for the mean."""
+    """out[m] = the reduction of bag m in fbgemm's order, one fused loop per entry:
+    `acc = fma(w * scale, q, acc + w * bias)` (float32 products and sums, one rounding
+    in the fma: `fma32`), then `acc * (1 / length)` for the mean. The row `_AHEAD`
+    entries on is asked into the cache (the rows are random reads from a large table)."""
     cols = out.shape[1]
     width = data.shape[1]
+    base = data.ctypes.data
+    q = np.zeros((width - 4) * 8 // bits if bits != 8 else 0, F32)
+    count = idx.shape[0]
     for m in range(starts.shape[0]):
         acc = out[m]
         n = lengths[m]
         for j in range(starts[m], starts[m] + n):
+            if j + _AHEAD < count:
+                ahead = base + np.uintp(idx[j + _AHEAD]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
             row = data[idx[j]]
             if bits == 8:
                 scale, bias = load_f32(row, cols), load_f32(row, cols + 4)
@@ -129,18 +157,23 @@ def _bag_kernel(data, idx, starts, lengths, bits, weights, weighted, mean, out):
             if bits == 8:
                 for c in range(cols):
                     acc[c] = fma32(scale, F32(row[c]), acc[c] + bias)
-            elif bits == 4:
-                for c in range(cols):
-                    q = (np.int64(row[c >> 1]) >> ((c & 1) << 2)) & 0xF
-                    acc[c] = fma32(scale, F32(q), acc[c] + bias)
             else:
+                _unpack_row(row, bits, q)
                 for c in range(cols):
-                    q = (np.int64(row[c >> 2]) >> ((c & 3) << 1)) & 0x3
-                    acc[c] = fma32(scale, F32(q), acc[c] + bias)
+                    acc[c] = fma32(scale, q[c], acc[c] + bias)
         if mean and n > 0:
             inverse = _ONE / F32(n)
             for c in range(cols):
                 acc[c] = acc[c] * inverse
+
+
+@njit(cache=True)
+def _first_outside(idx, rows):
+    """The first position of an index outside [0, rows), or -1."""
+    for i in range(idx.shape[0]):
+        if idx[i] < 0 or idx[i] >= rows:
+            return i
+    return -1
 
 
 def sparse_lengths(data: np.ndarray, indices: np.ndarray, lengths: np.ndarray, bits: int,

@@ -126,3 +126,17 @@ def store_u16(row, at, h):
     """Write the 16 bits h little-endian at byte `at` of a uint8 row."""
     row[at] = np.uint8(h & 0xFF)
     row[at + 1] = np.uint8((h >> 8) & 0xFF)
+
+
+@intrinsic
+def prefetch(typingctx, address):
+    """Hint the cache line at an integer address into the caches (`llvm.prefetch`: read,
+    high locality); no effect on results."""
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch.p0", (), fnty)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.none(types.uintp), codegen
