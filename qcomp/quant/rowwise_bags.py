@@ -93,7 +93,7 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
                bits: int, weights: np.ndarray | None = None, mean: bool = False,
                cols: int | None = None) -> np.ndarray:
     """The module docstring's reduction over bags given by (start, length) into
-    `indices`: [len(starts), C] float32 (`_bag_kernel`)."""
+    `indices`: [len(starts), C] float32 (`_bag_kernel_8bit`, `_bag_kernel_nbit`)."""
     data = np.asarray(data)
     cols = _check_data(data, bits, cols)
     idx = _check_indices(indices, len(data))
@@ -106,8 +106,11 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     lengths = np.ascontiguousarray(lengths, np.int64)
     out = np.zeros((len(starts), cols), F32)
     w = np.zeros(0, F32) if weights is None else np.ascontiguousarray(weights)
-    _bag_kernel(np.ascontiguousarray(data), idx, starts, lengths, bits, w, weights is not None,
-                bool(mean), out)
+    data = np.ascontiguousarray(data)
+    if bits == 8:
+        _bag_kernel_8bit(data, idx, starts, lengths, w, weights is not None, bool(mean), out)
+    else:
+        _bag_kernel_nbit(data, idx, starts, lengths, bits, w, weights is not None, bool(mean), out)
     return out
 
 
@@ -128,43 +131,121 @@ def _unpack_row(row, bits, q):
             q[4 * b + 3] = F32(v >> 6)
 
 
+@njit(cache=True, inline="always")
+def _nbit_params(row):
+    """(scale, bias) of a fused n-bit row: its last 4 bytes, float16, as float32."""
+    return load_f16(row, row.shape[0] - 4), load_f16(row, row.shape[0] - 2)
+
+
+@njit(cache=True, inline="always")
+def _mean(acc, n):
+    if n > 0:
+        inverse = _ONE / F32(n)
+        for c in range(acc.shape[0]):
+            acc[c] = acc[c] * inverse
+
+
 @njit(cache=True, error_model="numpy")
-def _bag_kernel(data, idx, starts, lengths, bits, weights, weighted, mean, out):
-    """out[m] = the reduction of bag m in fbgemm's order, one fused loop per entry:
-    `acc = fma(w * scale, q, acc + w * bias)` (float32 products and sums, one rounding
-    in the fma: `fma32`), then `acc * (1 / length)` for the mean. The row `_AHEAD`
-    entries on is asked into the cache (the rows are random reads from a large table)."""
+def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out):
+    """out[m] = the reduction of bag m over fused 8-bit rows in fbgemm's order: per
+    entry `acc = fma(w * scale, q, acc + w * bias)` (float32 products and sums, one
+    rounding in the fma: `fma32`), then `acc * (1 / length)` for the mean. Four entries
+    per pass over the accumulator, then one at a time (the same operations in the same
+    order); the rows `_AHEAD` entries on are asked into the cache (random reads from a
+    large table)."""
     cols = out.shape[1]
-    width = data.shape[1]
-    base = data.ctypes.data
-    q = np.zeros((width - 4) * 8 // bits if bits != 8 else 0, F32)
-    count = idx.shape[0]
+    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
     for m in range(starts.shape[0]):
         acc = out[m]
         n = lengths[m]
-        for j in range(starts[m], starts[m] + n):
+        first = starts[m]
+        for g in range(n // 4):
+            j = first + 4 * g
+            for e in range(j + _AHEAD, min(j + 4 + _AHEAD, count)):
+                ahead = base + np.uintp(idx[e]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            r0, r1, r2, r3 = data[idx[j]], data[idx[j + 1]], data[idx[j + 2]], data[idx[j + 3]]
+            s0, b0 = load_f32(r0, cols), load_f32(r0, cols + 4)
+            s1, b1 = load_f32(r1, cols), load_f32(r1, cols + 4)
+            s2, b2 = load_f32(r2, cols), load_f32(r2, cols + 4)
+            s3, b3 = load_f32(r3, cols), load_f32(r3, cols + 4)
+            if weighted:
+                s0, b0 = weights[j] * s0, weights[j] * b0
+                s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
+                s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
+                s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
+            for c in range(cols):
+                a = fma32(s0, F32(r0[c]), acc[c] + b0)
+                a = fma32(s1, F32(r1[c]), a + b1)
+                a = fma32(s2, F32(r2[c]), a + b2)
+                acc[c] = fma32(s3, F32(r3[c]), a + b3)
+        for j in range(first + n // 4 * 4, first + n):
             if j + _AHEAD < count:
                 ahead = base + np.uintp(idx[j + _AHEAD]) * np.uintp(width)
                 prefetch(ahead)
                 prefetch(ahead + np.uintp(width - 1))
             row = data[idx[j]]
-            if bits == 8:
-                scale, bias = load_f32(row, cols), load_f32(row, cols + 4)
-            else:
-                scale, bias = load_f16(row, width - 4), load_f16(row, width - 2)
+            scale, bias = load_f32(row, cols), load_f32(row, cols + 4)
             if weighted:
                 scale, bias = weights[j] * scale, weights[j] * bias
-            if bits == 8:
-                for c in range(cols):
-                    acc[c] = fma32(scale, F32(row[c]), acc[c] + bias)
-            else:
-                _unpack_row(row, bits, q)
-                for c in range(cols):
-                    acc[c] = fma32(scale, q[c], acc[c] + bias)
-        if mean and n > 0:
-            inverse = _ONE / F32(n)
             for c in range(cols):
-                acc[c] = acc[c] * inverse
+                acc[c] = fma32(scale, F32(row[c]), acc[c] + bias)
+        if mean:
+            _mean(acc, n)
+
+
+@njit(cache=True, error_model="numpy")
+def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out):
+    """`_bag_kernel_8bit` over fused 4-bit or 2-bit rows, each row's values unpacked
+    into a float32 buffer first."""
+    cols = out.shape[1]
+    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
+    q = np.zeros((4, (data.shape[1] - 4) * 8 // bits), F32)
+    q0, q1, q2, q3 = q[0], q[1], q[2], q[3]
+    for m in range(starts.shape[0]):
+        acc = out[m]
+        n = lengths[m]
+        first = starts[m]
+        for g in range(n // 4):
+            j = first + 4 * g
+            for e in range(j + _AHEAD, min(j + 4 + _AHEAD, count)):
+                ahead = base + np.uintp(idx[e]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            r0, r1, r2, r3 = data[idx[j]], data[idx[j + 1]], data[idx[j + 2]], data[idx[j + 3]]
+            s0, b0 = _nbit_params(r0)
+            s1, b1 = _nbit_params(r1)
+            s2, b2 = _nbit_params(r2)
+            s3, b3 = _nbit_params(r3)
+            if weighted:
+                s0, b0 = weights[j] * s0, weights[j] * b0
+                s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
+                s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
+                s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
+            _unpack_row(r0, bits, q0)
+            _unpack_row(r1, bits, q1)
+            _unpack_row(r2, bits, q2)
+            _unpack_row(r3, bits, q3)
+            for c in range(cols):
+                a = fma32(s0, q0[c], acc[c] + b0)
+                a = fma32(s1, q1[c], a + b1)
+                a = fma32(s2, q2[c], a + b2)
+                acc[c] = fma32(s3, q3[c], a + b3)
+        for j in range(first + n // 4 * 4, first + n):
+            if j + _AHEAD < count:
+                ahead = base + np.uintp(idx[j + _AHEAD]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            row = data[idx[j]]
+            scale, bias = _nbit_params(row)
+            if weighted:
+                scale, bias = weights[j] * scale, weights[j] * bias
+            _unpack_row(row, bits, q0)
+            for c in range(cols):
+                acc[c] = fma32(scale, q0[c], acc[c] + bias)
+        if mean:
+            _mean(acc, n)
 
 
 @njit(cache=True)
