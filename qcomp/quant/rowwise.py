@@ -41,7 +41,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise_jit import f16_bits, f16_round, f16_value, store_f32, store_u16
+from qcomp.quant.rowwise_jit import (
+    f16_bits,
+    f16_round,
+    f16_value,
+    f32_from_bits,
+    f32_to_bits,
+    store_f32,
+    store_u16,
+)
 
 F32 = np.float32
 FLT_MAX = np.float32(np.finfo(np.float32).max)
@@ -177,6 +185,7 @@ def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.n
 # Row loop kernels (numba: one fused loop per row, compiled once, cached on disk)
 # ---------------------------------------------------------------------------
 _ONE = F32(1)
+_INF = F32(np.inf)
 _255 = F32(255)
 _F16_ONE = 0x3C00
 _JIT = {"cache": True, "error_model": "numpy"}
@@ -184,52 +193,95 @@ _JIT = {"cache": True, "error_model": "numpy"}
 
 
 @njit(inline="always", **_JIT)
-def _fbgemm_row_min_max(row, lanes):
-    """(min, max) of a float32 row as fbgemm's AVX2 quantizers find them (`lanes`: a
-    float32 [3, 8] scratch): 8 lanes over the first C - C % 8 columns (lane l holds
-    columns l, l + 8, ...; `_mm256_min_ps(acc, x)` = `acc < x ? acc : x` keeps the newer
-    of two equal values), the lanes folded in order with `std::min` (keeps the older),
-    then the remaining columns one by one; the running extremes start at +-FLT_MAX.
-    A row holding a NaN gives NaN, NaN (NaNs are outside the formats' contract)."""
+def _key(x):
+    """An integer key ordering float32 values as IEEE's total order (-0 < +0)."""
+    u = np.int64(f32_to_bits(x))
+    u = u - (1 << 32) if u >= (1 << 31) else u
+    return u ^ ((u >> 31) & 0x7FFFFFFF)
+
+
+@njit(inline="always", **_JIT)
+def _unkey(k):
+    """The float32 of a `_key`."""
+    return f32_from_bits(np.uint32((k ^ ((k >> 31) & 0x7FFFFFFF)) & 0xFFFFFFFF))
+
+
+@njit(inline="always", **_JIT)
+def _ordered_min_max(ib, lo, hi):
+    """(min, max, NaN seen) of a float32 row given as its int32 bits `ib`, starting
+    from the floats lo and hi, in IEEE total order (-0 < +0): integer min/max of the
+    keys `u ^ ((u >> 31) & 0x7FFFFFFF)`, which order the floats as they compare."""
+    kmin, kmax = np.int32(_key(lo)), np.int32(_key(hi))
+    mag = np.int32(0)
+    for j in range(ib.shape[0]):
+        u = ib[j]
+        k = np.int32(u ^ ((u >> np.int32(31)) & np.int32(0x7FFFFFFF)))
+        kmin = min(kmin, k)
+        kmax = max(kmax, k)
+        mag = max(mag, np.int32(u & np.int32(0x7FFFFFFF)))
+    return _unkey(np.int64(kmin)), _unkey(np.int64(kmax)), mag > 0x7F800000
+
+
+@njit(inline="always", **_JIT)
+def _first_nan(row):
+    for j in range(row.shape[0]):
+        if row[j] != row[j]:
+            return row[j]
+    return row[0]
+
+
+@njit(inline="always", **_JIT)
+def _fbgemm_row_min_max(row, ib, lanes):
+    """(min, max) of a float32 row (`ib`: its int32 bits) as fbgemm's AVX2 quantizers
+    find them: `min(FLT_MAX, row min)`, `max(-FLT_MAX, row max)` (the running extremes
+    start there), NaN, NaN for a row holding a NaN (outside the formats' contract).
+    Only a zero extreme depends on the order (its sign), then the row runs again as
+    fbgemm does (`lanes`: a float32 [2, 8] scratch): 8 lanes over the first C - C % 8
+    columns (lane l holds columns l, l + 8, ...; `_mm256_min_ps(acc, x)` =
+    `acc < x ? acc : x` keeps the newer of two equal values), the lanes folded in order
+    with `std::min` (keeps the older), then the remaining columns one by one."""
+    mn, mx, nan = _ordered_min_max(ib, FLT_MAX, -FLT_MAX)
+    if nan:
+        a = _first_nan(row)
+        return a, a
+    if mn != 0 and mx != 0:
+        return mn, mx
     c = row.shape[0]
     v = c - c % 8
-    lo, hi, nan = lanes[0], lanes[1], lanes[2]
+    lo, hi = lanes[0], lanes[1]
     for lane in range(8):
         lo[lane] = FLT_MAX
         hi[lane] = -FLT_MAX
-        nan[lane] = 0
     for j in range(0, v, 8):
         for lane in range(8):
             a = row[j + lane]
             lo[lane] = lo[lane] if lo[lane] < a else a
             hi[lane] = hi[lane] if hi[lane] > a else a
-            nan[lane] += a - a                 # NaN for a NaN (or an infinity)
-    mn, mx, bad = FLT_MAX, -FLT_MAX, False
+    mn, mx = FLT_MAX, -FLT_MAX
     for lane in range(8):
         mn = lo[lane] if lo[lane] < mn else mn
         mx = hi[lane] if mx < hi[lane] else mx
-        bad |= nan[lane] != nan[lane]
     for j in range(v, c):
         a = row[j]
         mn = a if a < mn else mn
         mx = a if mx < a else mx
-        bad |= a != a
-    if bad:
-        for j in range(c):
-            if row[j] != row[j]:
-                return row[j], row[j]
     return mn, mx
 
 
 @njit(inline="always", **_JIT)
-def _first_row_min_max(row):
-    """(min, max) of a float32 row (C >= 1) keeping the first of equal values
-    (`std::min_element` / `std::max_element`); NaN, NaN for a row holding a NaN."""
+def _first_row_min_max(row, ib):
+    """(min, max) of a float32 row (C >= 1; `ib`: its int32 bits) keeping the first of
+    equal values (`std::min_element` / `std::max_element`: of zeros the first one's
+    sign); NaN, NaN for a row holding a NaN."""
+    mn, mx, nan = _ordered_min_max(ib, _INF, -_INF)
+    if nan:
+        a = _first_nan(row)
+        return a, a
+    if mn != 0 and mx != 0:
+        return mn, mx
     mn = mx = row[0]
     for j in range(row.shape[0]):
         a = row[j]
-        if a != a:
-            return a, a
         mn = a if a < mn else mn
         mx = a if mx < a else mx
     return mn, mx
@@ -246,16 +298,16 @@ def _round_clamp(t, top):
 
 
 @njit(**_JIT)
-def _fbgemm_min_max_rows(x, mn, mx):
-    lanes = np.empty((3, 8), F32)
+def _fbgemm_min_max_rows(x, ib, mn, mx):
+    lanes = np.empty((2, 8), F32)
     for i in range(x.shape[0]):
-        mn[i], mx[i] = _fbgemm_row_min_max(x[i], lanes)
+        mn[i], mx[i] = _fbgemm_row_min_max(x[i], ib[i], lanes)
 
 
 @njit(**_JIT)
-def _first_min_max_rows(x, mn, mx):
+def _first_min_max_rows(x, ib, mn, mx):
     for i in range(x.shape[0]):
-        mn[i], mx[i] = _first_row_min_max(x[i])
+        mn[i], mx[i] = _first_row_min_max(x[i], ib[i])
 
 
 def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -265,7 +317,7 @@ def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     remaining C % 8 columns."""
     x = np.ascontiguousarray(x, F32)
     mn, mx = np.empty(len(x), F32), np.empty(len(x), F32)
-    _fbgemm_min_max_rows(x, mn, mx)
+    _fbgemm_min_max_rows(x, x.view(np.int32), mn, mx)
     return mn, mx
 
 
@@ -275,18 +327,19 @@ def first_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     quantizer): of several zeros the first one's sign."""
     x = np.ascontiguousarray(x, F32)
     mn, mx = np.empty(len(x), F32), np.empty(len(x), F32)
-    _first_min_max_rows(x, mn, mx)
+    _first_min_max_rows(x, x.view(np.int32), mn, mx)
     return mn, mx
 
 
 @njit(**_JIT)
-def _quantize_8bit(x, out):
-    """Fused 8-bit rows of float32 x [R, C] into out [R, C + 8] (module docstring)."""
-    lanes = np.empty((3, 8), F32)
+def _quantize_8bit(x, ib, out):
+    """Fused 8-bit rows of float32 x [R, C] (`ib`: its int32 bits) into out [R, C + 8]
+    (module docstring)."""
+    lanes = np.empty((2, 8), F32)
     c = x.shape[1]
     for i in range(x.shape[0]):
         row, o = x[i], out[i]
-        mn, mx = _fbgemm_row_min_max(row, lanes)
+        mn, mx = _fbgemm_row_min_max(row, ib[i], lanes)
         rng = mx - mn
         inverse = _255 / (rng + EPSILON_8BIT)
         for j in range(c):
@@ -307,20 +360,20 @@ def _pack_row(q, bits, o):
 
 
 @njit(**_JIT)
-def _quantize_nbit(x, out, bits):
+def _quantize_nbit(x, ib, out, bits):
     """Fused n-bit rows of float32 x [R, C] into out [R, ceil(C * bits / 8) + 4]::
 
         bias = f16(min)    m = f32(bias)    range = max - m
         scale = f16(range == 0 ? 1 : range / (2^bits - 1)); 0 -> 1; 1/scale inf -> 1
         q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1), packed from the low bits"""
-    lanes = np.empty((3, 8), F32)
+    lanes = np.empty((2, 8), F32)
     c = x.shape[1]
     nb = out.shape[1] - 4
     q = np.zeros(nb * (8 // bits), np.uint8)   # the slots past C stay 0
     top = F32((1 << bits) - 1)
     for i in range(x.shape[0]):
         row, o = x[i], out[i]
-        mn, mx = _fbgemm_row_min_max(row, lanes)
+        mn, mx = _fbgemm_row_min_max(row, ib[i], lanes)
         bias16 = f16_bits(mn)
         m = f16_value(bias16)
         rng = mx - m
@@ -339,7 +392,7 @@ def _quantize_nbit(x, out, bits):
 
 
 @njit(**_JIT)
-def _quantize_fake(x, out, bits):
+def _quantize_fake(x, ib, out, bits):
     """Fake n-bit rows of float32 x [R, C] into out [R, C + 8]
     (`float_to_fused_nbit_fake`)."""
     c = x.shape[1]
@@ -348,7 +401,7 @@ def _quantize_fake(x, out, bits):
         row, o = x[i], out[i]
         mn = mx = F32(0)
         if c:
-            mn, mx = _first_row_min_max(row)
+            mn, mx = _first_row_min_max(row, ib[i])
         m = f16_round(mn)
         rng = mx - m
         scale = _ONE if rng == 0 else f16_round(rng / top)
@@ -376,7 +429,7 @@ def float_to_fused_8bit(x: np.ndarray) -> np.ndarray:
     rows = as_rows(x)
     r, c = rows.shape
     out = np.empty((r, c + 8), np.uint8)
-    _quantize_8bit(rows, out)
+    _quantize_8bit(rows, rows.view(np.int32), out)
     return out.reshape(x.shape[:-1] + (c + 8,))
 
 
@@ -457,7 +510,7 @@ def float_to_fused_nbit(x: np.ndarray, bits: int) -> np.ndarray:
     r, c = rows.shape
     nb = packed_bytes(c, bits)
     out = np.empty((r, nb + 4), np.uint8)
-    _quantize_nbit(rows, out, bits)
+    _quantize_nbit(rows, rows.view(np.int32), out, bits)
     return out.reshape(x.shape[:-1] + (nb + 4,))
 
 
@@ -506,7 +559,7 @@ def float_to_fused_nbit_fake(x: np.ndarray, bits: int) -> np.ndarray:
     x = np.asarray(x)
     rows = as_rows(x)
     out = np.empty((len(rows), rows.shape[1] + 8), np.uint8)
-    _quantize_fake(rows, out, bits)
+    _quantize_fake(rows, rows.view(np.int32), out, bits)
     c = rows.shape[1]
     return out.reshape(x.shape[:-1] + (c + 8,))
 
