@@ -47,6 +47,9 @@ from qcomp.quant.rowwise_jit import (
     f16_value,
     f32_from_bits,
     f32_to_bits,
+    fma32,
+    load_f16,
+    load_f32,
     store_f32,
     store_u16,
 )
@@ -56,8 +59,6 @@ FLT_MAX = np.float32(np.finfo(np.float32).max)
 EPSILON_8BIT = np.float32(1e-8)
 """fbgemm's `kEpsilon` in the 8-bit inverse scale."""
 NBIT_BITS = (2, 4)
-_BLOCK = 1 << 18
-"""Elements per block in the row loops (a block stays in cache between NumPy passes)."""
 
 
 class RowwiseError(ValueError):
@@ -413,10 +414,46 @@ def _quantize_fake(x, ib, out, bits):
         store_f32(o, c + 4, m)
 
 
-def _blocks(rows: int, cols: int):
-    step = max(1, _BLOCK // max(cols, 1))
-    for start in range(0, rows, step):
-        yield slice(start, min(rows, start + step))
+@njit(inline="always", **_JIT)
+def unpack_row(row, bits, q):
+    """q[c] = value c of a fused n-bit row's packed bytes (all but its last 4; low
+    bits first), as float32."""
+    if bits == 4:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[2 * b] = F32(v & 0xF)
+            q[2 * b + 1] = F32(v >> 4)
+    else:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[4 * b] = F32(v & 0x3)
+            q[4 * b + 1] = F32((v >> 2) & 0x3)
+            q[4 * b + 2] = F32((v >> 4) & 0x3)
+            q[4 * b + 3] = F32(v >> 6)
+
+
+@njit(**_JIT)
+def _dequantize_8bit(rows, out):
+    """out[r, c] = fma(q, scale, bias) of fused 8-bit rows (one rounding: `fma32`)."""
+    c = out.shape[1]
+    for i in range(rows.shape[0]):
+        row, o = rows[i], out[i]
+        scale, bias = load_f32(row, c), load_f32(row, c + 4)
+        for j in range(c):
+            o[j] = fma32(F32(row[j]), scale, bias)
+
+
+@njit(**_JIT)
+def _dequantize_nbit(rows, bits, out):
+    """out[r, c] = fma(scale, q, bias) of fused n-bit rows (float16 scale and bias)."""
+    width = rows.shape[1]
+    q = np.zeros((width - 4) * (8 // bits), F32)
+    for i in range(rows.shape[0]):
+        row, o = rows[i], out[i]
+        scale, bias = load_f16(row, width - 4), load_f16(row, width - 2)
+        unpack_row(row, bits, q)
+        for j in range(o.shape[0]):
+            o[j] = fma32(scale, q[j], bias)
 
 
 # ---------------------------------------------------------------------------
@@ -455,12 +492,8 @@ def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     data = np.asarray(data)
     rows = _fused_rows(data, 8)
     c = rows.shape[1] - 8
-    scale, bias = params_8bit(rows)
     out = np.empty((len(rows), c), F32)
-    exact = exact_rows(scale, bias)
-    tmp = np.empty((min(len(rows), max(1, _BLOCK // max(c, 1))), c), np.float64)
-    for sl in _blocks(len(rows), c):
-        mul_add_rows(rows[sl, :c], scale[sl], bias[sl], exact[sl], out[sl], tmp[:sl.stop - sl.start])
+    _dequantize_8bit(rows, out)
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (c,))
 
 
@@ -533,15 +566,8 @@ def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
     if packed_bytes(cols, bits) != rows.shape[1] - 4:
         raise RowwiseError(f"{cols} columns at {bits} bits need {fused_width(cols, bits)} "
                            f"bytes per row, got {rows.shape[1]}")
-    scale, bias = params_nbit(rows)
     out = np.empty((len(rows), cols), F32)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for sl in _blocks(len(rows), cols):
-            q = unpack_consecutive(rows[sl, :-4], bits, cols)
-            # fma: the product of a float16 scale (11 bits) and q (<= 4 bits) is exact
-            # in float32, so the one rounding of the float32 add is the fma's
-            np.multiply(q.astype(F32), scale[sl, None], out=out[sl])
-            np.add(out[sl], bias[sl, None], out=out[sl])
+    _dequantize_nbit(rows, bits, out)
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (cols,))
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width
+from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width, unpack_row
 from qcomp.quant.rowwise_jit import fma32, load_f16, load_f32, prefetch
 
 _AHEAD = 16
@@ -112,23 +112,6 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     else:
         _bag_kernel_nbit(data, idx, starts, lengths, bits, w, weights is not None, bool(mean), out)
     return out
-
-
-@njit(cache=True, inline="always")
-def _unpack_row(row, bits, q):
-    """q[c] = value c of a fused n-bit row's packed bytes (low bits first), as float32."""
-    if bits == 4:
-        for b in range(row.shape[0] - 4):
-            v = row[b]
-            q[2 * b] = F32(v & 0xF)
-            q[2 * b + 1] = F32(v >> 4)
-    else:
-        for b in range(row.shape[0] - 4):
-            v = row[b]
-            q[4 * b] = F32(v & 0x3)
-            q[4 * b + 1] = F32((v >> 2) & 0x3)
-            q[4 * b + 2] = F32((v >> 4) & 0x3)
-            q[4 * b + 3] = F32(v >> 6)
 
 
 @njit(cache=True, inline="always")
@@ -223,10 +206,10 @@ def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, 
                 s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
                 s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
                 s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
-            _unpack_row(r0, bits, q0)
-            _unpack_row(r1, bits, q1)
-            _unpack_row(r2, bits, q2)
-            _unpack_row(r3, bits, q3)
+            unpack_row(r0, bits, q0)
+            unpack_row(r1, bits, q1)
+            unpack_row(r2, bits, q2)
+            unpack_row(r3, bits, q3)
             for c in range(cols):
                 a = fma32(s0, q0[c], acc[c] + b0)
                 a = fma32(s1, q1[c], a + b1)
@@ -241,7 +224,7 @@ def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, 
             scale, bias = _nbit_params(row)
             if weighted:
                 scale, bias = weights[j] * scale, weights[j] * bias
-            _unpack_row(row, bits, q0)
+            unpack_row(row, bits, q0)
             for c in range(cols):
                 acc[c] = fma32(scale, q0[c], acc[c] + bias)
         if mean:
