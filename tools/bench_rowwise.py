@@ -185,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             (lambda: bag(td, ti, to, False, 0, False, tw8, None, True)) if bag else None)
 
     def fmt_t(t):
-        return "—" if t is None else f"{t:.3f} s"
+        if t is None:
+            return "—"
+        return f"{t * 1000:.2f} ms" if t < 0.1 else f"{t:.3f} s"
 
     def fmt_r(a, b):
         return "—" if b is None else f"{a / b:.1f}"
@@ -201,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|" + "---|" * (12 if args.xla else 9))
     for op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x in rows:
         xla_cols = f" | {fmt_t(t_x)} | {fmt_r(t_x, t_1) if t_x else '—'} | {yes(same_x)}" if args.xla else ""
-        cpu = "—" if c_1 is None else f"{c_q:.3f} / {c_1:.3f} s = {c_q / max(c_1, 1e-9):.1f}"
+        cpu = "—" if c_1 is None else f"{fmt_t(c_q)} / {fmt_t(c_1)} = {c_q / max(c_1, 1e-9):.1f}"
         print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(t_1)} "
               f"| {fmt_r(t_q, t_1)} | {cpu} | {yes(same)}{xla_cols} |")
     for note in xla_notes:

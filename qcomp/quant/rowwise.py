@@ -350,14 +350,26 @@ def _quantize_8bit(x, ib, out):
 
 
 @njit(inline="always", **_JIT)
-def _pack_row(q, bits, o):
-    """o[b] = the 8 / bits values q[b * k: (b + 1) * k], value s at bit s * bits."""
+def _quantize_pack(row, m, inverse, top, bits, o):
+    """o[b] = the k = 8 / bits quantized values of columns b * k ... b * k + k - 1,
+    column b * k + s at bit s * bits (slots past the row's end 0)."""
+    c = row.shape[0]
     if bits == 4:
-        for b in range(q.shape[0] // 2):
-            o[b] = q[2 * b] | (q[2 * b + 1] << 4)
+        for b in range(c // 2):
+            o[b] = (_round_clamp((row[2 * b] - m) * inverse, top)
+                    | (_round_clamp((row[2 * b + 1] - m) * inverse, top) << 4))
     else:
-        for b in range(q.shape[0] // 4):
-            o[b] = q[4 * b] | (q[4 * b + 1] << 2) | (q[4 * b + 2] << 4) | (q[4 * b + 3] << 6)
+        for b in range(c // 4):
+            o[b] = (_round_clamp((row[4 * b] - m) * inverse, top)
+                    | (_round_clamp((row[4 * b + 1] - m) * inverse, top) << 2)
+                    | (_round_clamp((row[4 * b + 2] - m) * inverse, top) << 4)
+                    | (_round_clamp((row[4 * b + 3] - m) * inverse, top) << 6))
+    k = 8 // bits
+    if c % k:
+        v = 0
+        for j in range(c - c % k, c):
+            v |= _round_clamp((row[j] - m) * inverse, top) << ((j % k) * bits)
+        o[c // k] = v
 
 
 @njit(**_JIT)
@@ -370,7 +382,6 @@ def _quantize_nbit(x, ib, out, bits):
     lanes = np.empty((2, 8), F32)
     c = x.shape[1]
     nb = out.shape[1] - 4
-    q = np.zeros(nb * (8 // bits), np.uint8)   # the slots past C stay 0
     top = F32((1 << bits) - 1)
     for i in range(x.shape[0]):
         row, o = x[i], out[i]
@@ -385,9 +396,7 @@ def _quantize_nbit(x, ib, out, bits):
         inverse = _ONE / scale
         if np.isinf(inverse):
             scale16, inverse = _F16_ONE, _ONE
-        for j in range(c):
-            q[j] = _round_clamp((row[j] - m) * inverse, top)
-        _pack_row(q, bits, o)
+        _quantize_pack(row, m, inverse, top, bits, o)
         store_u16(o, nb, scale16)
         store_u16(o, nb + 2, bias16)
 
