@@ -488,13 +488,6 @@ def _fused_rows(data: np.ndarray, min_width: int) -> np.ndarray:
     return np.ascontiguousarray(data).reshape(-1, data.shape[-1])
 
 
-def params_8bit(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(scale, bias) float32 per fused 8-bit row."""
-    c = rows.shape[1] - 8
-    sb = np.ascontiguousarray(rows[:, c:]).view("<f4").astype(F32)
-    return sb[:, 0], sb[:, 1]
-
-
 def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     """Caffe2's `Fused8BitRowwiseQuantizedToFloat` = `embedding_bag_byte_unpack`:
     `fma(q, scale, bias)` per value (float32; float16 output rounds that)."""
@@ -554,12 +547,6 @@ def float_to_fused_nbit(x: np.ndarray, bits: int) -> np.ndarray:
     out = np.empty((r, nb + 4), np.uint8)
     _quantize_nbit(rows, rows.view(np.int32), out, bits)
     return out.reshape(x.shape[:-1] + (nb + 4,))
-
-
-def params_nbit(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(scale, bias) as float32 per fused n-bit row (stored as float16)."""
-    sb = np.ascontiguousarray(rows[:, -4:]).view("<f2").astype(F32)
-    return sb[:, 0], sb[:, 1]
 
 
 def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
