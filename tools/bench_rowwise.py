@@ -1,4 +1,4 @@
-"""Benchmark: Caffe2's fused rowwise formats in qcomp (NumPy) against PyTorch's C++ kernels.
+"""Benchmark: Caffe2's fused rowwise formats in qcomp (numba loops) against PyTorch's C++ kernels.
 
     python3 tools/bench_rowwise.py [--rows 1000000] [--cols 64] [--indices 100000]
                                    [--repeat 3] [--xla]
@@ -10,7 +10,9 @@ alternating qcomp and torch, torch with its default thread count and with one th
 and the best CPU time of qcomp and of single-threaded torch (steadier than wall time
 when other processes share the cores). Every row also says whether qcomp's output
 equals torch's bit for bit. The load average before and after is printed: on a
-shared machine the ratios are rough.
+shared machine the ratios are rough. qcomp's numba kernels are compiled (or loaded
+from their on-disk cache) by a warm-up on a small table before any timed run; that
+time is printed once.
 
 `--xla` adds a column: the op lowered by `rowwise-legalize-to-stablehlo` and compiled
 by XLA (`qcomp.backends.xla`), run time best of `--repeat` (host conversions
@@ -52,6 +54,21 @@ def best(fn, repeat: int) -> tuple[float, object]:
     return t, out
 
 
+def warm_up(cols: int) -> float:
+    """Seconds to compile (or load from numba's cache) every qcomp kernel timed here."""
+    t0 = time.perf_counter()
+    x = np.random.default_rng(1).standard_normal((4, cols), dtype=np.float32)
+    idx, lengths, weights = np.array([0, 1, 3]), np.array([2, 1]), np.ones(3, np.float32)
+    for bits in (8, 4, 2):
+        q = rw.float_to_fused_8bit(x) if bits == 8 else rw.float_to_fused_nbit(x, bits)
+        if bits != 8:
+            rw.float_to_fused_nbit_fake(x, bits)
+        rb.sparse_lengths(q, idx, lengths, bits)
+        rb.sparse_lengths(q, idx, lengths, bits, weights)
+    rr.float_to_fused_rand(x, 4, True, 1)
+    return time.perf_counter() - t0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
@@ -70,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     threads = torch.get_num_threads() if torch is not None else 0
 
     rng = np.random.default_rng(0)
+    warm = warm_up(args.cols)
     w = rng.standard_normal((args.rows, args.cols), dtype=np.float32)
     tw = torch.from_numpy(w) if torch is not None else None
     rows = []
@@ -167,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             (lambda: bag(td, ti, to, False, 0, False, tw8, None, True)) if bag else None)
 
     def fmt_t(t):
-        return "—" if t is None else f"{t:.3f} s"
+        if t is None:
+            return "—"
+        return f"{t * 1000:.2f} ms" if t < 0.1 else f"{t:.3f} s"
 
     def fmt_r(a, b):
         return "—" if b is None else f"{a / b:.1f}"
@@ -183,11 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     print("|" + "---|" * (12 if args.xla else 9))
     for op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x in rows:
         xla_cols = f" | {fmt_t(t_x)} | {fmt_r(t_x, t_1) if t_x else '—'} | {yes(same_x)}" if args.xla else ""
-        cpu = "—" if c_1 is None else f"{c_q:.3f} / {c_1:.3f} s = {c_q / max(c_1, 1e-9):.1f}"
+        cpu = "—" if c_1 is None else f"{fmt_t(c_q)} / {fmt_t(c_1)} = {c_q / max(c_1, 1e-9):.1f}"
         print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(t_1)} "
               f"| {fmt_r(t_q, t_1)} | {cpu} | {yes(same)}{xla_cols} |")
     for note in xla_notes:
         print(f"XLA {note}")
+    print(f"numba kernels compiled or loaded from cache in {warm:.2f} s (warm-up, not timed above)")
     load_after = os.getloadavg()
     print(f"load average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} "
           f"{load_before[2]:.1f}, after {load_after[0]:.1f} {load_after[1]:.1f} {load_after[2]:.1f} "

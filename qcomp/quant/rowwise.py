@@ -39,14 +39,26 @@ does); infinities and huge finite ranges follow the kernels exactly.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
+from qcomp.quant.rowwise_jit import (
+    f16_bits,
+    f16_round,
+    f16_value,
+    f32_from_bits,
+    f32_to_bits,
+    fma32,
+    load_f16,
+    load_f32,
+    store_f32,
+    store_u16,
+)
 
 F32 = np.float32
 FLT_MAX = np.float32(np.finfo(np.float32).max)
 EPSILON_8BIT = np.float32(1e-8)
 """fbgemm's `kEpsilon` in the 8-bit inverse scale."""
 NBIT_BITS = (2, 4)
-_BLOCK = 1 << 18
-"""Elements per block in the row loops (a block stays in cache between NumPy passes)."""
 
 
 class RowwiseError(ValueError):
@@ -170,156 +182,287 @@ def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.n
     return out
 
 
-def row_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row minimum and maximum values of a float32 [R, C] (C >= 1), signs of zero
-    unspecified, in cache-sized blocks of rows (`_tree_min_max`)."""
-    r, c = x.shape
-    if r * c <= _BLOCK:
-        return _tree_min_max(np.ascontiguousarray(x))
-    mn, mx = np.empty(r, F32), np.empty(r, F32)
-    for sl in _blocks(r, c):
-        mn[sl], mx[sl] = _tree_min_max(np.ascontiguousarray(x[sl]))
+# ---------------------------------------------------------------------------
+# Row loop kernels (numba: one fused loop per row, compiled once, cached on disk)
+# ---------------------------------------------------------------------------
+_ONE = F32(1)
+_INF = F32(np.inf)
+_255 = F32(255)
+_F16_ONE = 0x3C00
+_JIT = {"cache": True, "error_model": "numpy"}
+"""IEEE division (no ZeroDivisionError), compiled code cached next to the module."""
+
+
+@njit(inline="always", **_JIT)
+def _key(x):
+    """An integer key ordering float32 values as IEEE's total order (-0 < +0)."""
+    u = np.int64(f32_to_bits(x))
+    u = u - (1 << 32) if u >= (1 << 31) else u
+    return u ^ ((u >> 31) & 0x7FFFFFFF)
+
+
+@njit(inline="always", **_JIT)
+def _unkey(k):
+    """The float32 of a `_key`."""
+    return f32_from_bits(np.uint32((k ^ ((k >> 31) & 0x7FFFFFFF)) & 0xFFFFFFFF))
+
+
+@njit(inline="always", **_JIT)
+def _ordered_min_max(ib, lo, hi):
+    """(min, max, NaN seen) of a float32 row given as its int32 bits `ib`, starting
+    from the floats lo and hi, in IEEE total order (-0 < +0): integer min/max of the
+    keys `u ^ ((u >> 31) & 0x7FFFFFFF)`, which order the floats as they compare."""
+    kmin, kmax = np.int32(_key(lo)), np.int32(_key(hi))
+    mag = np.int32(0)
+    for j in range(ib.shape[0]):
+        u = ib[j]
+        k = np.int32(u ^ ((u >> np.int32(31)) & np.int32(0x7FFFFFFF)))
+        kmin = min(kmin, k)
+        kmax = max(kmax, k)
+        mag = max(mag, np.int32(u & np.int32(0x7FFFFFFF)))
+    return _unkey(np.int64(kmin)), _unkey(np.int64(kmax)), mag > 0x7F800000
+
+
+@njit(inline="always", **_JIT)
+def _first_nan(row):
+    for j in range(row.shape[0]):
+        if row[j] != row[j]:
+            return row[j]
+    return row[0]
+
+
+@njit(inline="always", **_JIT)
+def _fbgemm_row_min_max(row, ib, lanes):
+    """(min, max) of a float32 row (`ib`: its int32 bits) as fbgemm's AVX2 quantizers
+    find them: `min(FLT_MAX, row min)`, `max(-FLT_MAX, row max)` (the running extremes
+    start there), NaN, NaN for a row holding a NaN (outside the formats' contract).
+    Only a zero extreme depends on the order (its sign), then the row runs again as
+    fbgemm does (`lanes`: a float32 [2, 8] scratch): 8 lanes over the first C - C % 8
+    columns (lane l holds columns l, l + 8, ...; `_mm256_min_ps(acc, x)` =
+    `acc < x ? acc : x` keeps the newer of two equal values), the lanes folded in order
+    with `std::min` (keeps the older), then the remaining columns one by one."""
+    mn, mx, nan = _ordered_min_max(ib, FLT_MAX, -FLT_MAX)
+    if nan:
+        a = _first_nan(row)
+        return a, a
+    if mn != 0 and mx != 0:
+        return mn, mx
+    c = row.shape[0]
+    v = c - c % 8
+    lo, hi = lanes[0], lanes[1]
+    for lane in range(8):
+        lo[lane] = FLT_MAX
+        hi[lane] = -FLT_MAX
+    for j in range(0, v, 8):
+        for lane in range(8):
+            a = row[j + lane]
+            lo[lane] = lo[lane] if lo[lane] < a else a
+            hi[lane] = hi[lane] if hi[lane] > a else a
+    mn, mx = FLT_MAX, -FLT_MAX
+    for lane in range(8):
+        mn = lo[lane] if lo[lane] < mn else mn
+        mx = hi[lane] if mx < hi[lane] else mx
+    for j in range(v, c):
+        a = row[j]
+        mn = a if a < mn else mn
+        mx = a if mx < a else mx
     return mn, mx
 
 
-def _tree_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`row_min_max` of a C-contiguous block: a pairwise tree over flat views
-    (`lo[0::2]` against `lo[1::2]` halves every row at once; an odd width first folds
-    its last column into the first), a few whole-array passes instead of NumPy's
-    per-row reduction loop (3x faster at C = 64)."""
-    r, c = x.shape
-    if c == 1:
-        return x[:, 0].copy(), x[:, 0].copy()
-    lo = hi = x.reshape(-1)
-    while c > 1:
-        if c % 2:
-            lo2, hi2 = lo.reshape(r, c), hi.reshape(r, c)
-            nlo, nhi = lo2[:, :-1].copy(), hi2[:, :-1].copy()
-            np.minimum(nlo[:, 0], lo2[:, -1], out=nlo[:, 0])
-            np.maximum(nhi[:, 0], hi2[:, -1], out=nhi[:, 0])
-            lo, hi, c = nlo.reshape(-1), nhi.reshape(-1), c - 1
-        lo, hi, c = np.minimum(lo[0::2], lo[1::2]), np.maximum(hi[0::2], hi[1::2]), c // 2
-    return lo, hi
+@njit(inline="always", **_JIT)
+def _first_row_min_max(row, ib):
+    """(min, max) of a float32 row (C >= 1; `ib`: its int32 bits) keeping the first of
+    equal values (`std::min_element` / `std::max_element`: of zeros the first one's
+    sign); NaN, NaN for a row holding a NaN."""
+    mn, mx, nan = _ordered_min_max(ib, _INF, -_INF)
+    if nan:
+        a = _first_nan(row)
+        return a, a
+    if mn != 0 and mx != 0:
+        return mn, mx
+    mn = mx = row[0]
+    for j in range(row.shape[0]):
+        a = row[j]
+        mn = a if a < mn else mn
+        mx = a if mx < a else mx
+    return mn, mx
+
+
+@njit(inline="always", **_JIT)
+def _round_clamp(t, top):
+    """clamp(rint(t), 0, top) as an integer, NaN -> 0 (fbgemm's cvtps/packus saturation
+    and lrintf's integer indefinite value both give 0)."""
+    t = np.rint(t)
+    if not t > 0:
+        return 0
+    return np.int64(top if t > top else t)
+
+
+@njit(**_JIT)
+def _fbgemm_min_max_rows(x, ib, mn, mx):
+    lanes = np.empty((2, 8), F32)
+    for i in range(x.shape[0]):
+        mn[i], mx[i] = _fbgemm_row_min_max(x[i], ib[i], lanes)
+
+
+@njit(**_JIT)
+def _first_min_max_rows(x, ib, mn, mx):
+    for i in range(x.shape[0]):
+        mn[i], mx[i] = _first_row_min_max(x[i], ib[i])
 
 
 def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row minimum and maximum as fbgemm's AVX2 quantizers find them.
-
-    Values: `min(FLT_MAX, row min)` and `max(-FLT_MAX, row max)` (the running
-    extremes start at +-FLT_MAX, so a row of +inf has minimum FLT_MAX). The sign of a
-    zero extreme (all that the order decides for NaN-free rows): the first C - C % 8
-    columns run in 8 lanes (lane l holds columns l, l+8, ...; `_mm256_min_ps(acc, x)`
-    keeps the newer of two equal values), the lanes are folded in order with
-    `std::min` (keeps the older), then the remaining columns one by one (keeps the
-    older): the zero kept is the last zero of the first lane holding one, else the
-    first zero of the remaining columns."""
-    if not x.shape[1]:
-        return np.full(len(x), FLT_MAX), np.full(len(x), -FLT_MAX)
-    mn, mx = row_min_max(x)
-    mn = np.minimum(mn, FLT_MAX)
-    mx = np.maximum(mx, -FLT_MAX)
-    for ext in (mn, mx):
-        rows = np.flatnonzero(ext == 0)
-        if rows.size:
-            ext[rows] = _fbgemm_zero(x[rows])
+    """Row minimum and maximum of a float32 [R, C] as fbgemm's AVX2 quantizers find
+    them (`_fbgemm_row_min_max`): `min(FLT_MAX, row min)`, `max(-FLT_MAX, row max)`,
+    of equal zeros the last of the first lane holding one, else the first of the
+    remaining C % 8 columns."""
+    x = np.ascontiguousarray(x, F32)
+    mn, mx = np.empty(len(x), F32), np.empty(len(x), F32)
+    _fbgemm_min_max_rows(x, x.view(np.int32), mn, mx)
     return mn, mx
-
-
-def _fbgemm_zero(rows: np.ndarray) -> np.ndarray:
-    """+-0.0 per row (see `fbgemm_min_max`), rows whose extreme is zero."""
-    n, c = rows.shape
-    v = c // 8 * 8
-    sign = np.zeros(n, bool)
-    zero = rows == 0
-    neg = np.signbit(rows)
-    done = np.zeros(n, bool)
-    if v:
-        z = zero[:, :v].reshape(n, v // 8, 8)
-        s = neg[:, :v].reshape(n, v // 8, 8)
-        has = z.any(axis=1)                                   # [n, 8] lane holds a zero
-        last = v // 8 - 1 - np.argmax(z[:, ::-1, :], axis=1)  # its last zero
-        lane_sign = np.take_along_axis(s, last[:, None, :], axis=1)[:, 0, :]
-        first_lane = np.argmax(has, axis=1)
-        done = has.any(axis=1)
-        sign = np.where(done, lane_sign[np.arange(n), first_lane], False)
-    tz = zero[:, v:]
-    if tz.shape[1]:
-        first = np.argmax(tz, axis=1)
-        tail_sign = neg[:, v:][np.arange(n), first]
-        sign = np.where(done, sign, tail_sign)
-    return np.where(sign, F32(-0.0), F32(0.0))
 
 
 def first_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row extremes as a scalar loop keeping the first of equal values finds them
-    (`std::min_element` / `std::max_element`, Caffe2's random quantizer): of several
-    zeros the first one's sign."""
-    mn, mx = row_min_max(x)
-    for ext in (mn, mx):
-        rows = np.flatnonzero(ext == 0)
-        if rows.size:
-            sub = x[rows]
-            first = np.argmax(sub == 0, axis=1)
-            ext[rows] = np.where(np.signbit(sub[np.arange(len(rows)), first]), F32(-0.0), F32(0.0))
+    """Row extremes of a float32 [R, C >= 1] as a scalar loop keeping the first of
+    equal values finds them (`std::min_element` / `std::max_element`, Caffe2's random
+    quantizer): of several zeros the first one's sign."""
+    x = np.ascontiguousarray(x, F32)
+    mn, mx = np.empty(len(x), F32), np.empty(len(x), F32)
+    _first_min_max_rows(x, x.view(np.int32), mn, mx)
     return mn, mx
 
 
-def _f16(x) -> np.ndarray:
-    """float32 -> float16 -> float32 (round to nearest even, overflow to inf)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.asarray(x, F32).astype(np.float16).astype(F32)
+@njit(**_JIT)
+def _quantize_8bit(x, ib, out):
+    """Fused 8-bit rows of float32 x [R, C] (`ib`: its int32 bits) into out [R, C + 8]
+    (module docstring)."""
+    lanes = np.empty((2, 8), F32)
+    c = x.shape[1]
+    for i in range(x.shape[0]):
+        row, o = x[i], out[i]
+        mn, mx = _fbgemm_row_min_max(row, ib[i], lanes)
+        rng = mx - mn
+        inverse = _255 / (rng + EPSILON_8BIT)
+        for j in range(c):
+            o[j] = _round_clamp((row[j] - mn) * inverse, _255)
+        store_f32(o, c, rng / _255)
+        store_f32(o, c + 4, mn)
 
 
-def _blocks(rows: int, cols: int):
-    step = max(1, _BLOCK // max(cols, 1))
-    for start in range(0, rows, step):
-        yield slice(start, min(rows, start + step))
+@njit(inline="always", **_JIT)
+def _quantize_pack(row, m, inverse, top, bits, o):
+    """o[b] = the k = 8 / bits quantized values of columns b * k ... b * k + k - 1,
+    column b * k + s at bit s * bits (slots past the row's end 0)."""
+    c = row.shape[0]
+    if bits == 4:
+        for b in range(c // 2):
+            o[b] = (_round_clamp((row[2 * b] - m) * inverse, top)
+                    | (_round_clamp((row[2 * b + 1] - m) * inverse, top) << 4))
+    else:
+        for b in range(c // 4):
+            o[b] = (_round_clamp((row[4 * b] - m) * inverse, top)
+                    | (_round_clamp((row[4 * b + 1] - m) * inverse, top) << 2)
+                    | (_round_clamp((row[4 * b + 2] - m) * inverse, top) << 4)
+                    | (_round_clamp((row[4 * b + 3] - m) * inverse, top) << 6))
+    k = 8 // bits
+    if c % k:
+        v = 0
+        for j in range(c - c % k, c):
+            v |= _round_clamp((row[j] - m) * inverse, top) << ((j % k) * bits)
+        o[c // k] = v
 
 
-def _quantize_rows(x: np.ndarray, minimum: np.ndarray, inverse: np.ndarray, top: int,
-                   out: np.ndarray, in_range: bool | None = False, t: np.ndarray | None = None
-                   ) -> None:
-    """out[r, c] = clamp(rint((x - min[r]) * inverse[r]), 0, top), NaN -> 0 (fbgemm's
-    cvtps/packus saturation and lrintf's integer indefinite value both give 0), for one
-    block of rows (`t`: a float32 scratch array shaped like x).
-    `in_range`: the caller knows every t is a number in [0, top + 1/2) (the 8-bit rows
-    with a finite range: 0 <= x - min <= range and inverse <= 255 / range); `None`: no
-    NaN but maybe out of range (finite x, minimum and inverse: see `_finite_rows`).
-    `out` narrower than x (by 8 / bits for top = 2^bits - 1 < 255): the values packed
-    as `pack_consecutive` does, summed as floats (`_pack_floats`)."""
-    t = np.empty(x.shape, F32) if t is None else t
-    with np.errstate(invalid="ignore", over="ignore"):
-        np.subtract(x, minimum[:, None], out=t)
-        np.multiply(t, inverse[:, None], out=t)
-        np.rint(t, out=t)
-        if in_range is False:
-            t[np.isnan(t)] = 0
-        if not in_range:
-            np.clip(t, 0, top, out=t)
-        if out.shape[1] != x.shape[1]:
-            t = _pack_floats(t, x.shape[1] // out.shape[1])
-        np.copyto(out, t, casting="unsafe")
+@njit(**_JIT)
+def _quantize_nbit(x, ib, out, bits):
+    """Fused n-bit rows of float32 x [R, C] into out [R, ceil(C * bits / 8) + 4]::
+
+        bias = f16(min)    m = f32(bias)    range = max - m
+        scale = f16(range == 0 ? 1 : range / (2^bits - 1)); 0 -> 1; 1/scale inf -> 1
+        q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1), packed from the low bits"""
+    lanes = np.empty((2, 8), F32)
+    c = x.shape[1]
+    nb = out.shape[1] - 4
+    top = F32((1 << bits) - 1)
+    for i in range(x.shape[0]):
+        row, o = x[i], out[i]
+        mn, mx = _fbgemm_row_min_max(row, ib[i], lanes)
+        bias16 = f16_bits(mn)
+        m = f16_value(bias16)
+        rng = mx - m
+        scale16 = f16_bits(_ONE if rng == 0 else rng / top)
+        scale = f16_value(scale16)
+        if scale == 0:
+            scale, scale16 = _ONE, _F16_ONE
+        inverse = _ONE / scale
+        if np.isinf(inverse):
+            scale16, inverse = _F16_ONE, _ONE
+        _quantize_pack(row, m, inverse, top, bits, o)
+        store_u16(o, nb, scale16)
+        store_u16(o, nb + 2, bias16)
 
 
-def _pack_floats(t: np.ndarray, k: int) -> np.ndarray:
-    """[R, nb * k] C-contiguous small integers (floats) -> [R, nb] floats of their
-    packed bytes: sum of value j * 2^(j * 8 / k) (exact), by strided flat views."""
-    f = t.reshape(-1)
-    h = f[k - 1::k] * F32(1 << (8 // k))
-    for j in range(k - 2, -1, -1):
-        np.add(h, f[j::k], out=h)
-        if j:
-            np.multiply(h, F32(1 << (8 // k)), out=h)
-    return h.reshape(len(t), -1)
+@njit(**_JIT)
+def _quantize_fake(x, ib, out, bits):
+    """Fake n-bit rows of float32 x [R, C] into out [R, C + 8]
+    (`float_to_fused_nbit_fake`)."""
+    c = x.shape[1]
+    top = F32((1 << bits) - 1)
+    for i in range(x.shape[0]):
+        row, o = x[i], out[i]
+        mn = mx = F32(0)
+        if c:
+            mn, mx = _first_row_min_max(row, ib[i])
+        m = f16_round(mn)
+        rng = mx - m
+        scale = _ONE if rng == 0 else f16_round(rng / top)
+        inverse = _ONE / scale
+        for j in range(c):
+            t = (row[j] - m) * inverse
+            o[j] = _round_clamp(t, top) if np.isfinite(t) else 0
+        store_f32(o, c, scale)
+        store_f32(o, c + 4, m)
 
 
-def _finite_rows(*row_values: np.ndarray) -> bool:
-    """Every value finite: for the row extremes this means every element of the rows is."""
-    return all(np.isfinite(v).all() for v in row_values)
+@njit(inline="always", **_JIT)
+def unpack_row(row, bits, q):
+    """q[c] = value c of a fused n-bit row's packed bytes (all but its last 4; low
+    bits first), as float32."""
+    if bits == 4:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[2 * b] = F32(v & 0xF)
+            q[2 * b + 1] = F32(v >> 4)
+    else:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[4 * b] = F32(v & 0x3)
+            q[4 * b + 1] = F32((v >> 2) & 0x3)
+            q[4 * b + 2] = F32((v >> 4) & 0x3)
+            q[4 * b + 3] = F32(v >> 6)
 
 
-def _scratch(rows: int, cols: int) -> np.ndarray:
-    return np.empty((min(rows, max(1, _BLOCK // max(cols, 1))), cols), F32)
+@njit(**_JIT)
+def _dequantize_8bit(rows, out):
+    """out[r, c] = fma(q, scale, bias) of fused 8-bit rows (one rounding: `fma32`)."""
+    c = out.shape[1]
+    for i in range(rows.shape[0]):
+        row, o = rows[i], out[i]
+        scale, bias = load_f32(row, c), load_f32(row, c + 4)
+        for j in range(c):
+            o[j] = fma32(F32(row[j]), scale, bias)
+
+
+@njit(**_JIT)
+def _dequantize_nbit(rows, bits, out):
+    """out[r, c] = fma(scale, q, bias) of fused n-bit rows (float16 scale and bias)."""
+    width = rows.shape[1]
+    q = np.zeros((width - 4) * (8 // bits), F32)
+    for i in range(rows.shape[0]):
+        row, o = rows[i], out[i]
+        scale, bias = load_f16(row, width - 4), load_f16(row, width - 2)
+        unpack_row(row, bits, q)
+        for j in range(o.shape[0]):
+            o[j] = fma32(scale, q[j], bias)
 
 
 # ---------------------------------------------------------------------------
@@ -331,19 +474,8 @@ def float_to_fused_8bit(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     rows = as_rows(x)
     r, c = rows.shape
-    mn, mx = fbgemm_min_max(rows)
-    with np.errstate(over="ignore", invalid="ignore"):
-        rng = mx - mn
-        scale = rng / F32(255)
-        inverse = F32(255) / (rng + EPSILON_8BIT)
     out = np.empty((r, c + 8), np.uint8)
-    in_range = bool(np.isfinite(rng).all())
-    tmp = _scratch(r, c)
-    for sl in _blocks(r, c):
-        _quantize_rows(rows[sl], mn[sl], inverse[sl], 255, out[sl, :c], in_range,
-                       tmp[:sl.stop - sl.start])
-    out[:, c:c + 4] = scale.astype("<f4").view(np.uint8).reshape(r, 4)
-    out[:, c + 4:] = mn.astype("<f4").view(np.uint8).reshape(r, 4)
+    _quantize_8bit(rows, rows.view(np.int32), out)
     return out.reshape(x.shape[:-1] + (c + 8,))
 
 
@@ -356,25 +488,14 @@ def _fused_rows(data: np.ndarray, min_width: int) -> np.ndarray:
     return np.ascontiguousarray(data).reshape(-1, data.shape[-1])
 
 
-def params_8bit(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(scale, bias) float32 per fused 8-bit row."""
-    c = rows.shape[1] - 8
-    sb = np.ascontiguousarray(rows[:, c:]).view("<f4").astype(F32)
-    return sb[:, 0], sb[:, 1]
-
-
 def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     """Caffe2's `Fused8BitRowwiseQuantizedToFloat` = `embedding_bag_byte_unpack`:
     `fma(q, scale, bias)` per value (float32; float16 output rounds that)."""
     data = np.asarray(data)
     rows = _fused_rows(data, 8)
     c = rows.shape[1] - 8
-    scale, bias = params_8bit(rows)
     out = np.empty((len(rows), c), F32)
-    exact = exact_rows(scale, bias)
-    tmp = np.empty((min(len(rows), max(1, _BLOCK // max(c, 1))), c), np.float64)
-    for sl in _blocks(len(rows), c):
-        mul_add_rows(rows[sl, :c], scale[sl], bias[sl], exact[sl], out[sl], tmp[:sl.stop - sl.start])
+    _dequantize_8bit(rows, out)
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (c,))
 
 
@@ -386,32 +507,12 @@ def pack_consecutive(q: np.ndarray, bits: int) -> np.ndarray:
     bit (c % k) * bits (k = 8 / bits values per byte; unused high slots are 0)."""
     k = per_byte(bits)
     r, c = q.shape
-    nb = packed_bytes(c, bits)
-    if c % k or not q.flags.c_contiguous:
-        padded = np.zeros((r, nb * k), np.uint8)
-        padded[:, :c] = q
-        q = padded
-    out = np.empty((r, nb), np.uint8)
-    _pack_into(q, bits, out)
+    padded = np.zeros((r, packed_bytes(c, bits) * k), np.uint8)
+    padded[:, :c] = q
+    out = np.zeros((r, padded.shape[1] // k), np.uint8)
+    for s in range(k):
+        out |= padded[:, s::k] << (s * bits)
     return out
-
-
-def _pack_into(q: np.ndarray, bits: int, out: np.ndarray) -> None:
-    """`pack_consecutive` of a C-contiguous [R, nb * k] into out [R, nb]: the k values
-    of a byte read as one little-endian integer v (value j in bits 8j...), then
-    `v | v >> 4` (k = 2) or `u = v | v >> 6; u | u >> 12` (k = 4) holds the packed byte
-    in its low 8 bits (no two shifted values overlap there)."""
-    k = per_byte(bits)
-    r = len(q)
-    if k == 1:
-        np.copyto(out, q)
-        return
-    v = q.reshape(r, -1, k).view("<u2" if k == 2 else "<u4").reshape(r, -1)
-    u = np.right_shift(v, 4 if k == 2 else 6)
-    np.bitwise_or(u, v, out=u)
-    if k == 4:
-        np.bitwise_or(u, u >> 12, out=u)
-    np.copyto(out, u, casting="unsafe")   # the low byte
 
 
 def unpack_consecutive(packed: np.ndarray, bits: int, cols: int) -> np.ndarray:
@@ -434,57 +535,18 @@ def _check_nbit(bits: int) -> None:
         raise RowwiseError(f"n-bit rowwise formats have 4 or 2 bits, got {bits}")
 
 
-def nbit_params(mn: np.ndarray, mx: np.ndarray, bits: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(bias f16, scale f16, m = f32(bias), inverse) of the fbgemm n-bit quantizer."""
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        bias16 = mn.astype(np.float16)
-        m = bias16.astype(F32)
-        rng = mx - m
-        scale = np.where(rng == 0, F32(1), rng / F32((1 << bits) - 1)).astype(F32)
-        scale = _f16(scale)
-        scale = np.where(scale == 0, F32(1), scale)
-        inverse = (F32(1) / scale).astype(F32)
-        inf = np.isinf(inverse)
-        scale = np.where(inf, F32(1), scale)
-        inverse = np.where(inf, F32(1), inverse)
-        return bias16, scale.astype(np.float16), m, inverse
-
-
 def float_to_fused_nbit(x: np.ndarray, bits: int) -> np.ndarray:
     """Caffe2's `FloatToFused{4,2}BitRowwiseQuantized` = PyTorch's
-    `embedding_bag_{4,2}bit_prepack` (module docstring). PyTorch needs C to be a
-    multiple of 8 / bits; any C packs here (the last byte's unused slots are 0)."""
+    `embedding_bag_{4,2}bit_prepack` (module docstring, `_quantize_nbit`). PyTorch needs
+    C to be a multiple of 8 / bits; any C packs here (the last byte's unused slots are 0)."""
     _check_nbit(bits)
     x = np.asarray(x)
     rows = as_rows(x)
     r, c = rows.shape
-    k = per_byte(bits)
     nb = packed_bytes(c, bits)
-    mn, mx = fbgemm_min_max(rows)
-    bias16, scale16, m, inverse = nbit_params(mn, mx, bits)
-    finite = None if _finite_rows(mn, mx, m, inverse) else False
     out = np.empty((r, nb + 4), np.uint8)
-    tmp = _scratch(r, c)
-    q = None if c % k == 0 else np.zeros((len(tmp), nb * k), np.uint8)
-    for sl in _blocks(r, c):
-        n = sl.stop - sl.start
-        if q is None:   # packed on the way out
-            _quantize_rows(rows[sl], m[sl], inverse[sl], (1 << bits) - 1, out[sl, :nb],
-                           finite, tmp[:n])
-        else:
-            _quantize_rows(rows[sl], m[sl], inverse[sl], (1 << bits) - 1, q[:n, :c], finite,
-                           tmp[:n])
-            _pack_into(q[:n], bits, out[sl, :nb])
-    out[:, nb:nb + 2] = scale16.astype("<f2").view(np.uint8).reshape(r, 2)
-    out[:, nb + 2:] = bias16.astype("<f2").view(np.uint8).reshape(r, 2)
+    _quantize_nbit(rows, rows.view(np.int32), out, bits)
     return out.reshape(x.shape[:-1] + (nb + 4,))
-
-
-def params_nbit(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(scale, bias) as float32 per fused n-bit row (stored as float16)."""
-    sb = np.ascontiguousarray(rows[:, -4:]).view("<f2").astype(F32)
-    return sb[:, 0], sb[:, 1]
 
 
 def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
@@ -500,15 +562,8 @@ def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
     if packed_bytes(cols, bits) != rows.shape[1] - 4:
         raise RowwiseError(f"{cols} columns at {bits} bits need {fused_width(cols, bits)} "
                            f"bytes per row, got {rows.shape[1]}")
-    scale, bias = params_nbit(rows)
     out = np.empty((len(rows), cols), F32)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for sl in _blocks(len(rows), cols):
-            q = unpack_consecutive(rows[sl, :-4], bits, cols)
-            # fma: the product of a float16 scale (11 bits) and q (<= 4 bits) is exact
-            # in float32, so the one rounding of the float32 add is the fma's
-            np.multiply(q.astype(F32), scale[sl, None], out=out[sl])
-            np.add(out[sl], bias[sl, None], out=out[sl])
+    _dequantize_nbit(rows, bits, out)
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (cols,))
 
 
@@ -525,43 +580,8 @@ def float_to_fused_nbit_fake(x: np.ndarray, bits: int) -> np.ndarray:
     _check_nbit(bits)
     x = np.asarray(x)
     rows = as_rows(x)
-    r, c = rows.shape
-    top = (1 << bits) - 1
-    out = np.empty((r, c + 8), np.uint8)
-    tmp = _scratch(r, c)
-    for sl in _blocks(r, c):
-        xb = rows[sl]
-        n = len(xb)
-        mn, mx = first_min_max(xb) if c else (np.zeros(n, F32), np.zeros(n, F32))
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            m = _f16(mn)
-            rng = mx - m
-            scale = np.where(rng == 0, F32(1), _f16(rng / F32(top))).astype(F32)
-            inverse = (F32(1) / scale).astype(F32)
-            if _finite_rows(mn, mx, m, inverse):   # then every t is finite
-                _quantize_rows(xb, m, inverse, top, out[sl, :c], in_range=None, t=tmp[:n])
-            else:
-                t = np.subtract(xb, m[:, None])
-                np.multiply(t, inverse[:, None], out=t)
-                bad = ~np.isfinite(t)
-                np.rint(t, out=t)
-                np.clip(t, 0, top, out=t)
-                t[bad] = 0
-                out[sl, :c] = t
-        out[sl, c:c + 4] = scale.astype("<f4").view(np.uint8).reshape(n, 4)
-        out[sl, c + 4:] = m.astype("<f4").view(np.uint8).reshape(n, 4)
+    out = np.empty((len(rows), rows.shape[1] + 8), np.uint8)
+    _quantize_fake(rows, rows.view(np.int32), out, bits)
+    c = rows.shape[1]
     return out.reshape(x.shape[:-1] + (c + 8,))
 
-
-# ---------------------------------------------------------------------------
-# Decoding fused rows for the bag reductions
-# ---------------------------------------------------------------------------
-def decode_rows(rows: np.ndarray, bits: int, cols: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(q float32 [R, cols], scale float32 [R], bias float32 [R]) of fused rows."""
-    if bits == 8:
-        scale, bias = params_8bit(rows)
-        return rows[:, :cols].astype(F32), scale, bias
-    _check_nbit(bits)
-    scale, bias = params_nbit(rows)
-    return unpack_consecutive(rows[:, :-4], bits, cols).astype(F32), scale, bias

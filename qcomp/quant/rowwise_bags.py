@@ -21,21 +21,15 @@ exists only as Caffe2's `SparseLengthsMean`.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from qcomp.quant.rowwise import (
-    F32,
-    RowwiseError,
-    decode_rows,
-    fma_f32,
-    fused_cols,
-    fused_width,
-    params_8bit,
-    params_nbit,
-    unpack_consecutive,
-)
+from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width, unpack_row
+from qcomp.quant.rowwise_jit import fma32, load_f16, load_f32, prefetch
 
-_CHUNK = 1 << 16
-"""Accumulator elements per chunk of bags in `_sum_steps` (256 KiB of float32)."""
+_AHEAD = 16
+"""Entries ahead whose rows `_bag_kernel` asks the cache for (fbgemm's prefetch distance)."""
+
+_ONE = F32(1)
 
 
 def _check_data(data: np.ndarray, bits: int, cols: int | None) -> int:
@@ -52,11 +46,11 @@ def _check_indices(indices: np.ndarray, rows: int) -> np.ndarray:
     indices = np.asarray(indices)
     if indices.ndim != 1 or indices.dtype.kind not in "iu":
         raise RowwiseError(f"indices are a 1-d integer array, got {indices.dtype} {indices.shape}")
-    bad = np.flatnonzero((indices < 0) | (indices >= rows))
-    if bad.size:
-        i = int(bad[0])
+    indices = np.ascontiguousarray(indices, np.int64)
+    i = _first_outside(indices, rows)
+    if i >= 0:
         raise RowwiseError(f"index {i} is {int(indices[i])}, outside the table's rows [0, {rows})")
-    return indices.astype(np.int64)
+    return indices
 
 
 def lengths_to_starts(lengths: np.ndarray, count: int) -> np.ndarray:
@@ -98,18 +92,8 @@ def offsets_to_lengths(offsets: np.ndarray, count: int, include_last_offset: boo
 def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                bits: int, weights: np.ndarray | None = None, mean: bool = False,
                cols: int | None = None) -> np.ndarray:
-    """The module docstring's reduction over bags given by (start, length) into `indices`.
-
-    Vectorised over the bags: step k adds entry k of every bag longer than k (the
-    order within a bag is kept, which is all the float32 rounding depends on). The
-    fused multiply-add of a step is plain arithmetic where that is exact:
-
-    - 4 and 2 bits without weights: `scale * q` (float16 scale, q < 16) is exact in
-      float32, so `(acc + bias) + scale * q` in float32 rounds once, as the fma;
-    - otherwise `scale * q` is exact in float64 and `p + c` (c = acc + bias in float32)
-      is too whenever the bag passes `_exact_bags`: then rounding the float64 sum to
-      float32 is the fma. The other bags (huge weights, scales far apart, inf) are
-      summed again with `fma_f32`'s exact correction."""
+    """The module docstring's reduction over bags given by (start, length) into
+    `indices`: [len(starts), C] float32 (`_bag_kernel_8bit`, `_bag_kernel_nbit`)."""
     data = np.asarray(data)
     cols = _check_data(data, bits, cols)
     idx = _check_indices(indices, len(data))
@@ -118,119 +102,142 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
         if weights.dtype != np.float32 or weights.shape != idx.shape:
             raise RowwiseError(f"weights are float32 shaped like the indices {idx.shape}, got "
                                f"{weights.dtype} {weights.shape}")
-    starts = np.asarray(starts, np.int64)
-    lengths = np.asarray(lengths, np.int64)
-    segs = len(starts)
-    order, counts, perm = _step_layout(starts, lengths)
-    rows = np.take(data, idx[perm], axis=0)
-    scale, bias = params_8bit(rows) if bits == 8 else params_nbit(rows)
-    if weights is not None:
-        w = weights[perm]
-        scale = (w * scale).astype(F32)
-        bias = (w * bias).astype(F32)
-    acc = np.zeros((segs, cols), F32)
-    exact32 = bits != 8 and weights is None
-    with np.errstate(over="ignore", invalid="ignore"):
-        _sum_steps(acc, rows, counts, scale, bias, bits, cols, exact32)
-    if not exact32 and segs:
-        bad = np.flatnonzero(~_exact_bags(counts, scale, bias, (1 << bits) - 1, segs))
-        if bad.size:
-            acc[bad] = _bag_reduce_fma(data, idx, starts[order[bad]], lengths[order[bad]],
-                                       bits, weights, cols)
-    out = np.empty_like(acc)
-    out[order] = acc
-    if mean:
-        nz = lengths > 0
-        with np.errstate(over="ignore", invalid="ignore"):
-            inv = (F32(1) / lengths[nz].astype(F32)).astype(F32)
-            out[nz] = out[nz] * inv[:, None]
+    starts = np.ascontiguousarray(starts, np.int64)
+    lengths = np.ascontiguousarray(lengths, np.int64)
+    out = np.zeros((len(starts), cols), F32)
+    w = np.zeros(0, F32) if weights is None else np.ascontiguousarray(weights)
+    data = np.ascontiguousarray(data)
+    if bits == 8:
+        _bag_kernel_8bit(data, idx, starts, lengths, w, weights is not None, bool(mean), out)
+    else:
+        _bag_kernel_nbit(data, idx, starts, lengths, bits, w, weights is not None, bool(mean), out)
     return out
 
 
-def _step_layout(starts: np.ndarray, lengths: np.ndarray
-                 ) -> tuple[np.ndarray, list[int], np.ndarray]:
-    """(order, counts, perm): the bags by decreasing length (`order`), so that at step k
-    the bags longer than k are the first `counts[k]`; `perm` lists the entries step by
-    step (each step one contiguous slice)."""
-    order = np.argsort(-lengths, kind="stable")
-    sorted_len, sorted_start = lengths[order], starts[order]
-    longest = int(sorted_len[0]) if len(order) else 0
-    counts = [int(n) for n in np.searchsorted(-sorted_len, -np.arange(longest), side="left")]
-    perm = (np.concatenate([sorted_start[:n] + k for k, n in enumerate(counts)])
-            if counts else np.zeros(0, np.int64))
-    return order, counts, perm
+@njit(cache=True, inline="always")
+def _nbit_params(row):
+    """(scale, bias) of a fused n-bit row: its last 4 bytes, float16, as float32."""
+    return load_f16(row, row.shape[0] - 4), load_f16(row, row.shape[0] - 2)
 
 
-def _sum_steps(acc: np.ndarray, rows: np.ndarray, counts: list[int], scale: np.ndarray,
-               bias: np.ndarray, bits: int, cols: int, exact32: bool) -> None:
-    """acc[m] = fma(scale, q, acc[m] + bias) step by step (`bag_reduce`), plain float
-    arithmetic (float32 when `exact32`, else a float64 product and sum), in chunks of
-    bags whose accumulators stay in cache through all the steps."""
-    segs = len(acc)
-    chunk = max(1, _CHUNK // max(cols, 1))
-    prod = np.empty((min(segs, chunk), cols), F32 if exact32 else np.float64)
-    scale = scale[:, None] if exact32 else scale.astype(np.float64)[:, None]
-    first = np.concatenate([[0], np.cumsum(counts)]).tolist()
-    for b0 in range(0, segs, chunk):
-        for k, n in enumerate(counts):
-            if n <= b0:
-                break   # counts do not increase: no bag of this chunk is longer
-            b1 = min(n, b0 + chunk)
-            a, p, sl = acc[b0:b1], prod[:b1 - b0], slice(first[k] + b0, first[k] + b1)
-            np.add(a, bias[sl, None], out=a)
-            q = rows[sl, :cols] if bits == 8 else unpack_consecutive(rows[sl, :-4], bits, cols)
-            np.copyto(p, q)
-            np.multiply(p, scale[sl], out=p)
-            np.add(p, a, out=a)            # a float64 sum is rounded to float32 on the way out
+@njit(cache=True, inline="always")
+def _mean(acc, n):
+    if n > 0:
+        inverse = _ONE / F32(n)
+        for c in range(acc.shape[0]):
+            acc[c] = acc[c] * inverse
 
 
-def _exact_bags(counts: list[int], scale: np.ndarray, bias: np.ndarray, qmax: int, segs: int
-                ) -> np.ndarray:
-    """Per bag (in step order): is every float64 `scale * q + c` of `_sum_steps` exact?
+@njit(cache=True, error_model="numpy")
+def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out):
+    """out[m] = the reduction of bag m over fused 8-bit rows in fbgemm's order: per
+    entry `acc = fma(w * scale, q, acc + w * bias)` (float32 products and sums, one
+    rounding in the fma: `fma32`), then `acc * (1 / length)` for the mean. Four entries
+    per pass over the accumulator, then one at a time (the same operations in the same
+    order); the rows `_AHEAD` entries on are asked into the cache (random reads from a
+    large table)."""
+    cols = out.shape[1]
+    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
+    for m in range(starts.shape[0]):
+        acc = out[m]
+        n = lengths[m]
+        first = starts[m]
+        for g in range(n // 4):
+            j = first + 4 * g
+            for e in range(j + _AHEAD, min(j + 4 + _AHEAD, count)):
+                ahead = base + np.uintp(idx[e]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            r0, r1, r2, r3 = data[idx[j]], data[idx[j + 1]], data[idx[j + 2]], data[idx[j + 3]]
+            s0, b0 = load_f32(r0, cols), load_f32(r0, cols + 4)
+            s1, b1 = load_f32(r1, cols), load_f32(r1, cols + 4)
+            s2, b2 = load_f32(r2, cols), load_f32(r2, cols + 4)
+            s3, b3 = load_f32(r3, cols), load_f32(r3, cols + 4)
+            if weighted:
+                s0, b0 = weights[j] * s0, weights[j] * b0
+                s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
+                s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
+                s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
+            for c in range(cols):
+                a = fma32(s0, F32(r0[c]), acc[c] + b0)
+                a = fma32(s1, F32(r1[c]), a + b1)
+                a = fma32(s2, F32(r2[c]), a + b2)
+                acc[c] = fma32(s3, F32(r3[c]), a + b3)
+        for j in range(first + n // 4 * 4, first + n):
+            if j + _AHEAD < count:
+                ahead = base + np.uintp(idx[j + _AHEAD]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            row = data[idx[j]]
+            scale, bias = load_f32(row, cols), load_f32(row, cols + 4)
+            if weighted:
+                scale, bias = weights[j] * scale, weights[j] * bias
+            for c in range(cols):
+                acc[c] = fma32(scale, F32(row[c]), acc[c] + bias)
+        if mean:
+            _mean(acc, n)
 
-    Every value of a bag's sum (products `scale * q`, biases, their float32 sums and
-    roundings) is a multiple of 2^G, G the least exponent of a last significand bit
-    among its float32 scales and biases (rounding to float32 only drops bits below the
-    grid), and below M = sum(|scale| * qmax + |bias|) in magnitude (times a rounding
-    slack). A float64 holds every multiple of 2^G below 2^(G + 53), so the bag is exact
-    when M < 2^(G + 53): with M < 2^e (`frexp`), when every nonzero scale and bias has
-    a biased exponent field E >= e + 97 (last bit 2^(max(E, 1) - 150)) below 255."""
-    if not counts:
-        return np.ones(segs, bool)
-    bag = np.concatenate([np.arange(n) for n in counts])
-    with np.errstate(invalid="ignore", over="ignore"):
-        total = np.bincount(bag, np.abs(scale.astype(np.float64)) * qmax
-                            + np.abs(bias.astype(np.float64)), segs)
-        total *= 1 + (np.bincount(bag, minlength=segs) + 1) * 2.0 ** -21
-        need = (np.frexp(total)[1] + 97)[bag]
-        ok = np.ones(len(bag), bool)
-        for v in (scale, bias):
-            e = (np.asarray(v, F32).view(np.int32) >> 23) & 0xFF
-            ok &= (e != 0xFF) & ((v == 0) | (np.maximum(e, 1) >= need))
-    return (np.bincount(bag, ~ok, segs) == 0) & np.isfinite(total)
+
+@njit(cache=True, error_model="numpy")
+def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out):
+    """`_bag_kernel_8bit` over fused 4-bit or 2-bit rows, each row's values unpacked
+    into a float32 buffer first."""
+    cols = out.shape[1]
+    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
+    q = np.zeros((4, (data.shape[1] - 4) * 8 // bits), F32)
+    q0, q1, q2, q3 = q[0], q[1], q[2], q[3]
+    for m in range(starts.shape[0]):
+        acc = out[m]
+        n = lengths[m]
+        first = starts[m]
+        for g in range(n // 4):
+            j = first + 4 * g
+            for e in range(j + _AHEAD, min(j + 4 + _AHEAD, count)):
+                ahead = base + np.uintp(idx[e]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            r0, r1, r2, r3 = data[idx[j]], data[idx[j + 1]], data[idx[j + 2]], data[idx[j + 3]]
+            s0, b0 = _nbit_params(r0)
+            s1, b1 = _nbit_params(r1)
+            s2, b2 = _nbit_params(r2)
+            s3, b3 = _nbit_params(r3)
+            if weighted:
+                s0, b0 = weights[j] * s0, weights[j] * b0
+                s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
+                s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
+                s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
+            unpack_row(r0, bits, q0)
+            unpack_row(r1, bits, q1)
+            unpack_row(r2, bits, q2)
+            unpack_row(r3, bits, q3)
+            for c in range(cols):
+                a = fma32(s0, q0[c], acc[c] + b0)
+                a = fma32(s1, q1[c], a + b1)
+                a = fma32(s2, q2[c], a + b2)
+                acc[c] = fma32(s3, q3[c], a + b3)
+        for j in range(first + n // 4 * 4, first + n):
+            if j + _AHEAD < count:
+                ahead = base + np.uintp(idx[j + _AHEAD]) * np.uintp(width)
+                prefetch(ahead)
+                prefetch(ahead + np.uintp(width - 1))
+            row = data[idx[j]]
+            scale, bias = _nbit_params(row)
+            if weighted:
+                scale, bias = weights[j] * scale, weights[j] * bias
+            unpack_row(row, bits, q0)
+            for c in range(cols):
+                acc[c] = fma32(scale, q0[c], acc[c] + bias)
+        if mean:
+            _mean(acc, n)
 
 
-def _bag_reduce_fma(data: np.ndarray, idx: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                    bits: int, weights: np.ndarray | None, cols: int) -> np.ndarray:
-    """The sums of `bag_reduce` with `fma_f32` at every step (its exact correction of the
-    float64 double rounding): for the bags `_exact_bags` turns down."""
-    order, counts, perm = _step_layout(starts, lengths)
-    q, scale, bias = decode_rows(data[idx[perm]], bits, cols)
-    if weights is not None:
-        w = weights[perm]
-        scale = (w * scale).astype(F32)
-        bias = (w * bias).astype(F32)
-    acc = np.zeros((len(starts), cols), F32)
-    off = 0
-    with np.errstate(over="ignore", invalid="ignore"):
-        for n in counts:
-            a = acc[:n]
-            np.add(a, bias[off:off + n, None], out=a)
-            acc[:n] = fma_f32(scale[off:off + n, None], q[off:off + n], a, True)
-            off += n
-    out = np.empty_like(acc)
-    out[order] = acc
-    return out
+@njit(cache=True)
+def _first_outside(idx, rows):
+    """The first position of an index outside [0, rows), or -1."""
+    for i in range(idx.shape[0]):
+        if idx[i] < 0 or idx[i] >= rows:
+            return i
+    return -1
 
 
 def sparse_lengths(data: np.ndarray, indices: np.ndarray, lengths: np.ndarray, bits: int,

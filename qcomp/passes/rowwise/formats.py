@@ -79,7 +79,7 @@ def fused_to_float(b: Builder, data: SSAValue, bits: int, cols: int, out_elem) -
 
 
 def nbit_params(b: Builder, mn: SSAValue, mx: SSAValue, bits: int):
-    """(bias f16, scale f16, m f32, inverse f32) per row (`rowwise.nbit_params`)."""
+    """(bias f16, scale f16, m f32, inverse f32) per row (`rowwise._quantize_nbit`)."""
     r = shape(mn)
     one = b.splat(1.0, f32, r)
     bias16 = b.convert(mn, f16)
