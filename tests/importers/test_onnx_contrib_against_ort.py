@@ -47,7 +47,7 @@ from tests.importers.onnx_oracle import mismatch, run_qcomp  # noqa: E402
 
 EXAMPLES = int(os.environ.get("QCOMP_EXAMPLES", 8))
 """Examples per test; `QCOMP_EXAMPLES=150` for a long sweep (all passed, about a minute)."""
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 TIE = 1e-3
 """Distance (in output steps) from a half-integer within which two float evaluations of
@@ -419,6 +419,12 @@ def test_dynamic_quantize_linear(shape, lo, hi, seed):
     got, rt = both("DynamicQuantizeLinear", {"x": x}, {},
                    [("y", TensorProto.UINT8, shape), ("ys", TensorProto.FLOAT, []),
                     ("yz", TensorProto.UINT8, [])], domain="")
+    span = np.float32(max(float(x.max()), 0.0)) - np.float32(min(float(x.min()), 0.0))
+    if x.any() and np.float32(span) / np.float32(255) == 0:
+        # y_scale underflows to 0 (|x| ~ 1e-45): the spec's x / 0 and 0 / 0 again; qcomp
+        # keeps y_scale = 0 as for an all-zero input, onnxruntime's kernel differs
+        assert got[1] == 0.0
+        return
     if not x.any():  # 0 / 0 in the spec's formula: qcomp keeps y_scale = 0 (docs/onnx.md),
         assert rt[1] == 1.0 and got[1] == 0.0  # onnxruntime takes 1.0
         got, rt = [got[0], got[2]], [rt[0], rt[2]]
