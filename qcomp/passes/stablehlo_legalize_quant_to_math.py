@@ -278,37 +278,12 @@ class LegalizeQuantToMathPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         mode = RescaleMode.parse(self.rescale, self.name, op)
-        decompositions = _decompositions(op)
         PatternRewriteWalker(ConvertFunctionBoundaries(mode.storage_type),
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(LowerQuantizedOp(mode), walk_regions_first=True,
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(FoldStorageCasts(), walk_reverse=True).rewrite_module(op)
-        _erase_unused(op, decompositions)
         _check_no_quant_left(op)
-
-
-def _decompositions(module: ModuleOp) -> set[str]:
-    """The private functions that are composites' decompositions."""
-    return {c for o in module.walk() if isinstance(o, sh.CompositeOp)
-            for c in _decompositions_of(o)}
-
-
-def _erase_unused(module: ModuleOp, names: set[str]) -> None:
-    """Erase the private decompositions no call uses any more (a composite that became
-    its TFLite kernel under `fixed-point` leaves its decomposition unused)."""
-    called = {o.callee.root_reference.data for o in module.walk() if isinstance(o, func.CallOp)}
-    called |= _decompositions(module)
-    for f in list(module.ops):
-        if isinstance(f, func.FuncOp) and f.sym_name.data in names - called and \
-                f.sym_visibility is not None and f.sym_visibility.data == "private":
-            f.detach()
-            f.erase()
-
-
-def _decompositions_of(o: sh.CompositeOp) -> list[str]:
-    d = o.decomposition
-    return [d.string_value() if hasattr(d, "string_value") else d.root_reference.data]
 
 
 __all__ = ["LegalizeQuantToMathPass", "RESCALE_MODES"]
