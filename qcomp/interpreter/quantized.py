@@ -11,6 +11,9 @@
   integers with a truncating rescale and a wrapping result where upstream's
   integer patterns apply, and dequantize -> f32 op -> quantize everywhere else.
 
+A blockwise (sub-channel) rhs of dot_general / convolution with a quantized lhs is a
+qcomp extension computed in `qcomp.interpreter.blockwise` under both semantics.
+
 Quantized values are NumPy arrays of storage integers; the parameters come from the
 SSA values' types (`UniformQuantizedType`).
 """
@@ -26,7 +29,7 @@ from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType, float_kind
 from qcomp.interpreter import kernels
-from qcomp.interpreter.blockwise import blockwise_dot
+from qcomp.interpreter.blockwise import blockwise_conv, blockwise_dot
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.frozen import cached
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
@@ -176,13 +179,13 @@ class QuantSemantics:
             return r.astype(numpy_dtype(res_e))
 
         if lq and rq and oq:
+            if rq.is_blockwise and lq.is_per_tensor and not oq.is_blockwise:
+                return blockwise_dot(self._view(lhs, lq), self._view(rhs, rq), lq, rq, oq,
+                                     shape_of(ot), lb, rb, lc, rc, _container(oq), self.upstream)
             if self.upstream:
                 if lq.is_per_tensor and (rq.is_per_tensor == oq.is_per_tensor) \
                         and not rq.is_blockwise and not oq.is_blockwise:
                     return self._upstream_dot(lhs, rhs, lq, rq, oq, lb, rb, lc, rc)
-            elif rq.is_blockwise and lq.is_per_tensor and not oq.is_blockwise:
-                return blockwise_dot(lhs, rhs, lq, rq, oq, shape_of(ot), lb, rb, lc, rc,
-                                     _container(oq))
             else:
                 return self._spec_contraction(
                     lhs, rhs, lq, rq, oq, ot,
@@ -228,6 +231,9 @@ class QuantSemantics:
                 numpy_dtype(res_e))
 
         if lq and rq and oq:
+            if rq.is_blockwise and lq.is_per_tensor and not oq.is_blockwise:
+                return blockwise_conv(self._view(lhs, lq), self._view(rhs, rq), lq, rq, oq,
+                                      shape_of(ot), conv, _container(oq), self.upstream)
             if self.upstream:
                 if _upstream_int_conv_applies(lq, rq, oq, rhs.ndim, conv):
                     return self._upstream_conv(lhs, rhs, lq, rq, oq, conv)

@@ -40,7 +40,7 @@ from qcomp.passes.quant_to_math.ops import (
     lower_uniform_quantize,
     lower_upstream_add,
 )
-from qcomp.passes.quant_to_math.blockwise import lower_blockwise_dot
+from qcomp.passes.quant_to_math.blockwise import lower_blockwise
 from qcomp.passes.quant_to_math.tflite import lower_composite, lower_tflite
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
@@ -56,11 +56,12 @@ def _is_quantized_op(op: Operation) -> bool:
 
 def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAValue:
     lq, rq, oq = quantized_types(op)
+    if rq is not None and rq.is_blockwise and not isinstance(op, sh.DotOp):
+        if lq is None and oq is None:
+            return lower_hybrid(b, op, op.lhs, st(op.rhs), rq, mode)
+        if lq is not None and oq is not None and lq.is_per_tensor and not oq.is_blockwise:
+            return lower_blockwise(b, op, lq, rq, oq, st(op.lhs), st(op.rhs), mode)
     if mode.upstream:
-        if any(q is not None and q.is_blockwise for q in (lq, rq, oq)):
-            raise PassDiagnostic(op, f"{short_name(op)}: blockwise (sub-channel) operands are a "
-                                 "qcomp extension that upstream does not lower; use "
-                                 "rescale=float")
         # upstream's integer patterns, else its dequantize -> op -> quantize fallback
         kind = upstream_types_ok(lq, rq, oq)
         if kind is None:
@@ -79,9 +80,6 @@ def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAV
     if lq is None or rq is None or oq is None:
         raise PassDiagnostic(op, f"{short}: lhs, rhs and result must all be quantized, or "
                              "only the rhs (hybrid)")
-    if isinstance(op, sh.DotGeneralOp) and rq.is_blockwise and lq.is_per_tensor \
-            and not oq.is_blockwise:
-        return lower_blockwise_dot(b, op, lq, rq, oq, st(op.lhs), st(op.rhs), mode.integer_only)
     if not lq.is_per_tensor or rq.is_blockwise or oq.is_blockwise:
         raise PassDiagnostic(op, f"{short}: lhs must be per-tensor and rhs/result per-tensor "
                              "or per-axis")
@@ -247,6 +245,13 @@ class LegalizeQuantToMathPass(ModulePass):
     dynamic (`?`) dimensions take their scales and zero points through
     `chlo.broadcast_*` with `broadcast_dimensions` (as upstream), the same numbers as
     the static lowering.
+    A blockwise (sub-channel) rhs of dot_general / convolution (a qcomp extension,
+    docs/blockwise.md): one integer contraction per block of the split contracting
+    dimension on the centred operands, each block sum rescaled with its own scales,
+    the blocks summed in order: `float` in f64 (`rescale_blocks`, the spec exactly),
+    `fixed-point` as i64 terms with 16 fraction bits and one half-up rounding
+    (`fixed_point_rescale_blocks`, within one step), `stablehlo` in f32 with one
+    truncation and no clamp (`qcomp.quant.stablehlo.dot_rescale_blocks`).
     Errors: ops with no lowering ("failed to legalize operation '...' that was
     explicitly marked illegal"), requantize changing the per-axis dimension
     (`stablehlo`, `fixed-point`), `stablehlo` quantize from non-f32. Fully quantized

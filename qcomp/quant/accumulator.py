@@ -67,6 +67,57 @@ def rescale_blocks(accs, lhs_scale, rhs_block_scales, result_scales, result_zero
     return np.rint(v, out=v).astype(dtype)
 
 
+BLOCK_FRACTION_BITS = 16
+"""F: fractional bits each block's fixed-point term keeps before the one final rounding."""
+
+
+def block_fixed_point_parameters(multipliers, acc_bound: int,
+                                 frac_bits: int = BLOCK_FRACTION_BITS):
+    """Per-block (m_j, r_j) of `fixed_point_rescale_blocks` for the real factors
+    M_j = s_l * s_r,j / s_res (a list, one array per block): (m_j, sh_j) =
+    `multiplier_and_shift(M_j, 32)` and r_j = sh_j - F. Raises ValueError when a term
+    cannot be computed in int64 for |acc_j| <= `acc_bound` (r_j < 1, |acc_j * m_j| or
+    the sum of the terms reaching 2^62)."""
+    params, total = [], 1 << (frac_bits - 1)
+    for m in multipliers:
+        mult, shift = fixed_point_parameters(m)
+        r = shift - frac_bits
+        if np.any(r < 1):
+            raise ValueError(f"scale factor {float(np.max(m))} is too large for a 32-bit "
+                             f"multiplier with {frac_bits} fraction bits")
+        if acc_bound * int(np.max(mult)) >= 1 << 62:
+            raise ValueError(f"a block sum of up to {acc_bound} times a 32-bit multiplier "
+                             "overflows 64 bits")
+        total += int(np.max((acc_bound * mult >> r) + 1))
+        params.append((mult, r))
+    if total >= 1 << 62:
+        raise ValueError("the sum of the scaled blocks overflows 64 bits")
+    return params
+
+
+@ieee
+def fixed_point_rescale_blocks(accs, params, result_zero_points, storage_min: int,
+                               storage_max: int, frac_bits: int = BLOCK_FRACTION_BITS
+                               ) -> np.ndarray:
+    """`rescale=fixed-point` for a blockwise rhs, integer only (int64):
+
+        t_j = (acc_j * m_j + 2^(r_j - 1)) >> r_j        acc_j * M_j with F fraction bits
+        q   = clamp(((Σ_j t_j + 2^(F-1)) >> F) + z_res, min, max)
+
+    (`params` from `block_fixed_point_parameters`; `>>` is arithmetic, so both roundings
+    are half up). Each t_j is within 1/2 + |acc_j M_j| 2^(F-31) of acc_j M_j 2^F, so
+    before the final rounding the value is within e = n_blocks 2^-(F+1) + 2^-31
+    Σ_j |acc_j M_j| of the exact real / s_res; whenever e < 1 the result is within one
+    storage step of `rescale_blocks` (round half to even of the exact value)."""
+    total = np.int64(0)
+    for acc, (mult, r) in zip(accs, params, strict=True):
+        a = np.asarray(acc).astype(np.int64)
+        total = total + ((a * mult + (np.int64(1) << (r - 1))) >> r)
+    q = ((total + (np.int64(1) << (frac_bits - 1))) >> frac_bits)
+    q = q + np.asarray(result_zero_points).astype(np.int64)
+    return np.clip(q, storage_min, storage_max)
+
+
 def fixed_point_parameters(multiplier) -> tuple[np.ndarray, np.ndarray]:
     """Per-element (M, shift) of `multiplier_and_shift(m, 32)` for an array of multipliers."""
     m = np.asarray(multiplier, np.float64)

@@ -162,3 +162,33 @@ def dot_rescale(acc, zp_offset, combined_scale: float, res_zero_point: int, out_
         czp = wrap(czp - np.asarray(off, np.int64), 32, True).astype(np.int64)
     out = wrap(a + czp, 32, True).astype(np.int64)
     return wrap(out, out_bitwidth, out_signed)
+
+
+def block_combined_scales(lhs_scale, rhs_block_scales, result_scales) -> list[np.ndarray]:
+    """cs_j = f32(s_l * s_r,j / s_res) (in f64, then rounded), one array per block."""
+    return [(np.float64(lhs_scale) * np.asarray(s, np.float64)
+             / np.asarray(result_scales, np.float64)).astype(F32) for s in rhs_block_scales]
+
+
+@ieee
+def dot_rescale_blocks(accs, combined_scales, res_zero_points, out_bitwidth: int,
+                       out_signed: bool = True) -> np.ndarray:
+    """A blockwise rhs the way upstream rescales a dot (qcomp's extension, rescale=stablehlo):
+
+        acc_j = Σ_block (q_l - z_l)(q_r - z_r,j)      in i32, wrapping
+        v     = Σ_j f32(acc_j) * cs_j                 in f32, block order
+        out   = convert(i32(v) + z_res)               i32(v) truncates toward zero
+                                                      (saturating); the add wraps in i32,
+                                                      the convert to storage wraps
+
+    One truncation for all the blocks, never a clamp (as upstream's dot_rescale). Where
+    the exact real / s_res + z_res lies in the storage range and the f32 error
+    (n_blocks + 2) 2^-24 Σ_j |acc_j cs_j| stays below 1/2, the result is within one
+    storage step of the spec's; outside the range it wraps."""
+    v = None
+    for acc, cs in zip(accs, combined_scales, strict=True):
+        a = wrap(np.asarray(acc, np.int64), 32, True).astype(F32)
+        term = a * np.asarray(cs, F32)
+        v = term if v is None else (v + term).astype(F32)
+    out = float_to_int(v, I32_MIN, I32_MAX) + np.asarray(res_zero_points, np.int64)
+    return wrap(wrap(out, 32, True).astype(np.int64), out_bitwidth, out_signed)

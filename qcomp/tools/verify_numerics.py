@@ -39,7 +39,7 @@ from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.interpreter import DEFAULT_MAX_MEMORY, run_function, semantics_matter
 from qcomp.interpreter.runner import _fmt_bytes, _nbytes
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
-from qcomp.quant.ranges import storage_range
+from qcomp.quant.ranges import storage_range, wrap
 
 SEMANTICS = ("spec", "stablehlo")
 
@@ -149,6 +149,9 @@ def _as_type(a: np.ndarray, t: Attribute) -> np.ndarray:
     if a.dtype == dt or a.dtype.kind not in "iu" or dt.kind not in "iu":
         return a
     if a.dtype.itemsize == dt.itemsize:
+        width, signed = int_info(e)
+        if width < 8 * dt.itemsize:  # a `u4` 9 lowered to signless `i4` is -7
+            return wrap(a, width, signed)
         return a.view(dt)
     return a.astype(dt)
 

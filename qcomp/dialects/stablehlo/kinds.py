@@ -9,7 +9,7 @@ another kind fails with upstream's message, e.g.
 Per-axis quantization (`QA`) is accepted only where the StableHLO spec allows it,
 and only when its quantized dimension fits the tensor (`verify_for_shape`).
 Sub-channel quantization (`QB`) is a qcomp extension for blockwise weights (constants,
-uniform_quantize / uniform_dequantize, the rhs of dot_general); it is never named in
+uniform_quantize / uniform_dequantize, the rhs of dot_general and convolution); it is never named in
 a message, so upstream's messages stay word for word.
 """
 

@@ -92,6 +92,8 @@ _Prec = ArrayAttr[PrecisionAttr]  # precision_config
 CONTRACTION_KINDS = ElementKinds(((RANKED, TENSOR), (RANKED, TENSOR_PA)), (RANKED, TENSOR_PA))
 DOT_GENERAL_KINDS = ElementKinds(((RANKED, TENSOR), (RANKED, TENSOR_PA_SUB)), (RANKED, TENSOR_PA))
 """dot_general's rhs may also be sub-channel quantized (blockwise weights, a qcomp extension)."""
+CONVOLUTION_KINDS = DOT_GENERAL_KINDS
+"""convolution's rhs (the kernel) likewise (docs/blockwise.md)."""
 CONTRACTION = own_lowering(per_axis=True, upstream_qdq=True)
 """dot, dot_general, convolution: integer contractions with their own rescale (per-axis
 rhs and result as the spec allows), hybrid float x quantized forms."""
@@ -441,7 +443,7 @@ class ConvolutionOp(IRDLOperation):
     feature_group_count_attr = prop_def(IntegerAttr, prop_name="feature_group_count")
     batch_group_count_attr = prop_def(IntegerAttr, prop_name="batch_group_count")
     precision_config = opt_prop_def(_Prec)
-    traits = traits_def(NoMemoryEffect(), CONTRACTION_KINDS, CONTRACTION)
+    traits = traits_def(NoMemoryEffect(), CONVOLUTION_KINDS, CONTRACTION)
 
     parse = classmethod(syntax_nn.parse_convolution)
     print = syntax_nn.print_convolution

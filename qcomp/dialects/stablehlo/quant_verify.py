@@ -10,6 +10,8 @@
   iff result quantized; dot_general rhs zero points are 0 (C15) and its rhs
   quantized dimension is not contracted (C16); convolution's rhs/result
   quantized dimensions are the kernel output / output feature dimensions.
+- qcomp's extension (docs/blockwise.md): a sub-channel (blockwise) rhs of dot_general
+  and convolution, checked by `verify_blockwise_*` with messages of their own.
 """
 
 from __future__ import annotations
@@ -241,9 +243,49 @@ def verify_dot_general(lhs: Attribute, rhs: Attribute, result: Attribute,
     _verify_contraction_common(lhs, rhs, result)
 
 
+def verify_blockwise_convolution(lhs: Attribute, rhs: Attribute, result: Attribute,
+                                 kernel_input_feature: int, kernel_output_feature: int,
+                                 output_feature: int, groups: int) -> None:
+    """qcomp's extension: a sub-channel (blockwise) quantized kernel. Blocks may split the
+    kernel input feature dimension (one scale per block of input channels) and the kernel
+    output feature dimension (per output channel), not the spatial dimensions; the lhs is
+    float (hybrid) or per-tensor quantized, and then both group counts are 1 and a
+    per-axis result is quantized along the output feature dimension."""
+    qr, ql, qo = _q(rhs), _q(lhs), _q(result)
+    assert qr is not None and isinstance(rhs, TensorType)
+    blocked = blocked_dimensions(qr, rhs.get_shape())
+    if any(d not in (kernel_input_feature, kernel_output_feature) for d in blocked):
+        fail("blockwise rhs (qcomp extension): only the kernel input and output feature "
+             "dimensions may be split into blocks")
+    if (ql is None) != (qo is None):
+        fail("rhs should be quantized for quantized operations and "
+             "is_quantized(lhs)=is_quantized(result) should hold")
+    if ql is None:
+        le, oe = element_type(lhs), element_type(result)
+        if le != qr.expressed_type or le != oe:
+            fail("mismatched rhs quantization expressed type and lhs and result element type")
+        return
+    assert qo is not None  # ql is per-tensor: the op's element kinds say so
+    if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
+        fail("mismatched lhs, rhs and result quantization expressed types")
+    if groups != 1:
+        fail("blockwise rhs (qcomp extension): a quantized lhs needs feature_group_count "
+             "and batch_group_count of 1")
+    if qo.is_per_axis and qo.quantized_dimension != output_feature:
+        fail("quantization dimension of result should be same with output_feature_dimension")
+
+
 def verify_convolution(lhs: Attribute, rhs: Attribute, result: Attribute,
-                       kernel_output_feature: int, output_feature: int) -> None:
+                       kernel_output_feature: int, output_feature: int,
+                       kernel_input_feature: int = -1, feature_groups: int = 1,
+                       batch_groups: int = 1) -> None:
     if all(_q(t) is None for t in (lhs, rhs, result)):
+        return
+    qb = _q(rhs)
+    if qb is not None and qb.is_blockwise:
+        verify_blockwise_convolution(lhs, rhs, result, kernel_input_feature,
+                                     kernel_output_feature, output_feature,
+                                     feature_groups * batch_groups)
         return
     qr, qo = _per_axis(rhs), _per_axis(result)
     if qr is not None and qr.quantized_dimension != kernel_output_feature:

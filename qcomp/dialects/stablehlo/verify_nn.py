@@ -197,7 +197,8 @@ def verify_convolution(op) -> None:
     out[op.output_feature_dimension] = rt.get_shape()[op.kernel_output_feature_dimension]
     check_inferred_shape(out, ot)
     qv.verify_convolution(lt, rt, ot, op.kernel_output_feature_dimension,
-                          op.output_feature_dimension)
+                          op.output_feature_dimension, op.kernel_input_feature_dimension,
+                          op.feature_group_count, op.batch_group_count)
 
 
 def verify_gather(op) -> None:

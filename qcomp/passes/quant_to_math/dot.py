@@ -48,6 +48,7 @@ from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, spec_dequantize, upstream_storage
 from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.utils.builder import Builder, element_of, is_dynamic, shape_of
+from qcomp.passes.utils.uniform_tensor import broadcast_params
 from qcomp.quant.accumulator import accumulator_multiplier
 from qcomp.quant.ranges import signed_view, storage_range
 
@@ -544,12 +545,16 @@ def lower_hybrid(b: Builder, op: Operation, lhs: SSAValue, rhs: SSAValue,
         axis = rq.quantized_dimension if rq.is_per_axis else None
         flat = (lambda a: np.asarray(a).reshape(-1)) if axis is not None else (
             lambda a: np.asarray(a).reshape(()))
+
+        def params(values: np.ndarray) -> SSAValue:
+            if rq.is_blockwise:  # qcomp's extension: the block parameters expanded
+                return broadcast_params(b, rq, values.astype(np.float32), f32, shape)
+            return b.full(flat(values).astype(np.float32), f32, shape, axis)
+
         f = b.convert(r, f32)
         if np.any(rq.zero_points != 0):
-            f = b.binary(sh.SubtractOp, f, b.full(flat(rq.zero_points).astype(np.float32),
-                                                  f32, shape, axis))
-        rhs_f = b.binary(sh.MultiplyOp, f, b.full(flat(rq.scales).astype(np.float32), f32,
-                                                  shape, axis))
+            f = b.binary(sh.SubtractOp, f, params(rq.zero_points))
+        rhs_f = b.binary(sh.MultiplyOp, f, params(rq.scales))
     else:
         rhs_f = spec_dequantize(b, rhs, rq)
     new = type(op).create(operands=[lhs, rhs_f], result_types=[op.results[0].type],

@@ -2,8 +2,8 @@
 // Blockwise (sub-channel) quantized weights: a qcomp extension. A constant,
 // uniform_quantize / uniform_dequantize and the rhs of dot_general may carry a
 // sub-channel type; blocks may split one contracting dimension of the rhs and any of its
-// free dimensions. Every other op keeps upstream's message, which never names the
-// extension.
+// free dimensions (convolution kernels: blockwise-convolution.mlir). Every other op
+// keeps upstream's message, which never names the extension.
 
 // CHECK-LABEL: func.func @w4a16
 // CHECK: stablehlo.dot_general %{{.*}}, %{{.*}}, contracting_dims = [1] x [0] : (tensor<2x8xf32>, tensor<8x3x!quant.uniform<i4:f32:{0:4, 1:1}, {{.*}}>>) -> tensor<2x3xf32>
