@@ -56,6 +56,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.onnx import core
+from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx.types import NAME_OF_DTYPE, onnx_name
 from qcomp.dialects.quant import (
@@ -65,6 +66,7 @@ from qcomp.dialects.quant import (
     UniformQuantizedType,
 )
 from qcomp.passes.utils.diagnostics import remark
+from qcomp.quant.onnx_qlinear import nbits_weight
 
 PASS = "onnx-legalize-qdq-to-quant"
 
@@ -147,14 +149,108 @@ def _shape(v: SSAValue) -> tuple[int, ...]:
     return tuple(t.get_shape())
 
 
+NBITS_STORAGE = {4: "uint4", 8: "uint8"}
+"""MatMulNBits' `bits` that a `!quant.uniform` storage type holds (its values are
+unsigned: the symmetric form is zero point 2^(bits-1))."""
+
+
+def is_matmul_nbits(op: Operation) -> bool:
+    return (isinstance(op, core.CustomOp) and op.function_name is not None
+            and op.function_name.data == "MatMulNBits"
+            and core.attr(op, "domain_name") == "com.microsoft")
+
+
+def matmul_nbits_parts(op: Operation) -> list[Operation]:
+    """com.microsoft MatMulNBits (Y = A @ W^T (+ bias), W[n, k] = (q[n, k] - zp[n, k/B]) *
+    s[n, k/B]) as its QDQ form: the unpacked weight, transposed to MatMul's [K, N], a
+    constant with the sub-channel type `!quant.uniform<uN:f:{0:B, 1:1}, ...>` (params
+    [K/B, N]), dequantized, then onnx.MatMul (and onnx.Add of the bias); or Refused."""
+    ins = list(op.inputs) + [None] * (6 - len(op.inputs))
+    a, packed, scale, zp, g_idx, bias = (None if v is None or core.is_none(v) else v
+                                         for v in ins)
+    k, n = core.attr(op, "K"), core.attr(op, "N")
+    bits, block = core.attr(op, "bits") or 4, core.attr(op, "block_size")
+    if not isinstance(k, int) or not isinstance(n, int) or not isinstance(block, int):
+        raise Refused("K, N and block_size must be integer attributes")
+    if bits not in NBITS_STORAGE:
+        raise Refused(f"bits = {bits}: qcomp takes 4- and 8-bit weights (u4 / u8 storage)")
+    if k % block:
+        raise Refused(f"K = {k} is not a multiple of block_size = {block}: a sub-channel "
+                      "!quant.uniform's blocks tile the dimension")
+    assert a is not None and packed is not None and scale is not None
+    expressed = a.type.element_type  # type: ignore[attr-defined]
+    if scale.type.element_type != expressed:  # type: ignore[attr-defined]
+        raise Refused("A and the scales have different types")
+    b, s = constant_values(packed), constant_values(scale)
+    if b is None or s is None:
+        raise Refused("B or the scales are not constants")
+    nb = k // block
+    if b.size != n * nb * block * bits // 8 or s.size != n * nb:
+        raise Refused(f"B has {b.size} bytes and the scales {s.size} values; K = {k}, "
+                      f"N = {n}, bits = {bits}, block_size = {block} need "
+                      f"{n * nb * block * bits // 8} and {n * nb}")
+    z = None
+    if zp is not None:
+        if onnx_name(zp.type) != "uint8":
+            raise Refused("zero points in the scales' type (float) are not integers; "
+                          "!quant.uniform's are")
+        z = constant_values(zp)
+        if z is None:
+            raise Refused("the zero points are not a constant")
+        if z.size != n * -(-nb * bits // 8):
+            raise Refused(f"{z.size} packed zero points; N = {n} rows of {nb} blocks need "
+                          f"{n * -(-nb * bits // 8)}")
+        z = z.astype(np.uint8)
+    if g_idx is not None:
+        g = constant_values(g_idx)
+        if g is None:
+            raise Refused("g_idx is not a constant")
+        if g.shape != (k,) or np.any(g != np.arange(k) // block):
+            raise Refused("g_idx reorders K across blocks (act-order); a sub-channel "
+                          "!quant.uniform's blocks are contiguous runs of block_size")
+    q, sc, zz = nbits_weight(b.astype(np.uint8), s, z, K=k, N=n, bits=bits, block_size=block)
+    storage = IntegerType(bits, Signedness.UNSIGNED)
+    t = UniformQuantizedType.build(storage, expressed, [float(v) for v in sc.T.reshape(-1)],
+                                   [int(v) for v in zz.T.reshape(-1)],
+                                   quantized_dimensions=[0, 1], block_sizes=[block, 1],
+                                   params_shape=[nb, n])
+    const = core.ConstantOp(DenseIntOrFPElementsAttr.from_list(
+        TensorType(storage, [k, n]), [int(v) for v in q.T.reshape(-1)]))
+    cast = StorageCastOp(const.results[0], TensorType(t, [k, n]))
+    dq = sh.UniformDequantizeOp.create(operands=[cast.results[0]],
+                                       result_types=[TensorType(expressed, [k, n])])
+    y = op.results[0]
+    mm = fo.MatMulOp.create(operands=[a, dq.results[0]], result_types=[y.type])
+    parts = [const, cast, dq, mm]
+    if bias is not None:
+        parts.append(fo.AddOp.create(operands=[mm.results[0], bias], result_types=[y.type]))
+    return parts
+
+
 class LegalizeQDQ(RewritePattern):
+    def __init__(self) -> None:
+        self.replaced_inputs: list[Operation] = []  # constants now folded into types
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if is_matmul_nbits(op):
+            try:
+                parts = matmul_nbits_parts(op)
+            except Refused as e:
+                remark(op, f"{PASS}: 'onnx.Custom' (MatMulNBits) stays: {e}")
+                return
+            self.replaced_inputs += [v.owner for v in op.operands[1:]
+                                     if isinstance(v.owner, core.ConstantOp)]
+            rewriter.replace(op, parts)
+            return
         if not isinstance(op, oq.QuantizeLinearOp | oq.DequantizeLinearOp):
             return
+        params = [v.owner for v in op.operands[1:] if isinstance(v.owner, core.ConstantOp)]
         try:
             self._rewrite(op, rewriter)
         except Refused as e:
             remark(op, f"{PASS}: '{op.name}' stays: {e}")
+            return
+        self.replaced_inputs += params
 
     def _rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, oq.QuantizeLinearOp):
@@ -220,7 +316,12 @@ class OnnxLegalizeQDQToQuantPass(ModulePass):
         return ("spec", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LegalizeQDQ(), apply_recursively=False).rewrite_module(op)
+        legalize = LegalizeQDQ()
+        PatternRewriteWalker(legalize, apply_recursively=False).rewrite_module(op)
+        for c in dict.fromkeys(legalize.replaced_inputs):
+            if c.parent is not None and not c.results[0].uses:
+                c.detach()
+                c.erase()
         PatternRewriteWalker(EraseDeadCasts(), apply_recursively=False,
                              walk_reverse=True).rewrite_module(op)
 

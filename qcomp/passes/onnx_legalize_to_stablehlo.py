@@ -51,6 +51,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.onnx import core
 from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import float_shapes as fs
+from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     DotDimensionNumbersAttr,
@@ -86,7 +87,10 @@ def _lowest_highest(e) -> tuple[float, float]:
 
 
 class _Emit(Builder):
-    """qcomp's `Builder` with the few StableHLO pieces this pass needs."""
+    """qcomp's `Builder` with the few StableHLO pieces this pass needs; `folded`
+    collects ops a lowering bypassed (erased after the walk when left without uses)."""
+
+    folded: list[Operation]
 
     def numpy_broadcast(self, x: SSAValue, out: tuple[int, ...]) -> SSAValue:
         """`x` broadcast NumPy-style to `out` (trailing dimensions aligned)."""
@@ -167,9 +171,68 @@ def _softmax(b: _Emit, op, out):
     return b.op(sh.DivideOp, [ex, s], e, out)
 
 
+def _blockwise_weight(op) -> tuple[SSAValue, list[Operation]] | None:
+    """MatMul's B when it is `uniform_dequantize` of a 2-D sub-channel (blockwise)
+    value: (the quantized value, the ops that may go dead), else None."""
+    dq = op.B.owner
+    if not isinstance(dq, sh.UniformDequantizeOp):
+        return None
+    q = dq.operand
+    qt = quantized_element(q.type)
+    if not isinstance(qt, UniformQuantizedType) or not qt.is_blockwise:
+        return None
+    if len(shape_of(q)) != 2 or qt.expressed_type != element_of(op.A):
+        return None
+    return q, [dq]
+
+
+def _quantized_constant(b: _Emit, q: SSAValue, dead: list[Operation]) -> SSAValue:
+    """`quant.scast` of a constant as one quantized `stablehlo.constant` (its storage
+    values, the quantized type), as StableHLO prints a quantized constant. Unsigned
+    storage uW is re-biased to signless iW: q - 2^(W-1) with zero points z - 2^(W-1),
+    the same reals (q - z) * s, and the storage StableHLO's lowerings read as signless
+    (`rescale=stablehlo` reads u4 9 as i4 -7, as upstream does)."""
+    cast = q.owner
+    if not isinstance(cast, StorageCastOp):
+        return q
+    c = cast.arg.owner
+    v = c.properties.get("value") if isinstance(c, sh.ConstantOp | core.ConstantOp) else None
+    if not isinstance(v, DenseIntOrFPElementsAttr):
+        return q
+    dead += [cast, c]
+    qt = quantized_element(q.type)
+    assert isinstance(qt, UniformQuantizedType)
+    if isinstance(qt.storage_type, IntegerType) and not qt.is_signed:
+        w = qt.storage_bitwidth
+        off = 1 << (w - 1)
+        signed = IntegerType(w)
+        shape = shape_of(q)
+        t = UniformQuantizedType.build(
+            signed, qt.expressed_type, [float(x) for x in qt.scales.reshape(-1)],
+            [int(z) - off for z in qt.zero_points.reshape(-1)],
+            quantized_dimensions=qt.quantized_dimensions, block_sizes=qt.block_sizes,
+            params_shape=qt.params_shape, storage_min=qt.storage_min - off,
+            storage_max=qt.storage_max - off)
+        values = [int(x) - off for x in v.get_values()]
+        v = DenseIntOrFPElementsAttr.from_list(TensorType(signed, shape), values)
+        return b.emit(sh.ConstantOp(v, TensorType(t, shape)))
+    return b.emit(sh.ConstantOp(v, q.type))
+
+
 def _matmul(b: _Emit, op, out):
     e = element_of(op.Y)
     a, c = op.A, op.B
+    w = _blockwise_weight(op)
+    if w is not None:
+        # a blockwise weight: dot_general contracting A's last dimension with W's first
+        # (docs/blockwise.md); hybrid (W4A16) when A is float, else (A dequantized) the
+        # float dot_general that stablehlo-legalize-qdq-to-quantized-op makes W4A8 of
+        q, dead = w
+        if not isinstance(a.owner, sh.UniformDequantizeOp):
+            c = _quantized_constant(b, q, dead)
+            b.folded += dead
+        dn = DotDimensionNumbersAttr.get([], [], [len(shape_of(a)) - 1], [0])
+        return b.op(sh.DotGeneralOp, [a, c], e, out, dot_dimension_numbers=dn)
     sa, sc = shape_of(a), shape_of(c)
     if len(sa) == 2 and len(sc) == 2:
         return b.op(sh.DotOp, [a, c], e, out)
@@ -316,6 +379,9 @@ LOWERINGS = {
 
 
 class LegalizeOnnxFloatOps(RewritePattern):
+    def __init__(self) -> None:
+        self.folded: list[Operation] = []
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, fo.IdentityOp):
             rewriter.replace(op, [], [op.input])
@@ -333,7 +399,9 @@ class LegalizeOnnxFloatOps(RewritePattern):
             for v in op.operands:
                 if not core.is_none(v):
                     _static(v, op)
-            result = lower(_Emit(rewriter, op), op, out)
+            b = _Emit(rewriter, op)
+            b.folded = self.folded
+            result = lower(b, op, out)
         except Unsupported as e:
             remark(op, str(e))
             return
@@ -359,7 +427,12 @@ class OnnxLegalizeToStablehloPass(ModulePass):
     name = "onnx-legalize-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LegalizeOnnxFloatOps(), apply_recursively=False).rewrite_module(op)
+        legalize = LegalizeOnnxFloatOps()
+        PatternRewriteWalker(legalize, apply_recursively=False).rewrite_module(op)
+        for dead in legalize.folded:  # a folded dequantize, then its scast and constant
+            if dead.parent is not None and not any(r.uses for r in dead.results):
+                dead.detach()
+                dead.erase()
         PatternRewriteWalker(EraseUnusedNoValue(), apply_recursively=False,
                              walk_reverse=True).rewrite_module(op)
 
