@@ -224,13 +224,11 @@ def _matmul(b: _Emit, op, out):
     a, c = op.A, op.B
     w = _blockwise_weight(op)
     if w is not None:
-        # a blockwise weight: dot_general contracting A's last dimension with W's first
-        # (docs/blockwise.md); hybrid (W4A16) when A is float, else (A dequantized) the
-        # float dot_general that stablehlo-legalize-qdq-to-quantized-op makes W4A8 of
+        # a blockwise weight: the hybrid dot_general (float A, W on its sub-channel
+        # type; docs/blockwise.md) contracting A's last dimension with W's first
         q, dead = w
-        if not isinstance(a.owner, sh.UniformDequantizeOp):
-            c = _quantized_constant(b, q, dead)
-            b.folded += dead
+        c = _quantized_constant(b, q, dead)
+        b.folded += dead
         dn = DotDimensionNumbersAttr.get([], [], [len(shape_of(a)) - 1], [0])
         return b.op(sh.DotGeneralOp, [a, c], e, out, dot_dimension_numbers=dn)
     sa, sc = shape_of(a), shape_of(c)
