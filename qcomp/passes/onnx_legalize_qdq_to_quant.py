@@ -67,6 +67,7 @@ from qcomp.dialects.quant import (
 )
 from qcomp.passes.utils.diagnostics import remark
 from qcomp.quant.onnx_qlinear import nbits_weight
+from qcomp.quant.onnx_quant import INT_RANGES, LayoutError, positive_scales
 
 PASS = "onnx-legalize-qdq-to-quant"
 
@@ -93,15 +94,50 @@ def constant_values(v: SSAValue) -> np.ndarray | None:
     return np.asarray(a.get_values(), dtype=np.float64).reshape(shape)
 
 
-def quant_type(op: Operation, x_shape: tuple[int, ...], expressed: Attribute,
-               storage_name: str, scale: SSAValue, zp: SSAValue) -> UniformQuantizedType:
-    """The `!quant.uniform` of a QuantizeLinear / DequantizeLinear, or Refused."""
+def parameters(scale: SSAValue, zp: SSAValue) -> tuple[np.ndarray, np.ndarray]:
+    """The constant scale and zero point (0 when absent), or Refused."""
     s = constant_values(scale)
     if s is None:
         raise Refused("the scale is not a constant")
     z = np.zeros(s.shape) if core.is_none(zp) else constant_values(zp)
     if z is None:
         raise Refused("the zero point is not a constant")
+    return s, z
+
+
+def quant_type(op: Operation, x_shape: tuple[int, ...], expressed: Attribute,
+               storage_name: str, scale: SSAValue, zp: SSAValue) -> UniformQuantizedType:
+    """The `!quant.uniform` of a QuantizeLinear / DequantizeLinear, or Refused."""
+    return quant_type_of(op, x_shape, expressed, storage_name, *parameters(scale, zp))
+
+
+def _reflected_constant(op: Operation, x: SSAValue, storage_name: str, s: np.ndarray,
+                        z: np.ndarray):
+    """A DequantizeLinear of a constant with negative scales: (the constant with those
+    blocks reflected, |s|, the reflected zero points) (`onnx_quant.positive_scales`),
+    or None when there is nothing to reflect."""
+    if storage_name not in INT_RANGES or not np.all(np.isfinite(s)) or np.all(s > 0) \
+            or np.any(s == 0):
+        return None
+    xv = constant_values(x)
+    if xv is None:
+        raise Refused("!quant.uniform needs positive finite scales (negative ones are "
+                      "reflected on a constant input only)")
+    lo, hi = INT_RANGES[storage_name]
+    try:
+        q, s, z = positive_scales(xv.astype(np.int64), s, z, lo, hi,
+                                  axis=core.attr(op, "axis"),
+                                  block_size=core.attr(op, "block_size") or 0)
+    except LayoutError as e:
+        raise Refused(str(e)) from e
+    c = core.ConstantOp(DenseIntOrFPElementsAttr.from_list(
+        x.type, [int(v) for v in q.reshape(-1)]))  # type: ignore[arg-type]
+    return c, s, z
+
+
+def quant_type_of(op: Operation, x_shape: tuple[int, ...], expressed: Attribute,
+                  storage_name: str, s: np.ndarray, z: np.ndarray) -> UniformQuantizedType:
+    """The `!quant.uniform` of scale `s` and zero point `z` arrays, or Refused."""
     if not np.all(np.isfinite(s)) or not np.all(s > 0):
         raise Refused("!quant.uniform needs positive finite scales")
     if storage_name in FLOAT_STORAGE:
@@ -209,6 +245,9 @@ def matmul_nbits_parts(op: Operation) -> list[Operation]:
             raise Refused("g_idx reorders K across blocks (act-order); a sub-channel "
                           "!quant.uniform's blocks are contiguous runs of block_size")
     q, sc, zz = nbits_weight(b.astype(np.uint8), s, z, K=k, N=n, bits=bits, block_size=block)
+    if not np.all(np.isfinite(sc)) or np.any(sc == 0):
+        raise Refused("!quant.uniform needs nonzero finite scales")
+    q, sc, zz = positive_scales(q, sc, zz, 0, (1 << bits) - 1, axis=1, block_size=block)
     storage = IntegerType(bits, Signedness.UNSIGNED)
     t = UniformQuantizedType.build(storage, expressed, [float(v) for v in sc.T.reshape(-1)],
                                    [int(v) for v in zz.T.reshape(-1)],
@@ -279,16 +318,23 @@ class LegalizeQDQ(RewritePattern):
         if scale.type.element_type != expressed:  # type: ignore[attr-defined]
             raise Refused("the result and the scale have different types")
         storage_name = onnx_name(x.type)
-        t = quant_type(op, _shape(x), expressed, storage_name, scale, zp)
+        s, z = parameters(scale, zp)
+        new: list[Operation] = []
+        reflected = _reflected_constant(op, x, storage_name, s, z)
+        if reflected is not None:
+            c, s, z = reflected
+            if isinstance(x.owner, core.ConstantOp):
+                self.replaced_inputs.append(x.owner)
+            x, new = c.results[0], [c]
+        t = quant_type_of(op, _shape(x), expressed, storage_name, s, z)
         qt = TensorType(t, _shape(x))
         src = x.owner
         if isinstance(src, StorageCastOp) and src.arg.type == qt:
             qv = src.arg  # quantize -> dequantize: the scast pair folds
-            new: list[Operation] = []
         else:
             cast = StorageCastOp(x, qt)
             qv = cast.results[0]
-            new = [cast]
+            new.append(cast)
         dq = (DequantizeCastOp(qv, y.type) if storage_name in FLOAT_STORAGE
               else sh.UniformDequantizeOp.create(operands=[qv], result_types=[y.type]))
         rewriter.replace(op, [*new, dq])
@@ -326,4 +372,4 @@ class OnnxLegalizeQDQToQuantPass(ModulePass):
                              walk_reverse=True).rewrite_module(op)
 
 
-__all__ = ["OnnxLegalizeQDQToQuantPass", "constant_values", "quant_type"]
+__all__ = ["OnnxLegalizeQDQToQuantPass", "constant_values", "quant_type", "quant_type_of"]
