@@ -25,12 +25,32 @@ value's nearest integer except when `x / s` lies within float32 rounding of a ha
 storage step apart. The pass's numerics contract says so (`--verify-numerics` allows
 one step); `tests/lit/passes/onnx-legalize-qdq-to-quant/numerics.mlir` hits such ties.
 
+Negative scales (ONNX allows them; onnxruntime's symmetric blockwise quantizer gives
+about half its blocks one) on a DequantizeLinear of a constant are reflected, exactly:
+`(x - zp) * s = (x' - zp') * -s` with `x' = lo + hi - x`, `zp' = lo + hi - zp` in the
+storage range [lo, hi] (`qcomp.quant.onnx_quant.positive_scales`).
+
+com.microsoft MatMulNBits, `Y = A @ W^T (+ bias)` with `W[n, k] = (q[n, k] - zp[n, b]) *
+s[n, b]`, `b = k / block_size`, becomes its QDQ form: B's packed `bits`-wide values
+unpacked and transposed to MatMul's [K, N] as an `onnx.Constant` of u4 / u8 with the
+sub-channel type (block_size along K, 1 along N; params [K / block_size, N]; zero points
+unpacked, default 2^(bits-1)), `uniform_dequantize`, `onnx.MatMul` and `onnx.Add` of the
+bias. It is here, not in onnx-legalize-to-stablehlo, because MatMulNBits is that QDQ
+pair fused (onnxruntime's optimizer fuses DequantizeLinear -> MatMul into it) and this
+pass is where ONNX's quantization parameters become `!quant.uniform` types: after it a
+MatMulNBits model and a blocked-QDQ model are the same IR, and onnx-legalize-to-stablehlo
+makes one hybrid `dot_general` of both. `accuracy_level` (a licence to lower A's precision)
+is not taken up: the QDQ form computes in A's type.
+
 What `!quant.uniform` cannot express stays as it is, with a remark saying why: a scale
-or zero point that is not a constant, a non-positive or non-finite scale, float8 e4m3fnuz
-/ e5m2fnuz storage (no MLIR quant storage type), saturate = 0 (inf and NaN kept), a
-float8 zero point that is not an integer, a `precision` other than the input's type,
-int32 input, an input type other than the scale's, a zero point outside the storage
-range, a blocked dimension that the block size does not divide.
+or zero point that is not a constant, a zero, non-finite or (on a non-constant input)
+negative scale, float8 e4m3fnuz / e5m2fnuz storage (no MLIR quant storage type),
+saturate = 0 (inf and NaN kept), a float8 zero point that is not an integer, a
+`precision` other than the input's type, int32 input, an input type other than the
+scale's, a zero point outside the storage range, a blocked dimension that the block
+size does not divide; MatMulNBits with a g_idx other than k / block_size (act-order
+reorders K across blocks), zero points in the scales' float type, `bits` other than 4
+and 8, K not a multiple of block_size (its last block is padded), a non-constant B.
 """
 
 from __future__ import annotations
@@ -353,7 +373,9 @@ class OnnxLegalizeQDQToQuantPass(ModulePass):
     """ONNX QuantizeLinear / DequantizeLinear with constant parameters as
     `stablehlo.uniform_quantize` / `uniform_dequantize` on `!quant.uniform` (per-tensor,
     per-axis, blocked as sub-channel; float8 / float4 storage through quant.qcast /
-    quant.dcast); what the quant types cannot express stays, with a remark."""
+    quant.dcast), com.microsoft MatMulNBits as its QDQ form (a sub-channel 4- / 8-bit
+    weight, dequantized, MatMul); what the quant types cannot express stays, with a
+    remark."""
 
     name = "onnx-legalize-qdq-to-quant"
 

@@ -10,7 +10,7 @@ its tests in `test/mlir/conversion/onnx_to_stablehlo/`), for static shapes:
 | Sigmoid, Tanh | logistic, tanh |
 | Clip | clamp(min, x, max); an absent bound is -inf / +inf (the integer type's ends) |
 | Softmax | reduce max, subtract, exponential, reduce add, divide (onnx-mlir's decomposed form, `--decompose-onnx=target=stablehlo`: the max subtracted first) |
-| MatMul | dot (2-D), else dot_general with the batch broadcast |
+| MatMul | dot (2-D), else dot_general with the batch broadcast; B = uniform_dequantize of a 2-D sub-channel (blockwise) weight: the hybrid dot_general on that weight (below) |
 | Gemm | transpose, dot, multiply by alpha, broadcast C, multiply by beta, add |
 | Conv | convolution `[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]` (+ broadcast bias, add) |
 | MaxPoolSingleOut | reduce_window maximum from -inf (an integer type's lowest value) |
@@ -27,6 +27,15 @@ canonicalizer makes of them; Gather uses `stablehlo.gather` in place of the depr
 `torch_index_select`. An op this pass cannot lower (a dynamic or unranked result, an
 attribute it does not handle) stays, with a remark saying why: as in onnx-mlir, the
 conversion is partial.
+
+Blockwise weights (not in onnx-mlir): a MatMul whose B is `stablehlo.uniform_dequantize`
+of a 2-D value of a sub-channel `!quant.uniform` type (what onnx-legalize-qdq-to-quant
+makes of a blocked DequantizeLinear and of MatMulNBits) becomes
+`dot_general(A, W) contracting A's last dimension with W's first`, the hybrid form of
+qcomp's blockwise extension (float A, result `A @ dequantize(W)`; docs/blockwise.md). A
+constant W becomes one quantized `stablehlo.constant`; unsigned storage is re-biased to
+signless (`q - 2^(w-1)`, zero points likewise: the same reals, and what StableHLO's
+signless lowerings read right). The dequantize and the constants it leaves unused go.
 """
 
 from __future__ import annotations

@@ -228,16 +228,18 @@ def test_default_onnxruntime_fuses_qdq_at_accuracy_level_4():
 
 
 @pytest.mark.parametrize("fmt", [QuantFormat.QOperator, QuantFormat.QDQ], ids=["nbits", "qdq"])
-def test_xla_backend(fmt):
-    """The lowered program on XLA (qcomp-run --backend xla's runner) is within the same
-    bound of onnxruntime."""
+@pytest.mark.parametrize("rescale", ["float", None], ids=["lowered", "hybrid"])
+def test_xla_backend(fmt, rescale):
+    """On XLA (`qcomp-run --backend xla`'s runner), the float-lowered program and the
+    hybrid one (which the backend lowers itself) are within the same bound of
+    onnxruntime."""
     pytest.importorskip("jax")
     from qcomp.backends.dispatch import run as run_backend
 
     rng = np.random.default_rng(3)
     model, shape = float_model(rng, True)
-    qmodel = quantize(model, 64, False, fmt)
-    module, _ = lower(qmodel)
+    qmodel = quantize(model, 64, fmt is QuantFormat.QDQ, fmt)
+    module, _ = lower(qmodel, rescale)
     x = rng.standard_normal(shape).astype(np.float32)
     (r,) = run_backend(module, [x], backend="xla")
     assert r.error is None, r.error

@@ -1,5 +1,5 @@
 // RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --split-input-file | FileCheck %s
-// RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --onnx-legalize-to-stablehlo --split-input-file | FileCheck %s --check-prefix=HLO
+// RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --onnx-legalize-to-stablehlo --split-input-file --verify-numerics | FileCheck %s --check-prefix=HLO
 // RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --onnx-legalize-to-stablehlo --stablehlo-legalize-quant-to-math --split-input-file | qcomp-run - --split-input-file --print-results | FileCheck %s --check-prefix=RESULT
 // RUN: qcomp-run %s --split-input-file --print-results | FileCheck %s --check-prefix=RESULT
 

@@ -1,4 +1,4 @@
-// RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --onnx-legalize-to-stablehlo --split-input-file | FileCheck %s
+// RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --onnx-legalize-to-stablehlo --split-input-file --verify-numerics | FileCheck %s
 // RUN: qcomp-opt %s --onnx-legalize-qdq-to-quant --onnx-legalize-to-stablehlo --stablehlo-legalize-quant-to-math --split-input-file | qcomp-run - --split-input-file --print-results | FileCheck %s --check-prefix=RESULT
 
 // A blocked DequantizeLinear of a 2-D weight feeding MatMul's B (the QDQ form of GPTQ /
