@@ -428,8 +428,9 @@ class EraseUnusedNoValue(RewritePattern):
 @dataclass(frozen=True)
 class OnnxLegalizeToStablehloPass(ModulePass):
     """onnx-mlir's float ops (Conv, MatMul, Gemm, Add, ..., Gather) and onnx.Constant as
-    StableHLO, the IR onnx-mlir's conversion emits for static shapes; ops it cannot
-    lower stay, with a remark."""
+    StableHLO, the IR onnx-mlir's conversion emits for static shapes; a MatMul of a
+    dequantized sub-channel (blockwise) weight as the hybrid dot_general on that weight
+    (qcomp's extension); ops it cannot lower stay, with a remark."""
 
     name = "onnx-legalize-to-stablehlo"
 

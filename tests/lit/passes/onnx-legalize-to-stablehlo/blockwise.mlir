@@ -100,3 +100,34 @@ func.func @per_axis_not_folded(%x: tensor<1x8xf32>) -> tensor<1x3xf32> {
   %y = "onnx.MatMul"(%x, %b) : (tensor<1x8xf32>, tensor<8x3xf32>) -> tensor<1x3xf32>
   return %y : tensor<1x3xf32>
 }
+
+// -----
+
+// W4A8 in QDQ form (int8 activations dequantized, output quantized): the weight stays
+// 4-bit in the hybrid dot_general between the activations' dequantize and the output's
+// quantize (stablehlo-legalize-qdq-to-quantized-op fuses no sub-channel type).
+// A = (3 - 1) * 0.5 = ones, so the sums are those of @blocked_int4, (19, -26.5, 2.25);
+// quantized with s = 4, zp = -3: round(4.75) - 3 = 2, round(-6.625) - 3 = -10,
+// round(0.5625) - 3 = -2.
+
+// CHECK-LABEL: func.func @w4a8_qdq
+// CHECK:         %[[A:.*]] = stablehlo.uniform_dequantize %{{.*}} : (tensor<1x8x!quant.uniform<i8:f32, 5.000000e-01:1>>) -> tensor<1x8xf32>
+// CHECK-NEXT:    %[[W:.*]] = stablehlo.constant() <{value = dense<{{.*}}> : tensor<8x3xi4>}>
+// CHECK-NEXT:    %[[Y:.*]] = stablehlo.dot_general %[[A]], %[[W]], contracting_dims = [1] x [0] : (tensor<1x8xf32>, tensor<8x3x!quant.uniform<i4:f32:{{.*}}>>) -> tensor<1x3xf32>
+// CHECK-NEXT:    stablehlo.uniform_quantize %[[Y]] : (tensor<1x3xf32>) -> tensor<1x3x!quant.uniform<i8:f32, 4.000000e+00:-3>>
+// RESULT: @w4a8_qdq result[0]: 1x3xi8={{\[\[}}2 -10 -2]]
+func.func @w4a8_qdq() -> tensor<1x3xi8> {
+  %x = onnx.Constant dense<3> : tensor<1x8xi8>
+  %xs = onnx.Constant dense<0.5> : tensor<f32>
+  %xz = onnx.Constant dense<1> : tensor<i8>
+  %w = onnx.Constant dense<[[1, -2, 3], [4, 5, -6], [7, -8, 1], [2, 3, 4], [-1, 2, -3], [4, -5, 6], [7, 0, -1], [2, 2, 2]]> : tensor<8x3xi4>
+  %s = onnx.Constant dense<[[0.5, 0.25, 0.125], [1.0, 2.0, 0.5]]> : tensor<2x3xf32>
+  %z = onnx.Constant dense<[[0, 0, 0], [0, 3, 0]]> : tensor<2x3xi4>
+  %ys = onnx.Constant dense<4.0> : tensor<f32>
+  %yz = onnx.Constant dense<-3> : tensor<i8>
+  %a = "onnx.DequantizeLinear"(%x, %xs, %xz) : (tensor<1x8xi8>, tensor<f32>, tensor<i8>) -> tensor<1x8xf32>
+  %b = "onnx.DequantizeLinear"(%w, %s, %z) {axis = 0 : si64, block_size = 4 : si64} : (tensor<8x3xi4>, tensor<2x3xf32>, tensor<2x3xi4>) -> tensor<8x3xf32>
+  %m = "onnx.MatMul"(%a, %b) : (tensor<1x8xf32>, tensor<8x3xf32>) -> tensor<1x3xf32>
+  %y = "onnx.QuantizeLinear"(%m, %ys, %yz) : (tensor<1x3xf32>, tensor<f32>, tensor<i8>) -> tensor<1x3xi8>
+  return %y : tensor<1x3xi8>
+}
