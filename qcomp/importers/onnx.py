@@ -234,7 +234,7 @@ def _infer_with_contrib(model, nodes_by_name):
     while rules:
         g = inferred.graph
         types = {vi.name: vi.type for vi in (*g.value_info, *g.input, *g.output)
-                 if vi.type.WhichOneof("value")}
+                 if vi.type.WhichOneof("value") and vi.type.tensor_type.HasField("shape")}
         added = False
         for n in rules:
             if n.output and n.output[0] and n.output[0] not in types | known:

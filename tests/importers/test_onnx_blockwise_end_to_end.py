@@ -15,7 +15,8 @@ imported, lowered by
     stablehlo-legalize-quant-to-math  (rescale=float; fixed-point and stablehlo too)
 
 run in qcomp's interpreter (and on XLA through `qcomp-run --backend xla`'s runner),
-and compared with onnxruntime on the same inputs, element by element.
+and compared with onnxruntime on the same inputs, element by element. The two formats
+of one quantization reach the same IR text.
 
 The bound. Both sides compute y = A @ W (+ bias) in float32 from the same float32 weight
 W = (q - zp) * s: qcomp's dequantization rounds once, and so does onnxruntime's
@@ -176,7 +177,7 @@ def test_quantizer_formats_against_onnxruntime(block, symmetric, with_add):
                    if t.name.endswith("_scales"))
     storage = "i4"  # u4 weights (asymmetric) are re-biased to signless i4
     weight_type = f"x!quant.uniform<{storage}:f32:{{0:{block}, 1:1}}"
-    lowered, worst = {}, []
+    lowered, hybrids, worst = {}, [], []
     for name, qmodel in (("nbits", qop), ("qdq", qdq)):
         module, hybrid = lower(qmodel)
         # the hybrid form: one dot_general, float A, the 4-bit sub-channel weight
@@ -184,6 +185,8 @@ def test_quantizer_formats_against_onnxruntime(block, symmetric, with_add):
         assert "onnx.Custom" not in hybrid and "DequantizeLinear" not in hybrid
         assert "uniform_dequantize" not in hybrid
         lowered[name] = module
+        hybrids.append(hybrid)
+    assert hybrids[0] == hybrids[1]  # the two formats reach the same IR
     w = dequantized_weight(qop)
     np.testing.assert_array_equal(w, dequantized_weight(qdq))  # one quantization, two forms
     ort_nbits = session(qop)
