@@ -80,19 +80,19 @@ def float_model(rng, with_add: bool):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)]), tuple(shape)
 
 
-def quantize(model, block: int, symmetric: bool, fmt):
-    """onnxruntime's 4-bit blockwise weight quantizer (RTN, `DefaultWeightOnlyQuantConfig`)."""
+def quantize(model, block: int, symmetric: bool, fmt, bits: int = 4):
+    """onnxruntime's blockwise weight quantizer (RTN, `DefaultWeightOnlyQuantConfig`)."""
     config = nbits.DefaultWeightOnlyQuantConfig(block_size=block, is_symmetric=symmetric,
-                                                quant_format=fmt)
+                                                quant_format=fmt, bits=bits)
     q = nbits.MatMulNBitsQuantizer(onnx.ModelProto.FromString(model.SerializeToString()),
                                    algo_config=config)
     q.process()
     return q.model.model
 
 
-def _nibbles(packed: np.ndarray) -> np.ndarray:
+def _unpack(packed: np.ndarray, bits: int = 4) -> np.ndarray:
     b = packed.astype(np.uint8).reshape(-1)
-    return np.stack([b & 15, b >> 4], axis=-1).reshape(-1)
+    return b if bits == 8 else np.stack([b & 15, b >> 4], axis=-1).reshape(-1)
 
 
 def dequantized_weight(qmodel) -> np.ndarray:
@@ -101,11 +101,12 @@ def dequantized_weight(qmodel) -> np.ndarray:
     node = next(n for n in qmodel.graph.node if n.op_type in ("MatMulNBits", "DequantizeLinear"))
     if node.op_type == "MatMulNBits":
         a = {x.name: x.i for x in node.attribute}
-        bs, nb = a["block_size"], K // a["block_size"]
-        q = _nibbles(inits[node.input[1]]).reshape(N, K).astype(np.float32)
+        bs, nb, bits = a["block_size"], K // a["block_size"], a["bits"]
+        q = _unpack(inits[node.input[1]], bits).reshape(N, K).astype(np.float32)
         s = inits[node.input[2]].reshape(N, nb)
-        zp = (_nibbles(inits[node.input[3]]).reshape(N, -1)[:, :nb].astype(np.float32)
-              if len(node.input) > 3 and node.input[3] else np.full((N, nb), 8, np.float32))
+        zp = (_unpack(inits[node.input[3]], bits).reshape(N, -1)[:, :nb].astype(np.float32)
+              if len(node.input) > 3 and node.input[3]
+              else np.full((N, nb), 1 << (bits - 1), np.float32))
         blk = np.arange(K) // bs
         return ((q - zp[:, blk]) * s[:, blk]).T
     bs = next(x.i for x in node.attribute if x.name == "block_size")
@@ -199,6 +200,22 @@ def test_quantizer_formats_against_onnxruntime(block, symmetric, with_add):
         for s in (ort_nbits, ort_qdq, ort_qdq_fused):
             check_within(got, s.run(None, {"x": x})[0], x.reshape(-1, K), w, worst)
     print(f"block {block}: largest |difference| / bound = {max(worst):.3g}")
+
+
+@pytest.mark.parametrize("symmetric", [True, False], ids=["sym", "asym"])
+def test_eight_bit_matmul_nbits(symmetric):
+    """bits = 8 (u8 storage, zero point 128 by default; re-biased to i8): the same
+    hybrid dot_general and the same bound."""
+    rng = np.random.default_rng(8 + symmetric)
+    model, shape = float_model(rng, True)
+    qop = quantize(model, 32, symmetric, QuantFormat.QOperator, bits=8)
+    assert [(a.name, a.i) for a in qop.graph.node[0].attribute if a.name == "bits"] == [("bits", 8)]
+    module, hybrid = lower(qop)
+    assert "x!quant.uniform<i8:f32:{0:32, 1:1}" in hybrid and "onnx.Custom" not in hybrid
+    w, ort_nbits = dequantized_weight(qop), session(qop)
+    for _ in range(3):
+        x = rng.standard_normal(shape).astype(np.float32)
+        check_within(_run(module, x), ort_nbits.run(None, {"x": x})[0], x.reshape(-1, K), w, [])
 
 
 @pytest.mark.parametrize("rescale", ["fixed-point", "stablehlo"])
