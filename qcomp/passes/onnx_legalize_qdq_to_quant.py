@@ -85,6 +85,7 @@ from qcomp.dialects.quant import (
     StorageCastOp,
     UniformQuantizedType,
 )
+from qcomp.passes.utils.builder import dense_ints, dense_values
 from qcomp.passes.utils.diagnostics import remark
 from qcomp.quant.onnx_qlinear import nbits_weight
 from qcomp.quant.onnx_quant import INT_RANGES, LayoutError, positive_scales
@@ -110,8 +111,7 @@ def constant_values(v: SSAValue) -> np.ndarray | None:
     a = owner.properties.get("value") or owner.attributes.get("value")
     if not isinstance(a, DenseIntOrFPElementsAttr):
         return None
-    shape = tuple(a.get_type().get_shape())
-    return np.asarray(a.get_values(), dtype=np.float64).reshape(shape)
+    return dense_values(a)
 
 
 def parameters(scale: SSAValue, zp: SSAValue) -> tuple[np.ndarray, np.ndarray]:
@@ -150,8 +150,7 @@ def _reflected_constant(op: Operation, x: SSAValue, storage_name: str, s: np.nda
                                   block_size=core.attr(op, "block_size") or 0)
     except LayoutError as e:
         raise Refused(str(e)) from e
-    c = core.ConstantOp(DenseIntOrFPElementsAttr.from_list(
-        x.type, [int(v) for v in q.reshape(-1)]))  # type: ignore[arg-type]
+    c = core.ConstantOp(dense_ints(x.type, q))  # type: ignore[arg-type]
     return c, s, z
 
 
@@ -273,8 +272,7 @@ def matmul_nbits_parts(op: Operation) -> list[Operation]:
                                    [int(v) for v in zz.T.reshape(-1)],
                                    quantized_dimensions=[0, 1], block_sizes=[block, 1],
                                    params_shape=[nb, n])
-    const = core.ConstantOp(DenseIntOrFPElementsAttr.from_list(
-        TensorType(storage, [k, n]), [int(v) for v in q.T.reshape(-1)]))
+    const = core.ConstantOp(dense_ints(TensorType(storage, [k, n]), q.T))
     cast = StorageCastOp(const.results[0], TensorType(t, [k, n]))
     dq = sh.UniformDequantizeOp.create(operands=[cast.results[0]],
                                        result_types=[TensorType(expressed, [k, n])])

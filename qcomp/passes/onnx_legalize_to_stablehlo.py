@@ -67,7 +67,15 @@ from qcomp.dialects.stablehlo.attrs import (
     GatherDimensionNumbersAttr,
 )
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
-from qcomp.passes.utils.builder import Builder, element_of, in_element_type, shape_of, tensor_type
+from qcomp.passes.utils.builder import (
+    Builder,
+    dense_ints,
+    dense_values,
+    element_of,
+    in_element_type,
+    shape_of,
+    tensor_type,
+)
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-legalize-to-stablehlo"
@@ -222,8 +230,7 @@ def _quantized_constant(b: _Emit, q: SSAValue, dead: list[Operation]) -> SSAValu
             quantized_dimensions=qt.quantized_dimensions, block_sizes=qt.block_sizes,
             params_shape=qt.params_shape, storage_min=qt.storage_min - off,
             storage_max=qt.storage_max - off)
-        values = [int(x) - off for x in v.get_values()]
-        v = DenseIntOrFPElementsAttr.from_list(TensorType(signed, shape), values)
+        v = dense_ints(TensorType(signed, shape), dense_values(v) - off)
         return b.emit(sh.ConstantOp(v, TensorType(t, shape)))
     return b.emit(sh.ConstantOp(v, q.type))
 

@@ -22,6 +22,7 @@ from typing import TypeVar
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -76,6 +77,26 @@ def tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
 @lru_cache(maxsize=4096)
 def _dense(element: Attribute, shape: tuple[int, ...], flat: tuple) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr.from_list(tensor_type(element, shape), list(flat))
+
+
+def dense_ints(t: TensorType, values) -> DenseIntOrFPElementsAttr:
+    """A dense attribute of the integer tensor type `t` holding `values` (through
+    bytes: no Python list, for large weights)."""
+    raw = np.asarray(values).astype(np.dtype(t.get_element_type().format))  # type: ignore[attr-defined]
+    return DenseIntOrFPElementsAttr(t, BytesAttr(np.ascontiguousarray(raw).tobytes()))
+
+
+def dense_values(a: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The values of a dense attribute as an array of its shape (integers read from
+    its bytes; int64 for them, float64 for the rest)."""
+    shape = tuple(a.get_type().get_shape())
+    e = a.get_element_type()
+    if isinstance(e, IntegerType) and e.width.data > 1:
+        flat = np.frombuffer(a.data.data, np.dtype(e.format)).astype(np.int64)
+        if flat.size == int(np.prod(shape, dtype=np.int64)):
+            return flat.reshape(shape)
+        return np.broadcast_to(flat[0], shape)  # a splat
+    return np.asarray(a.get_values(), dtype=np.float64).reshape(shape)
 
 
 def in_element_type(values, element: Attribute) -> np.ndarray:
