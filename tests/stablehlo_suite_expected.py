@@ -3,17 +3,6 @@
 --write-expected`; tests/test_stablehlo_suite.py checks its sample against it."""
 
 EXPECTED_FAILURES: dict[str, str] = {
-    'interpret/convolution.mlir': 'check failed: check.expect_eq_const',
-    'interpret/printing.mlir': 'Operation interpreter.print is not registered',
-    'testdata/acos_complex64_20_20_chlo.mlir': "'chlo.acosh' needs float operands, got complex64",
-    'testdata/acosh_complex128_20_20_chlo.mlir': "'chlo.acosh' needs float operands, got complex128",
-    'testdata/acosh_complex64_20_20_chlo.mlir': "'chlo.acosh' needs float operands, got complex64",
-    'testdata/asin_complex128_20_20_chlo.mlir': "'chlo.asin' needs float operands, got complex128",
-    'testdata/asin_complex64_20_20_chlo.mlir': "'chlo.asin' needs float operands, got complex64",
-    'testdata/asinh_complex128_20_20_chlo.mlir': "'chlo.asinh' needs float operands, got complex128",
-    'testdata/asinh_complex64_20_20_chlo.mlir': "'chlo.asinh' needs float operands, got complex64",
-    'testdata/atan_complex128_20_20_chlo.mlir': "'chlo.atan' needs float operands, got complex128",
-    'testdata/atanh_complex128_20_20_chlo.mlir': "'chlo.atanh' needs float operands, got complex128",
     'testdata/dot_general_int8_4_3_float16_3_6.mlir': 'disabled upstream: RUN-DISABLED(inaccurate)',
     'testdata/dot_general_uint32_4_3_float16_3_6.mlir': 'disabled upstream: RUN-DISABLED(inaccurate)',
     'testdata/dot_general_uint64_4_3_float16_3_6.mlir': 'disabled upstream: RUN-DISABLED(inaccurate)',

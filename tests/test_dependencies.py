@@ -1,8 +1,10 @@
 """Every third-party module qcomp imports is a runtime dependency in pyproject.toml
 (not only in an extra): `pip install .` alone must give working `qcomp-opt` and
 `qcomp-run` (tests/test_plain_install.py proves it in a fresh virtual environment).
-The one exception: an optional backend in `qcomp/backends/` may import a package of
-an extra (jax for `qcomp[xla]`)."""
+The exceptions: an optional backend in `qcomp/backends/` or a model importer in
+`qcomp/importers/` may import a package of an extra (jax for `qcomp[xla]`, onnx and
+protobuf for `qcomp[onnx]`, ai-edge-litert for `qcomp[litert]`); without it the tool
+says which extra to install."""
 
 from __future__ import annotations
 
@@ -56,9 +58,10 @@ def test_every_imported_distribution_is_a_dependency():
         names = {_normalize(d) for d in dists.get(module, [module])}
         if names & runtime:
             continue
-        # an optional backend (qcomp/backends/, imported lazily by the tools) may need an
-        # extra: `pip install 'qcomp[xla]'`
-        if names & extras and all(f.startswith("qcomp/backends/") for f in files):
+        # an optional backend or importer (imported lazily by the tools) may need an
+        # extra: `pip install 'qcomp[xla]'`, `'qcomp[onnx]'`, `'qcomp[litert]'`
+        if names & extras and all(f.startswith(("qcomp/backends/", "qcomp/importers/"))
+                                  for f in files):
             continue
         missing[module] = sorted(files)
     assert missing == {}, f"imported by qcomp but not in [project] dependencies: {missing}"

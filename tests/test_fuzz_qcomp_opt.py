@@ -2,11 +2,12 @@
 
 Each mutant (a token dropped, duplicated or swapped, the text truncated, a digit
 flipped; edge values inside types, dense literals and attributes; stray bytes; deep
-nesting; fixed seed) must end with exit code 0, or 1 with a `file:line:col: error:`
-diagnostic; never an internal error (exit 2), a traceback or Python's own words. Mutants
-that parse also go through every pass (some with --verify-numerics), and qcomp-run gets
-corrupt --input texts and .npy files. The conformance files are
-read from ../shared/conformance/stablehlo next to the repository.
+nesting; a shape made huge with its literals splats; fixed seed) must end with exit
+code 0, or 1 with a `file:line:col: error:` diagnostic; never an internal error (exit
+2), a traceback, Python's own words or a peak memory grown by a gigabyte. Mutants that
+parse also go through every pass (some with --verify-numerics), and qcomp-run gets
+corrupt --input texts and .npy files. The conformance files are read from
+../shared/conformance/stablehlo next to the repository.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from qcomp.tools.qcomp_opt import main
 REPO = Path(__file__).resolve().parent.parent
 CONFORMANCE = REPO.parent / "shared" / "conformance" / "stablehlo"
 SEED = 20261122
-MUTANTS_PER_FAMILY = 150  # 10 families: 1,500 mutants
+MUTANTS_PER_FAMILY = 150  # 11 families: 1,650 mutants
 SMALLEST_FILES = 30
 
 _TOKEN = re.compile(r"\s+|\"(?:[^\"\\\n]|\\.)*\"|[%@#!^]?[\w.$-]+|.", re.S)
@@ -147,8 +148,42 @@ def _nest(text: str, rng: random.Random) -> str:
     return (text[:end] + opener * depth + text[end:close_at] + closer * depth + text[close_at:])
 
 
+HUGE_ELEMENTS = 1 << 29
+"""Elements of the shapes `_huge_splat` writes: 2 GiB as f32, so a splat stored element
+by element shows in the peak memory (`_peak_mb`)."""
+_DENSE_TYPED = re.compile(r"dense<([^<>]*)>(\s*:\s*tensor<)((?:[0-9]+x)+)")
+_FIRST_ELEMENT = re.compile(r"\([^()]*\)|-?0x[0-9a-fA-F]+|-?[0-9][0-9.e+-]*|true|false")
+
+
+def _huge_splat(text: str, rng: random.Random) -> str:
+    """One shape of a dense literal made huge everywhere in the program (first size
+    HUGE_ELEMENTS, the others 1), every literal of that shape a splat of its first
+    element: a program that may still verify, with constants of billions of elements."""
+    found = list(_DENSE_TYPED.finditer(text))
+    if not found:
+        return text
+    dims = rng.choice(found).group(3)
+    rank = dims.count("x")
+    huge = f"{HUGE_ELEMENTS}x" + "1x" * (rank - 1)
+
+    def splat(m: re.Match) -> str:
+        if m.group(3) != dims:
+            return m.group(0)
+        first = _FIRST_ELEMENT.search(m.group(1))
+        return f"dense<{first.group(0) if first else m.group(1)}>{m.group(2)}{huge}"
+
+    text = _DENSE_TYPED.sub(splat, text)
+    return re.sub(rf"tensor<{dims}", f"tensor<{huge}", text)
+
+
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 _SPOT_MUTATIONS = {"type": _in_type, "dense": _in_dense, "attribute": _in_attribute,
-                   "bytes": _bytes, "nest": _nest}
+                   "bytes": _bytes, "nest": _nest, "huge_splat": _huge_splat}
 
 FAMILIES = ["drop", "duplicate", "swap", "truncate", "flip_digit", *_SPOT_MUTATIONS]
 
@@ -165,6 +200,7 @@ def test_mutants_give_diagnostics_not_crashes(family: str, tmp_path: Path):
     rng = random.Random(f"{SEED}-{family}")
     failures = []
     exit_codes = {0: 0, 1: 0}
+    peak = _peak_mb()
     for n in range(MUTANTS_PER_FAMILY):
         name, text, split = rng.choice(sources)
         mutant = _mutate(text, family, rng)
@@ -173,6 +209,9 @@ def test_mutants_give_diagnostics_not_crashes(family: str, tmp_path: Path):
         code = main(argv, stdin=io.StringIO(mutant), stdout=out, stderr=err)
         e = err.getvalue()
         ok = (code == 0 and e == "") or (code == 1 and _DIAGNOSTIC.search(e) is not None)
+        if _peak_mb() > peak + 1024:  # a constant stored element by element
+            e += f"\n(peak memory grew to {_peak_mb():.0f} MB)"
+            ok, peak = False, _peak_mb()
         if not ok or _RAW_PYTHON.search(e):
             path = tmp_path / f"{family}-{n}-{name}"
             path.write_text(mutant)
@@ -215,7 +254,7 @@ def _parsing_mutants(count: int, rng: random.Random) -> list[tuple[str, str, boo
     found = []
     for _ in range(count * 20):
         name, text, split = rng.choice(sources)
-        family = rng.choice(["flip_digit", "type", "attribute", "dense", "drop"])
+        family = rng.choice(["flip_digit", "type", "attribute", "dense", "drop", "huge_splat"])
         mutant = _mutate(text, family, rng)
         argv = ["-", "--split-input-file"] if split else ["-"]
         if main(argv, stdin=io.StringIO(mutant), stdout=io.StringIO(),
@@ -235,13 +274,19 @@ def _pass_names() -> list[str]:
 def test_parsing_mutants_through_every_pass(pass_name: str, tmp_path: Path):
     rng = random.Random(f"{SEED}-{pass_name}")
     failures = []
+    peak = _peak_mb()
     for n, (name, mutant, split) in enumerate(_parsing_mutants(PASS_MUTANTS, rng)):
+        # (--verify-numerics runs huge shapes too, within its 4 GiB budget: not those)
+        numerics = n % 3 == 0 and not name.startswith("huge_splat")
         argv = ["-", f"--{pass_name}", *(["--split-input-file"] if split else []),
-                *(["--verify-numerics"] if n % 3 == 0 else [])]
+                *(["--verify-numerics"] if numerics else [])]
         err = io.StringIO()
         code = main(argv, stdin=io.StringIO(mutant), stdout=io.StringIO(), stderr=err)
         e = err.getvalue()
         ok = code == 0 or (code == 1 and _DIAGNOSTIC.search(e) is not None)
+        if _peak_mb() > peak + 1024:  # a constant stored element by element
+            e += f"\n(peak memory grew to {_peak_mb():.0f} MB)"
+            ok, peak = False, _peak_mb()
         if not ok or _RAW_PYTHON.search(e):
             path = tmp_path / f"{pass_name}-{n}-{name}"
             path.write_text(mutant)

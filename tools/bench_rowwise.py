@@ -1,19 +1,28 @@
 """Benchmark: Caffe2's fused rowwise formats in qcomp (NumPy) against PyTorch's C++ kernels.
 
     python3 tools/bench_rowwise.py [--rows 1000000] [--cols 64] [--indices 100000]
-                                   [--repeat 3] [--markdown]
+                                   [--repeat 3] [--xla]
 
 Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
 lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
 prepack / unpack / bag kernels in the same run: best of `--repeat` wall times,
-alternating qcomp and torch, torch with its default thread count and with one thread.
-Every row also says whether qcomp's output equals torch's bit for bit. Not a test:
-nothing here asserts a time.
+alternating qcomp and torch, torch with its default thread count and with one thread,
+and the best CPU time of qcomp and of single-threaded torch (steadier than wall time
+when other processes share the cores). Every row also says whether qcomp's output
+equals torch's bit for bit. The load average before and after is printed: on a
+shared machine the ratios are rough.
+
+`--xla` adds a column: the op lowered by `rowwise-legalize-to-stablehlo` and compiled
+by XLA (`qcomp.backends.xla`), run time best of `--repeat` (host conversions
+included), compile time printed separately, bytes compared with torch's. Only the
+fused quantize / dequantize rows: the bag lowering unrolls one step per index.
+Not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -27,12 +36,19 @@ from qcomp.quant import rowwise_bags as rb  # noqa: E402
 from qcomp.quant import rowwise_rand as rr  # noqa: E402
 
 
+CPU = {}
+"""Best CPU time (this process, every thread) of the last `best` call per function."""
+
+
 def best(fn, repeat: int) -> tuple[float, object]:
-    out, t = None, float("inf")
+    """(best wall time, result); the best CPU time goes to CPU[fn]."""
+    out, t, c = None, float("inf"), float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
         t = min(t, time.perf_counter() - t0)
+        c = min(c, time.process_time() - c0)
+    CPU[fn] = c
     return t, out
 
 
@@ -42,8 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cols", type=int, default=64)
     ap.add_argument("--indices", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--markdown", action="store_true", help="print the README table")
+    ap.add_argument("--xla", action="store_true", help="add the XLA-compiled lowering as a column")
     args = ap.parse_args(argv)
+    load_before = os.getloadavg()
     try:
         import torch
     except ImportError:
@@ -66,17 +83,50 @@ def main(argv: list[str] | None = None) -> int:
             t_1, _ = best(fn, args.repeat)
         finally:
             torch.set_num_threads(threads)
-        return t_n, t_1, out
+        return t_n, (t_1, CPU[fn]), out
 
-    def row(op: str, fmt: str, qfn, tfn=None):
+    xla_notes = []
+
+    def xla_time(text, entry, arg, want):
+        """(best run time, same bytes as `want`) of the lowered op compiled by XLA."""
+        from qcomp.backends import xla
+        from qcomp.registry import PASSES, make_context, parse_module
+
+        ctx = make_context()
+        module = parse_module(text, ctx)
+        PASSES["rowwise-legalize-to-stablehlo"]()().apply(ctx, module)
+        fn = xla.compile_module(module, entry=entry)[0]
+        if fn.error is not None:
+            xla_notes.append(f"{entry}: {fn.error.message}")
+            return None, None
+        xla_notes.append(f"{entry}: lowering {fn.lower_seconds:.2f} s, XLA compile "
+                         f"{fn.compile_seconds:.2f} s")
+        t, run = best(lambda: fn.run([arg]), args.repeat)
+        got = run.results[0] if run.error is None else None
+        return t, None if want is None or got is None else got.tobytes() == want.tobytes()
+
+    def row(op: str, fmt: str, qfn, tfn=None, xla_op=None):
         t_q, got = best(qfn, args.repeat)
-        t_n, t_1, want = torch_times(tfn) if tfn is not None else (None, None, None)
+        c_q = CPU[qfn]
+        t_n, (t_1, c_1), want = torch_times(tfn) if tfn is not None else (None, (None, None), None)
         same = None
         if want is not None:
             want = want.numpy()
             same = got.shape == want.shape and got.tobytes() == want.tobytes()
-        rows.append((op, fmt, t_q, t_n, t_1, same))
+        t_x = same_x = None
+        if args.xla and xla_op is not None:
+            t_x, same_x = xla_time(*xla_op(got), want)
+        rows.append((op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x))
         return got
+
+    def xla_program(name, arg, result):
+        """(module text, entry, argument) of one rowwise op on `arg`, result like `result`."""
+        def ty(a):
+            return f"tensor<{'x'.join(map(str, a.shape))}x{'f32' if a.dtype == np.float32 else 'ui8'}>"
+        text = (f"func.func @{name}(%x: {ty(arg)}) -> {ty(result)} {{\n"
+                f"  %y = rowwise.{name} %x : {ty(arg)} -> {ty(result)}\n"
+                f"  func.return %y : {ty(result)}\n}}\n")
+        return text, name, arg
 
     table = {}
     for bits, name in ((8, "byte"), (4, "4bit"), (2, "2bit")):
@@ -85,10 +135,14 @@ def main(argv: list[str] | None = None) -> int:
         unpack = rw.fused_8bit_to_float if bits == 8 else (lambda x, b=bits: rw.fused_nbit_to_float(x, b))
         tp = getattr(ops, f"embedding_bag_{name}_prepack") if ops else None
         tu = getattr(ops, f"embedding_bag_{name}_unpack") if ops else None
-        packed = row("quantize", fmt, lambda: pack(w), (lambda: tp(tw)) if tp else None)
+        op = f"float_to_fused_{bits}bit"
+        packed = row("quantize", fmt, lambda: pack(w), (lambda: tp(tw)) if tp else None,
+                     lambda got, op=op: xla_program(op, w, got))
         table[bits] = packed
+        op = f"fused_{bits}bit_to_float"
         row("dequantize", fmt, lambda: unpack(packed),
-            (lambda: tu(torch.from_numpy(packed))) if tu else None)
+            (lambda: tu(torch.from_numpy(packed))) if tu else None,
+            lambda got, op=op, p=packed: xla_program(op, p, got))
     for bits in (4, 2):
         fake = row("quantize", f"fake {bits}-bit", lambda b=bits: rw.float_to_fused_nbit_fake(w, b))
         row("dequantize", f"fake {bits}-bit", lambda f=fake: rw.fused_8bit_to_float(f))
@@ -118,15 +172,28 @@ def main(argv: list[str] | None = None) -> int:
     def fmt_r(a, b):
         return "—" if b is None else f"{a / b:.1f}"
 
+    def yes(same):
+        return "—" if same is None else ("yes" if same else "NO")
+
+    xla_head = " | qcomp on XLA | XLA / torch 1T | XLA same bytes" if args.xla else ""
     header = (f"| operation ({args.rows:,} × {args.cols} f32) | format | qcomp | torch ({threads} threads) "
-              f"| qcomp / torch | torch (1 thread) | qcomp / torch 1T | same bytes |")
+              f"| qcomp / torch | torch (1 thread) | qcomp / torch 1T | CPU qcomp / torch 1T "
+              f"| same bytes{xla_head} |")
     print(header)
-    print("|" + "---|" * 8)
-    for op, fmt, t_q, t_n, t_1, same in rows:
-        s = "—" if same is None else ("yes" if same else "NO")
+    print("|" + "---|" * (12 if args.xla else 9))
+    for op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x in rows:
+        xla_cols = f" | {fmt_t(t_x)} | {fmt_r(t_x, t_1) if t_x else '—'} | {yes(same_x)}" if args.xla else ""
+        cpu = "—" if c_1 is None else f"{c_q:.3f} / {c_1:.3f} s = {c_q / max(c_1, 1e-9):.1f}"
         print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(t_1)} "
-              f"| {fmt_r(t_q, t_1)} | {s} |")
-    return 0 if all(r[5] in (None, True) for r in rows) else 1
+              f"| {fmt_r(t_q, t_1)} | {cpu} | {yes(same)}{xla_cols} |")
+    for note in xla_notes:
+        print(f"XLA {note}")
+    load_after = os.getloadavg()
+    print(f"load average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} "
+          f"{load_before[2]:.1f}, after {load_after[0]:.1f} {load_after[1]:.1f} {load_after[2]:.1f} "
+          f"on {os.cpu_count()} cores")
+    ok = all(r[7] in (None, True) and r[9] in (None, True) for r in rows)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
   `--semantics stablehlo` (upstream's reference interpreter is what these files are
   written against: its tolerances assume its term-by-term float sums), and
   `--split-input-file` where the file's RUN line asks for it;
+- a file whose RUN lines pipe `stablehlo-translate --interpret` into FileCheck
+  (`printing.mlir`, `api_input_arguments.mlir`): each such line run with its options
+  (`qcomp-run --interpret`, upstream's output) and its output checked with `filecheck`;
 - `testdata_dynamic/`: parsed, verified and printed (`qcomp.tools.qcomp_opt.main`, no
   passes), as upstream only round-trips them.
 
@@ -71,12 +74,56 @@ def _reason(code: int, out: str, err: str) -> str:
     return f"exit {code}: " + (err.strip().splitlines() or ["no output"])[-1][:200]
 
 
+_FILECHECK_RUN = re.compile(r"^// RUN: (not )?stablehlo-translate (.*--interpret.*?) "
+                            r"(2>&1 )?\| FileCheck %s(.*)$", re.MULTILINE)
+
+
+def _filecheck_runs(path: Path, text: str) -> str | None:
+    """A file whose RUN lines pipe `stablehlo-translate --interpret` into FileCheck:
+    each such line run as qcomp-run with the same options (`--interpret` prints
+    results as upstream does), its output (and stderr after `2>&1`) checked by the
+    Python `filecheck` with the line's prefixes; a `not` line must fail. PASS, a
+    reason, or None when the file has no such line."""
+    import shlex
+    import subprocess
+
+    from qcomp.tools.qcomp_run import main
+
+    lines = _FILECHECK_RUN.findall(text)
+    if not lines:
+        return None
+    for negated, options, merged, check_args in lines:
+        argv = [str(path), "--semantics", "stablehlo"]
+        for word in shlex.split(options.replace("%s", "")):
+            word = "-" + word if word.startswith("-") and not word.startswith("--") else word
+            if word in ("--interpret", "--interpreter-print-dense", "--split-input-file") \
+                    or word.startswith("--args="):
+                argv.append(word)
+        out, err = io.StringIO(), io.StringIO()
+        code = main(argv, None, out, err)
+        if bool(negated) != (code != 0):
+            return _reason(code, out.getvalue(), err.getvalue()) if code else \
+                "qcomp-run succeeded where upstream's RUN line expects a failure"
+        given = out.getvalue() + (err.getvalue() if merged else "")
+        done = subprocess.run([sys.executable, "-m", "filecheck", str(path),
+                               *shlex.split(check_args)], input=given, text=True,
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            first = (done.stdout + done.stderr).strip().splitlines()
+            return "FileCheck failed: " + (first[0][:200] if first else "no output")
+    return PASS
+
+
 def run_file(path: Path) -> str:
     """PASS or the reason `path` fails (in this process)."""
     text = path.read_text()
     disabled = _DISABLED.search(text)
     if disabled is not None and "// RUN:" not in text.split("\n", 1)[0]:
         return f"disabled upstream: RUN-DISABLED({disabled.group(1)})"
+    if path.parent.name != "testdata_dynamic":
+        checked = _filecheck_runs(path, text)
+        if checked is not None:
+            return checked
     out, err = io.StringIO(), io.StringIO()
     if path.parent.name == "testdata_dynamic":
         from qcomp.tools.qcomp_opt import main
@@ -91,7 +138,13 @@ def run_file(path: Path) -> str:
         given = re.search(r'^// RUN:.*--args="([^"]*)"', text, re.MULTILINE)
         if given is not None:  # the first RUN line's arguments
             argv.append("--args=" + given.group(1))
-        code = main(argv, None, out, err)
+        if re.search(r"^// RUN:.*--probe-output-dir", text, re.MULTILINE):
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as probes:  # upstream's %t directory
+                code = main([*argv, "--probe-output-dir=" + probes], None, out, err)
+        else:
+            code = main(argv, None, out, err)
     return PASS if code == 0 else _reason(code, out.getvalue(), err.getvalue())
 
 

@@ -13,7 +13,6 @@ rewrite below stops one of them without changing a value (all measured here):
 | `sign(-0.0)` is `+0.0` (the spec: `-0.0`) | `select(x == 0, x, sign(x))` (`keep_zero_signs`) |
 | rejects `bitcast_convert` from `i4` to `i4`, and dot / convolution on `i4` | drops bitcasts to the operand's own type (`drop_identity_bitcasts`); contracts `i4` as `i8` (`widen_sub_byte_contractions`) |
 | `add` / `multiply` on `i1` add modulo 2 (`true + true = false`) | writes them as the spec's `or` / `and` (`spell_booleans`) |
-| (`--semantics stablehlo`) an `i8 x i8 -> i32` convolution sums in i32, as the spec says; upstream's reference interpreter sums in the lhs type | wraps the sum to the lhs type: converts it down and back (`accumulate_convolutions_in_lhs_type`) |
 
 Only the entry function's top-level block is fenced (values of `@main` cannot reach
 the isolated bodies of reduce, sort or scatter). What no rewrite can change: XLA's
@@ -29,10 +28,11 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.ir.splat import is_held_splat, splat_attr
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
 
 _ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
@@ -47,8 +47,6 @@ def make_exact(module: ModuleOp, entry: func.FuncOp, semantics: str = "spec") ->
     spell_booleans(module)
     drop_identity_bitcasts(module)
     keep_zero_signs(module)
-    if semantics == "stablehlo":
-        accumulate_convolutions_in_lhs_type(module)
     widen_sub_byte_contractions(module)
     args = _TrailingArgs(entry)
     hoist_float_constants(entry, args)
@@ -100,7 +98,7 @@ def keep_zero_signs(module: ModuleOp) -> None:
     for op in list(module.walk()):
         if isinstance(op, sh.SignOp) and _is_float(op.results[0].type):
             x, t = op.operands[0], op.results[0].type
-            zero = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [0.0]))
+            zero = sh.ConstantOp(splat_attr(t, 0.0))
             is_zero = sh.CompareOp(x, zero.results[0], "EQ")
             sign = sh.SignOp(x, t)
             for new in (zero, is_zero, sign):
@@ -117,29 +115,6 @@ def drop_identity_bitcasts(module: ModuleOp) -> None:
             op.results[0].replace_all_uses_with(op.operands[0])
             op.detach()
             op.erase()
-
-
-def accumulate_convolutions_in_lhs_type(module: ModuleOp) -> None:
-    """`--semantics stablehlo` only: an integer convolution whose lhs is narrower than
-    its result wrapped to the lhs type and converted back, as upstream's reference
-    interpreter does (an `i8 x i8 -> i32` convolution wraps at 8 bits; qcomp's
-    interpreter copies it); XLA itself accumulates in the result type, as the spec says."""
-    for op in list(module.walk()):
-        if not isinstance(op, sh.ConvolutionOp):
-            continue
-        lhs_e, out_t = element_type(op.operands[0].type), op.results[0].type
-        out_e = element_type(out_t)
-        if isinstance(lhs_e, IntegerType) and isinstance(out_e, IntegerType) \
-                and lhs_e.width.data < out_e.width.data:
-            # the sum wrapped to the lhs type is the exact sum wrapped: convert the
-            # result down and back (an i8-result convolution is 15x slower in XLA)
-            wrapped = sh.ConvertOp(op.results[0], TensorType(lhs_e, shape_of(out_t)))
-            back = sh.ConvertOp(wrapped.results[0], out_t)
-            op.results[0].replace_all_uses_with(back.results[0])
-            block, after = op.parent_block(), op.next_op
-            block.insert_op_before(wrapped, after)
-            block.insert_op_before(back, after)
-            _set_operand(wrapped, 0, op.results[0])
 
 
 def widen_sub_byte_contractions(module: ModuleOp) -> None:
@@ -196,7 +171,14 @@ def hoist_float_constants(entry: func.FuncOp, args: _TrailingArgs) -> None:
                 found[id(src)] = src
     for c in found.values():
         t = c.results[0].type
-        arg = args.add(t, dense_to_array(c.value, t))
+        if is_held_splat(c.value):  # one value: a scalar argument, broadcast by XLA
+            scalar = TensorType(element_type(t), [])
+            one = args.add(scalar, dense_to_array(c.value, scalar))
+            wide = sh.BroadcastInDimOp(one, [], t)
+            c.parent_block().insert_op_before(wide, c)
+            arg = wide.results[0]
+        else:
+            arg = args.add(t, dense_to_array(c.value, t))
         c.results[0].replace_all_uses_with(arg)
         c.detach()
         c.erase()

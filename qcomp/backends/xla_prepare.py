@@ -25,7 +25,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     Float4E2M1FNType,
     Float6E2M3FNType,
     Float6E3M2FNType,
@@ -45,6 +44,7 @@ from qcomp.backends import xla_exact
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
+from qcomp.ir.splat import splat_attr
 from qcomp.registry import XDSL_PASSES, make_context
 
 LOWERING = {
@@ -231,7 +231,7 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryMod
     for k, c in enumerate(checks):
         for r in c.results:
             for use in list(r.uses):
-                placeholder = ConstantOp(DenseIntOrFPElementsAttr.from_list(r.type, [0]))
+                placeholder = ConstantOp(splat_attr(r.type, 0))
                 ret.parent_block().insert_op_before(placeholder, ret)
                 returned[use.index] = placeholder.results[0]
                 verdicts.append((use.index, k))

@@ -3,10 +3,14 @@
     %r = interpreter.probe %x, probe_id = "p0" : tensor<3xi32>
     %r:2 = "interpreter.run_parallel"(%a, %b) {programs = [[@f], [@g]]} : (...) -> (...)
 
+    interpreter.print %x : tensor<2xi32>
+
+`print` writes `%name = ` (the operand's defining op's result names, as MLIR prints
+them) and the value as the reference interpreter prints tensors to stdout.
 `probe` returns its operand unchanged and records its value under `probe_id` (once per
 time it runs); `check.expect_serialized_eq %v, probe_id = "p0", iter = K` compares a
-value with the K-th record. Upstream writes the records to NumPy files in
-`--probe-output-dir`; qcomp keeps them with the run.
+value with the K-th record. With `--probe-output-dir` each record is also written
+as upstream writes it (`probe_functions.py`).
 
 `run_parallel` runs a grid of processes, `programs[replica][partition]` each, the inputs
 and results flattened in row-major process order; `infeed = [@q0, @q1]` names functions
@@ -78,6 +82,32 @@ class ProbeOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PrintOp(IRDLOperation):
+    """Prints `operand` to stdout."""
+
+    name = "interpreter.print"
+    operand = operand_def(TensorType)
+    traits = traits_def(MemoryWriteEffect(), NO_QUANTIZATION)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintOp:
+        operand = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(operand, t)], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+
+
+@irdl_op_definition
 class RunParallelOp(IRDLOperation):
     """Runs `programs` (replicas x partitions) in parallel."""
 
@@ -102,4 +132,4 @@ class RunParallelOp(IRDLOperation):
                                   f"{len(rows[0])}")
 
 
-Interpreter = Dialect("interpreter", [ProbeOp, RunParallelOp], [])
+Interpreter = Dialect("interpreter", [PrintOp, ProbeOp, RunParallelOp], [])

@@ -32,6 +32,7 @@ from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.float_rounding import round_float64
 from qcomp.interpreter.values import (
+    budget,
     dense_to_array,
     element_type,
     int_info,
@@ -370,7 +371,7 @@ class ArithFunctions(_Generated):
         v = op.value
         t = op.result.type
         if isinstance(v, DenseIntOrFPElementsAttr):
-            return (dense_to_array(v, t),)
+            return (dense_to_array(v, t, budget(interpreter)),)
         if isinstance(v, IntegerAttr):
             return (_wrap(np.asarray(int(v.value.data)).astype(np.int64), t)
                     if not is_float(element_type(t)) else _out(v.value.data, t),)

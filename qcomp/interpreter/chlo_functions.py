@@ -3,7 +3,8 @@
 Broadcasting ops: without `broadcast_dimensions` the lower-rank operand aligns with the
 trailing dimensions (NumPy broadcasting); with it, operand dimension i is result
 dimension `broadcast_dimensions[i]`. The special functions follow upstream's
-chlo-legalize-to-stablehlo decompositions (`chlo_math.py`, `chlo_gamma.py`); `top_k`
+chlo-legalize-to-stablehlo decompositions (`chlo_math.py`, `chlo_gamma.py`,
+`chlo_complex.py`); `top_k`
 is upstream's stable sort, descending, lower index first among equals.
 """
 
@@ -14,10 +15,17 @@ from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.dialects import chlo
 from qcomp.dialects.facts import Elementwise
-from qcomp.interpreter import chlo_gamma, chlo_math, elementwise
+from qcomp.interpreter import chlo_complex, chlo_gamma, chlo_math, elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.generated import generated_functions
-from qcomp.interpreter.values import dense_to_array, element_type, is_complex, numpy_dtype, quant_of
+from qcomp.interpreter.values import (
+    budget,
+    dense_to_array,
+    element_type,
+    is_complex,
+    numpy_dtype,
+    quant_of,
+)
 
 
 def _align(x: np.ndarray, dims, rank: int) -> np.ndarray:
@@ -61,12 +69,15 @@ def _float_operands(op, arrays) -> None:
             raise RunError(f"'{op.name}' needs float operands, got {a.dtype}")
 
 
-def _unary(fn):
+def _unary(fn, complex_fn=None):
     def run(self, interpreter: Interpreter, op, args):
         (x,) = args
-        _float_operands(op, [x])
         if is_complex(element_type(op.operand.type)):
-            raise RunError(f"complex '{op.name}' is not supported")
+            if complex_fn is None:
+                raise RunError(f"complex '{op.name}' is not supported")
+            with np.errstate(all="ignore"):
+                return (complex_fn(np.asarray(x)),)
+        _float_operands(op, [x])
         with np.errstate(all="ignore"):
             return (np.asarray(fn(np.asarray(x))),)
     return run
@@ -100,6 +111,9 @@ _UNARY = {
     chlo.IsPosInfOp: lambda x: x.astype(np.float64) == np.inf,
     chlo.IsNegInfOp: lambda x: x.astype(np.float64) == -np.inf,
 }
+_COMPLEX = {chlo.AcosOp: chlo_complex.acos, chlo.AsinOp: chlo_complex.asin,
+            chlo.AtanOp: chlo_complex.atan, chlo.AcoshOp: chlo_complex.acosh,
+            chlo.AsinhOp: chlo_complex.asinh, chlo.AtanhOp: chlo_complex.atanh}
 _BINARY = {chlo.NextAfterOp: chlo_math.next_after, chlo.ZetaOp: chlo_gamma.zeta,
            chlo.PolygammaOp: chlo_gamma.polygamma}
 _BROADCAST = {chlo.BroadcastNextAfterOp: chlo_math.next_after,
@@ -108,7 +122,7 @@ _BROADCAST = {chlo.BroadcastNextAfterOp: chlo_math.next_after,
 
 _Generated = generated_functions(
     [(t, _make(t)) for t in chlo.BROADCAST_OPS if t.has_trait(Elementwise)]
-    + [(t, impl(t)(_unary(fn))) for t, fn in _UNARY.items()]
+    + [(t, impl(t)(_unary(fn, _COMPLEX.get(t)))) for t, fn in _UNARY.items()]
     + [(t, impl(t)(_binary(fn, False))) for t, fn in _BINARY.items()]
     + [(t, impl(t)(_binary(fn, True))) for t, fn in _BROADCAST.items()])
 
@@ -163,7 +177,7 @@ class ChloFunctions(_Generated):
 
     @impl(chlo.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op, args):
-        return (dense_to_array(op.value, op.output.type),)
+        return (dense_to_array(op.value, op.output.type, budget(interpreter)),)
 
     @impl(chlo.ConstantLikeOp)
     def run_constant_like(self, interpreter: Interpreter, op, args):

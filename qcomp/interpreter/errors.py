@@ -19,3 +19,11 @@ class RunError(Exception):
 
 class MemoryLimitError(RunError):
     """An op would allocate more than the run's memory budget."""
+
+
+def fmt_bytes(n: int) -> str:
+    """`1.5 GiB`, `12.0 KiB`, `100 B` (memory-limit messages)."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"

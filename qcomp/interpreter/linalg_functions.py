@@ -7,7 +7,9 @@ normalization ops, and `reverse` (NumPy, vectorised).
 - `cholesky`: LAPACK's factor in float64 (upstream decomposes the op before
   interpreting; XLA gives NaN for a matrix that is not positive definite, and so does
   qcomp); `batch_norm_training` / `batch_norm_grad`: the spec's formulas in float64,
-  rounded once.
+  rounded once;
+- quantized cholesky / triangular_solve / batch_norm_*: the spec's
+  dequantize-op-quantize (`dq_op_q`).
 """
 
 from __future__ import annotations
@@ -30,9 +32,25 @@ def _round(x: np.ndarray, t) -> np.ndarray:
     return x.astype(dt) if dt.kind == "c" else to_float(x, dt)
 
 
-def _no_quant(op) -> None:
-    if any(quant_of(v.type) is not None for v in (*op.operands, *op.results)):
-        raise RunError(f"quantized '{op.name}' is not supported")
+def dq_op_q(interpreter: Interpreter, op, fn, args) -> tuple[np.ndarray, ...]:
+    """The spec's `dequantize_op_quantize` (and `dequantize_batch_norm_grad_or_training_
+    quantize` for several results): quantized operands dequantized to their expressed
+    type, `fn(*values)` computed on floats, each result rounded to its (expressed) type
+    and quantized where its type is quantized."""
+    sem = interpreter.elementwise.sem
+    values = [sem.dequantize(np.asarray(a), v.type) if quant_of(v.type) is not None
+              else np.asarray(a) for a, v in zip(args, op.operands)]
+    out = fn(*values)
+    out = out if isinstance(out, tuple) else (out,)
+    results = []
+    for v, r in zip(out, op.results):
+        q = quant_of(r.type)
+        if q is None:
+            results.append(_round(np.asarray(v), r.type))
+        else:
+            dt = numpy_dtype(q.expressed_type)
+            results.append(sem.quantize(to_float(np.asarray(v, np.float64), dt), r.type))
+    return tuple(results)
 
 
 def triangular_solve(a: np.ndarray, b: np.ndarray, left_side: bool, lower: bool,
@@ -161,28 +179,35 @@ class LinalgFunctions(InterpreterFunctions):
 
     @impl(sh.CholeskyOp)
     def run_cholesky(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        _no_quant(op)
         lower = op.lower is not None and bool(op.lower.value.data)
+        if quant_of(op.result.type) is not None or quant_of(op.a.type) is not None:
+            return dq_op_q(interpreter, op, lambda a: cholesky(a, lower), args)
         return (_round(cholesky(args[0], lower), op.result.type),)
 
     @impl(sh.TriangularSolveOp)
     def run_triangular_solve(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        _no_quant(op)
-        a, b = args
-        return (triangular_solve(a, b, bool(op.left_side.value.data), bool(op.lower.value.data),
-                                 bool(op.unit_diagonal.value.data), op.transpose_a.data),)
+        def solve(a, b):
+            return triangular_solve(a, b, bool(op.left_side.value.data),
+                                    bool(op.lower.value.data),
+                                    bool(op.unit_diagonal.value.data), op.transpose_a.data)
+
+        if any(quant_of(v.type) is not None for v in (*op.operands, *op.results)):
+            return dq_op_q(interpreter, op, solve, args)
+        return (solve(*args),)
 
     @impl(sh.BatchNormTrainingOp)
     def run_batch_norm_training(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        return _batch_norm(op, batch_norm_training, args)
+        return _batch_norm(interpreter, op, batch_norm_training, args)
 
     @impl(sh.BatchNormGradOp)
     def run_batch_norm_grad(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        return _batch_norm(op, batch_norm_grad, args)
+        return _batch_norm(interpreter, op, batch_norm_grad, args)
 
 
-def _batch_norm(op, formulas, args) -> tuple[np.ndarray, ...]:
-    """`formulas(*args, epsilon, feature_index)` in float64, each result rounded once."""
-    _no_quant(op)
-    out = formulas(*args, float(op.epsilon.value.data), op.feature_index)
-    return tuple(_round(v, r.type) for v, r in zip(out, op.results))
+def _batch_norm(interpreter, op, formulas, args) -> tuple[np.ndarray, ...]:
+    """`formulas(*args, epsilon, feature_index)` in float64, each result rounded once
+    (quantized: dequantized operands, each result quantized to its type)."""
+    def fn(*values):
+        return tuple(formulas(*values, float(op.epsilon.value.data), op.feature_index))
+
+    return dq_op_q(interpreter, op, fn, args)

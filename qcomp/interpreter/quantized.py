@@ -226,7 +226,7 @@ class QuantSemantics:
         lq, rq, oq = quant_of(lt), quant_of(rt), quant_of(ot)
 
         def float_conv(vals, elems, res_e):
-            acc = self.float_accumulation(vals[0].dtype)  # convolution sums in the lhs type
+            acc = self.float_accumulation(numpy_dtype(res_e))  # sums in the result type
             return kernels.convolution(vals[0], vals[1], accumulate=acc, **conv).astype(
                 numpy_dtype(res_e))
 
@@ -252,9 +252,9 @@ class QuantSemantics:
         lhs, rhs = self._view(lhs, lq), self._view(rhs, rq)
         zl = int(lq.zero_point)
         pad_value = int(wrap(np.int64(zl), 8, True))  # upstream pads with an i8 constant
+        # the i8 x i8 -> i32 convolution upstream emits sums in i32 (upstream #2953)
         raw = kernels.convolution(lhs, rhs, accumulate="int", pad_value=pad_value, **conv)
-        # upstream's reference interpreter accumulates a convolution in its operand type
-        raw = wrap(raw, lq.storage_bitwidth, True).astype(np.int64)
+        raw = wrap(raw, 32, True).astype(np.int64)
         off = None
         if zl != 0:
             n = rhs.ndim

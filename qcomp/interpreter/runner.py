@@ -24,8 +24,10 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
+from qcomp.interpreter.probe_functions import RunOutput
 from qcomp.interpreter.collective_functions import CollectiveFunctions, set_process
 from qcomp.interpreter.errors import MemoryLimitError, RunError
+from qcomp.interpreter.errors import fmt_bytes as _fmt_bytes
 from qcomp.interpreter.func_functions import FuncReturnFunctions
 from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
@@ -45,6 +47,8 @@ class FunctionRun:
     result_types: list[Any] = field(default_factory=list)
     checks: list[CheckResult] = field(default_factory=list)
     error: RunError | None = None
+    printed: list[str] = field(default_factory=list)
+    """What `interpreter.print` wrote, in order (each entry ends in a newline)."""
 
     @property
     def passed(self) -> bool:
@@ -112,13 +116,6 @@ class QcompInterpreter(Interpreter):
             raise RunError(f"'{op.name}' produced {len(result.values)} values for "
                            f"{len(op.results)} results", op)
         return result
-
-
-def _fmt_bytes(n: int) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} B"
 
 
 def _functions(module: ModuleOp) -> list[func.FuncOp]:
@@ -202,12 +199,15 @@ def _optional_functions(semantics) -> list:
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
                  semantics: str | QuantSemantics = "spec",
                  max_memory: int = DEFAULT_MAX_MEMORY, process: Process | None = None,
-                 ) -> FunctionRun:
+                 output: RunOutput | None = None) -> FunctionRun:
     """Run one function (as `process` of a grid, if given); errors are captured in the
-    result, never raised."""
+    result, never raised. `output`: where prints and probe files go (shared by the
+    functions of one module run; a fresh one if not given)."""
     name = f.sym_name.data
     out = FunctionRun(name, result_types=list(f.function_type.outputs.data))
     interp = make_interpreter(module, semantics, max_memory)
+    interp.run_output = output = output if output is not None else RunOutput()
+    mark = len(output.printed)
     if process is not None:
         set_process(interp, process)
     try:
@@ -222,18 +222,22 @@ def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] 
     except RecursionError:
         out.error = RunError("program nesting too deep", f)
     out.checks = list(log_of(interp))
+    out.printed = output.printed[mark:]
     return out
 
 
 def run_on_grid(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray],
                 num_replicas: int, num_partitions: int, semantics: str = "spec",
-                max_memory: int = DEFAULT_MAX_MEMORY) -> list[FunctionRun]:
+                max_memory: int = DEFAULT_MAX_MEMORY,
+                output: RunOutput | None = None) -> list[FunctionRun]:
     """`f` run by every process of a `num_replicas x num_partitions` grid (the same
-    inputs each), in row-major process order; a process that fails stops the others."""
+    inputs each), in row-major process order; a process that fails stops the others.
+    `output` is shared by the processes (prints in the order they happen)."""
     grid = ProcessGrid(num_replicas, num_partitions)
+    output = output if output is not None else RunOutput()
 
     def work(process: Process) -> FunctionRun:
-        r = run_function(module, f, inputs, semantics, max_memory, process)
+        r = run_function(module, f, inputs, semantics, max_memory, process, output)
         if r.error is not None:
             grid.fail()
         return r

@@ -23,6 +23,7 @@ from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.values import (
+    budget,
     dense_to_array,
     fits_shape,
     element_type,
@@ -83,7 +84,7 @@ class StablehloFunctions(InterpreterFunctions):
             raise RunError(f"unsupported constant value {value}")
         cached = _CONSTANTS.get(op)
         if cached is None:
-            cached = dense_to_array(value, op.results[0].type)
+            cached = dense_to_array(value, op.results[0].type, budget(interpreter))
             cached.flags.writeable = False
             try:
                 _CONSTANTS[op] = cached
@@ -285,19 +286,13 @@ class StablehloFunctions(InterpreterFunctions):
         if _any_quant(op):
             r = self.sem.convolution(lhs, rhs, lt, rt, ot, conv)
         else:
+            # the reference interpreter (since upstream #2953) sums in the result type
             r = _contract_plain(lambda a, b, acc: kernels.convolution(a, b, accumulate=acc, **conv),
-                                lhs, rhs, ot, self._conv_operand_wrap(lt),
-                                float_acc=self.sem.float_accumulation(lhs.dtype))
+                                lhs, rhs, ot, float_acc=self.sem.float_accumulation(
+                                    numpy_dtype(element_type(ot))))
         if not fits_shape(tuple(r.shape), ot):
             raise RunError(f"convolution produced shape {tuple(r.shape)}, result type is {ot}")
         return (r,)
-
-    def _conv_operand_wrap(self, lt):
-        """Under stablehlo semantics, integer convolutions wrap to the lhs element type."""
-        e = element_type(lt)
-        if self.sem.upstream and numpy_dtype(e).kind in "iu":
-            return e
-        return None
 
     # -- reductions and misc ----------------------------------------------------------------------
     @impl(sh.ReduceOp)
@@ -381,16 +376,20 @@ class StablehloFunctions(InterpreterFunctions):
 
     @impl(sh.BatchNormInferenceOp)
     def run_batch_norm_inference(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
-        x, scale, offset, mean, var = args
-        t = op.results[0].type
-        if _any_quant(op):
-            raise RunError("quantized batch_norm_inference is not supported")
         eps = float(op.epsilon.value.data)
-        shape = [1] * x.ndim
-        shape[op.feature_index] = -1
-        f = [np.asarray(a, np.float64).reshape(shape) for a in (scale, offset, mean, var)]
-        r = (x.astype(np.float64) - f[2]) / np.sqrt(f[3] + eps) * f[0] + f[1]
-        return (to_float(r, numpy_dtype(element_type(t))),)
+
+        def normalize(x, scale, offset, mean, var):
+            shape = [1] * x.ndim
+            shape[op.feature_index] = -1
+            f = [np.asarray(a, np.float64).reshape(shape) for a in (scale, offset, mean, var)]
+            return (x.astype(np.float64) - f[2]) / np.sqrt(f[3] + eps) * f[0] + f[1]
+
+        if _any_quant(op):  # the spec's dequantize_op_quantize
+            from qcomp.interpreter.linalg_functions import dq_op_q
+
+            return dq_op_q(interpreter, op, normalize, args)
+        t = op.results[0].type
+        return (to_float(normalize(*args), numpy_dtype(element_type(t))),)
 
     @impl(sh.OptimizationBarrierOp)
     def run_optimization_barrier(self, interpreter: Interpreter, op, args: tuple[Any, ...]):
@@ -417,21 +416,15 @@ def _bits(e) -> int:
     return numpy_dtype(e).itemsize * 8
 
 
-def _contract_plain(fn, lhs, rhs, ot, operand_type=None, float_acc="float"):
-    """Non-quantized dot/conv: ints accumulate exactly then wrap; floats in float64.
-
-    `operand_type`: wrap the integer sum to this type first (upstream's interpreter
-    accumulates convolutions in the operand type).
-    """
+def _contract_plain(fn, lhs, rhs, ot, float_acc="float"):
+    """Non-quantized dot/conv: ints accumulate exactly then wrap to the result type (as
+    summing in it does); floats as `float_acc` says (float64, or term by term in a dtype)."""
     e = element_type(ot)
     dt = numpy_dtype(e)
     if lhs.dtype == np.bool_:
         return fn(lhs.astype(np.int64), rhs.astype(np.int64), "int") != 0
     if dt.kind in "iu":
-        acc = fn(lhs, rhs, "int")
-        if operand_type is not None:
-            acc = to_type(acc, operand_type).astype(np.int64)
-        return to_type(acc, e)
+        return to_type(fn(lhs, rhs, "int"), e)
     if isinstance(float_acc, str) and dt.kind == "c":
         float_acc = "complex"
     return to_float(fn(lhs, rhs, float_acc), dt)

@@ -44,9 +44,11 @@ PAIRWISE_LIMIT = 1 << 22
 """Most comparator evaluations `sort` does at once (elements compared pairwise)."""
 
 
-def _no_quant(op) -> None:
-    if any(quant_of(v.type) is not None for v in (*op.operands, *op.results)):
-        raise RunError(f"quantized '{op.name}' is not supported")
+def _quantized(op) -> bool:
+    """Quantized scatter / select_and_scatter: the bodies run on the stored integers with
+    their ops' own quantized semantics (an `add` body dequantizes, adds and quantizes
+    per update), so no NumPy `ufunc.at` shortcut on the storage."""
+    return any(quant_of(v.type) is not None for v in (*op.operands, *op.results))
 
 
 def scatter_indices(op: sh.ScatterOp, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -81,11 +83,12 @@ def scatter_indices(op: sh.ScatterOp, indices: np.ndarray) -> tuple[np.ndarray, 
 
 
 def apply_updates(interpreter: Interpreter, region, results: list[np.ndarray],
-                  flat: np.ndarray, updates: list[np.ndarray]) -> None:
+                  flat: np.ndarray, updates: list[np.ndarray], fast: bool = True) -> None:
     """results[flat[j]] = region(results[flat[j]], updates[j]) for j in order (in place
-    on flattened `results`), in rounds of distinct indices."""
+    on flattened `results`), in rounds of distinct indices (`fast`: a plain binary body
+    may run as NumPy's `ufunc.at`)."""
     n = len(results)
-    ufunc = _ufunc(regions.known_binary(region, n), results[0]) if n == 1 else None
+    ufunc = _ufunc(regions.known_binary(region, n), results[0]) if n == 1 and fast else None
     if ufunc is not None:
         try:  # NumPy's unbuffered ufunc.at applies repeated indices in order
             with np.errstate(all="ignore"):
@@ -128,19 +131,18 @@ class StablehloScatterFunctions(InterpreterFunctions):
 
     @impl(sh.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: sh.ScatterOp, args: tuple[Any, ...]):
-        _no_quant(op)
         n = len(op.inputs)
         inputs, indices, updates = args[:n], args[n], args[n + 1:]
         flat, positions = scatter_indices(op, indices)
         results = [np.array(x).reshape(-1) for x in inputs]
         ups = [np.asarray(u).reshape(-1)[positions] for u in updates]
-        apply_updates(interpreter, op.update_computation, results, flat, ups)
+        apply_updates(interpreter, op.update_computation, results, flat, ups,
+                      fast=not _quantized(op))
         return tuple(r.reshape(shape_of(t.type)) for r, t in zip(results, op.results))
 
     @impl(sh.SelectAndScatterOp)
     def run_select_and_scatter(self, interpreter: Interpreter, op: sh.SelectAndScatterOp,
                                args: tuple[Any, ...]):
-        _no_quant(op)
         operand, source, init = (np.asarray(a) for a in args)
         rank = operand.ndim
         window, strides = op.window_dimensions, op.window_strides

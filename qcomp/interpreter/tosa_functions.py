@@ -14,6 +14,7 @@ from qcomp.dialects import tosa
 from qcomp.interpreter import elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import (
+    budget,
     dense_to_array,
     element_type,
     int_info,
@@ -45,7 +46,7 @@ class TosaFunctions(InterpreterFunctions):
 
     @impl(tosa.ConstOp)
     def run_const(self, interpreter: Interpreter, op, args):
-        return (dense_to_array(op.values, op.results[0].type),)
+        return (dense_to_array(op.values, op.results[0].type, budget(interpreter)),)
 
     @impl(tosa.RescaleOp)
     def run_rescale(self, interpreter: Interpreter, op, args):

@@ -30,7 +30,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType
-from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.errors import MemoryLimitError, RunError, fmt_bytes
+from qcomp.ir.printer import type_text
 from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.ranges import container_dtype, storage_range, wrap
 
@@ -146,12 +147,27 @@ def to_type(values: np.ndarray, e: Attribute) -> np.ndarray:
     return a.astype(dt)
 
 
-def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None) -> np.ndarray:
-    """The NumPy value of a dense elements attribute, shaped (and typed) like `t` or the attribute's type."""
+def budget(interpreter) -> int | None:
+    """The run's --max-memory (None for an interpreter without one)."""
+    return getattr(interpreter, "max_memory", None)
+
+
+def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None,
+                   max_bytes: int | None = None) -> np.ndarray:
+    """The NumPy value of a dense elements attribute, shaped (and typed) like `t` or the
+    attribute's type: the one place a constant is materialised (a splat held as one
+    element, `qcomp.ir.splat`, included). Over `max_bytes` (the run's --max-memory) it is
+    a `MemoryLimitError`, before anything is allocated."""
     at = attr.get_type()
     t = t or at
     e = element_type(at)
     shape = shape_of(t)
+    if max_bytes is not None:
+        need = math.prod(shape) * numpy_dtype(quant_of(t) or e).itemsize
+        if need > max_bytes:
+            raise MemoryLimitError(
+                f"a constant of {type_text(t)} would need about {fmt_bytes(need)}, over the "
+                f"memory limit of {fmt_bytes(max_bytes)} (--max-memory)")
     raw = attr.data.data
     if isinstance(e, IntegerType | IndexType):
         stored = np.frombuffer(raw, dtype=np.dtype(e.format).newbyteorder("<"))

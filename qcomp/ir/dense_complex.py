@@ -12,8 +12,10 @@ import math
 import re
 
 import numpy as np
-from xdsl.dialects.builtin import BytesAttr, ComplexType, DenseIntOrFPElementsAttr, Float32Type
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, Float32Type
 from xdsl.ir import Attribute
+
+from qcomp.ir.splat import dense_attr
 
 _PAIR = re.compile(r"\(\s*([^,()]+?)\s*,\s*([^,()]+?)\s*\)")
 _BITS = {4: np.uint32, 8: np.uint64}
@@ -36,10 +38,8 @@ def complex_from_text(body: str, type: Attribute) -> DenseIntOrFPElementsAttr | 
     dtype = np.dtype(np.float32 if isinstance(element.element_type, Float32Type) else np.float64)
     pairs = _PAIR.findall(body)
     n = math.prod(type.get_shape())  # type: ignore[attr-defined]
-    if len(pairs) == 1 and n != 1:
-        pairs = pairs * n
-    if len(pairs) != n:
+    if len(pairs) != n and len(pairs) != 1:
         return None  # let xDSL's reader report the shape mismatch
     parts = np.array([[_part(a, dtype), _part(b, dtype)] for a, b in pairs], dtype).reshape(-1)
     raw = parts.astype(dtype.newbyteorder("<")).tobytes()
-    return DenseIntOrFPElementsAttr(type, BytesAttr(raw))
+    return dense_attr(type, raw)  # one pair: a splat (qcomp.ir.splat)

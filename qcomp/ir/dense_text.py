@@ -31,6 +31,7 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
 from qcomp.ir.float_text import apfloat_to_string, bits_to_float, float_kind, format_float
+from qcomp.ir.splat import dense_attr
 from qcomp.quant.ranges import literal_range, signed_view
 
 HEX_PRINT_LIMIT = 100
@@ -100,6 +101,15 @@ def _normalize_ints(values: np.ndarray, t: IntegerType | IndexType) -> np.ndarra
 # reading element text
 
 
+def _skeleton_length(shape: Sequence[int]) -> int:
+    """len(_expected_skeleton(shape)), without building it (a literal far shorter than its
+    type must not cost the type's size)."""
+    length = 1
+    for dim in reversed(shape):
+        length = dim * (length + 1) + 1 if dim else 2
+    return length
+
+
 def _expected_skeleton(shape: Sequence[int]) -> str:
     """The text of a nested list of `shape` with every element written `0`."""
     text = "0"
@@ -165,7 +175,7 @@ def _check_structure(text: str, tokens: list[str], starts: list[int], skeleton: 
     """True for a splat, False for a full list of `shape`; raises otherwise."""
     if skeleton == "0":
         return True
-    if skeleton == _expected_skeleton(shape):
+    if len(skeleton) == _skeleton_length(shape) and skeleton == _expected_skeleton(shape):
         return False
     bad = re.search(r"[^\[\],0]", skeleton)
     if bad is not None:
@@ -309,9 +319,7 @@ def dense_from_text(text: str, type: Attribute) -> DenseIntOrFPElementsAttr:
     else:
         arr = _int_values(tokens, starts, element)
     raw = arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
-    if splat:
-        raw *= n
-    return DenseIntOrFPElementsAttr(type, _bytes_attr(raw))
+    return dense_attr(type, raw)  # a splat: one element (qcomp.ir.splat)
 
 
 _SEPARATORS_ONLY = str.maketrans("", "", "0123456789.eE+- \t\r\n")
@@ -334,8 +342,8 @@ def _fast_dense(text: str, shape: list[int], element: Attribute, n: int) -> byte
     """Raw storage for a full decimal list of `shape`, read by NumPy; None when the
     text is anything else (splat, hex, bools, i64, bad text): the token path then
     reads it or reports the exact error."""
-    if n < 2 or not shape:
-        return None
+    if n < 2 or not shape or "[" not in text:
+        return None  # a splat: one token
     kind = float_kind(element)
     if kind in _NUMPY_FLOAT:
         if text.translate(_FAST_FLOAT_CHARS) or text.count(".") != n:
@@ -345,7 +353,9 @@ def _fast_dense(text: str, shape: list[int], element: Attribute, n: int) -> byte
             return None
     else:
         return None
-    if text.translate(_SEPARATORS_ONLY) != _expected_skeleton(shape).replace("0", ""):
+    separators = text.translate(_SEPARATORS_ONLY)
+    if len(separators) != _skeleton_length(shape) - n or \
+            separators != _expected_skeleton(shape).replace("0", ""):
         return None
     if _misplaced_token(text):
         return None
@@ -387,13 +397,11 @@ def _dense_from_hex(text: str, type: Attribute, element: Attribute, n: int
         raise LiteralError("expected string containing hex digits starting with `0x`", 0)
     data = bytes.fromhex(digits)
     size = element.compile_time_size  # type: ignore[attr-defined]
-    if len(data) == size and n != 1:
-        data = data * n
-    if len(data) != size * n:
+    if len(data) != size * n and len(data) != size:
         raise LiteralError(f"elements hex data size is invalid for provided type: "
                            f"'{_type_text(type)}'", 0)
     if isinstance(element, AnyFloat):
-        return DenseIntOrFPElementsAttr(type, _bytes_attr(data))
+        return dense_attr(type, data)
     w = _width(element)
     raw = np.frombuffer(data, dtype=np.dtype(_UINT_OF_BYTES[size]).newbyteorder("<"))
     if w == 1:
@@ -401,9 +409,8 @@ def _dense_from_hex(text: str, type: Attribute, element: Attribute, n: int
     elif w % 8:
         raw = raw & np.array((1 << w) - 1, dtype=raw.dtype)
     vals = raw.astype(np.uint64).astype(object) if w == 64 else raw.astype(np.int64)
-    return DenseIntOrFPElementsAttr(
-        type, _bytes_attr(_normalize_ints(np.asarray(vals), element)
-                          .astype(_storage_dtype(element).newbyteorder("<")).tobytes()))
+    return dense_attr(type, _normalize_ints(np.asarray(vals), element)
+                      .astype(_storage_dtype(element).newbyteorder("<")).tobytes())
 
 
 # ---------------------------------------------------------------------------
@@ -428,6 +435,11 @@ def mlir_raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:
         elif w % 8:
             bits = bits & np.array((1 << w) - 1, dtype=bits.dtype)
     return bits.astype(bits.dtype.newbyteorder("<")).tobytes()
+
+
+def element_texts(attr: DenseIntOrFPElementsAttr) -> list[str]:
+    """Each element of an integer or float attribute as MLIR prints it."""
+    return _element_texts(attr, _element_bits(attr))
 
 
 def _element_texts(attr: DenseIntOrFPElementsAttr, values: np.ndarray) -> list[str]:

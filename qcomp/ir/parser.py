@@ -38,6 +38,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from qcomp.ir.dense_complex import complex_from_text
 from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
+from qcomp.ir.splat import dense_attr
 
 
 
@@ -73,9 +74,20 @@ _RESULT_LIST = re.compile(
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's IntegerType::kMaxWidth."""
 MAX_CONSTANT_BYTES = 4 << 30
-"""The largest dense literal qcomp materialises (the interpreter's default memory limit)."""
+"""The largest non-splat dense literal qcomp reads (the interpreter's default memory limit);
+a splat of any size is held as one element."""
 MAX_DIMENSION = (1 << 63) - 1
 """The largest tensor dimension MLIR represents (int64_t)."""
+
+
+def _is_splat_text(body: str, element) -> bool:
+    """Whether a `dense<...>` body is one element (a splat): no list, or a hex string of
+    one element's bytes."""
+    text = body.strip()
+    if text.startswith('"'):
+        size = getattr(element, "compile_time_size", 0)
+        return len(text) - len('"0x"') == 2 * size
+    return "[" not in text
 
 
 class _LinearStringLexer(MLIRLexer):
@@ -190,19 +202,23 @@ class QcompParser(Parser):
         element = type.get_element_type()
         count = math.prod(type.get_shape())
         bits = getattr(element, "bitwidth", None) or 64
-        if count * max(bits, 8) // 8 > MAX_CONSTANT_BYTES:
-            # xDSL stores every element of a constant, a splat included
+        splat = _is_splat_text(body, element)
+        if not splat and count * max(bits, 8) // 8 > MAX_CONSTANT_BYTES:
+            # a splat is held as one element (qcomp.ir.splat); other literals element by element
             self.raise_error(
                 f"dense literal of {count} elements is larger than qcomp holds "
-                f"({MAX_CONSTANT_BYTES >> 30} GiB): constants are stored element by element",
+                f"({MAX_CONSTANT_BYTES >> 30} GiB): only a splat is held as one element",
                 Span(lt, gt + 1, self.lexer.input))
         if (attr := complex_from_text(body, type)) is not None:
             return attr
         if not supported(element):
-            # complex and exotic widths: xDSL's own reader
+            # complex and exotic widths: xDSL's own reader (a splat read as one element)
             end = self._current_token.span.start
             self._resume_from(lt)
-            attr = super().parse_dense_int_or_fp_elements_attr(type)
+            read_type = TensorType(element, []) if splat and count != 1 else type
+            attr = super().parse_dense_int_or_fp_elements_attr(read_type)
+            if read_type is not type:
+                attr = dense_attr(type, attr.data.data)
             if explicit_type:
                 self._resume_from(end)
             return attr

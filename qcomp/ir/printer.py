@@ -21,6 +21,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from qcomp.ir.dense_text import HEX_PRINT_LIMIT, dense_body_text, float_kind, supported
 from qcomp.ir.float_text import bits_to_float, float_to_bits, format_float
+from qcomp.ir.splat import one_element_if_splat
 from qcomp.ir.ssa_names import SSANames
 
 DEFAULT_DIALECTS = {"builtin.module": "builtin", "func.func": "func"}
@@ -107,12 +108,15 @@ class QcompPrinter(Printer):
             self.exit_scope()
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if (isinstance(attribute, DenseIntOrFPElementsAttr)
-                and supported(attribute.get_element_type())):
-            _print_dense_without_type(self, attribute)
-            self.print_string(" : ")
-            self.print_attribute(attribute.get_type())
-            return
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
+            if supported(attribute.get_element_type()):
+                _print_dense_without_type(self, attribute)
+                self.print_string(" : ")
+                self.print_attribute(attribute.get_type())
+                return
+            # complex and exotic widths: xDSL's text, a splat by its bits as MLIR's
+            # isSplat (xDSL compares values: a NaN splat printed as a list)
+            attribute = one_element_if_splat(attribute)
         if isinstance(attribute, ArrayAttr):
             # MLIR prints array elements with AttrTypeElision::May: no `: i64` / `: f64`
             with self.in_square_brackets():

@@ -57,6 +57,8 @@ def _constant_ints(value: SSAValue) -> list[int] | None:
     if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(
             attr.get_element_type(), IntegerType):
         return None
+    # a splat held as one element (qcomp.ir.splat) gives its one value: equal values
+    # are lowered as one value anyway (`_params`)
     return [int(v) for v in attr.get_values()]
 
 

@@ -22,7 +22,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcomp.quant.rowwise import F32, RowwiseError, decode_rows, fma_f32, fused_cols, fused_width
+from qcomp.quant.rowwise import (
+    F32,
+    RowwiseError,
+    decode_rows,
+    fma_f32,
+    fused_cols,
+    fused_width,
+    params_8bit,
+    params_nbit,
+    unpack_consecutive,
+)
+
+_CHUNK = 1 << 16
+"""Accumulator elements per chunk of bags in `_sum_steps` (256 KiB of float32)."""
 
 
 def _check_data(data: np.ndarray, bits: int, cols: int | None) -> int:
@@ -88,7 +101,15 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     """The module docstring's reduction over bags given by (start, length) into `indices`.
 
     Vectorised over the bags: step k adds entry k of every bag longer than k (the
-    order within a bag is kept, which is all the float32 rounding depends on)."""
+    order within a bag is kept, which is all the float32 rounding depends on). The
+    fused multiply-add of a step is plain arithmetic where that is exact:
+
+    - 4 and 2 bits without weights: `scale * q` (float16 scale, q < 16) is exact in
+      float32, so `(acc + bias) + scale * q` in float32 rounds once, as the fma;
+    - otherwise `scale * q` is exact in float64 and `p + c` (c = acc + bias in float32)
+      is too whenever the bag passes `_exact_bags`: then rounding the float64 sum to
+      float32 is the fma. The other bags (huge weights, scales far apart, inf) are
+      summed again with `fma_f32`'s exact correction."""
     data = np.asarray(data)
     cols = _check_data(data, bits, cols)
     idx = _check_indices(indices, len(data))
@@ -100,20 +121,106 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     starts = np.asarray(starts, np.int64)
     lengths = np.asarray(lengths, np.int64)
     segs = len(starts)
-    # bags by decreasing length: at step k the bags longer than k are a prefix; the
-    # entries are laid out step by step, so each step reads one contiguous slice
-    order = np.argsort(-lengths, kind="stable")
-    sorted_len, sorted_start = lengths[order], starts[order]
-    longest = int(sorted_len[0]) if segs else 0
-    counts = [int(np.searchsorted(-sorted_len, -k, side="left")) for k in range(longest)]
-    perm = (np.concatenate([sorted_start[:n] + k for k, n in enumerate(counts)])
-            if counts else np.zeros(0, np.int64))
-    q, scale, bias = decode_rows(data[idx[perm]], bits, cols)
+    order, counts, perm = _step_layout(starts, lengths)
+    rows = np.take(data, idx[perm], axis=0)
+    scale, bias = params_8bit(rows) if bits == 8 else params_nbit(rows)
     if weights is not None:
         w = weights[perm]
         scale = (w * scale).astype(F32)
         bias = (w * bias).astype(F32)
     acc = np.zeros((segs, cols), F32)
+    exact32 = bits != 8 and weights is None
+    with np.errstate(over="ignore", invalid="ignore"):
+        _sum_steps(acc, rows, counts, scale, bias, bits, cols, exact32)
+    if not exact32 and segs:
+        bad = np.flatnonzero(~_exact_bags(counts, scale, bias, (1 << bits) - 1, segs))
+        if bad.size:
+            acc[bad] = _bag_reduce_fma(data, idx, starts[order[bad]], lengths[order[bad]],
+                                       bits, weights, cols)
+    out = np.empty_like(acc)
+    out[order] = acc
+    if mean:
+        nz = lengths > 0
+        with np.errstate(over="ignore", invalid="ignore"):
+            inv = (F32(1) / lengths[nz].astype(F32)).astype(F32)
+            out[nz] = out[nz] * inv[:, None]
+    return out
+
+
+def _step_layout(starts: np.ndarray, lengths: np.ndarray
+                 ) -> tuple[np.ndarray, list[int], np.ndarray]:
+    """(order, counts, perm): the bags by decreasing length (`order`), so that at step k
+    the bags longer than k are the first `counts[k]`; `perm` lists the entries step by
+    step (each step one contiguous slice)."""
+    order = np.argsort(-lengths, kind="stable")
+    sorted_len, sorted_start = lengths[order], starts[order]
+    longest = int(sorted_len[0]) if len(order) else 0
+    counts = [int(n) for n in np.searchsorted(-sorted_len, -np.arange(longest), side="left")]
+    perm = (np.concatenate([sorted_start[:n] + k for k, n in enumerate(counts)])
+            if counts else np.zeros(0, np.int64))
+    return order, counts, perm
+
+
+def _sum_steps(acc: np.ndarray, rows: np.ndarray, counts: list[int], scale: np.ndarray,
+               bias: np.ndarray, bits: int, cols: int, exact32: bool) -> None:
+    """acc[m] = fma(scale, q, acc[m] + bias) step by step (`bag_reduce`), plain float
+    arithmetic (float32 when `exact32`, else a float64 product and sum), in chunks of
+    bags whose accumulators stay in cache through all the steps."""
+    segs = len(acc)
+    chunk = max(1, _CHUNK // max(cols, 1))
+    prod = np.empty((min(segs, chunk), cols), F32 if exact32 else np.float64)
+    scale = scale[:, None] if exact32 else scale.astype(np.float64)[:, None]
+    first = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    for b0 in range(0, segs, chunk):
+        for k, n in enumerate(counts):
+            if n <= b0:
+                break   # counts do not increase: no bag of this chunk is longer
+            b1 = min(n, b0 + chunk)
+            a, p, sl = acc[b0:b1], prod[:b1 - b0], slice(first[k] + b0, first[k] + b1)
+            np.add(a, bias[sl, None], out=a)
+            q = rows[sl, :cols] if bits == 8 else unpack_consecutive(rows[sl, :-4], bits, cols)
+            np.copyto(p, q)
+            np.multiply(p, scale[sl], out=p)
+            np.add(p, a, out=a)            # a float64 sum is rounded to float32 on the way out
+
+
+def _exact_bags(counts: list[int], scale: np.ndarray, bias: np.ndarray, qmax: int, segs: int
+                ) -> np.ndarray:
+    """Per bag (in step order): is every float64 `scale * q + c` of `_sum_steps` exact?
+
+    Every value of a bag's sum (products `scale * q`, biases, their float32 sums and
+    roundings) is a multiple of 2^G, G the least exponent of a last significand bit
+    among its float32 scales and biases (rounding to float32 only drops bits below the
+    grid), and below M = sum(|scale| * qmax + |bias|) in magnitude (times a rounding
+    slack). A float64 holds every multiple of 2^G below 2^(G + 53), so the bag is exact
+    when M < 2^(G + 53): with M < 2^e (`frexp`), when every nonzero scale and bias has
+    a biased exponent field E >= e + 97 (last bit 2^(max(E, 1) - 150)) below 255."""
+    if not counts:
+        return np.ones(segs, bool)
+    bag = np.concatenate([np.arange(n) for n in counts])
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = np.bincount(bag, np.abs(scale.astype(np.float64)) * qmax
+                            + np.abs(bias.astype(np.float64)), segs)
+        total *= 1 + (np.bincount(bag, minlength=segs) + 1) * 2.0 ** -21
+        need = (np.frexp(total)[1] + 97)[bag]
+        ok = np.ones(len(bag), bool)
+        for v in (scale, bias):
+            e = (np.asarray(v, F32).view(np.int32) >> 23) & 0xFF
+            ok &= (e != 0xFF) & ((v == 0) | (np.maximum(e, 1) >= need))
+    return (np.bincount(bag, ~ok, segs) == 0) & np.isfinite(total)
+
+
+def _bag_reduce_fma(data: np.ndarray, idx: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                    bits: int, weights: np.ndarray | None, cols: int) -> np.ndarray:
+    """The sums of `bag_reduce` with `fma_f32` at every step (its exact correction of the
+    float64 double rounding): for the bags `_exact_bags` turns down."""
+    order, counts, perm = _step_layout(starts, lengths)
+    q, scale, bias = decode_rows(data[idx[perm]], bits, cols)
+    if weights is not None:
+        w = weights[perm]
+        scale = (w * scale).astype(F32)
+        bias = (w * bias).astype(F32)
+    acc = np.zeros((len(starts), cols), F32)
     off = 0
     with np.errstate(over="ignore", invalid="ignore"):
         for n in counts:
@@ -123,11 +230,6 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
             off += n
     out = np.empty_like(acc)
     out[order] = acc
-    if mean:
-        nz = lengths > 0
-        with np.errstate(over="ignore", invalid="ignore"):
-            inv = (F32(1) / lengths[nz].astype(F32)).astype(F32)
-            out[nz] = out[nz] * inv[:, None]
     return out
 
 

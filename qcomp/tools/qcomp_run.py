@@ -6,11 +6,15 @@
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
               [--backend numpy|xla] [--device cpu|gpu]
+              [--interpret] [--interpreter-print-dense] [--probe-output-dir DIR]
 
 Runs `@main` (or `--entry`), or, where there is none, every function without
 arguments. The entry's arguments come from `--input` (iree-run-module's spelling,
 `qcomp.tools.run_inputs`) or `--inputs IN.npz`; the results of a function that takes
 arguments are printed as `SHAPExTYPE=[...]` (all results with `--print-results`).
+`--interpret` prints every result as `stablehlo-translate --interpret` does
+(`--interpreter-print-dense`: as dense attributes); `interpreter.print` output goes to
+stdout before the results; `--probe-output-dir` writes probes as upstream does.
 `--compare-lowered` also runs the program lowered by `stablehlo-lower-quant` and says
 whether both agree bit for bit; `--print-lowered` prints that lowered program
 (`qcomp.tools.run_lowered`). Each failing check is reported at its location with the
@@ -129,6 +133,15 @@ def _arg_parser() -> ArgParser:
                         "the collective ops (default 1)")
     p.add_argument("--num-partitions", type=_positive, default=1, metavar="M",
                    help="partitions of that grid (default 1)")
+    p.add_argument("--interpret", action="store_true",
+                   help="print every result of the entry as stablehlo-translate --interpret "
+                        "does (tensor<2xi32> {\\n  [1, 2]\\n})")
+    p.add_argument("--interpreter-print-dense", action="store_true",
+                   help="with --interpret's output: results as dense attributes "
+                        "(dense<[1, 2]> : tensor<2xi32>), as stablehlo-translate does")
+    p.add_argument("--probe-output-dir", metavar="DIR",
+                   help="write each interpreter.probe value to DIR/probeN.npy and index it "
+                        "in DIR/index.csv, as stablehlo-translate does")
     p.add_argument("--max-memory", type=parse_size, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
                    help="stop before an op would allocate more than SIZE (default 4G)")
     return p
@@ -223,6 +236,15 @@ class _Runner:
             self.io.err(f"{PROG}: error: {e.message}\n")
             self.error = True
             return
+        from qcomp.interpreter.probe_functions import RunOutput
+
+        output = RunOutput(probe_dir=self.args.probe_output_dir)
+        try:
+            output.start()
+        except RunError as e:
+            self.io.err(f"{PROG}: error: {e.message}\n")
+            self.error = True
+            return
         runs = []
         for f in funcs:
             try:
@@ -243,11 +265,12 @@ class _Runner:
                                      self.args.device)
                 r = xf.run(f_inputs)
             elif self.args.num_replicas * self.args.num_partitions > 1:
-                self.run_grid(source, positions, module, f, f_inputs)
+                self.run_grid(source, positions, module, f, f_inputs, output)
                 continue
             else:
                 r = run_function(module, f, f_inputs, self.args.semantics,
-                                 self.args.max_memory)
+                                 self.args.max_memory, output=output)
+                self.flush_printed(output)
             self.functions_run += 1
             if self.report(source, positions, r):
                 runs.append((f, f_inputs, r))
@@ -257,22 +280,41 @@ class _Runner:
         for f, f_inputs, r in runs:
             if self.args.compare_lowered and lowered:
                 self.compare(source, positions, module, f, f_inputs, r)
+            elif self.args.interpret or self.args.interpreter_print_dense:
+                self.print_interpreted(r.results, r.result_types)
             elif self.args.print_results or f.function_type.inputs.data:
                 self.print_results(f.sym_name.data, r.results, r.result_types)
             self.outputs = r.results
 
-    def run_grid(self, source, positions, module, f, f_inputs) -> None:
+    def flush_printed(self, output) -> None:
+        """What `interpreter.print` wrote since the last flush, to stdout."""
+        with output._lock:  # noqa: SLF001
+            text, output.printed[:] = "".join(output.printed), []
+        if text:
+            self.io.out(text)
+
+    def print_interpreted(self, results, types) -> None:
+        """Results as `stablehlo-translate --interpret [--interpreter-print-dense]`."""
+        from qcomp.interpreter.tensor_text import dense_text, value_text
+
+        for v, t in zip(results, types):
+            dense = self.args.interpreter_print_dense and isinstance(v, np.ndarray)
+            self.io.out((dense_text(v, t) if dense else value_text(v, t)) + "\n")
+
+    def run_grid(self, source, positions, module, f, f_inputs, output=None) -> None:
         """`f` run by every process of the --num-replicas x --num-partitions grid."""
         from qcomp.interpreter import RunError, run_on_grid
 
         a = self.args
         try:
             runs = run_on_grid(module, f, f_inputs, a.num_replicas, a.num_partitions,
-                               a.semantics, a.max_memory)
+                               a.semantics, a.max_memory, output)
         except RunError as e:
             self.diagnose(source, e.message, op_offset(e.op, positions))
             self.failed += 1
             return
+        if output is not None:
+            self.flush_printed(output)
         self.functions_run += 1
         for k, r in enumerate(runs):
             where = f" (replica {k // a.num_partitions}, partition {k % a.num_partitions})"
@@ -383,7 +425,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         if args.args is not None:
             from qcomp.tools.run_args import read_args
 
-            given = read_args(args.args)
+            given = read_args(args.args, args.max_memory)
         npz = read_archive(args.inputs, args.max_memory) if args.inputs else None
     except InputError as e:
         io.err(f"{PROG}: error: {e}\n")

@@ -16,7 +16,7 @@ NOT_DENSE = ("expected dense elements attribute for args elements, i.e. "
              "--args=[dense<1> : tensor<2xi32>, ...]")
 
 
-def read_args(text: str) -> list[GivenInput]:
+def read_args(text: str, max_bytes: int | None = None) -> list[GivenInput]:
     """The arrays of `--args`, one per entry argument, in order."""
     from xdsl.utils.exceptions import ParseError
 
@@ -36,7 +36,7 @@ def read_args(text: str) -> list[GivenInput]:
                 not isinstance(element.get_type(), TensorType):
             raise InputError(NOT_DENSE)
         try:
-            array = dense_to_array(element, element.get_type())
+            array = dense_to_array(element, element.get_type(), max_bytes)
         except RunError as e:
             raise InputError(f"--args: {e.message}") from None
         values.append(GivenInput("--args", array, element.get_type()))

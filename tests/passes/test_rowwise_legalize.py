@@ -132,3 +132,34 @@ func.func @main(%q: tensor<1x12xui8>) -> tensor<1x5xf32> {
     q[0, 0], q[0, 1] = 4, 1
     r = run(parse_module(rand), [q])[0]
     assert "the rows' headers say bitwidth 4 and 3 columns, the op has bitwidth 2 and 5 columns" in str(r.error)
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_lowered_conversions_compile_with_xla_to_torchs_bytes(bits):
+    """The lowered programs are XLA programs too (its HLO verifier wants booleans
+    compared UNSIGNED): quantized on XLA's CPU backend, the bytes and the dequantized
+    floats are torch's `embedding_bag_*_prepack` / `_unpack` bit for bit."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
+    from qcomp.backends import xla
+
+    if not xla.is_available():
+        pytest.skip(xla.INSTALL_HINT)
+    name = {8: "byte", 4: "4bit", 2: "2bit"}[bits]
+    rng = np.random.default_rng(60 + bits)
+    x = np.concatenate([table(rng, kind, ROWS, 16) for kind in KINDS])
+    want_q = getattr(torch.ops.quantized, f"embedding_bag_{name}_prepack")(torch.from_numpy(x))
+    want_d = getattr(torch.ops.quantized, f"embedding_bag_{name}_unpack")(want_q).numpy()
+    want_q = want_q.numpy()
+    f, t = f"tensor<{len(x)}x16xf32>", f"tensor<{len(x)}x{want_q.shape[1]}xui8>"
+    module = parse_module(f"""
+func.func @main(%x: {f}) -> ({t}, {f}) {{
+  %q = rowwise.float_to_fused_{bits}bit %x : {f} -> {t}
+  %d = rowwise.fused_{bits}bit_to_float %q : {t} -> {f}
+  return %q, %d : {t}, {f}
+}}
+""")
+    RowwiseLegalizeToStablehloPass().apply(make_context(), module)
+    (res,) = xla.run(module, [x])
+    assert res.error is None, res.error
+    assert res.results[0].tobytes() == want_q.tobytes()
+    assert res.results[1].tobytes() == want_d.tobytes()

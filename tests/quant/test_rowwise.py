@@ -161,6 +161,88 @@ def test_bags_match_torch(bits):
     assert n == 200
 
 
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_bags_of_arbitrary_scales_match_torch(bits):
+    """Bags over rows of random bytes whose scales, biases and weights spread over
+    2^-K .. 2^K: around the bound below which qcomp sums a bag in plain float64
+    (`rowwise_bags._exact_bags`) and above which it corrects each step's double
+    rounding; both kinds of bag occur, and every sum is torch's bit for bit."""
+    rng = np.random.default_rng(500 + bits)
+    kinds = {True: 0, False: 0}
+    for _ in range(150):
+        rows, cols = int(rng.integers(1, 20)), 8 * int(rng.integers(1, 4))
+        width = rw.fused_width(cols, bits)
+        data = rng.integers(0, 256, (rows, width), dtype=np.uint8)
+        spread = int(rng.choice([0, 4, 8, 12, 16, 24]))
+        sb = rng.standard_normal((rows, 2)) * 2.0 ** rng.integers(-spread, spread + 1, (rows, 2))
+        with np.errstate(over="ignore"):   # float16 scales may overflow to inf: kept
+            sb = sb.astype(np.float32 if bits == 8 else np.float16)
+        data[:, width - (8 if bits == 8 else 4):] = sb.view(np.uint8)
+        idx = rng.integers(0, rows, int(rng.integers(1, 120)))
+        offsets = np.concatenate([[0], np.sort(rng.integers(0, idx.size + 1, int(rng.integers(1, 9))))])
+        weights = None
+        if rng.random() < 0.6:
+            ws = int(rng.choice([0, 4, 10]))
+            weights = (rng.standard_normal(idx.size) * 2.0 ** rng.integers(-ws, ws + 1, idx.size)
+                       ).astype(np.float32)
+        tw = None if weights is None else torch.from_numpy(weights)
+        want = _torch(BAG[bits], torch.from_numpy(data), torch.from_numpy(idx),
+                      torch.from_numpy(offsets), False, 0, False, tw, None, False)
+        with np.errstate(all="ignore"):
+            got = rb.embedding_bag_offsets(data, idx, offsets, bits, weights)
+            if bits == 8 or weights is not None:
+                starts, lengths = rb.offsets_to_lengths(offsets, idx.size, False)
+                order, counts, perm = rb._step_layout(starts, lengths)
+                rows_ = data[idx[perm]]
+                sc, bi = (rw.params_8bit if bits == 8 else rw.params_nbit)(rows_)
+                if weights is not None:
+                    sc, bi = weights[perm] * sc, weights[perm] * bi
+                for ok in rb._exact_bags(counts, sc, bi, (1 << bits) - 1, len(starts)):
+                    kinds[bool(ok)] += 1
+        assert got.tobytes() == want.tobytes(), _diff(got, want)
+    assert kinds[True] > 50 and kinds[False] > 50, kinds
+    # crafted: scale * q = 3 * (1 + 2^-23) is a float32 midpoint and the accumulator
+    # +-1e-30 decides the rounding, which a plain float64 sum loses (test_fma_rounds_once)
+    cols = 8
+    width = rw.fused_width(cols, bits)
+    data = np.zeros((2, width), np.uint8)
+    data[:, :width - (8 if bits == 8 else 4)] = {8: 3, 4: 0x33, 2: 0xFF}[bits]   # q = 3
+    if bits == 8:   # one entry: scale 1 + 2^-23, bias +-1e-30
+        data[:, cols:] = np.array([[1 + 2 ** -23, 1e-30], [1 + 2 ** -23, -1e-30]], np.float32
+                                  ).view(np.uint8)
+        idx, weights = np.array([0, 1]), None
+    else:           # 1e-30 * row 0 (q = 1), then (1 + 2^-23) * row 1 (scale 1, bias 0)
+        data[0, :-4] = 0x11 if bits == 4 else 0x55
+        data[:, -4:] = np.array([[1.0, 0.0]] * 2, np.float16).view(np.uint8)
+        idx = np.array([0, 1, 0, 1])
+        weights = np.array([1e-30, 1 + 2 ** -23, -1e-30, 1 + 2 ** -23], np.float32)
+    offsets = np.arange(0, idx.size, 1 if bits == 8 else 2)
+    tw = None if weights is None else torch.from_numpy(weights)
+    want = _torch(BAG[bits], torch.from_numpy(data), torch.from_numpy(idx),
+                  torch.from_numpy(offsets), False, 0, False, tw, None, False)
+    assert want[0, 0] != want[1, 0] and abs(want[0, 0] - 3) < 1e-5
+    assert rb.embedding_bag_offsets(data, idx, offsets, bits, weights).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_bags_summed_in_chunks_match_torch(bits, monkeypatch):
+    """Many bags of uneven lengths, summed a few bags at a time (a small chunk size
+    forces `_sum_steps` through many chunks, some past every bag's last step)."""
+    monkeypatch.setattr(rb, "_CHUNK", 48)
+    rng = np.random.default_rng(600 + bits)
+    w = table(rng, "magnitudes", 40, 16)
+    packed = _torch(PREPACK[bits], torch.from_numpy(w))
+    lengths = rng.integers(0, 9, 300)
+    idx = rng.integers(0, 40, int(lengths.sum()))
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    for weights in (None, rng.standard_normal(idx.size).astype(np.float32)):
+        tw = None if weights is None else torch.from_numpy(weights)
+        want = _torch(BAG[bits], torch.from_numpy(packed), torch.from_numpy(idx),
+                      torch.from_numpy(offsets), False, 0, False, tw, None, True)
+        got = rb.sparse_lengths(packed, idx, lengths, bits, weights)
+        assert got.tobytes() == want.tobytes(), _diff(got, want)
+
+
 def test_torch_bags_ignore_mode_so_mean_is_caffe2s():
     """PyTorch's quantized bags return the sum for mode=1 (mean); SparseLengthsMean is
     Caffe2's: the float32 sum times float32(1 / length), 0 for an empty segment."""

@@ -11,6 +11,7 @@ from xdsl.irdl import IRDLOperation
 
 from qcomp.dialects.onnx import float_shapes as fs
 from qcomp.dialects.onnx.core import attr, fail, raw_attr, static_shape, type_str
+from qcomp.ir.splat import dense_values
 
 FLOAT_T = ("bfloat16", "float16", "float", "double")
 MATMUL_T = ("float16", "float", "double", "uint32", "uint64", "int32", "int64", "bfloat16")
@@ -31,7 +32,7 @@ def const_ints(v: SSAValue) -> tuple[int, ...] | None:
     if val is None:
         val = getattr(owner, "properties", {}).get("value") if owner is not None else None
     if isinstance(val, DenseIntOrFPElementsAttr):
-        return tuple(int(x) for x in val.get_values())
+        return tuple(int(x) for x in dense_values(val))
     return None
 
 

@@ -50,6 +50,7 @@ from qcomp.dialects.stablehlo.format import int_value
 from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
 from qcomp.dialects.stablehlo.kinds import RANKED, TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.op_attrs import ChannelHandleAttr
+from qcomp.ir.splat import dense_values, splat_value
 
 ANY_TENSORS = ElementKinds(((RANKED, TENSOR),), (RANKED, TENSOR))
 MOVES = type_only(fusable=False, upstream_generic=UpstreamGeneric.NEVER)
@@ -76,7 +77,10 @@ class CollectiveOp(IRDLOperation):
         if not isinstance(attr, DenseIntOrFPElementsAttr):
             return []
         shape = attr.get_shape()
-        values = [int(v) for v in attr.get_values()]
+        value = splat_value(attr)
+        if value is not None and len(shape) == 2:  # held as one element: -1 rows after verify
+            return [[] if value == -1 else [int(value)] * shape[1] for _ in range(shape[0])]
+        values = [int(v) for v in dense_values(attr)]
         if len(shape) != 2:
             return [values]
         width = shape[1]

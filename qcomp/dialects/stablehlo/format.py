@@ -31,6 +31,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from qcomp.dialects.stablehlo.attrs import Precision, PrecisionAttr
 from qcomp.dialects.stablehlo.parse_errors import op_error
+from qcomp.ir.splat import Repeated, dense_values
 
 if TYPE_CHECKING:
     from xdsl.irdl import IRDLOperation
@@ -181,7 +182,10 @@ def padding_values(attr: Attribute | None) -> tuple[tuple[int, int], ...] | None
     if attr is None:
         return None
     assert isinstance(attr, DenseIntOrFPElementsAttr)
-    vals = [int(v) for v in attr.get_values()]
+    vals = dense_values(attr)
+    if isinstance(vals, Repeated):  # a splat held as one element: nothing copied
+        return Repeated((int(vals.value), int(vals.value)), len(vals) // 2)  # type: ignore
+    vals = [int(v) for v in vals]
     return tuple((vals[2 * i], vals[2 * i + 1]) for i in range(len(vals) // 2))
 
 

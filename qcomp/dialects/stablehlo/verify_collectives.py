@@ -8,6 +8,16 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, Signedn
 from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
 from qcomp.dialects.stablehlo.verify_shapes import check_inferred, dims_compatible, fail, shape
+from qcomp.ir.splat import element_count, splat_value
+
+
+def _values(attr: DenseIntOrFPElementsAttr, enough: int = 2):
+    """The elements of `attr`; of a splat held as one element, only the first `enough`
+    (every check here is decided by then: a repeated id is a duplicate)."""
+    value = splat_value(attr)
+    if value is None:
+        return attr.get_values()
+    return (value,) * min(element_count(attr), enough)
 
 
 def _dims(d) -> str:
@@ -25,7 +35,7 @@ def verify_replica_groups(op, same_size: bool, expected_size: int | None = None)
     if op.use_global_ids and s[0] * s[1] == 0:
         fail("if `use_global_device_ids` is set, the replica groups cannot be empty")
     seen: set[int] = set()
-    for v in (int(x) for x in attr.get_values()):
+    for v in (int(x) for x in _values(attr)):
         if v == -1:
             if not same_size:
                 continue
@@ -36,8 +46,7 @@ def verify_replica_groups(op, same_size: bool, expected_size: int | None = None)
     for i in range(len(seen)):
         if i not in seen:
             fail(f"replica id #{i} not seen in replica groups")
-    if same_size and expected_size is not None and (s[0] == 0 or len(list(
-            attr.get_values())) // s[0] != expected_size):
+    if same_size and expected_size is not None and (s[0] == 0 or s[1] != expected_size):
         fail(f"group size of replica_groups must be {expected_size}")
 
 
@@ -180,7 +189,7 @@ def verify_collective_broadcast(op) -> None:
             fail(f"replica groups should be a rank 2 tensor,but instead it is of rank "
                  f"{len(attr.get_shape())}")
         seen: set[int] = set()
-        for v in (int(x) for x in attr.get_values()):
+        for v in (int(x) for x in _values(attr)):
             if v < 0:
                 fail(f"replica_groups values must be positive, but was given {v}")
             if v in seen:
@@ -201,7 +210,7 @@ def verify_collective_permute(op) -> None:
         fail(f"expect source_target_pairs attribute of shape (N, 2), but got ({_dims(s)})")
     sources: set[int] = set()
     targets: set[int] = set()
-    for i, v in enumerate(int(x) for x in pairs.get_values()):
+    for i, v in enumerate(int(x) for x in _values(pairs, 3)):
         if v < 0:
             fail("replica ids in source_target_pairs must be >= 0.")
         seen = sources if i % 2 == 0 else targets

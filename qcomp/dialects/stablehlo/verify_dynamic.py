@@ -28,6 +28,7 @@ from qcomp.dialects.stablehlo.verify_shapes import (
     shape,
     shapes_compatible,
 )
+from qcomp.ir.splat import Repeated, dense_values
 
 
 def constant_ints(value: SSAValue) -> list[int] | None:
@@ -38,15 +39,25 @@ def constant_ints(value: SSAValue) -> list[int] | None:
     attr = owner.value
     if not isinstance(element_type(attr.type), IntegerType):
         return None
-    values = [int(v) for v in attr.get_values()]
+    values = dense_values(attr)
+    if isinstance(values, Repeated):  # a splat held as one element: not copied
+        return Repeated(int(values.value), len(values))  # type: ignore[return-value]
     n = math.prod(shape(attr.type))
+    values = [int(v) for v in values]
     return values * n if len(values) == 1 and n != 1 else values
+
+
+def _list_text(values: Sequence[int]) -> str:
+    """`1, 2, 3`; a held splat's thousands of copies end in `...`."""
+    if isinstance(values, Repeated) and len(values) > 64:
+        return ", ".join(map(str, values[:64])) + f", ... ({len(values)} values)"
+    return ", ".join(map(str, values))
 
 
 def _check_shape_operand(shape_value: SSAValue, result_type) -> None:
     dims = constant_ints(shape_value)
     if dims is not None and not shapes_compatible(dims, shape(result_type)):
-        fail(f"output shape [{', '.join(map(str, dims))}] is incompatible with return type of "
+        fail(f"output shape [{_list_text(dims)}] is incompatible with return type of "
              f"operation '{type_text(result_type)}'")
 
 
@@ -161,7 +172,7 @@ def verify_dynamic_pad(op) -> None:
         fail(f"padding operands size ({n}) must match operand rank ({len(os_)})")
     interior = constant_ints(op.interior_padding)
     if interior is not None and any(i < 0 for i in interior):
-        fail(f"interior_padding must be non-negative, but got {', '.join(map(str, interior))}")
+        fail(f"interior_padding must be non-negative, but got {_list_text(interior)}")
     low, high = constant_ints(op.edge_padding_low), constant_ints(op.edge_padding_high)
     if interior is None or low is None or high is None or any(d < 0 for d in (*os_, *rs)):
         return
@@ -239,7 +250,8 @@ def verify_dynamic_gather(op) -> None:
         return
     verify_gather(SimpleNamespace(
         operand=op.operand, start_indices=op.start_indices, result=op.result,
-        dimension_numbers=op.dimension_numbers, slice_sizes=tuple(sizes), operands=op.operands,
+        dimension_numbers=op.dimension_numbers,
+        slice_sizes=sizes if isinstance(sizes, Repeated) else tuple(sizes), operands=op.operands,
         results=op.results, get_trait=lambda _: None))
 
 
@@ -263,7 +275,8 @@ def verify_dynamic_conv(op) -> None:
         lhs_dilation=arr(op.lhs_dilation_attr, 1), rhs_dilation=arr(op.rhs_dilation_attr, 1),
         feature_group_count=op.feature_group_count_attr.value.data,
         batch_group_count=op.batch_group_count_attr.value.data,
-        padding=tuple(zip(pads[0::2], pads[1::2])) if pads else ((0, 0),) * k,
+        padding=(((0, 0),) * k if not pads else Repeated((pads[0], pads[0]), len(pads) // 2)
+                 if isinstance(pads, Repeated) else tuple(zip(pads[0::2], pads[1::2]))),
         **{n: getattr(op.dimension_numbers, n) for n in (
             "input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
             "kernel_input_feature_dimension", "kernel_output_feature_dimension",

@@ -80,6 +80,8 @@ def _const_ints(value: SSAValue) -> list[int] | None:
     if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(
             attr.get_element_type(), IntegerType):
         return None
+    # a splat held as one element (qcomp.ir.splat) gives its one value: the checks read
+    # the first value or whether any is non-zero, the same for every element
     return [int(v) for v in attr.get_values()]
 
 

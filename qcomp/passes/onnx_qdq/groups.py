@@ -20,12 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects.onnx import core
 from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx.types import onnx_name
+from qcomp.ir.splat import dense_array
 
 KIND: dict[type[Operation], str] = {
     fo.AddOp: "binary", fo.MulOp: "binary", fo.SigmoidOp: "unary",
@@ -94,9 +96,9 @@ def _elem(v: SSAValue) -> str | None:
 def _const(v: SSAValue) -> np.ndarray | None:
     owner = v.owner
     a = getattr(owner, "properties", {}).get("value") or getattr(owner, "attributes", {}).get("value")
-    if a is None or not hasattr(a, "get_values"):
+    if not isinstance(a, DenseIntOrFPElementsAttr):
         return None
-    return np.asarray(a.get_values(), dtype=np.float64)
+    return dense_array(a).reshape(-1)
 
 
 def _check(kind: str, g: Group) -> str | None:

@@ -30,7 +30,13 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.passes.quant_to_math.dot import _dot_dims, centered, constant_values, quantize_real
+from qcomp.passes.quant_to_math.dot import (
+    _dot_dims,
+    centered,
+    constant_values,
+    is_broadcast,
+    quantize_real,
+)
 from qcomp.passes.quant_to_math.emit import upstream_storage
 from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.utils.builder import Builder, shape_of
@@ -105,6 +111,8 @@ def lower_blockwise(b: Builder, op: Operation, lq: UniformQuantizedType,
     acc_t = i32 if mode.upstream or bound <= storage_range(32, True)[1] else i64
     cl = centered(b, lhs, lq, acc_t)
     const = constant_values(rhs)
+    if const is not None and is_broadcast(const):
+        const = None  # a held splat: subtract as ops, never materialised here
     if const is not None:
         cr_values = const - np.asarray(rq.broadcast_zero_points(rs), np.int64)
     else:

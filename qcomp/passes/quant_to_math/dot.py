@@ -29,6 +29,7 @@ the rhs and dequantizes in f32 as upstream.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,6 +45,7 @@ from qcomp.dialects.quant import (
 )
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
+from qcomp.ir.splat import is_splat_array
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, spec_dequantize, upstream_storage
 from qcomp.passes.quant_to_math.mode import RescaleMode
@@ -153,6 +155,11 @@ def constant_values(v: SSAValue) -> np.ndarray | None:
     return a.reshape(shape) if a.size == int(np.prod(shape)) else np.broadcast_to(a, shape)
 
 
+def is_broadcast(a: np.ndarray) -> bool:
+    """Whether `a` is one stored value broadcast (`constant_values` of a held splat)."""
+    return a.size > 1 and all(stride == 0 for stride in a.strides)
+
+
 def _reduce_sum(b: Builder, x: SSAValue, dims: list[int], acc: IntegerType) -> SSAValue:
     shape = shape_of(x)
     out_shape = tuple(n for d, n in enumerate(shape) if d not in dims)
@@ -182,7 +189,13 @@ def _sum_term(b: Builder, c: Contraction, value: SSAValue, reduce: list[int],
                         f"or size of result dimension {r} ({c.result_shape[r]})")
     const = constant_values(value)
     if const is not None:
-        s = const.sum(axis=tuple(reduce), dtype=np.int64) if reduce else const.astype(np.int64)
+        if reduce and is_splat_array(const):  # a held splat: v * count, nothing summed
+            count = math.prod(shape[d] for d in reduce)
+            s = np.broadcast_to(np.int64(int(const.flat[0]) * count),
+                                [shape[d] for d in kept])
+        else:
+            s = const.sum(axis=tuple(reduce), dtype=np.int64) if reduce else \
+                const.astype(np.int64)
         # place kept dims at their result positions (size 1 elsewhere)
         order = np.argsort(dims)
         s = np.transpose(s, order) if s.ndim else s
@@ -288,7 +301,11 @@ def centered(b: Builder, v: SSAValue, q: UniformQuantizedType, acc: IntegerType)
     """q - z in the accumulator type (a constant when `v` is one)."""
     shape = shape_of(v)
     const = constant_values(v)
-    if const is not None:
+    if const is not None and is_splat_array(const) and not q.is_per_axis:
+        # a held splat stays one value: (v - z) broadcast, never materialised
+        return b.constant(np.broadcast_to(np.int64(int(const.flat[0]) - q.zero_point), shape),
+                          acc)
+    if const is not None and not is_broadcast(const):  # per-axis z on a held splat: ops
         return b.constant(const - np.asarray(q.broadcast_zero_points(shape), np.int64), acc)
     x = b.convert(v, acc)
     if np.any(np.asarray(q.zero_points) != 0):

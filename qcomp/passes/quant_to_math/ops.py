@@ -17,6 +17,7 @@ from xdsl.ir import Operation, SSAValue
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.utils.diagnostics import PassDiagnostic
+from qcomp.ir.splat import splat_attr, splat_value
 from qcomp.passes.quant_to_math.dot import illegal
 from qcomp.passes.quant_to_math.emit import (
     fixed_point_requantize,
@@ -134,8 +135,12 @@ def lower_type_only(op: Operation, b: Builder, mode: RescaleMode, st: Storage
         value = op.value
         if value.type != t:  # u8 storage values as signless i8 (upstream)
             bits = t.element_type.width.data
-            vals = signed_view(np.array([int(v) for v in value.get_values()]), bits)
-            value = DenseIntOrFPElementsAttr.from_list(t, vals.tolist())
+            one = splat_value(value)
+            if one is not None:  # a splat held as one element stays one element
+                value = splat_attr(t, int(signed_view(np.array([int(one)]), bits)[0]))
+            else:
+                vals = signed_view(np.array([int(v) for v in value.get_values()]), bits)
+                value = DenseIntOrFPElementsAttr.from_list(t, vals.tolist())
         return [b.emit(sh.ConstantOp(value, t))]
     regions = [op.detach_region(r) for r in list(op.regions)]
     for region in regions:

@@ -101,8 +101,10 @@ class RowwiseBuilder(Builder):
 
     def cmp(self, direction: str, a: SSAValue, b: SSAValue) -> SSAValue:
         e = element(a)
+        # booleans compare as UNSIGNED (XLA's HLO verifier rejects SIGNED on pred)
         kind = "f" if e in FLOAT_TYPES else (
-            "u" if isinstance(e, IntegerType) and e.signedness.data == Signedness.UNSIGNED else "i")
+            "u" if isinstance(e, IntegerType) and (e.signedness.data == Signedness.UNSIGNED
+                                                   or e.width.data == 1) else "i")
         return self.op(sh.CompareOp, [a, b], i1, shape(a),
                        comparison_direction=ComparisonDirectionAttr(ComparisonDirection(direction)),
                        compare_type=ComparisonTypeAttr(_COMPARE_TYPE[kind]))

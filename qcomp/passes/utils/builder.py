@@ -22,7 +22,6 @@ from typing import TypeVar
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    BytesAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -37,6 +36,7 @@ from qcomp.dialects import chlo
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import float_kind
 from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.ir.splat import dense_array, dense_attr, is_held_splat, is_splat_array, splat_attr
 from qcomp.quant.uniform import expressed_numpy_dtype
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -83,20 +83,18 @@ def dense_ints(t: TensorType, values) -> DenseIntOrFPElementsAttr:
     """A dense attribute of the integer tensor type `t` holding `values` (through
     bytes: no Python list, for large weights)."""
     raw = np.asarray(values).astype(np.dtype(t.get_element_type().format))  # type: ignore[attr-defined]
-    return DenseIntOrFPElementsAttr(t, BytesAttr(np.ascontiguousarray(raw).tobytes()))
+    return dense_attr(t, np.ascontiguousarray(raw).tobytes())
 
 
 def dense_values(a: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """The values of a dense attribute as an array of its shape (integers read from
-    its bytes; int64 for them, float64 for the rest)."""
-    shape = tuple(a.get_type().get_shape())
+    """The values of a dense attribute as an array of its shape: integers (int64) read
+    from its bytes, the rest as float64 (`qcomp.ir.splat.dense_array`); a held splat is
+    a read-only broadcast view."""
     e = a.get_element_type()
-    if isinstance(e, IntegerType) and e.width.data > 1:
-        flat = np.frombuffer(a.data.data, np.dtype(e.format)).astype(np.int64)
-        if flat.size == int(np.prod(shape, dtype=np.int64)):
-            return flat.reshape(shape)
-        return np.broadcast_to(flat[0], shape)  # a splat
-    return np.asarray(a.get_values(), dtype=np.float64).reshape(shape)
+    if not isinstance(e, IntegerType) or e.width.data == 1 or is_held_splat(a):
+        return dense_array(a, np.int64 if isinstance(e, IntegerType) else np.float64)
+    flat = np.frombuffer(a.data.data, np.dtype(e.format)).astype(np.int64)
+    return flat.reshape(tuple(a.get_type().get_shape()))
 
 
 def in_element_type(values, element: Attribute) -> np.ndarray:
@@ -163,13 +161,19 @@ class Builder:
     def constant(self, values, element: Attribute) -> SSAValue:
         """`stablehlo.constant` of the array `values` (its shape) in `element`."""
         a = np.asarray(values)
+        t = tensor_type(element, tuple(a.shape))
+        if is_splat_array(a):  # one element (held as one when large: qcomp.ir.splat)
+            one = a.reshape(-1)[:1]
+            v = int(one[0]) if isinstance(element, IntegerType) else \
+                float(in_element_type(one, element)[0])
+            return self.emit(sh.ConstantOp(splat_attr(t, v)))
         if isinstance(element, IntegerType):
             flat = [int(v) for v in a.reshape(-1)]
             if a.size <= 64:
                 return self.emit(sh.ConstantOp(_dense(element, tuple(a.shape), tuple(flat))))
         else:
             flat = [float(v) for v in in_element_type(a, element).reshape(-1)]
-        attr = DenseIntOrFPElementsAttr.from_list(tensor_type(element, tuple(a.shape)), flat)
+        attr = DenseIntOrFPElementsAttr.from_list(t, flat)
         return self.emit(sh.ConstantOp(attr))
 
     def broadcast_in_dim(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:

@@ -29,18 +29,29 @@ func.func @at_the_limits(%a: i16777215, %b: tensor<9223372036854775807xf32>) {
 
 // -----
 
-// qcomp stores every element of a constant (a splat too): a literal past 4 GiB is
-// refused where it is written, not with a MemoryError at the next line.
-func.func @huge_splat() {
-  // expected-error@+1 {{dense literal of 10000000000 elements is larger than qcomp holds (4 GiB): constants are stored element by element}}
-  %0 = stablehlo.constant dense<1.0> : tensor<100000x100000xf32>
+// A non-splat literal past 4 GiB is refused where it is written, not with a MemoryError
+// at the next line (its text alone would be gigabytes: qcomp stores it element by element).
+func.func @huge_list() {
+  // expected-error@+1 {{dense literal of 10000000000 elements is larger than qcomp holds (4 GiB): only a splat is held as one element}}
+  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<100000x100000xf32>
   return
 }
 
 // -----
 
-func.func @dimension_past_an_index() {
-  // expected-error@+1 {{dense literal of 36893488147419103228 elements is larger than qcomp holds (4 GiB): constants are stored element by element}}
-  %0 = stablehlo.constant dense<1.0> : tensor<9223372036854775807x4xf32>
+// A list far shorter than its type is a shape mismatch, found without writing out the
+// type's 10^9 elements.
+func.func @short_list() {
+  // expected-error@+1 {{inferred shape of elements literal ([1, 2]) does not match type ([536870912, 2])}}
+  %0 = stablehlo.constant dense<[[0, 1]]> : tensor<536870912x2xi32>
+  return
+}
+
+// -----
+
+// A splat of any size is one element, as in MLIR (tests/lit/ir/splat.mlir prints them).
+func.func @huge_splat() {
+  %0 = stablehlo.constant dense<1.0> : tensor<100000x100000xf32>
+  %1 = stablehlo.constant dense<1.0> : tensor<9223372036854775807x4xf32>
   return
 }
