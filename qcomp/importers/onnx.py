@@ -209,7 +209,8 @@ def _matmul_nbits_type(node, types, copy):
     """com.microsoft MatMulNBits: Y has A's element type and shape A[..., :-1] + [N]."""
     a = types.get(node.input[0])
     n = next((x.i for x in node.attribute if x.name == "N"), None)
-    if a is None or n is None or not a.tensor_type.HasField("shape"):
+    if a is None or n is None or not a.tensor_type.HasField("shape") \
+            or not a.tensor_type.shape.dim:
         return None
     y = copy(a)
     y.tensor_type.shape.dim[-1].Clear()
