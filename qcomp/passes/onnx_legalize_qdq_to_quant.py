@@ -233,6 +233,11 @@ def matmul_nbits_parts(op: Operation) -> list[Operation]:
         raise Refused(f"K = {k} is not a multiple of block_size = {block}: a sub-channel "
                       "!quant.uniform's blocks tile the dimension")
     assert a is not None and packed is not None and scale is not None
+    a_shape = _shape(a)
+    if not a_shape or a_shape[-1] != k:
+        raise Refused(f"A's last dimension is not K = {k}")
+    if _shape(op.results[0]) != (*a_shape[:-1], n):
+        raise Refused(f"the result's shape is not A's with N = {n} last")
     expressed = a.type.element_type  # type: ignore[attr-defined]
     if scale.type.element_type != expressed:  # type: ignore[attr-defined]
         raise Refused("A and the scales have different types")

@@ -88,3 +88,14 @@ func.func @weight_not_constant(%a: tensor<1x32xf32>, %b: tensor<2x2x8xui8>) -> t
   %y = "onnx.Custom"(%a, %b, %s) {function_name = "MatMulNBits", domain_name = "com.microsoft", N = 2 : si64, block_size = 16 : si64, K = 32 : si64, bits = 4 : si64} : (tensor<1x32xf32>, tensor<2x2x8xui8>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %y : tensor<1x2xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @a_not_k
+// CHECK:         "onnx.Custom"
+func.func @a_not_k(%a: tensor<1x16xf32>, %b: tensor<2x2x8xui8>) -> tensor<1x2xf32> {
+  %s = onnx.Constant dense<[[0.5, 0.25], [1.0, 2.0]]> : tensor<2x2xf32>
+  // expected-remark @+1 {{'onnx.Custom' (MatMulNBits) stays: A's last dimension is not K = 32}}
+  %y = "onnx.Custom"(%a, %b, %s) {function_name = "MatMulNBits", domain_name = "com.microsoft", N = 2 : si64, block_size = 16 : si64, K = 32 : si64, bits = 4 : si64} : (tensor<1x16xf32>, tensor<2x2x8xui8>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
