@@ -205,6 +205,52 @@ def _infer(model, nodes_by_name):
         raise OnnxImportError(f"shape inference failed: {text.splitlines()[0]}") from None
 
 
+def _matmul_nbits_type(node, types, copy):
+    """com.microsoft MatMulNBits: Y has A's element type and shape A[..., :-1] + [N]."""
+    a = types.get(node.input[0])
+    n = next((x.i for x in node.attribute if x.name == "N"), None)
+    if a is None or n is None or not a.tensor_type.HasField("shape") \
+            or not a.tensor_type.shape.dim:
+        return None
+    y = copy(a)
+    y.tensor_type.shape.dim[-1].Clear()
+    y.tensor_type.shape.dim[-1].dim_value = n
+    return y
+
+
+CONTRIB_TYPES = {("com.microsoft", "MatMulNBits"): _matmul_nbits_type}
+"""Output types of contrib ops that ONNX's shape inference does not know (it leaves
+their outputs untyped, and everything computed from them)."""
+
+
+def _infer_with_contrib(model, nodes_by_name):
+    """ONNX's shape inference, re-run with the outputs of `CONTRIB_TYPES` ops typed by
+    their rule until no more become known (a contrib op after a contrib op)."""
+    import copy
+
+    onnx = _onnx()
+    inferred = _infer(model, nodes_by_name)
+    rules = [n for n in model.graph.node if (n.domain, n.op_type) in CONTRIB_TYPES]
+    known: dict = {}
+    while rules:
+        g = inferred.graph
+        types = {vi.name: vi.type for vi in (*g.value_info, *g.input, *g.output)
+                 if vi.type.WhichOneof("value") and vi.type.tensor_type.HasField("shape")}
+        added = False
+        for n in rules:
+            if n.output and n.output[0] and n.output[0] not in types | known:
+                t = CONTRIB_TYPES[(n.domain, n.op_type)](n, types, copy.deepcopy)
+                if t is not None:
+                    known[n.output[0]] = t
+                    added = True
+        if not added:
+            break
+        m = copy.deepcopy(model)
+        m.graph.value_info.extend(onnx.ValueInfoProto(name=k, type=t) for k, t in known.items())
+        inferred = _infer(m, nodes_by_name)
+    return inferred
+
+
 def _node_label(node, index: int) -> str:
     return f"node '{node.name or f'#{index}'}' ({node.op_type})"
 
@@ -259,7 +305,7 @@ def import_model(model) -> ModuleOp:
     if "" not in opsets and any(n.domain in STANDARD_DOMAINS for n in g.node):
         raise OnnxImportError("the model imports no opset of the default domain")
     nodes_by_name = {n.name: n for n in g.node}
-    inferred = _infer(model, nodes_by_name).graph
+    inferred = _infer_with_contrib(model, nodes_by_name).graph
     vtypes = {}
     for vi in (*inferred.value_info, *inferred.input, *inferred.output, *g.input, *g.output):
         if vi.name not in vtypes and vi.type.WhichOneof("value"):

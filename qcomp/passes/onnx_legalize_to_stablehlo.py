@@ -10,7 +10,7 @@ its tests in `test/mlir/conversion/onnx_to_stablehlo/`), for static shapes:
 | Sigmoid, Tanh | logistic, tanh |
 | Clip | clamp(min, x, max); an absent bound is -inf / +inf (the integer type's ends) |
 | Softmax | reduce max, subtract, exponential, reduce add, divide (onnx-mlir's decomposed form, `--decompose-onnx=target=stablehlo`: the max subtracted first) |
-| MatMul | dot (2-D), else dot_general with the batch broadcast |
+| MatMul | dot (2-D), else dot_general with the batch broadcast; B = uniform_dequantize of a 2-D sub-channel (blockwise) weight: the hybrid dot_general on that weight (below) |
 | Gemm | transpose, dot, multiply by alpha, broadcast C, multiply by beta, add |
 | Conv | convolution `[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]` (+ broadcast bias, add) |
 | MaxPoolSingleOut | reduce_window maximum from -inf (an integer type's lowest value) |
@@ -27,6 +27,15 @@ canonicalizer makes of them; Gather uses `stablehlo.gather` in place of the depr
 `torch_index_select`. An op this pass cannot lower (a dynamic or unranked result, an
 attribute it does not handle) stays, with a remark saying why: as in onnx-mlir, the
 conversion is partial.
+
+Blockwise weights (not in onnx-mlir): a MatMul whose B is `stablehlo.uniform_dequantize`
+of a 2-D value of a sub-channel `!quant.uniform` type (what onnx-legalize-qdq-to-quant
+makes of a blocked DequantizeLinear and of MatMulNBits) becomes
+`dot_general(A, W) contracting A's last dimension with W's first`, the hybrid form of
+qcomp's blockwise extension (float A, result `A @ dequantize(W)`; docs/blockwise.md). A
+constant W becomes one quantized `stablehlo.constant`; unsigned storage is re-biased to
+signless (`q - 2^(w-1)`, zero points likewise: the same reals, and what StableHLO's
+signless lowerings read right). The dequantize and the constants it leaves unused go.
 """
 
 from __future__ import annotations
@@ -51,13 +60,22 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.onnx import core
 from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import float_shapes as fs
+from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
 )
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
-from qcomp.passes.utils.builder import Builder, element_of, in_element_type, shape_of, tensor_type
+from qcomp.passes.utils.builder import (
+    Builder,
+    dense_ints,
+    dense_values,
+    element_of,
+    in_element_type,
+    shape_of,
+    tensor_type,
+)
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-legalize-to-stablehlo"
@@ -86,7 +104,10 @@ def _lowest_highest(e) -> tuple[float, float]:
 
 
 class _Emit(Builder):
-    """qcomp's `Builder` with the few StableHLO pieces this pass needs."""
+    """qcomp's `Builder` with the few StableHLO pieces this pass needs; `folded`
+    collects ops a lowering bypassed (erased after the walk when left without uses)."""
+
+    folded: list[Operation]
 
     def numpy_broadcast(self, x: SSAValue, out: tuple[int, ...]) -> SSAValue:
         """`x` broadcast NumPy-style to `out` (trailing dimensions aligned)."""
@@ -167,9 +188,65 @@ def _softmax(b: _Emit, op, out):
     return b.op(sh.DivideOp, [ex, s], e, out)
 
 
+def _blockwise_weight(op) -> tuple[SSAValue, list[Operation]] | None:
+    """MatMul's B when it is `uniform_dequantize` of a 2-D sub-channel (blockwise)
+    value: (the quantized value, the ops that may go dead), else None."""
+    dq = op.B.owner
+    if not isinstance(dq, sh.UniformDequantizeOp):
+        return None
+    q = dq.operand
+    qt = quantized_element(q.type)
+    if not isinstance(qt, UniformQuantizedType) or not qt.is_blockwise:
+        return None
+    if len(shape_of(q)) != 2 or qt.expressed_type != element_of(op.A):
+        return None
+    return q, [dq]
+
+
+def _quantized_constant(b: _Emit, q: SSAValue, dead: list[Operation]) -> SSAValue:
+    """`quant.scast` of a constant as one quantized `stablehlo.constant` (its storage
+    values, the quantized type), as StableHLO prints a quantized constant. Unsigned
+    storage uW is re-biased to signless iW: q - 2^(W-1) with zero points z - 2^(W-1),
+    the same reals (q - z) * s, and the storage StableHLO's lowerings read as signless
+    (`rescale=stablehlo` reads u4 9 as i4 -7, as upstream does)."""
+    cast = q.owner
+    if not isinstance(cast, StorageCastOp):
+        return q
+    c = cast.arg.owner
+    v = c.properties.get("value") if isinstance(c, sh.ConstantOp | core.ConstantOp) else None
+    if not isinstance(v, DenseIntOrFPElementsAttr):
+        return q
+    dead += [cast, c]
+    qt = quantized_element(q.type)
+    assert isinstance(qt, UniformQuantizedType)
+    if isinstance(qt.storage_type, IntegerType) and not qt.is_signed:
+        w = qt.storage_bitwidth
+        off = 1 << (w - 1)
+        signed = IntegerType(w)
+        shape = shape_of(q)
+        t = UniformQuantizedType.build(
+            signed, qt.expressed_type, [float(x) for x in qt.scales.reshape(-1)],
+            [int(z) - off for z in qt.zero_points.reshape(-1)],
+            quantized_dimensions=qt.quantized_dimensions, block_sizes=qt.block_sizes,
+            params_shape=qt.params_shape, storage_min=qt.storage_min - off,
+            storage_max=qt.storage_max - off)
+        v = dense_ints(TensorType(signed, shape), dense_values(v) - off)
+        return b.emit(sh.ConstantOp(v, TensorType(t, shape)))
+    return b.emit(sh.ConstantOp(v, q.type))
+
+
 def _matmul(b: _Emit, op, out):
     e = element_of(op.Y)
     a, c = op.A, op.B
+    w = _blockwise_weight(op)
+    if w is not None:
+        # a blockwise weight: the hybrid dot_general (float A, W on its sub-channel
+        # type; docs/blockwise.md) contracting A's last dimension with W's first
+        q, dead = w
+        c = _quantized_constant(b, q, dead)
+        b.folded += dead
+        dn = DotDimensionNumbersAttr.get([], [], [len(shape_of(a)) - 1], [0])
+        return b.op(sh.DotGeneralOp, [a, c], e, out, dot_dimension_numbers=dn)
     sa, sc = shape_of(a), shape_of(c)
     if len(sa) == 2 and len(sc) == 2:
         return b.op(sh.DotOp, [a, c], e, out)
@@ -316,6 +393,9 @@ LOWERINGS = {
 
 
 class LegalizeOnnxFloatOps(RewritePattern):
+    def __init__(self) -> None:
+        self.folded: list[Operation] = []
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, fo.IdentityOp):
             rewriter.replace(op, [], [op.input])
@@ -333,7 +413,9 @@ class LegalizeOnnxFloatOps(RewritePattern):
             for v in op.operands:
                 if not core.is_none(v):
                     _static(v, op)
-            result = lower(_Emit(rewriter, op), op, out)
+            b = _Emit(rewriter, op)
+            b.folded = self.folded
+            result = lower(b, op, out)
         except Unsupported as e:
             remark(op, str(e))
             return
@@ -353,13 +435,19 @@ class EraseUnusedNoValue(RewritePattern):
 @dataclass(frozen=True)
 class OnnxLegalizeToStablehloPass(ModulePass):
     """onnx-mlir's float ops (Conv, MatMul, Gemm, Add, ..., Gather) and onnx.Constant as
-    StableHLO, the IR onnx-mlir's conversion emits for static shapes; ops it cannot
-    lower stay, with a remark."""
+    StableHLO, the IR onnx-mlir's conversion emits for static shapes; a MatMul of a
+    dequantized sub-channel (blockwise) weight as the hybrid dot_general on that weight
+    (qcomp's extension); ops it cannot lower stay, with a remark."""
 
     name = "onnx-legalize-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LegalizeOnnxFloatOps(), apply_recursively=False).rewrite_module(op)
+        legalize = LegalizeOnnxFloatOps()
+        PatternRewriteWalker(legalize, apply_recursively=False).rewrite_module(op)
+        for dead in legalize.folded:  # a folded dequantize, then its scast and constant
+            if dead.parent is not None and not any(r.uses for r in dead.results):
+                dead.detach()
+                dead.erase()
         PatternRewriteWalker(EraseUnusedNoValue(), apply_recursively=False,
                              walk_reverse=True).rewrite_module(op)
 

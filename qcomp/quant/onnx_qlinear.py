@@ -178,18 +178,28 @@ def _unpack(packed: np.ndarray, bits: int, count: int) -> np.ndarray:
     return vals.reshape(*b.shape[:-1], -1)[..., :count]
 
 
+def nbits_weight(b, scales, zero_points=None, *, K, N, bits=4, block_size):
+    """MatMulNBits' B unpacked: (q[N, K] uint8, scale[N, nb], zp[N, nb]) with nb =
+    ceil(K / block_size); zp unpacked from uint8 (`bits` wide, low bits first), else
+    in the scales' type, default 2^(bits-1)."""
+    nb = math.ceil(K / block_size)
+    q = _unpack(np.asarray(b).reshape(N, nb, -1), bits, block_size).reshape(N, nb * block_size)[:, :K]
+    s = np.asarray(scales).reshape(N, nb)
+    if zero_points is None:
+        zp = np.full((N, nb), 1 << (bits - 1), np.uint8)
+    elif np.asarray(zero_points).dtype == np.uint8:
+        zp = _unpack(np.asarray(zero_points).reshape(N, -1), bits, nb)
+    else:
+        zp = np.asarray(zero_points).reshape(N, nb)
+    return q, s, zp
+
+
 def matmul_nbits(a, b, scales, zero_points=None, g_idx=None, bias=None, *, out, K, N,
                  bits=4, block_size, **_):
     """com.microsoft MatMulNBits: `a @ dequantize(b)^T (+ bias)`."""
     nb = math.ceil(K / block_size)
-    q = _unpack(np.asarray(b).reshape(N, nb, -1), bits, block_size).reshape(N, nb * block_size)[:, :K]
-    s = np.asarray(scales, np.float32).reshape(N, nb)
-    if zero_points is None:
-        zp = np.full((N, nb), 1 << (bits - 1), np.float32)
-    elif np.asarray(zero_points).dtype == np.uint8:
-        zp = _unpack(np.asarray(zero_points).reshape(N, -1), bits, nb).astype(np.float32)
-    else:
-        zp = np.asarray(zero_points, np.float32).reshape(N, nb)
+    q, s, zp = nbits_weight(b, scales, zero_points, K=K, N=N, bits=bits, block_size=block_size)
+    s, zp = s.astype(np.float32), zp.astype(np.float32)
     blk = np.arange(K) // block_size if g_idx is None else np.asarray(g_idx, np.int64).reshape(-1)
     if blk.shape != (K,) or blk.min(initial=0) < 0 or blk.max(initial=0) >= nb:
         raise ValueError(f"g_idx must hold {K} block indices in [0, {nb})")

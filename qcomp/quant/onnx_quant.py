@@ -85,6 +85,18 @@ def expand(p: np.ndarray, x_shape: tuple[int, ...], axis: int, block_size: int) 
     return np.repeat(p, block_size, axis=a).take(range(x_shape[a]), axis=a)
 
 
+def positive_scales(x, scale, zero_point, lo: int, hi: int, *, axis: int = 1,
+                    block_size: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The same reals with positive scales: where s < 0, (x - zp) * s = (x' - zp') * -s
+    with x' = lo + hi - x and zp' = lo + hi - zp (the storage range [lo, hi] reflected:
+    exact, and lo <= lo + hi - v <= hi). onnxruntime's symmetric blockwise quantizer
+    gives a block the sign that maps its largest magnitude to -2^(bits-1)."""
+    x, s, z = np.asarray(x, np.int64), np.asarray(scale), np.asarray(zero_point, np.int64)
+    neg = s < 0
+    flip = expand(neg, x.shape, axis, block_size)
+    return np.where(flip, lo + hi - x, x), np.abs(s), np.where(neg, lo + hi - z, z)
+
+
 def _divide(x: np.ndarray, s: np.ndarray, precision: str | None) -> np.ndarray:
     if precision:
         dt = onnx_numpy_dtype(precision)

@@ -116,3 +116,44 @@ def test_large_initializers_print_as_hex_and_read_back(dtype, tp):
     assert r.error is None, r.error
     bits = f"u{want.itemsize}"
     assert (r.results[0].view(bits) == want.view(bits)).all()
+
+
+def test_matmul_nbits_outputs_are_typed(tmp_path):
+    """ONNX's shape inference leaves com.microsoft MatMulNBits' output untyped (and the
+    ops after it); the importer types it (A's shape, N last) and infers again, so a
+    MatMulNBits -> Relu -> MatMulNBits chain with no value_info imports, and runs as
+    onnxruntime computes it."""
+    ort = pytest.importorskip("onnxruntime")
+    rng = np.random.default_rng(0)
+
+    def nbits(name, a, y, k, n):
+        b = rng.integers(0, 256, (n, k // 16, 8), dtype=np.uint8)
+        s = (rng.random((n, k // 16)) * 0.1 + 0.01).astype(np.float32)
+        inits = [numpy_helper.from_array(b, name + "_b"), numpy_helper.from_array(s, name + "_s")]
+        node = helper.make_node("MatMulNBits", [a, name + "_b", name + "_s"], [y], name=name,
+                                domain="com.microsoft", K=k, N=n, bits=4, block_size=16)
+        return node, inits
+
+    n1, i1 = nbits("m1", "x", "h", 32, 16)
+    n2, i2 = nbits("m2", "r", "y", 16, 4)
+    g = helper.make_graph([n1, helper.make_node("Relu", ["h"], ["r"]), n2], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 32])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                          i1 + i2)
+    m = helper.make_model(g, ir_version=10, opset_imports=[
+        helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)])
+    p = tmp_path / "m.onnx"
+    p.write_bytes(m.SerializeToString())
+    rc, out, err = _tool(qcomp_opt.run, [str(p)])
+    assert rc == 0, err
+    assert "-> tensor<2x3x16xf32>" in out and '"onnx.Relu"' in out
+    assert "-> (tensor<2x3x4xf32> {onnx.name = \"y\"})" in out
+    x = rng.standard_normal((2, 3, 32)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    rc, out, err = _tool(qcomp_run.run_tool, [str(p), "--inputs", str(tmp_path / "in.npz"),
+                                         "--output", str(tmp_path / "out.npz")])
+    assert rc == 0, err
+    got = np.load(tmp_path / "out.npz")["result0"]
+    want = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]
+                                ).run(None, {"x": x})[0]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

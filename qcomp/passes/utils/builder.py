@@ -36,7 +36,7 @@ from qcomp.dialects import chlo
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import float_kind
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.ir.splat import is_splat_array, splat_attr
+from qcomp.ir.splat import dense_array, dense_attr, is_held_splat, is_splat_array, splat_attr
 from qcomp.quant.uniform import expressed_numpy_dtype
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -77,6 +77,24 @@ def tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
 @lru_cache(maxsize=4096)
 def _dense(element: Attribute, shape: tuple[int, ...], flat: tuple) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr.from_list(tensor_type(element, shape), list(flat))
+
+
+def dense_ints(t: TensorType, values) -> DenseIntOrFPElementsAttr:
+    """A dense attribute of the integer tensor type `t` holding `values` (through
+    bytes: no Python list, for large weights)."""
+    raw = np.asarray(values).astype(np.dtype(t.get_element_type().format))  # type: ignore[attr-defined]
+    return dense_attr(t, np.ascontiguousarray(raw).tobytes())
+
+
+def dense_values(a: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The values of a dense attribute as an array of its shape: integers (int64) read
+    from its bytes, the rest as float64 (`qcomp.ir.splat.dense_array`); a held splat is
+    a read-only broadcast view."""
+    e = a.get_element_type()
+    if not isinstance(e, IntegerType) or e.width.data == 1 or is_held_splat(a):
+        return dense_array(a, np.int64 if isinstance(e, IntegerType) else np.float64)
+    flat = np.frombuffer(a.data.data, np.dtype(e.format)).astype(np.int64)
+    return flat.reshape(tuple(a.get_type().get_shape()))
 
 
 def in_element_type(values, element: Attribute) -> np.ndarray:
