@@ -195,6 +195,23 @@ def blocked_dimensions(q: UniformQuantizedType, shape: Sequence[int]) -> list[in
             if 0 < b < shape[d] or shape[d] < 0]
 
 
+def _verify_blockwise_types(lhs: Attribute, result: Attribute, ql, qr, qo) -> bool:
+    """A blockwise rhs with a float (hybrid) or quantized lhs and result: the expressed
+    types agree; True when the lhs is quantized (the fully quantized form)."""
+    if (ql is None) != (qo is None):
+        fail("rhs should be quantized for quantized operations and "
+             "is_quantized(lhs)=is_quantized(result) should hold")
+    if ql is None:
+        le, oe = element_type(lhs), element_type(result)
+        if le != qr.expressed_type or le != oe:
+            fail("mismatched rhs quantization expressed type and lhs and result element type")
+        return False
+    assert qo is not None  # ql is per-tensor: the op's element kinds say so
+    if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
+        fail("mismatched lhs, rhs and result quantization expressed types")
+    return True
+
+
 def verify_blockwise_dot_general(lhs: Attribute, rhs: Attribute, result: Attribute,
                                  rhs_contracting: Sequence[int],
                                  rhs_batching: Sequence[int]) -> None:
@@ -211,17 +228,7 @@ def verify_blockwise_dot_general(lhs: Attribute, rhs: Attribute, result: Attribu
     if sum(d in rhs_contracting for d in blocked) > 1:
         fail("blockwise rhs (qcomp extension): at most one contracting dimension may be "
              "split into blocks")
-    if (ql is None) != (qo is None):
-        fail("rhs should be quantized for quantized operations and "
-             "is_quantized(lhs)=is_quantized(result) should hold")
-    if ql is None:
-        le, oe = element_type(lhs), element_type(result)
-        if le != qr.expressed_type or le != oe:
-            fail("mismatched rhs quantization expressed type and lhs and result element type")
-        return
-    assert qo is not None  # ql is per-tensor: the op's element kinds say so
-    if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
-        fail("mismatched lhs, rhs and result quantization expressed types")
+    _verify_blockwise_types(lhs, result, ql, qr, qo)
 
 
 def verify_dot_general(lhs: Attribute, rhs: Attribute, result: Attribute,
@@ -257,17 +264,8 @@ def verify_blockwise_convolution(lhs: Attribute, rhs: Attribute, result: Attribu
     if any(d not in (kernel_input_feature, kernel_output_feature) for d in blocked):
         fail("blockwise rhs (qcomp extension): only the kernel input and output feature "
              "dimensions may be split into blocks")
-    if (ql is None) != (qo is None):
-        fail("rhs should be quantized for quantized operations and "
-             "is_quantized(lhs)=is_quantized(result) should hold")
-    if ql is None:
-        le, oe = element_type(lhs), element_type(result)
-        if le != qr.expressed_type or le != oe:
-            fail("mismatched rhs quantization expressed type and lhs and result element type")
+    if not _verify_blockwise_types(lhs, result, ql, qr, qo):
         return
-    assert qo is not None  # ql is per-tensor: the op's element kinds say so
-    if not ql.expressed_type == qr.expressed_type == qo.expressed_type:
-        fail("mismatched lhs, rhs and result quantization expressed types")
     if groups != 1:
         fail("blockwise rhs (qcomp extension): a quantized lhs needs feature_group_count "
              "and batch_group_count of 1")
