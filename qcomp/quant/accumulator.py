@@ -125,19 +125,3 @@ def fixed_point_parameters(multiplier) -> tuple[np.ndarray, np.ndarray]:
     mult = np.array([p[0] for p in pairs], np.int64).reshape(m.shape)
     shift = np.array([p[1] for p in pairs], np.int64).reshape(m.shape)
     return mult, shift
-
-
-@ieee
-def fixed_point_rescale(value, mult, shift, zero_points, storage_min: int,
-                        storage_max: int) -> np.ndarray:
-    """`rescale=fixed-point`: clamp(((v * M + 2^(shift-1)) >> shift) + z_res, min, max), int64.
-
-    TOSA RESCALE with SINGLE_ROUND and scale32 (ties round toward +inf, `>>` is
-    arithmetic); the product is computed in 64 bits (exact for |v| < 2^32).
-    """
-    v = np.asarray(value).astype(np.int64)
-    mult = np.asarray(mult, np.int64)
-    shift = np.asarray(shift, np.int64)
-    r = (v * mult + (np.int64(1) << (shift - 1))) >> shift
-    r = r + np.asarray(zero_points).astype(np.int64)
-    return np.clip(r, storage_min, storage_max)

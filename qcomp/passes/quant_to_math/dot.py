@@ -14,9 +14,9 @@ computed at run time, as `stablehlo.reduce`. Then, by `rescale`:
 - `float`: `clamp(round_nearest_even(f64(acc) * (s_l s_r) / s_res + z_res), min, max)`
   in float64 (`qcomp.quant.accumulator.rescale_accumulator`, what `--semantics spec`
   computes); acc in i32 when it provably fits, else i64.
-- `fixed-point`: `clamp(((acc * M + 2^(shift-1)) >> shift) + z_res, min, max)` with
-  (M, shift) = `multiplier_and_shift(s_l s_r / s_res)` per channel
-  (`qcomp.quant.accumulator.fixed_point_rescale`).
+- `fixed-point`: `clamp(MBQM(acc, M, shift) + z_res, min, max)`, TFLite's
+  MultiplyByQuantizedMultiplier with (M, shift) = QuantizeMultiplier(s_l s_r / s_res)
+  per channel (`qcomp.quant.tflite.mbqm`, emitted by `emit.fixed_point_rescale`).
 - `stablehlo`: upstream's i32 formula (`qcomp.quant.stablehlo.dot_zero_point_offset`,
   `dot_rescale`): `off = z_r Σq_l + z_l Σq_r - z_l z_r K`; if |cs - 1| > 0.001 (cs =
   s_l s_r / s_res, channel 0 for per-axis) acc and off become `i32(f32(v) * f32(cs))`
@@ -463,13 +463,9 @@ def upstream_types_ok(lq, rq, oq) -> bool | None:
     return None
 
 
-def _as_result(b: Builder, c: Contraction, term, like: SSAValue) -> SSAValue:
-    """A zero-point term (a NumPy array shaped for the result, or an SSA value awaiting
-    its broadcast) as a tensor of the kernel result's run-time shape."""
-    if isinstance(term, SSAValue):
-        if term not in b.pending:
-            return term
-        return b.dynamic_broadcast(term, like, b.pending.pop(term))
+def _constant_as_result(b: Builder, term: np.ndarray, like: SSAValue) -> SSAValue:
+    """A folded zero-point term (a NumPy array shaped for the result, size 1 where it
+    broadcasts) as an i32 tensor of the kernel result's run-time shape."""
     a = signed_view(np.asarray(term, np.int64), 32)
     dims = [d for d, n in enumerate(a.shape) if n != 1]
     squeezed = b.constant(a.reshape([a.shape[d] for d in dims]), i32)
@@ -493,10 +489,9 @@ def _upstream_dynamic_offset(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSA
             term = b.emit(chlo.BroadcastMultiplyOp.create(
                 operands=[term, b.constant(np.array(z), i32)], result_types=[term.type]))
             if dims is not None:
-                b.pending[term] = dims
+                term = b.dynamic_broadcast(term, acc, dims)
         else:
-            term = np.asarray(term, np.int64) * z
-        term = _as_result(b, c, term, acc)
+            term = _constant_as_result(b, np.asarray(term, np.int64) * z, acc)
         off = term if off is None else b.binary(sh.AddOp, off, term)
     if zl != 0 and zr != 0:
         rs = shape_of(rhs)
