@@ -41,7 +41,7 @@ _MOVES = (sh.BroadcastInDimOp, sh.ReshapeOp, sh.TransposeOp, sh.ConvertOp)
 _INVERTED_DIVISORS = (sh.DivideOp, sh.SqrtOp, sh.RsqrtOp, sh.ExponentialOp, sh.PowerOp)
 
 
-def make_exact(module: ModuleOp, entry: func.FuncOp, semantics: str = "spec") -> list[np.ndarray]:
+def make_exact(module: ModuleOp, entry: func.FuncOp) -> list[np.ndarray]:
     """Apply every rewrite of the module docstring to `entry` (the `@main` XLA compiles)
     and return the values of the arguments they appended, in order."""
     spell_booleans(module)

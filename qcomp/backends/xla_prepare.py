@@ -249,7 +249,7 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryMod
         if entry.res_attrs is not None:
             entry.res_attrs = None
     _widen_sub_byte_results(entry)
-    constants = xla_exact.make_exact(module, entry, semantics)
+    constants = xla_exact.make_exact(module, entry)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
 
 
