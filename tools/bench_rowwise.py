@@ -5,10 +5,10 @@
 
 Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
 lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
-prepack / unpack / bag kernels in the same run: best of `--repeat` wall times,
-alternating qcomp and torch, torch with its default thread count and with one thread,
-and the best CPU time of qcomp and of single-threaded torch (steadier than wall time
-when other processes share the cores). Every row also says whether qcomp's output
+prepack / unpack / bag kernels in the same run: best of `--repeat` wall times, both
+with their default thread counts (qcomp: `qcomp.quant.threads`, torch: its intra-op
+pool) and both with one thread, and the best CPU time of each single-threaded run
+(steadier than wall time when other processes share the cores). Every row also says whether qcomp's output
 equals torch's bit for bit. The load average before and after is printed: on a
 shared machine the ratios are rough. qcomp's numba kernels are compiled (or loaded
 from their on-disk cache) by a warm-up on a small table before any timed run; that
@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from qcomp.quant import rowwise as rw  # noqa: E402
 from qcomp.quant import rowwise_bags as rb  # noqa: E402
 from qcomp.quant import rowwise_rand as rr  # noqa: E402
+from qcomp.quant import threads as qthreads  # noqa: E402
 
 
 CPU = {}
@@ -92,16 +93,22 @@ def main(argv: list[str] | None = None) -> int:
     tw = torch.from_numpy(w) if torch is not None else None
     rows = []
 
+    q_threads = qthreads.num_threads()
+
+    def one_thread(fn, set_threads, restore):
+        """(best wall time, best CPU time) of fn on one thread."""
+        set_threads(1)
+        try:
+            t_1, _ = best(fn, args.repeat)
+        finally:
+            set_threads(restore)
+        return t_1, CPU[fn]
+
     def torch_times(fn):
         if torch is None:
             return None, None, None
         t_n, out = best(fn, args.repeat)
-        torch.set_num_threads(1)
-        try:
-            t_1, _ = best(fn, args.repeat)
-        finally:
-            torch.set_num_threads(threads)
-        return t_n, (t_1, CPU[fn]), out
+        return t_n, one_thread(fn, torch.set_num_threads, threads), out
 
     xla_notes = []
 
@@ -125,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def row(op: str, fmt: str, qfn, tfn=None, xla_op=None):
         t_q, got = best(qfn, args.repeat)
-        c_q = CPU[qfn]
+        q_1, c_q = one_thread(qfn, qthreads.set_num_threads, q_threads)
         t_n, (t_1, c_1), want = torch_times(tfn) if tfn is not None else (None, (None, None), None)
         same = None
         if want is not None:
@@ -134,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         t_x = same_x = None
         if args.xla and xla_op is not None:
             t_x, same_x = xla_time(*xla_op(got), want)
-        rows.append((op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x))
+        rows.append((op, fmt, t_q, t_n, q_1, t_1, c_q, c_1, same, t_x, same_x))
         return got
 
     def xla_program(name, arg, result):
@@ -196,16 +203,16 @@ def main(argv: list[str] | None = None) -> int:
         return "—" if same is None else ("yes" if same else "NO")
 
     xla_head = " | qcomp on XLA | XLA / torch 1T | XLA same bytes" if args.xla else ""
-    header = (f"| operation ({args.rows:,} × {args.cols} f32) | format | qcomp | torch ({threads} threads) "
-              f"| qcomp / torch | torch (1 thread) | qcomp / torch 1T | CPU qcomp / torch 1T "
-              f"| same bytes{xla_head} |")
+    header = (f"| operation ({args.rows:,} × {args.cols} f32) | format | qcomp ({q_threads} threads) "
+              f"| torch ({threads} threads) | qcomp / torch | qcomp (1 thread) | torch (1 thread) "
+              f"| qcomp / torch 1T | CPU qcomp / torch 1T | same bytes{xla_head} |")
     print(header)
-    print("|" + "---|" * (12 if args.xla else 9))
-    for op, fmt, t_q, t_n, t_1, c_q, c_1, same, t_x, same_x in rows:
+    print("|" + "---|" * (13 if args.xla else 10))
+    for op, fmt, t_q, t_n, q_1, t_1, c_q, c_1, same, t_x, same_x in rows:
         xla_cols = f" | {fmt_t(t_x)} | {fmt_r(t_x, t_1) if t_x else '—'} | {yes(same_x)}" if args.xla else ""
         cpu = "—" if c_1 is None else f"{fmt_t(c_q)} / {fmt_t(c_1)} = {c_q / max(c_1, 1e-9):.1f}"
-        print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(t_1)} "
-              f"| {fmt_r(t_q, t_1)} | {cpu} | {yes(same)}{xla_cols} |")
+        print(f"| {op} | {fmt} | {fmt_t(t_q)} | {fmt_t(t_n)} | {fmt_r(t_q, t_n)} | {fmt_t(q_1)} "
+              f"| {fmt_t(t_1)} | {fmt_r(q_1, t_1)} | {cpu} | {yes(same)}{xla_cols} |")
     for note in xla_notes:
         print(f"XLA {note}")
     print(f"numba kernels compiled or loaded from cache in {warm:.2f} s (warm-up, not timed above)")
@@ -213,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average (1, 5, 15 min) before {load_before[0]:.1f} {load_before[1]:.1f} "
           f"{load_before[2]:.1f}, after {load_after[0]:.1f} {load_after[1]:.1f} {load_after[2]:.1f} "
           f"on {os.cpu_count()} cores")
-    ok = all(r[7] in (None, True) and r[9] in (None, True) for r in rows)
+    ok = all(r[8] in (None, True) and r[10] in (None, True) for r in rows)
     return 0 if ok else 1
 
 

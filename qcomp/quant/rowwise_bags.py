@@ -23,8 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width, unpack_row
+from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width
 from qcomp.quant.rowwise_jit import fma32, load_f16, load_f32, prefetch
+from qcomp.quant.rowwise_kernels import unpack_row
+from qcomp.quant.threads import for_blocks
 
 _AHEAD = 16
 """Entries ahead whose rows `_bag_kernel` asks the cache for (fbgemm's prefetch distance)."""
@@ -107,10 +109,15 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     out = np.zeros((len(starts), cols), F32)
     w = np.zeros(0, F32) if weights is None else np.ascontiguousarray(weights)
     data = np.ascontiguousarray(data)
+    weighted, mean = weights is not None, bool(mean)
     if bits == 8:
-        _bag_kernel_8bit(data, idx, starts, lengths, w, weights is not None, bool(mean), out)
+        def run(a, b):
+            _bag_kernel_8bit(data, idx, starts, lengths, w, weighted, mean, out, a, b)
     else:
-        _bag_kernel_nbit(data, idx, starts, lengths, bits, w, weights is not None, bool(mean), out)
+        def run(a, b):
+            _bag_kernel_nbit(data, idx, starts, lengths, bits, w, weighted, mean, out, a, b)
+    # blocks of bags holding equal numbers of entries (starts: the entries before each)
+    for_blocks(len(starts), max(1, len(idx) * cols // max(1, len(starts))), run, positions=starts)
     return out
 
 
@@ -128,17 +135,17 @@ def _mean(acc, n):
             acc[c] = acc[c] * inverse
 
 
-@njit(cache=True, error_model="numpy")
-def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out):
+@njit(cache=True, error_model="numpy", nogil=True)
+def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out, start, stop):
     """out[m] = the reduction of bag m over fused 8-bit rows in fbgemm's order: per
     entry `acc = fma(w * scale, q, acc + w * bias)` (float32 products and sums, one
     rounding in the fma: `fma32`), then `acc * (1 / length)` for the mean. Four entries
     per pass over the accumulator, then one at a time (the same operations in the same
     order); the rows `_AHEAD` entries on are asked into the cache (random reads from a
-    large table)."""
+    large table). Bags [start, stop) only (`qcomp.quant.threads`)."""
     cols = out.shape[1]
     width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
-    for m in range(starts.shape[0]):
+    for m in range(start, stop):
         acc = out[m]
         n = lengths[m]
         first = starts[m]
@@ -178,15 +185,16 @@ def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out):
             _mean(acc, n)
 
 
-@njit(cache=True, error_model="numpy")
-def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out):
+@njit(cache=True, error_model="numpy", nogil=True)
+def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out, start,
+                     stop):
     """`_bag_kernel_8bit` over fused 4-bit or 2-bit rows, each row's values unpacked
     into a float32 buffer first."""
     cols = out.shape[1]
     width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
     q = np.zeros((4, (data.shape[1] - 4) * 8 // bits), F32)
     q0, q1, q2, q3 = q[0], q[1], q[2], q[3]
-    for m in range(starts.shape[0]):
+    for m in range(start, stop):
         acc = out[m]
         n = lengths[m]
         first = starts[m]

@@ -1,0 +1,339 @@
+"""The row loops of the fused rowwise formats (numba: compiled once, cached on disk).
+
+Every kernel takes its tables as 2-d arrays (`x`: float32 [R, C], `ib`: the same
+memory as int32, `out` / `data`: uint8 [R, W]) and a row range [start, stop), so that
+`qcomp.quant.threads` can hand blocks of rows to threads: the kernels release the GIL
+and no row depends on another, so the split never changes a bit. (Loops index from 0
+within a row: an offset index `r * C + j` costs LLVM its proof that the index is not
+negative, and with it the vectorized loop.)
+
+Row extremes: one vectorized pass over the float bits as integer keys
+`u ^ ((u >> 31) & 0x7FFFFFFF)` (ordered as the floats compare, -0 < +0) decides every
+row but one holding a NaN (a key beyond +-inf's) or a zero extreme (keys 0 and -1),
+where the sign of zero depends on the loop order; those rows run again in the
+reference kernels' own order (`_fbgemm_in_order`, `_first_in_order`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from qcomp.quant.rowwise_jit import (
+    f16_bits,
+    f16_round,
+    f16_value,
+    f32_from_bits,
+    f32_to_bits,
+    fma32,
+    load_f16,
+    load_f32,
+    store_f32,
+    store_u16,
+)
+
+F32 = np.float32
+FLT_MAX = F32(np.finfo(np.float32).max)
+EPSILON_8BIT = F32(1e-8)
+"""fbgemm's `kEpsilon` in the 8-bit inverse scale."""
+
+_ONE = F32(1)
+_ZERO = F32(0)
+_INF = F32(np.inf)
+_255 = F32(255)
+_F16_ONE = 0x3C00
+_JIT = {"cache": True, "error_model": "numpy", "nogil": True}
+"""IEEE division (no ZeroDivisionError), cached next to the module, the GIL released."""
+
+
+def _key_of(x: float) -> np.int32:
+    u = int(np.float32(x).view(np.int32))
+    return np.int32(u ^ ((u >> 31) & 0x7FFFFFFF))
+
+
+_KEY_FLT_MAX, _KEY_NEG_FLT_MAX = _key_of(FLT_MAX), _key_of(-FLT_MAX)
+_KEY_INF, _KEY_NEG_INF = _key_of(np.inf), _key_of(-np.inf)
+
+
+@njit(inline="always", **_JIT)
+def _unkey(k):
+    """The float32 of an int32 key."""
+    k = np.int64(k)
+    return f32_from_bits(np.uint32((k ^ ((k >> 31) & 0x7FFFFFFF)) & 0xFFFFFFFF))
+
+
+@njit(inline="always", **_JIT)
+def _row_keys(ib, kmin, kmax):
+    """(min, max) of the keys of an int32 row, starting from kmin and kmax: int32
+    selects only, so LLVM vectorizes the loop."""
+    for j in range(ib.shape[0]):
+        u = ib[j]
+        k = np.int32(u ^ ((u >> np.int32(31)) & np.int32(0x7FFFFFFF)))
+        kmin = k if k < kmin else kmin
+        kmax = k if k > kmax else kmax
+    return kmin, kmax
+
+
+@njit(inline="always", **_JIT)
+def _ambiguous(kmin, kmax):
+    """A NaN in the row (a key past +-inf's) or a zero extreme (keys 0 and -1)."""
+    return (kmax > _KEY_INF or kmin < _KEY_NEG_INF or kmin == 0 or kmin == -1
+            or kmax == 0 or kmax == -1)
+
+
+@njit(**_JIT)
+def _first_nan_index(row):
+    for j in range(row.shape[0]):
+        if row[j] != row[j]:
+            return j
+    return -1
+
+
+@njit(**_JIT)
+def _fbgemm_in_order(row, lanes):
+    """(min, max) of a float32 row in fbgemm's AVX2 order (`lanes`: a float32 [2, 8]
+    scratch): NaN, NaN for a row holding a NaN (outside the formats' contract); else
+    8 lanes over the first C - C % 8 columns from FLT_MAX / -FLT_MAX (lane l holds
+    columns l, l + 8, ...; `_mm256_min_ps(acc, x)` = `acc < x ? acc : x` keeps the
+    newer of two equal values), the lanes folded in order with `std::min` (keeps the
+    older), then the remaining columns one by one."""
+    n = _first_nan_index(row)
+    if n >= 0:
+        return row[n], row[n]
+    c = row.shape[0]
+    v = c - c % 8
+    lo, hi = lanes[0], lanes[1]
+    for lane in range(8):
+        lo[lane] = FLT_MAX
+        hi[lane] = -FLT_MAX
+    for j in range(0, v, 8):
+        for lane in range(8):
+            a = row[j + lane]
+            lo[lane] = lo[lane] if lo[lane] < a else a
+            hi[lane] = hi[lane] if hi[lane] > a else a
+    mn, mx = FLT_MAX, -FLT_MAX
+    for lane in range(8):
+        mn = lo[lane] if lo[lane] < mn else mn
+        mx = hi[lane] if mx < hi[lane] else mx
+    for j in range(v, c):
+        a = row[j]
+        mn = a if a < mn else mn
+        mx = a if mx < a else mx
+    return mn, mx
+
+
+@njit(**_JIT)
+def _first_in_order(row):
+    """(min, max) of a float32 row (C >= 1) keeping the first of equal values
+    (`std::min_element` / `std::max_element`); NaN, NaN for a row holding a NaN."""
+    n = _first_nan_index(row)
+    if n >= 0:
+        return row[n], row[n]
+    mn = mx = row[0]
+    for j in range(row.shape[0]):
+        a = row[j]
+        mn = a if a < mn else mn
+        mx = a if mx < a else mx
+    return mn, mx
+
+
+@njit(inline="always", **_JIT)
+def _fbgemm_extremes(row, ib, lanes):
+    """fbgemm's (min(FLT_MAX, row min), max(-FLT_MAX, row max)) of a float32 row
+    (`ib`: its int32 bits)."""
+    kmin, kmax = _row_keys(ib, _KEY_FLT_MAX, _KEY_NEG_FLT_MAX)
+    if _ambiguous(kmin, kmax):
+        mn, mx = _fbgemm_in_order(row, lanes)
+    else:
+        mn, mx = _unkey(kmin), _unkey(kmax)
+    return mn, mx
+
+
+@njit(inline="always", **_JIT)
+def _first_extremes(row, ib):
+    """`std::min_element` / `std::max_element` of a float32 row (C >= 1; `ib`: its
+    int32 bits)."""
+    kmin, kmax = _row_keys(ib, _KEY_INF, _KEY_NEG_INF)
+    if _ambiguous(kmin, kmax):
+        mn, mx = _first_in_order(row)
+    else:
+        mn, mx = _unkey(kmin), _unkey(kmax)
+    return mn, mx
+
+
+@njit(inline="always", **_JIT)
+def _round_clamp(t, top):
+    """clamp(rint(t), 0, top) as an int32, NaN -> 0 (fbgemm's cvtps/packus saturation
+    and lrintf's integer indefinite value both give 0); selects only, so it vectorizes."""
+    t = np.rint(t)
+    t = t if t > _ZERO else _ZERO
+    return np.int32(t if t < top else top)
+
+
+# ---------------------------------------------------------------------------
+# Extremes
+# ---------------------------------------------------------------------------
+@njit(**_JIT)
+def fbgemm_min_max_rows(x, ib, mn, mx, start, stop):
+    """mn[r], mx[r] = `_fbgemm_extremes` of rows [start, stop)."""
+    lanes = np.empty((2, 8), F32)
+    for r in range(start, stop):
+        mn[r], mx[r] = _fbgemm_extremes(x[r], ib[r], lanes)
+
+
+@njit(**_JIT)
+def first_min_max_rows(x, ib, mn, mx, start, stop):
+    """mn[r], mx[r] = `_first_extremes` of rows [start, stop)."""
+    for r in range(start, stop):
+        mn[r], mx[r] = _first_extremes(x[r], ib[r])
+
+
+# ---------------------------------------------------------------------------
+# Quantize
+# ---------------------------------------------------------------------------
+@njit(**_JIT)
+def quantize_8bit(x, ib, out, start, stop):
+    """Fused 8-bit rows [start, stop) of x [R, C] into out [R, C + 8]::
+
+        range = max - min    inverse = 255 / (range + 1e-8)
+        q = clamp(rint((x - min) * inverse), 0, 255); then f32 range / 255, f32 min"""
+    lanes = np.empty((2, 8), F32)
+    c = x.shape[1]
+    for r in range(start, stop):
+        row, o = x[r], out[r]
+        mn, mx = _fbgemm_extremes(row, ib[r], lanes)
+        rng = mx - mn
+        inverse = _255 / (rng + EPSILON_8BIT)
+        for j in range(c):
+            o[j] = _round_clamp((row[j] - mn) * inverse, _255)
+        store_f32(o, c, rng / _255)
+        store_f32(o, c + 4, mn)
+
+
+@njit(**_JIT)
+def quantize_nbit(x, ib, out, bits, start, stop):
+    """Fused n-bit rows [start, stop) of x [R, C] into out [R, ceil(C * bits / 8) + 4]::
+
+        bias = f16(min)    m = f32(bias)    range = max - m
+        scale = f16(range == 0 ? 1 : range / (2^bits - 1)); 0 -> 1; 1/scale inf -> 1
+        q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1), packed from the low bits"""
+    lanes = np.empty((2, 8), F32)
+    c = x.shape[1]
+    k = 8 // bits
+    nb = out.shape[1] - 4
+    top = F32((1 << bits) - 1)
+    for r in range(start, stop):
+        row, o = x[r], out[r]
+        mn, mx = _fbgemm_extremes(row, ib[r], lanes)
+        bias16 = f16_bits(mn)
+        m = f16_value(bias16)
+        rng = mx - m
+        scale16 = f16_bits(_ONE if rng == 0 else rng / top)
+        scale = f16_value(scale16)
+        if scale == 0:
+            scale, scale16 = _ONE, _F16_ONE
+        inverse = _ONE / scale
+        if np.isinf(inverse):
+            scale16, inverse = _F16_ONE, _ONE
+        if bits == 4:
+            for b in range(c // 2):
+                o[b] = (_round_clamp((row[2 * b] - m) * inverse, top)
+                        | (_round_clamp((row[2 * b + 1] - m) * inverse, top) << 4))
+        else:
+            for b in range(c // 4):
+                o[b] = (_round_clamp((row[4 * b] - m) * inverse, top)
+                        | (_round_clamp((row[4 * b + 1] - m) * inverse, top) << 2)
+                        | (_round_clamp((row[4 * b + 2] - m) * inverse, top) << 4)
+                        | (_round_clamp((row[4 * b + 3] - m) * inverse, top) << 6))
+        if c % k:
+            v = 0
+            for j in range(c - c % k, c):
+                v |= _round_clamp((row[j] - m) * inverse, top) << ((j % k) * bits)
+            o[c // k] = v
+        store_u16(o, nb, scale16)
+        store_u16(o, nb + 2, bias16)
+
+
+@njit(**_JIT)
+def quantize_fake(x, ib, out, bits, start, stop):
+    """Fake n-bit rows [start, stop) of x [R, C] into out [R, C + 8]: the n-bit values
+    one per byte from `std::min_element` extremes, then f32 scale and f32 bias::
+
+        m = f32(f16(min))   scale = range == 0 ? 1 : f32(f16((max - m) / (2^bits - 1)))
+        q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1) (non-finite -> 0)"""
+    c = x.shape[1]
+    top = F32((1 << bits) - 1)
+    for r in range(start, stop):
+        row, o = x[r], out[r]
+        mn = mx = _ZERO
+        if c:
+            mn, mx = _first_extremes(row, ib[r])
+        m = f16_round(mn)
+        rng = mx - m
+        scale = _ONE if rng == 0 else f16_round(rng / top)
+        inverse = _ONE / scale
+        for j in range(c):
+            t = (row[j] - m) * inverse
+            o[j] = _round_clamp(t, top) if np.isfinite(t) else 0
+        store_f32(o, c, scale)
+        store_f32(o, c + 4, m)
+
+
+# ---------------------------------------------------------------------------
+# Dequantize
+# ---------------------------------------------------------------------------
+@njit(**_JIT)
+def dequantize_8bit(data, out, start, stop):
+    """out[r, c] = fma(q, scale, bias) of fused 8-bit rows [start, stop) of data
+    [R, C + 8] (one rounding: `fma32`)."""
+    c = out.shape[1]
+    for r in range(start, stop):
+        row, o = data[r], out[r]
+        scale, bias = load_f32(row, c), load_f32(row, c + 4)
+        for j in range(c):
+            o[j] = fma32(F32(row[j]), scale, bias)
+
+
+@njit(**_JIT)
+def dequantize_nbit(data, bits, out, start, stop):
+    """out[r, c] = fma(scale, q, bias) of fused n-bit rows [start, stop) of data [R, W]
+    (float16 scale and bias in the last 4 bytes): the first out.shape[1] values."""
+    k = 8 // bits
+    cols = out.shape[1]
+    nb = data.shape[1] - 4
+    for r in range(start, stop):
+        row, o = data[r], out[r]
+        scale, bias = load_f16(row, nb), load_f16(row, nb + 2)
+        if bits == 4:
+            for b in range(cols // 2):
+                v = row[b]
+                o[2 * b] = fma32(scale, F32(v & 0xF), bias)
+                o[2 * b + 1] = fma32(scale, F32(v >> 4), bias)
+        else:
+            for b in range(cols // 4):
+                v = row[b]
+                o[4 * b] = fma32(scale, F32(v & 0x3), bias)
+                o[4 * b + 1] = fma32(scale, F32((v >> 2) & 0x3), bias)
+                o[4 * b + 2] = fma32(scale, F32((v >> 4) & 0x3), bias)
+                o[4 * b + 3] = fma32(scale, F32(v >> 6), bias)
+        for j in range(cols - cols % k, cols):
+            v = (row[j // k] >> ((j % k) * bits)) & ((1 << bits) - 1)
+            o[j] = fma32(scale, F32(v), bias)
+
+
+@njit(inline="always", **_JIT)
+def unpack_row(row, bits, q):
+    """q[c] = value c of a fused n-bit row's packed bytes (all but its last 4; low
+    bits first), as float32."""
+    if bits == 4:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[2 * b] = F32(v & 0xF)
+            q[2 * b + 1] = F32(v >> 4)
+    else:
+        for b in range(row.shape[0] - 4):
+            v = row[b]
+            q[4 * b] = F32(v & 0x3)
+            q[4 * b + 1] = F32((v >> 2) & 0x3)
+            q[4 * b + 2] = F32((v >> 4) & 0x3)
+            q[4 * b + 3] = F32(v >> 6)

@@ -1,0 +1,80 @@
+"""The rowwise kernels on row blocks (qcomp.quant.threads): a table large enough to be
+cut, holding every kind of row, gives torch's bytes whatever the thread count, and the
+bags cut by entries give torch's sums."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tests.quant.rowwise_tables import KINDS, table
+
+from qcomp.quant import rowwise as rw
+from qcomp.quant import rowwise_bags as rb
+from qcomp.quant import threads
+
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
+ops = torch.ops.quantized
+PREPACK = {8: ops.embedding_bag_byte_prepack, 4: ops.embedding_bag_4bit_prepack,
+           2: ops.embedding_bag_2bit_prepack}
+UNPACK = {8: ops.embedding_bag_byte_unpack, 4: ops.embedding_bag_4bit_unpack,
+          2: ops.embedding_bag_2bit_unpack}
+BAG = {8: ops.embedding_bag_byte_rowwise_offsets, 4: ops.embedding_bag_4bit_rowwise_offsets}
+
+
+@pytest.fixture(scope="module")
+def big():
+    """7 x 1000 rows of 64 columns (one block per kind, shuffled): 448,000 values, cut
+    into 3 blocks at 3 threads (`threads.MIN_WORK` = 65,536 per block)."""
+    rng = np.random.default_rng(7)
+    w = np.concatenate([table(rng, kind, 1000, 64) for kind in KINDS])
+    return w[rng.permutation(len(w))]
+
+
+@pytest.fixture(params=[1, 3], ids=["1-thread", "3-threads"])
+def thread_count(request):
+    before = threads.num_threads()
+    threads.set_num_threads(request.param)
+    yield request.param
+    threads.set_num_threads(before)
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_big_tables_match_torch(big, bits, thread_count):
+    tw = torch.from_numpy(big)
+    want = PREPACK[bits](tw).numpy()
+    got = rw.float_to_fused_8bit(big) if bits == 8 else rw.float_to_fused_nbit(big, bits)
+    assert got.tobytes() == want.tobytes()
+    back = UNPACK[bits](torch.from_numpy(want)).numpy()
+    mine = rw.fused_8bit_to_float(got) if bits == 8 else rw.fused_nbit_to_float(got, bits)
+    assert mine.tobytes() == back.tobytes()
+
+
+def test_fake_and_extremes_do_not_depend_on_threads(big):
+    before = threads.num_threads()
+    try:
+        threads.set_num_threads(1)
+        one = [rw.float_to_fused_nbit_fake(big, 4).tobytes(), *map(np.ndarray.tobytes,
+               rw.first_min_max(big) + rw.fbgemm_min_max(big))]
+        threads.set_num_threads(3)
+        three = [rw.float_to_fused_nbit_fake(big, 4).tobytes(), *map(np.ndarray.tobytes,
+                 rw.first_min_max(big) + rw.fbgemm_min_max(big))]
+    finally:
+        threads.set_num_threads(before)
+    assert one == three
+
+
+@pytest.mark.parametrize("bits", [8, 4])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_big_bags_match_torch(big, bits, weighted, thread_count):
+    """6,000 bags of 0 to 40 entries (uneven: cut by entries, not by bags)."""
+    rng = np.random.default_rng(bits)
+    data = rw.float_to_fused_8bit(big) if bits == 8 else rw.float_to_fused_nbit(big, bits)
+    lengths = rng.integers(0, 41, 6000)
+    idx = rng.integers(0, len(data), int(lengths.sum()))
+    w = rng.standard_normal(len(idx)).astype(np.float32) if weighted else None
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    want = BAG[bits](torch.from_numpy(data), torch.from_numpy(idx), torch.from_numpy(offsets),
+                     False, 0, False, None if w is None else torch.from_numpy(w), None,
+                     True).numpy()
+    got = rb.sparse_lengths(data, idx, lengths, bits, w)
+    assert got.tobytes() == want.tobytes()
