@@ -5,7 +5,8 @@
 
 Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
 lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
-prepack / unpack / bag kernels in the same run: best of `--repeat` wall times, both
+prepack / unpack / bag kernels in the same run: best of `--repeat` wall times (of more
+runs for the fast ones, up to a quarter second each), both
 with their default thread counts (qcomp: `qcomp.quant.threads`, torch: its intra-op
 pool) and both with one thread, and the best CPU time of each single-threaded run
 (steadier than wall time when other processes share the cores). Every row also says whether qcomp's output
@@ -43,14 +44,18 @@ CPU = {}
 """Best CPU time (this process, every thread) of the last `best` call per function."""
 
 
-def best(fn, repeat: int) -> tuple[float, object]:
-    """(best wall time, result); the best CPU time goes to CPU[fn]."""
+def best(fn, repeat: int, budget: float = 0.25) -> tuple[float, object]:
+    """(best wall time, result) of at least `repeat` runs, more for fast functions
+    (until `budget` seconds have gone: the best of many is steadier on a shared
+    machine); the best CPU time goes to CPU[fn]."""
     out, t, c = None, float("inf"), float("inf")
-    for _ in range(repeat):
+    start, runs = time.perf_counter(), 0
+    while runs < repeat or (time.perf_counter() - start < budget and runs < 200):
         t0, c0 = time.perf_counter(), time.process_time()
         out = fn()
         t = min(t, time.perf_counter() - t0)
         c = min(c, time.process_time() - c0)
+        runs += 1
     CPU[fn] = c
     return t, out
 

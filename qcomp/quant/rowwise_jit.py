@@ -8,14 +8,22 @@ little-endian float fields inside uint8 rows.
 - `f16_bits(x)`: float32 -> float16 bits, round to nearest even, overflow to inf
   (NumPy's `npy_floatbits_to_halfbits`, so `astype(float16)` bit for bit, NaNs included).
 - `f16_value(h)`: float16 bits -> float32 (exact).
+
+Where the CPU has F16C (`vcvtps2ph` / `vcvtph2ps`: LLVM's `fptrunc` / `fpext` through
+`half`), the float16 conversions use it for every value but a NaN, whose payload the
+instructions would quiet; NaNs (and, for `f16_value`, infinities) take the bit formula.
+Elsewhere the bit formulas do everything.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
+
+from qcomp.quant import jit_cache  # noqa: F401  (stamps the kernels' cache first)
 
 
 @intrinsic
@@ -44,8 +52,30 @@ def fma32(typingctx, a, b, c):
     return types.float32(types.float32, types.float32, types.float32), codegen
 
 
+HAS_F16C = bool(llvm.get_host_cpu_features().get("f16c", False))
+"""Whether numba's target (the host CPU) converts float16 in hardware."""
+
+
+@intrinsic
+def _f16_trunc(typingctx, x):
+    """float32 -> float16 bits (int64) by `fptrunc` (round to nearest even)."""
+    def codegen(context, builder, signature, args):
+        h = builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), ir.IntType(16))
+        return builder.zext(h, ir.IntType(64))
+    return types.int64(types.float32), codegen
+
+
+@intrinsic
+def _f16_ext(typingctx, h):
+    """float16 bits (int64) -> float32 by `fpext` (exact)."""
+    def codegen(context, builder, signature, args):
+        half = builder.bitcast(builder.trunc(args[0], ir.IntType(16)), ir.HalfType())
+        return builder.fpext(half, ir.FloatType())
+    return types.float32(types.int64), codegen
+
+
 @njit(cache=True, inline="always")
-def f16_bits(x):
+def _f16_bits_formula(x):
     """float32 -> float16 bits (int64), round to nearest even (NumPy's algorithm)."""
     f = np.int64(f32_to_bits(x))
     sgn = (f >> 16) & 0x8000
@@ -72,7 +102,7 @@ def f16_bits(x):
 
 
 @njit(cache=True, inline="always")
-def f16_value(h):
+def _f16_value_formula(h):
     """float16 bits -> float32."""
     h = np.int64(h)
     sgn = (h & 0x8000) << 16
@@ -91,6 +121,21 @@ def f16_value(h):
             e -= 1
         bits = sgn | ((e + 112) << 23) | ((m & 0x3FF) << 13)
     return f32_from_bits(np.uint32(bits))
+
+
+if HAS_F16C:
+    @njit(cache=True, inline="always")
+    def f16_bits(x):
+        """float32 -> float16 bits (int64), round to nearest even; NaN payloads as NumPy."""
+        return _f16_trunc(x) if x == x else _f16_bits_formula(x)
+
+    @njit(cache=True, inline="always")
+    def f16_value(h):
+        """float16 bits -> float32 (exact, NaN payloads kept)."""
+        h = np.int64(h)
+        return _f16_ext(h) if (h & 0x7C00) != 0x7C00 else _f16_value_formula(h)
+else:  # pragma: no cover - every x86-64 CPU since 2012 has F16C
+    f16_bits, f16_value = _f16_bits_formula, _f16_value_formula
 
 
 @njit(cache=True, inline="always")

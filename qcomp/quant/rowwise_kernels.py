@@ -320,20 +320,3 @@ def dequantize_nbit(data, bits, out, start, stop):
             v = (row[j // k] >> ((j % k) * bits)) & ((1 << bits) - 1)
             o[j] = fma32(scale, F32(v), bias)
 
-
-@njit(inline="always", **_JIT)
-def unpack_row(row, bits, q):
-    """q[c] = value c of a fused n-bit row's packed bytes (all but its last 4; low
-    bits first), as float32."""
-    if bits == 4:
-        for b in range(row.shape[0] - 4):
-            v = row[b]
-            q[2 * b] = F32(v & 0xF)
-            q[2 * b + 1] = F32(v >> 4)
-    else:
-        for b in range(row.shape[0] - 4):
-            v = row[b]
-            q[4 * b] = F32(v & 0x3)
-            q[4 * b + 1] = F32((v >> 2) & 0x3)
-            q[4 * b + 2] = F32((v >> 4) & 0x3)
-            q[4 * b + 3] = F32(v >> 6)

@@ -230,20 +230,21 @@ def test_bags_of_uneven_lengths_match_torch(bits):
         assert got.tobytes() == want.tobytes(), _diff(got, want)
 
 
-def test_torch_bags_ignore_mode_so_mean_is_caffe2s():
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_torch_bags_ignore_mode_so_mean_is_caffe2s(bits):
     """PyTorch's quantized bags return the sum for mode=1 (mean); SparseLengthsMean is
     Caffe2's: the float32 sum times float32(1 / length), 0 for an empty segment."""
     rng = np.random.default_rng(5)
     w = rng.standard_normal((9, 16)).astype(np.float32)
-    packed = _torch(PREPACK[8], torch.from_numpy(w))
-    lengths = np.array([3, 0, 5, 1])
+    packed = _torch(PREPACK[bits], torch.from_numpy(w))
+    lengths = np.array([3, 0, 5, 1, 4, 9])
     idx = rng.integers(0, 9, int(lengths.sum()))
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     args = (torch.from_numpy(packed), torch.from_numpy(idx), torch.from_numpy(offsets), False)
-    as_sum = _torch(BAG[8], *args, 0, False, None, None, True)
-    as_mean = _torch(BAG[8], *args, 1, False, None, None, True)
+    as_sum = _torch(BAG[bits], *args, 0, False, None, None, True)
+    as_mean = _torch(BAG[bits], *args, 1, False, None, None, True)
     assert as_mean.tobytes() == as_sum.tobytes()
-    mean = rb.sparse_lengths(packed, idx, lengths, 8, mean=True)
+    mean = rb.sparse_lengths(packed, idx, lengths, bits, mean=True)
     inv = np.float32(1) / np.maximum(lengths, 1).astype(np.float32)
     assert mean.tobytes() == (as_sum * inv[:, None]).astype(np.float32).tobytes()
     assert not mean[1].any()
