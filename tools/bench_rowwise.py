@@ -5,11 +5,11 @@
 
 Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
 lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
-prepack / unpack / bag kernels in the same run: best of `--repeat` wall times (of more
-runs for the fast ones, up to a quarter second each), both
-with their default thread counts (qcomp: `qcomp.quant.threads`, torch: its intra-op
-pool) and both with one thread, and the best CPU time of each single-threaded run
-(steadier than wall time when other processes share the cores). Every row also says whether qcomp's output
+prepack / unpack / bag kernels in the same run: qcomp and torch each with their default
+thread counts (qcomp: `qcomp.quant.threads`, torch: its intra-op pool) and each with
+one thread, each timed in blocks of runs (at least `--repeat` runs, more for fast
+rows), the four blocks in turn and twice over (`rounds`): best wall time of each,
+and the best CPU time of each single-threaded run. Every row also says whether qcomp's output
 equals torch's bit for bit. The load average before and after is printed: on a
 shared machine the ratios are rough. qcomp's numba kernels are compiled (or loaded
 from their on-disk cache) by a warm-up on a small table before any timed run; that
@@ -40,23 +40,36 @@ from qcomp.quant import rowwise_rand as rr  # noqa: E402
 from qcomp.quant import threads as qthreads  # noqa: E402
 
 
-CPU = {}
-"""Best CPU time (this process, every thread) of the last `best` call per function."""
+SETTLE = 0.05
+"""Seconds of rest before each block: torch's OpenMP workers spin for some milliseconds
+after a parallel region, and would take a core from the next block."""
 
 
-def best(fn, repeat: int, budget: float = 0.25) -> tuple[float, object]:
-    """(best wall time, result) of at least `repeat` runs, more for fast functions
-    (until `budget` seconds have gone: the best of many is steadier on a shared
-    machine); the best CPU time goes to CPU[fn]."""
-    out, t, c = None, float("inf"), float("inf")
-    start, runs = time.perf_counter(), 0
-    while runs < repeat or (time.perf_counter() - start < budget and runs < 200):
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        t = min(t, time.perf_counter() - t0)
-        c = min(c, time.process_time() - c0)
-        runs += 1
-    CPU[fn] = c
+def rounds(variants: dict, repeat: int, budget: float = 0.25, passes: int = 2) -> dict:
+    """Blocks of runs: each variant (name -> (setup, fn); setup() sets its thread
+    count) runs at least `repeat` times in a row and more while its block has taken
+    less than `budget` seconds (up to 200 runs); the blocks go in turn, `passes` times
+    over, after a rest of `SETTLE` seconds each, so that a neighbour's burst on the
+    shared cores is unlikely to hit every block of one variant. Returns name ->
+    (best wall time, best CPU time of this process, last result)."""
+    best = {k: [float("inf"), float("inf"), None] for k in variants}
+    for _ in range(passes):
+        for name, (setup, fn) in variants.items():
+            setup()
+            time.sleep(SETTLE)
+            b, start, runs = best[name], time.perf_counter(), 0
+            while runs < repeat or (time.perf_counter() - start < budget and runs < 200):
+                t0, c0 = time.perf_counter(), time.process_time()
+                b[2] = fn()
+                b[0] = min(b[0], time.perf_counter() - t0)
+                b[1] = min(b[1], time.process_time() - c0)
+                runs += 1
+    return {k: tuple(v) for k, v in best.items()}
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    """(best wall time, result) of `repeat` runs of fn alone."""
+    t, _, out = rounds({"fn": (lambda: None, fn)}, repeat, budget=0, passes=1)["fn"]
     return t, out
 
 
@@ -100,20 +113,11 @@ def main(argv: list[str] | None = None) -> int:
 
     q_threads = qthreads.num_threads()
 
-    def one_thread(fn, set_threads, restore):
-        """(best wall time, best CPU time) of fn on one thread."""
-        set_threads(1)
-        try:
-            t_1, _ = best(fn, args.repeat)
-        finally:
-            set_threads(restore)
-        return t_1, CPU[fn]
+    def q_at(n):
+        return lambda: qthreads.set_num_threads(n)
 
-    def torch_times(fn):
-        if torch is None:
-            return None, None, None
-        t_n, out = best(fn, args.repeat)
-        return t_n, one_thread(fn, torch.set_num_threads, threads), out
+    def t_at(n):
+        return lambda: torch.set_num_threads(n)
 
     xla_notes = []
 
@@ -136,9 +140,15 @@ def main(argv: list[str] | None = None) -> int:
         return t, None if want is None or got is None else got.tobytes() == want.tobytes()
 
     def row(op: str, fmt: str, qfn, tfn=None, xla_op=None):
-        t_q, got = best(qfn, args.repeat)
-        q_1, c_q = one_thread(qfn, qthreads.set_num_threads, q_threads)
-        t_n, (t_1, c_1), want = torch_times(tfn) if tfn is not None else (None, (None, None), None)
+        variants = {"q": (q_at(q_threads), qfn), "q1": (q_at(1), qfn)}
+        if tfn is not None and torch is not None:
+            variants.update(t=(t_at(threads), tfn), t1=(t_at(1), tfn))
+        got_t = rounds(variants, args.repeat)
+        qthreads.set_num_threads(q_threads)
+        if torch is not None:
+            torch.set_num_threads(threads)
+        (t_q, _, got), (q_1, c_q, _) = got_t["q"], got_t["q1"]
+        t_n, (t_1, c_1, want) = (got_t["t"][0], got_t["t1"]) if "t" in got_t else (None, (None, None, None))
         same = None
         if want is not None:
             want = want.numpy()
