@@ -134,40 +134,6 @@ def fma_f32(a, b, c, integer_factor: bool = False) -> np.ndarray:
         return s.astype(F32)
 
 
-def exact_rows(scale: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """Rows where `q * scale + bias` (q an integer in [0, 256), float32 scale and bias)
-    is exact in float64, so that rounding the float64 result to float32 is the fma.
-
-    With 2^eb <= |scale| < 2^(eb+1) and 2^ec <= |bias| < 2^(ec+1), the sum is a multiple
-    of 2^(min(eb, ec) - 23) below 2^(max(eb + 9, ec + 1) + 1): at most 53 significant
-    bits when -28 <= eb - ec <= 20 (subnormals have a coarser grid: still exact). A zero
-    or non-finite scale or bias needs no correction either."""
-    _, eb = np.frexp(scale)
-    _, ec = np.frexp(bias)
-    d = eb.astype(np.int64) - ec
-    with np.errstate(invalid="ignore"):
-        return ((d >= -28) & (d <= 20)) | (scale == 0) | (bias == 0) | ~np.isfinite(scale) \
-            | ~np.isfinite(bias)
-
-
-def mul_add_rows(q: np.ndarray, scale: np.ndarray, bias: np.ndarray, exact: np.ndarray,
-                 out: np.ndarray | None = None, tmp: np.ndarray | None = None) -> np.ndarray:
-    """float32 fma(q, scale[r], bias[r]) for integer q [R, C] in [0, 256): plain float64
-    arithmetic on the `exact` rows (see `exact_rows`), `fma_f32` on the others; into
-    `out` if given (`tmp`: a float64 scratch array shaped like q)."""
-    out = np.empty(q.shape, F32) if out is None else out
-    if exact.all():
-        s = np.empty(q.shape, np.float64) if tmp is None else tmp
-        with np.errstate(invalid="ignore", over="ignore"):
-            np.copyto(s, q)
-            np.multiply(s, scale.astype(np.float64)[:, None], out=s)
-            np.add(s, bias.astype(np.float64)[:, None], out=s)
-            np.copyto(out, s, casting="same_kind")
-    else:
-        out[...] = fma_f32(q, scale[:, None], bias[:, None], True)
-    return out
-
-
 # ---------------------------------------------------------------------------
 # Row extremes (the loops: qcomp.quant.rowwise_kernels, on threads by row blocks)
 # ---------------------------------------------------------------------------
@@ -238,34 +204,6 @@ def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # Fused 4-bit / 2-bit (float16 scale and bias) and the fake 8-bit-stored variant
 # ---------------------------------------------------------------------------
-def pack_consecutive(q: np.ndarray, bits: int) -> np.ndarray:
-    """[R, C] values < 2^bits -> [R, ceil(C*bits/8)] bytes, column c in byte c // k at
-    bit (c % k) * bits (k = 8 / bits values per byte; unused high slots are 0)."""
-    k = per_byte(bits)
-    r, c = q.shape
-    padded = np.zeros((r, packed_bytes(c, bits) * k), np.uint8)
-    padded[:, :c] = q
-    out = np.zeros((r, padded.shape[1] // k), np.uint8)
-    for s in range(k):
-        out |= padded[:, s::k] << (s * bits)
-    return out
-
-
-def unpack_consecutive(packed: np.ndarray, bits: int, cols: int) -> np.ndarray:
-    """Inverse of `pack_consecutive`: [R, nb] bytes -> [R, cols] values."""
-    k = per_byte(bits)
-    r, nb = packed.shape
-    if k == 1:
-        return packed[:, :cols].copy()
-    if k == 2:
-        p = packed.astype("<u2")
-        v = (p & 0x0F) | ((p & 0xF0) << 4)
-    else:
-        p = packed.astype("<u4")
-        v = (p & 0x03) | ((p & 0x0C) << 6) | ((p & 0x30) << 12) | ((p & 0xC0) << 18)
-    return np.ascontiguousarray(v).view(np.uint8).reshape(r, nb * k)[:, :cols]
-
-
 def _check_nbit(bits: int) -> None:
     if bits not in NBIT_BITS:
         raise RowwiseError(f"n-bit rowwise formats have 4 or 2 bits, got {bits}")

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width
-from qcomp.quant.rowwise_jit import fma32, load_f16, load_f32, prefetch
+from qcomp.quant.rowwise_jit import fma32, get_f16, get_f32, prefetch
 from qcomp.quant.threads import for_blocks
 
 _AHEAD = 16
@@ -124,12 +124,6 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
 
 
 @njit(cache=True, inline="always")
-def _nbit_params(row):
-    """(scale, bias) of a fused n-bit row: its last 4 bytes, float16, as float32."""
-    return load_f16(row, row.shape[0] - 4), load_f16(row, row.shape[0] - 2)
-
-
-@njit(cache=True, inline="always")
 def _prefetch_rows(idx, base, width, first, stop):
     """Ask for the rows of entries [first, stop) (both ends of each) into the cache."""
     for e in range(first, stop):
@@ -168,49 +162,49 @@ def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out, s
         for g in range(n // 4):
             j = first + 4 * g
             _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 4 + _AHEAD, count))
-            r0, r1, r2, r3 = data[idx[j]], data[idx[j + 1]], data[idx[j + 2]], data[idx[j + 3]]
-            s0, b0 = load_f32(r0, cols), load_f32(r0, cols + 4)
-            s1, b1 = load_f32(r1, cols), load_f32(r1, cols + 4)
-            s2, b2 = load_f32(r2, cols), load_f32(r2, cols + 4)
-            s3, b3 = load_f32(r3, cols), load_f32(r3, cols + 4)
+            r0, r1, r2, r3 = idx[j], idx[j + 1], idx[j + 2], idx[j + 3]
+            s0, b0 = get_f32(data, r0, cols), get_f32(data, r0, cols + 4)
+            s1, b1 = get_f32(data, r1, cols), get_f32(data, r1, cols + 4)
+            s2, b2 = get_f32(data, r2, cols), get_f32(data, r2, cols + 4)
+            s3, b3 = get_f32(data, r3, cols), get_f32(data, r3, cols + 4)
             if weighted:
                 s0, b0 = weights[j] * s0, weights[j] * b0
                 s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
                 s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
                 s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
             for c in range(cols):
-                a = fma32(s0, F32(r0[c]), acc[c] + b0)
-                a = fma32(s1, F32(r1[c]), a + b1)
-                a = fma32(s2, F32(r2[c]), a + b2)
-                acc[c] = fma32(s3, F32(r3[c]), a + b3)
+                a = fma32(s0, F32(data[r0, c]), acc[c] + b0)
+                a = fma32(s1, F32(data[r1, c]), a + b1)
+                a = fma32(s2, F32(data[r2, c]), a + b2)
+                acc[c] = fma32(s3, F32(data[r3, c]), a + b3)
         for j in range(first + n // 4 * 4, first + n):
             _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 1 + _AHEAD, count))
-            row = data[idx[j]]
-            scale, bias = load_f32(row, cols), load_f32(row, cols + 4)
+            row = idx[j]
+            scale, bias = get_f32(data, row, cols), get_f32(data, row, cols + 4)
             if weighted:
                 scale, bias = weights[j] * scale, weights[j] * bias
             for c in range(cols):
-                acc[c] = fma32(scale, F32(row[c]), acc[c] + bias)
+                acc[c] = fma32(scale, F32(data[row, c]), acc[c] + bias)
         _store_bag(acc, n, mean, out, m)
 
 
 @njit(cache=True, inline="always")
-def _plane_of_four(acc, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, shift, mask):
+def _plane_of_four(acc, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, shift, mask):
     """acc[b] = the four entries' steps on value `(byte b >> shift) & mask` of each row:
     one plane of packed values (columns b * k + shift / bits), read as contiguous bytes
     so the loop vectorizes like the 8-bit one."""
     for b in range(acc.shape[0]):
-        a = fma32(s0, F32((np.int32(r0[b]) >> shift) & mask), acc[b] + b0)
-        a = fma32(s1, F32((np.int32(r1[b]) >> shift) & mask), a + b1)
-        a = fma32(s2, F32((np.int32(r2[b]) >> shift) & mask), a + b2)
-        acc[b] = fma32(s3, F32((np.int32(r3[b]) >> shift) & mask), a + b3)
+        a = fma32(s0, F32((np.int32(data[r0, b]) >> shift) & mask), acc[b] + b0)
+        a = fma32(s1, F32((np.int32(data[r1, b]) >> shift) & mask), a + b1)
+        a = fma32(s2, F32((np.int32(data[r2, b]) >> shift) & mask), a + b2)
+        acc[b] = fma32(s3, F32((np.int32(data[r3, b]) >> shift) & mask), a + b3)
 
 
 @njit(cache=True, inline="always")
-def _plane_of_one(acc, row, scale, bias, shift, mask):
+def _plane_of_one(acc, data, row, scale, bias, shift, mask):
     """`_plane_of_four` for one entry."""
     for b in range(acc.shape[0]):
-        acc[b] = fma32(scale, F32((np.int32(row[b]) >> shift) & mask), acc[b] + bias)
+        acc[b] = fma32(scale, F32((np.int32(data[row, b]) >> shift) & mask), acc[b] + bias)
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
@@ -235,38 +229,38 @@ def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, 
         for g in range(n // 4):
             j = first + 4 * g
             _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 4 + _AHEAD, count))
-            r0, r1, r2, r3 = data[idx[j]], data[idx[j + 1]], data[idx[j + 2]], data[idx[j + 3]]
-            s0, b0 = _nbit_params(r0)
-            s1, b1 = _nbit_params(r1)
-            s2, b2 = _nbit_params(r2)
-            s3, b3 = _nbit_params(r3)
+            r0, r1, r2, r3 = idx[j], idx[j + 1], idx[j + 2], idx[j + 3]
+            s0, b0 = get_f16(data, r0, nb), get_f16(data, r0, nb + 2)
+            s1, b1 = get_f16(data, r1, nb), get_f16(data, r1, nb + 2)
+            s2, b2 = get_f16(data, r2, nb), get_f16(data, r2, nb + 2)
+            s3, b3 = get_f16(data, r3, nb), get_f16(data, r3, nb + 2)
             if weighted:
                 s0, b0 = weights[j] * s0, weights[j] * b0
                 s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
                 s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
                 s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
             if bits == 4:
-                _plane_of_four(p0, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I15)
-                _plane_of_four(p1, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I15)
+                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I15)
+                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I15)
             else:
-                _plane_of_four(p0, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I3)
-                _plane_of_four(p1, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I2, _I3)
-                _plane_of_four(p2, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I3)
-                _plane_of_four(p3, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I6, _I3)
+                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I3)
+                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I2, _I3)
+                _plane_of_four(p2, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I3)
+                _plane_of_four(p3, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I6, _I3)
         for j in range(first + n // 4 * 4, first + n):
             _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 1 + _AHEAD, count))
-            row = data[idx[j]]
-            scale, bias = _nbit_params(row)
+            row = idx[j]
+            scale, bias = get_f16(data, row, nb), get_f16(data, row, nb + 2)
             if weighted:
                 scale, bias = weights[j] * scale, weights[j] * bias
             if bits == 4:
-                _plane_of_one(p0, row, scale, bias, _I0, _I15)
-                _plane_of_one(p1, row, scale, bias, _I4, _I15)
+                _plane_of_one(p0, data, row, scale, bias, _I0, _I15)
+                _plane_of_one(p1, data, row, scale, bias, _I4, _I15)
             else:
-                _plane_of_one(p0, row, scale, bias, _I0, _I3)
-                _plane_of_one(p1, row, scale, bias, _I2, _I3)
-                _plane_of_one(p2, row, scale, bias, _I4, _I3)
-                _plane_of_one(p3, row, scale, bias, _I6, _I3)
+                _plane_of_one(p0, data, row, scale, bias, _I0, _I3)
+                _plane_of_one(p1, data, row, scale, bias, _I2, _I3)
+                _plane_of_one(p2, data, row, scale, bias, _I4, _I3)
+                _plane_of_one(p3, data, row, scale, bias, _I6, _I3)
         if mean and n > 0:
             inverse = _ONE / F32(n)
             for b in range(nb):

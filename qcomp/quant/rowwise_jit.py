@@ -167,6 +167,37 @@ def store_f32(row, at, x):
 
 
 @njit(cache=True, inline="always")
+def get_f32(table, r, at):
+    """The little-endian float32 at byte `at` of row r of a 2-d uint8 table."""
+    u = (np.uint32(table[r, at]) | (np.uint32(table[r, at + 1]) << np.uint32(8))
+         | (np.uint32(table[r, at + 2]) << np.uint32(16))
+         | (np.uint32(table[r, at + 3]) << np.uint32(24)))
+    return f32_from_bits(u)
+
+
+@njit(cache=True, inline="always")
+def get_f16(table, r, at):
+    """The little-endian float16 at byte `at` of row r of a 2-d uint8 table, as float32."""
+    return f16_value(np.int64(table[r, at]) | (np.int64(table[r, at + 1]) << 8))
+
+
+@njit(cache=True, inline="always")
+def put_f32(table, r, at, x):
+    """Write float32 x little-endian at byte `at` of row r of a 2-d uint8 table (no row
+    view: a numba view costs a reference count per row)."""
+    u = f32_to_bits(x)
+    for i in range(4):
+        table[r, at + i] = np.uint8((u >> np.uint32(8 * i)) & np.uint32(0xFF))
+
+
+@njit(cache=True, inline="always")
+def put_u16(table, r, at, h):
+    """Write the 16 bits h little-endian at byte `at` of row r of a 2-d uint8 table."""
+    table[r, at] = np.uint8(h & 0xFF)
+    table[r, at + 1] = np.uint8((h >> 8) & 0xFF)
+
+
+@njit(cache=True, inline="always")
 def store_u16(row, at, h):
     """Write the 16 bits h little-endian at byte `at` of a uint8 row."""
     row[at] = np.uint8(h & 0xFF)

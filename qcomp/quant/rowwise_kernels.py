@@ -3,9 +3,10 @@
 Every kernel takes its tables as 2-d arrays (`x`: float32 [R, C], `ib`: the same
 memory as int32, `out` / `data`: uint8 [R, W]) and a row range [start, stop), so that
 `qcomp.quant.threads` can hand blocks of rows to threads: the kernels release the GIL
-and no row depends on another, so the split never changes a bit. (Loops index from 0
-within a row: an offset index `r * C + j` costs LLVM its proof that the index is not
-negative, and with it the vectorized loop.)
+and no row depends on another, so the split never changes a bit. Loops index `x[r, j]`
+with j from 0: a flat index `r * C + j` costs LLVM its proof that the index is not
+negative (and with it the vectorized loop), and a row view `x[r]` costs an atomic
+reference count per row (a quarter of the time of the extremes' pass).
 
 Row extremes: one vectorized pass over the float bits as integer keys
 `u ^ ((u >> 31) & 0x7FFFFFFF)` (ordered as the floats compare, -0 < +0) decides every
@@ -26,10 +27,10 @@ from qcomp.quant.rowwise_jit import (
     f32_from_bits,
     f32_to_bits,
     fma32,
-    load_f16,
-    load_f32,
-    store_f32,
-    store_u16,
+    get_f16,
+    get_f32,
+    put_f32,
+    put_u16,
 )
 
 F32 = np.float32
@@ -63,11 +64,11 @@ def _unkey(k):
 
 
 @njit(inline="always", **_JIT)
-def _row_keys(ib, kmin, kmax):
-    """(min, max) of the keys of an int32 row, starting from kmin and kmax: int32
+def _row_keys(ib, r, kmin, kmax):
+    """(min, max) of the keys of row r of int32 ib, starting from kmin and kmax: int32
     selects only, so LLVM vectorizes the loop."""
-    for j in range(ib.shape[0]):
-        u = ib[j]
+    for j in range(ib.shape[1]):
+        u = ib[r, j]
         k = np.int32(u ^ ((u >> np.int32(31)) & np.int32(0x7FFFFFFF)))
         kmin = k if k < kmin else kmin
         kmax = k if k > kmax else kmax
@@ -138,24 +139,24 @@ def _first_in_order(row):
 
 
 @njit(inline="always", **_JIT)
-def _fbgemm_extremes(row, ib, lanes):
-    """fbgemm's (min(FLT_MAX, row min), max(-FLT_MAX, row max)) of a float32 row
+def _fbgemm_extremes(x, ib, r, lanes):
+    """fbgemm's (min(FLT_MAX, row min), max(-FLT_MAX, row max)) of row r of float32 x
     (`ib`: its int32 bits)."""
-    kmin, kmax = _row_keys(ib, _KEY_FLT_MAX, _KEY_NEG_FLT_MAX)
+    kmin, kmax = _row_keys(ib, r, _KEY_FLT_MAX, _KEY_NEG_FLT_MAX)
     if _ambiguous(kmin, kmax):
-        mn, mx = _fbgemm_in_order(row, lanes)
+        mn, mx = _fbgemm_in_order(x[r], lanes)
     else:
         mn, mx = _unkey(kmin), _unkey(kmax)
     return mn, mx
 
 
 @njit(inline="always", **_JIT)
-def _first_extremes(row, ib):
-    """`std::min_element` / `std::max_element` of a float32 row (C >= 1; `ib`: its
-    int32 bits)."""
-    kmin, kmax = _row_keys(ib, _KEY_INF, _KEY_NEG_INF)
+def _first_extremes(x, ib, r):
+    """`std::min_element` / `std::max_element` of row r of float32 x (C >= 1; `ib`:
+    its int32 bits)."""
+    kmin, kmax = _row_keys(ib, r, _KEY_INF, _KEY_NEG_INF)
     if _ambiguous(kmin, kmax):
-        mn, mx = _first_in_order(row)
+        mn, mx = _first_in_order(x[r])
     else:
         mn, mx = _unkey(kmin), _unkey(kmax)
     return mn, mx
@@ -178,14 +179,18 @@ def fbgemm_min_max_rows(x, ib, mn, mx, start, stop):
     """mn[r], mx[r] = `_fbgemm_extremes` of rows [start, stop)."""
     lanes = np.empty((2, 8), F32)
     for r in range(start, stop):
-        mn[r], mx[r] = _fbgemm_extremes(x[r], ib[r], lanes)
+        a, b = _fbgemm_extremes(x, ib, r, lanes)
+        mn[r] = a
+        mx[r] = b
 
 
 @njit(**_JIT)
 def first_min_max_rows(x, ib, mn, mx, start, stop):
     """mn[r], mx[r] = `_first_extremes` of rows [start, stop)."""
     for r in range(start, stop):
-        mn[r], mx[r] = _first_extremes(x[r], ib[r])
+        a, b = _first_extremes(x, ib, r)
+        mn[r] = a
+        mx[r] = b
 
 
 # ---------------------------------------------------------------------------
@@ -200,14 +205,13 @@ def quantize_8bit(x, ib, out, start, stop):
     lanes = np.empty((2, 8), F32)
     c = x.shape[1]
     for r in range(start, stop):
-        row, o = x[r], out[r]
-        mn, mx = _fbgemm_extremes(row, ib[r], lanes)
+        mn, mx = _fbgemm_extremes(x, ib, r, lanes)
         rng = mx - mn
         inverse = _255 / (rng + EPSILON_8BIT)
         for j in range(c):
-            o[j] = _round_clamp((row[j] - mn) * inverse, _255)
-        store_f32(o, c, rng / _255)
-        store_f32(o, c + 4, mn)
+            out[r, j] = _round_clamp((x[r, j] - mn) * inverse, _255)
+        put_f32(out, r, c, rng / _255)
+        put_f32(out, r, c + 4, mn)
 
 
 @njit(**_JIT)
@@ -216,15 +220,19 @@ def quantize_nbit(x, ib, out, bits, start, stop):
 
         bias = f16(min)    m = f32(bias)    range = max - m
         scale = f16(range == 0 ? 1 : range / (2^bits - 1)); 0 -> 1; 1/scale inf -> 1
-        q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1), packed from the low bits"""
+        q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1), packed from the low bits
+
+    The values go to a byte scratch row first (one vectorized loop), then the pairs or
+    quads of bytes, read as one uint16 / uint32, shift into their byte."""
     lanes = np.empty((2, 8), F32)
     c = x.shape[1]
     k = 8 // bits
     nb = out.shape[1] - 4
     top = F32((1 << bits) - 1)
+    q = np.zeros(4 * nb, np.uint8)         # a row's values; slots past C stay 0
+    q16, q32 = q.view(np.uint16), q.view(np.uint32)      # little-endian pairs, quads
     for r in range(start, stop):
-        row, o = x[r], out[r]
-        mn, mx = _fbgemm_extremes(row, ib[r], lanes)
+        mn, mx = _fbgemm_extremes(x, ib, r, lanes)
         bias16 = f16_bits(mn)
         m = f16_value(bias16)
         rng = mx - m
@@ -235,23 +243,20 @@ def quantize_nbit(x, ib, out, bits, start, stop):
         inverse = _ONE / scale
         if np.isinf(inverse):
             scale16, inverse = _F16_ONE, _ONE
-        if bits == 4:
-            for b in range(c // 2):
-                o[b] = (_round_clamp((row[2 * b] - m) * inverse, top)
-                        | (_round_clamp((row[2 * b + 1] - m) * inverse, top) << 4))
-        else:
-            for b in range(c // 4):
-                o[b] = (_round_clamp((row[4 * b] - m) * inverse, top)
-                        | (_round_clamp((row[4 * b + 1] - m) * inverse, top) << 2)
-                        | (_round_clamp((row[4 * b + 2] - m) * inverse, top) << 4)
-                        | (_round_clamp((row[4 * b + 3] - m) * inverse, top) << 6))
-        if c % k:
-            v = 0
-            for j in range(c - c % k, c):
-                v |= _round_clamp((row[j] - m) * inverse, top) << ((j % k) * bits)
-            o[c // k] = v
-        store_u16(o, nb, scale16)
-        store_u16(o, nb + 2, bias16)
+        for j in range(c):
+            q[j] = _round_clamp((x[r, j] - m) * inverse, top)
+        if bits == 4:      # byte b = q[2b] | q[2b + 1] << 4, from the pairs as uint16
+            for b in range(nb):
+                v = q16[b]
+                out[r, b] = (v & np.uint16(0x0F)) | ((v >> np.uint16(4)) & np.uint16(0xF0))
+        else:              # q[4b] | q[4b + 1] << 2 | ..., from the quads as uint32
+            for b in range(nb):
+                v = q32[b]
+                out[r, b] = ((v & np.uint32(0x3)) | ((v >> np.uint32(6)) & np.uint32(0xC))
+                             | ((v >> np.uint32(12)) & np.uint32(0x30))
+                             | ((v >> np.uint32(18)) & np.uint32(0xC0)))
+        put_u16(out, r, nb, scale16)
+        put_u16(out, r, nb + 2, bias16)
 
 
 @njit(**_JIT)
@@ -264,19 +269,18 @@ def quantize_fake(x, ib, out, bits, start, stop):
     c = x.shape[1]
     top = F32((1 << bits) - 1)
     for r in range(start, stop):
-        row, o = x[r], out[r]
         mn = mx = _ZERO
         if c:
-            mn, mx = _first_extremes(row, ib[r])
+            mn, mx = _first_extremes(x, ib, r)
         m = f16_round(mn)
         rng = mx - m
         scale = _ONE if rng == 0 else f16_round(rng / top)
         inverse = _ONE / scale
         for j in range(c):
-            t = (row[j] - m) * inverse
-            o[j] = _round_clamp(t, top) if np.isfinite(t) else 0
-        store_f32(o, c, scale)
-        store_f32(o, c + 4, m)
+            t = (x[r, j] - m) * inverse
+            out[r, j] = _round_clamp(t, top) if np.isfinite(t) else 0
+        put_f32(out, r, c, scale)
+        put_f32(out, r, c + 4, m)
 
 
 # ---------------------------------------------------------------------------
@@ -288,10 +292,9 @@ def dequantize_8bit(data, out, start, stop):
     [R, C + 8] (one rounding: `fma32`)."""
     c = out.shape[1]
     for r in range(start, stop):
-        row, o = data[r], out[r]
-        scale, bias = load_f32(row, c), load_f32(row, c + 4)
+        scale, bias = get_f32(data, r, c), get_f32(data, r, c + 4)
         for j in range(c):
-            o[j] = fma32(F32(row[j]), scale, bias)
+            out[r, j] = fma32(F32(data[r, j]), scale, bias)
 
 
 @njit(**_JIT)
@@ -302,21 +305,19 @@ def dequantize_nbit(data, bits, out, start, stop):
     cols = out.shape[1]
     nb = data.shape[1] - 4
     for r in range(start, stop):
-        row, o = data[r], out[r]
-        scale, bias = load_f16(row, nb), load_f16(row, nb + 2)
+        scale, bias = get_f16(data, r, nb), get_f16(data, r, nb + 2)
         if bits == 4:
             for b in range(cols // 2):
-                v = row[b]
-                o[2 * b] = fma32(scale, F32(v & 0xF), bias)
-                o[2 * b + 1] = fma32(scale, F32(v >> 4), bias)
+                v = data[r, b]
+                out[r, 2 * b] = fma32(scale, F32(v & 0xF), bias)
+                out[r, 2 * b + 1] = fma32(scale, F32(v >> 4), bias)
         else:
             for b in range(cols // 4):
-                v = row[b]
-                o[4 * b] = fma32(scale, F32(v & 0x3), bias)
-                o[4 * b + 1] = fma32(scale, F32((v >> 2) & 0x3), bias)
-                o[4 * b + 2] = fma32(scale, F32((v >> 4) & 0x3), bias)
-                o[4 * b + 3] = fma32(scale, F32(v >> 6), bias)
+                v = data[r, b]
+                out[r, 4 * b] = fma32(scale, F32(v & 0x3), bias)
+                out[r, 4 * b + 1] = fma32(scale, F32((v >> 2) & 0x3), bias)
+                out[r, 4 * b + 2] = fma32(scale, F32((v >> 4) & 0x3), bias)
+                out[r, 4 * b + 3] = fma32(scale, F32(v >> 6), bias)
         for j in range(cols - cols % k, cols):
-            v = (row[j // k] >> ((j % k) * bits)) & ((1 << bits) - 1)
-            o[j] = fma32(scale, F32(v), bias)
-
+            v = (data[r, j // k] >> ((j % k) * bits)) & ((1 << bits) - 1)
+            out[r, j] = fma32(scale, F32(v), bias)

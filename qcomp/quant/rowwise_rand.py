@@ -35,17 +35,12 @@ lowering reproduces it with integer ops).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from qcomp.quant.rowwise import (
-    F32,
-    RowwiseError,
-    as_rows,
-    first_min_max,
-    exact_rows,
-    mul_add_rows,
-    packed_bytes,
-    per_byte,
-)
+from qcomp.quant.rowwise import F32, RowwiseError, as_rows, packed_bytes, per_byte
+from qcomp.quant.rowwise_jit import fma32, get_f32, put_f32
+from qcomp.quant.rowwise_kernels import _first_extremes
+from qcomp.quant.threads import for_blocks
 
 HEADER = 10
 QEPSILON = 1e-8
@@ -65,45 +60,68 @@ def tail_of(cols: int, bits: int) -> int:
     return (k - cols % k) % k
 
 
-def splitmix64(seed: int, index: np.ndarray) -> np.ndarray:
-    """The `index + 1`-th output of SplitMix64 seeded with `seed` (uint64)."""
-    with np.errstate(over="ignore"):
-        z = np.uint64(seed % (1 << 64)) + (np.asarray(index, np.uint64) + np.uint64(1)) * np.uint64(GOLDEN)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
-        return z ^ (z >> np.uint64(31))
+_JIT = {"cache": True, "error_model": "numpy", "nogil": True}
+_GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
+_U24 = F32(2.0 ** -24)
 
 
-def uniforms(seed: int, start: int, count: int) -> np.ndarray:
-    """float32 in [0, 1): `(splitmix64(seed, n) >> 40) * 2^-24` for n in start..start+count."""
-    z = splitmix64(seed, np.arange(start, start + count, dtype=np.uint64))
-    return (z >> np.uint64(40)).astype(F32) * F32(2.0 ** -24)
+@njit(inline="always", **_JIT)
+def _uniform(seed, n):
+    """float32 in [0, 1): `(z >> 40) * 2^-24`, z the (n + 1)-th SplitMix64 output."""
+    z = seed + (np.uint64(n) + np.uint64(1)) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return F32(z >> np.uint64(40)) * _U24
 
 
-def pack_segments(q: np.ndarray, bits: int) -> np.ndarray:
-    """[R, C] values < 2^bits -> [R, S] bytes, S = ceil(C / k): slot b of byte i holds
-    value b*S + i (module docstring)."""
-    k = per_byte(bits)
-    r, c = q.shape
-    s = packed_bytes(c, bits)
-    padded = np.zeros((r, k * s), np.uint8)
-    padded[:, :c] = q
-    seg = padded.reshape(r, k, s)
-    out = seg[:, 0, :].copy()
-    for b in range(1, k):
-        out |= seg[:, b, :] << np.uint8(b * bits)
-    return out
+@njit(**_JIT)
+def _quantize_rows(x, ib, out, bits, random, seed, start, stop):
+    """Random-format rows [start, stop) of float32 x [R, C >= 1] into out [R, W]
+    (the module docstring's formulas; the uniform of element (r, j) is number r*C + j)."""
+    c = x.shape[1]
+    k = 8 // bits
+    s = (c + k - 1) // k
+    top = F32((1 << bits) - 1)
+    for r in range(start, stop):
+        mn, mx = _first_extremes(x, ib, r)
+        gap = (mx - mn) / top
+        gap_inv = F32(1.0 / (np.float64(gap) + QEPSILON))
+        out[r, 0] = bits
+        out[r, 1] = (k - c % k) % k
+        put_f32(out, r, 2, mn)
+        put_f32(out, r, 6, mx)
+        for i in range(HEADER, HEADER + s):
+            out[r, i] = 0
+        first = np.uint64(r) * np.uint64(c)
+        for b in range(k):                     # segment b: values b*S ... into slot b
+            shift = np.int32(b * bits)
+            for j in range(b * s, min(c, b * s + s)):
+                t = (x[r, j] - mn) * gap_inv
+                if random:
+                    t = np.floor(t + _uniform(seed, first + np.uint64(j)))
+                if t != t:
+                    t = top
+                t = min(max(t, F32(0)), top)
+                q = np.int32(t if random else np.rint(t))
+                out[r, HEADER + j - b * s] |= q << shift
 
 
-def unpack_segments(data: np.ndarray, bits: int, cols: int) -> np.ndarray:
-    """Inverse of `pack_segments`: [R, S] bytes -> [R, cols] values."""
-    k = per_byte(bits)
-    r, s = data.shape
-    mask = np.uint8((1 << bits) - 1)
-    out = np.empty((r, k, s), np.uint8)
-    for b in range(k):
-        out[:, b, :] = (data >> np.uint8(b * bits)) & mask
-    return out.reshape(r, k * s)[:, :cols]
+@njit(**_JIT)
+def _dequantize_rows(data, bits, out, start, stop):
+    """out[r, j] = fma(q, gap', min) of random-format rows [start, stop) of data."""
+    c = out.shape[1]
+    s = data.shape[1] - HEADER
+    top = F32((1 << bits) - 1)
+    mask = np.int32((1 << bits) - 1)
+    for r in range(start, stop):
+        mn, mx = get_f32(data, r, 2), get_f32(data, r, 6)
+        gap = F32(np.float64((mx - mn) / top) + QEPSILON)
+        for b in range((c + s - 1) // s if s else 0):
+            shift = np.int32(b * bits)
+            for j in range(b * s, min(c, b * s + s)):
+                q = (np.int32(data[r, HEADER + j - b * s]) >> shift) & mask
+                out[r, j] = fma32(F32(q), gap, mn)
 
 
 def float_to_fused_rand(x: np.ndarray, bits: int, random: bool = True, seed: int = 0
@@ -115,30 +133,9 @@ def float_to_fused_rand(x: np.ndarray, bits: int, random: bool = True, seed: int
     r, c = rows.shape
     if c == 0:
         raise RowwiseError("the random rowwise format needs at least one column")
-    mn, mx = first_min_max(rows)
-    top = F32((1 << bits) - 1)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        gap = ((mx - mn) / top).astype(F32)
-        gap_inv = (1.0 / (gap.astype(np.float64) + QEPSILON)).astype(F32)
-    q = np.empty((r, c), np.uint8)
-    step = max(1, (1 << 16) // c)
-    for start in range(0, r, step):
-        sl = slice(start, min(r, start + step))
-        with np.errstate(over="ignore", invalid="ignore"):
-            t = (rows[sl] - mn[sl, None]) * gap_inv[sl, None]
-            if random:
-                u = uniforms(seed, start * c, t.size).reshape(t.shape)
-                t = np.floor(t + u)
-                qb = np.where(np.isnan(t), top, np.clip(t, 0, top))
-            else:
-                qb = np.rint(np.where(np.isnan(t), top, np.clip(t, 0, top)))
-        q[sl] = qb
     out = np.empty((r, rand_width(c, bits)), np.uint8)
-    out[:, 0] = bits
-    out[:, 1] = tail_of(c, bits)
-    out[:, 2:6] = mn.astype("<f4").view(np.uint8).reshape(r, 4)
-    out[:, 6:10] = mx.astype("<f4").view(np.uint8).reshape(r, 4)
-    out[:, HEADER:] = pack_segments(q, bits)
+    ib, seed64 = rows.view(np.int32), np.uint64(seed % (1 << 64))
+    for_blocks(r, c, lambda a, b: _quantize_rows(rows, ib, out, bits, bool(random), seed64, a, b))
     return out.reshape(x.shape[:-1] + (out.shape[1],))
 
 
@@ -170,16 +167,6 @@ def fused_rand_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
         raise RowwiseError(f"fused rows are uint8 with at least one dimension, got {data.dtype}")
     rows = np.ascontiguousarray(data).reshape(-1, data.shape[-1])
     bits, cols = read_header(rows)
-    mn = np.ascontiguousarray(rows[:, 2:6]).view("<f4").astype(F32)[:, 0]
-    mx = np.ascontiguousarray(rows[:, 6:10]).view("<f4").astype(F32)[:, 0]
-    with np.errstate(over="ignore", invalid="ignore"):
-        gap = ((mx - mn) / F32((1 << bits) - 1)).astype(F32)
-        gap = (gap.astype(np.float64) + QEPSILON).astype(F32)
     out = np.empty((len(rows), cols), F32)
-    exact = exact_rows(gap, mn)
-    step = max(1, (1 << 16) // max(cols, 1))
-    for start in range(0, len(rows), step):
-        sl = slice(start, min(len(rows), start + step))
-        q = unpack_segments(rows[sl, HEADER:], bits, cols)
-        out[sl] = mul_add_rows(q, gap[sl], mn[sl], exact[sl])
+    for_blocks(len(rows), cols, lambda a, b: _dequantize_rows(rows, bits, out, a, b))
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (cols,))

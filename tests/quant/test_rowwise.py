@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from tests.quant import rowwise_reference as ref
 from tests.quant.rowwise_tables import KINDS, table
 
 from qcomp.quant import rowwise as rw
@@ -275,7 +276,7 @@ def test_fake_nbit_holds_the_nbit_values_in_the_8bit_layout(bits):
     fake = rw.float_to_fused_nbit_fake(w, bits)
     real = rw.float_to_fused_nbit(w, bits)
     assert fake.shape == (50, 24)
-    q = rw.unpack_consecutive(real[:, :-4], bits, 16)
+    q = ref.unpack_consecutive(real[:, :-4], bits, 16)
     assert np.array_equal(fake[:, :16], q)
     sb = real[:, -4:].copy().view("<f2").astype(np.float32)
     assert np.array_equal(fake[:, 16:].copy().view("<f4"), sb)
@@ -325,32 +326,6 @@ def test_fma_rounds_once():
     assert (plain[-4:] != got[-4:]).any()   # the crafted cases do need the correction
 
 
-def test_exact_rows_need_no_correction():
-    """Where `exact_rows` says q * scale + bias is exact in float64, the plain float64
-    result rounded to float32 is the fma, for every q in [0, 256), around the bounds
-    of the exponent difference (and rows outside the bounds do need fma_f32)."""
-    rng = np.random.default_rng(12)
-    q = np.arange(256, dtype=np.uint8)[None, :]
-    for d in range(-34, 27):
-        for _ in range(40):
-            scale = np.float32(rng.uniform(1, 2) * 2.0 ** rng.integers(-60, 60))
-            bias = np.float32(rng.choice([-1, 1]) * rng.uniform(1, 2) * float(scale) * 2.0 ** -d)
-            sc, bi = np.array([scale]), np.array([bias])
-            fma = rw.fma_f32(q, sc[:, None], bi[:, None])
-            plain = (q.astype(np.float64) * float(scale) + float(bias)).astype(np.float32)
-            diff = np.frexp(scale)[1] - np.frexp(bias)[1]
-            assert rw.exact_rows(sc, bi)[0] == (-28 <= diff <= 20)
-            if rw.exact_rows(sc, bi)[0]:
-                assert plain.tobytes() == fma.tobytes(), (d, scale, bias)
-            assert rw.mul_add_rows(q, sc, bi, rw.exact_rows(sc, bi)).tobytes() == fma.tobytes()
-    # a row outside the bounds that does need the correction (the crafted fma case)
-    sc, bi = np.array([1 + 2 ** -23], np.float32), np.array([-1e-30], np.float32)
-    assert not rw.exact_rows(sc, bi)[0]
-    q3 = np.array([[3]], np.uint8)
-    plain = (q3.astype(np.float64) * float(sc[0]) + float(bi[0])).astype(np.float32)
-    assert plain.tobytes() != rw.mul_add_rows(q3, sc, bi, rw.exact_rows(sc, bi)).tobytes()
-
-
 # ---------------------------------------------------------------------------
 # The random format: the seed's example, determinism, unbiasedness
 # ---------------------------------------------------------------------------
@@ -378,9 +353,9 @@ def test_segment_packing_round_trips(bits):
     rng = np.random.default_rng(bits)
     for cols in (1, 5, 7, 8, 9, 33):
         q = rng.integers(0, 1 << bits, (3, cols)).astype(np.uint8)
-        packed = rr.pack_segments(q, bits)
+        packed = ref.pack_segments(q, bits)
         assert packed.shape == (3, rw.packed_bytes(cols, bits))
-        assert np.array_equal(rr.unpack_segments(packed, bits, cols), q)
+        assert np.array_equal(ref.unpack_segments(packed, bits, cols), q)
         s = packed.shape[1]
         for i in range(cols):    # value i sits in byte i % S, slot i // S
             slot = (packed[:, i % s] >> (i // s * bits)) & ((1 << bits) - 1)
@@ -404,8 +379,8 @@ def test_random_rounding_is_deterministic_per_seed():
     assert a.tobytes() == rr.float_to_fused_rand(x, 4, seed=42).tobytes()
     assert a.tobytes() != rr.float_to_fused_rand(x, 4, seed=43).tobytes()
     # the uniforms are SplitMix64's outputs 1, 2, ... for seed 0
-    assert int(rr.splitmix64(0, np.array([0]))[0]) == 0xE220A8397B1DCDAF
-    assert rr.uniforms(0, 0, 1)[0] == np.float32(0xE220A8 / 2 ** 24)
+    assert int(ref.splitmix64(0, np.array([0]))[0]) == 0xE220A8397B1DCDAF
+    assert ref.uniforms(0, 0, 1)[0] == np.float32(0xE220A8 / 2 ** 24)
 
 
 @pytest.mark.parametrize("bits", [1, 2, 4])
@@ -429,3 +404,21 @@ def test_stochastic_rounding_is_unbiased(bits):
     # and deterministic rounding is biased on the same row (the test can fail)
     det = rr.fused_rand_to_float(rr.float_to_fused_rand(row, bits, random=False))[0, 2:]
     assert np.any(np.abs(det.reshape(8, n).mean(axis=1) - values) > tol)
+
+
+@pytest.mark.parametrize("bits", [1, 2, 4, 8])
+def test_random_format_kernels_match_the_numpy_reading(bits):
+    """The numba kernels (row loops, one uniform at a time) against the whole-array
+    NumPy formulas of tests/quant/rowwise_reference.py, every kind of row, random and
+    deterministic rounding, bytes and dequantized bits."""
+    rng = np.random.default_rng(40 + bits)
+    for kind in KINDS:
+        for _ in range(12):
+            x = table(rng, kind, int(rng.integers(1, 9)), int(rng.integers(1, 40)))
+            for random in (True, False):
+                seed = int(rng.integers(0, 2 ** 63))
+                want = ref.float_to_fused_rand(x, bits, random, seed)
+                got = rr.float_to_fused_rand(x, bits, random, seed)
+                assert got.tobytes() == want.tobytes(), (kind, random, x.shape)
+                back = ref.fused_rand_to_float(want, bits, x.shape[1])
+                assert rr.fused_rand_to_float(want).tobytes() == back.tobytes(), kind

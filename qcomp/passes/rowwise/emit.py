@@ -1,13 +1,13 @@
 """StableHLO building blocks of `rowwise-legalize-to-stablehlo`, each the IR form of a
-`qcomp.quant.rowwise` helper:
+piece of `qcomp.quant`'s rowwise formats:
 
-| method            | computes (bit for bit)                              |
-|-------------------|-----------------------------------------------------|
-| `fma`             | `qcomp.quant.rowwise.fma_f32` (float64, round to odd) |
-| `fbgemm_min_max`  | `qcomp.quant.rowwise.fbgemm_min_max`                |
-| `first_min_max`   | `qcomp.quant.rowwise.first_min_max`                 |
-| `pack`            | `pack_consecutive` / `rowwise_rand.pack_segments`   |
-| `unpack`          | `unpack_consecutive` / `rowwise_rand.unpack_segments` |
+| method            | computes (bit for bit)                                  |
+|-------------------|---------------------------------------------------------|
+| `fma`             | `qcomp.quant.rowwise.fma_f32` (float64, round to odd)   |
+| `fbgemm_min_max`  | `qcomp.quant.rowwise.fbgemm_min_max`                    |
+| `first_min_max`   | `qcomp.quant.rowwise.first_min_max`                     |
+| `pack`            | the packing of `rowwise` (consecutive) and `rowwise_rand` (segments) |
+| `unpack`          | its inverse                                             |
 
 Every value is a statically shaped tensor; scalars are rank-0 constants broadcast with
 `stablehlo.broadcast_in_dim`.
