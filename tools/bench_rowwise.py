@@ -8,7 +8,7 @@ lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'
 prepack / unpack / bag kernels in the same run: qcomp and torch each with their default
 thread counts (qcomp: `qcomp.quant.threads`, torch: its intra-op pool) and each with
 one thread, each timed in blocks of runs (at least `--repeat` runs, more for fast
-rows), the four blocks in turn and twice over (`rounds`): best wall time of each,
+rows), the four blocks in turn three times over (`rounds`): best wall time of each,
 and the best CPU time of each single-threaded run. Every row also says whether qcomp's output
 equals torch's bit for bit. The load average before and after is printed: on a
 shared machine the ratios are rough. qcomp's numba kernels are compiled (or loaded
@@ -45,7 +45,7 @@ SETTLE = 0.05
 after a parallel region, and would take a core from the next block."""
 
 
-def rounds(variants: dict, repeat: int, budget: float = 0.25, passes: int = 2) -> dict:
+def rounds(variants: dict, repeat: int, budget: float = 0.25, passes: int = 3) -> dict:
     """Blocks of runs: each variant (name -> (setup, fn); setup() sets its thread
     count) runs at least `repeat` times in a row and more while its block has taken
     less than `budget` seconds (up to 200 runs); the blocks go in turn, `passes` times
