@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcomp.quant.rowwise import F32, RowwiseError, as_rows, first_min_max, packed_bytes, per_byte
+from qcomp.quant.rowwise import F32, first_min_max, packed_bytes, per_byte
 from qcomp.quant.rowwise_rand import GOLDEN, HEADER, MIX1, MIX2, QEPSILON, rand_width, tail_of
 
 
@@ -81,13 +81,10 @@ def unpack_segments(data: np.ndarray, bits: int, cols: int) -> np.ndarray:
 
 def float_to_fused_rand(x: np.ndarray, bits: int, random: bool = True, seed: int = 0
                         ) -> np.ndarray:
-    """`qcomp.quant.rowwise_rand`'s quantization, whole arrays at a time (float32 [R, C])."""
-    per_byte(bits)
-    x = np.asarray(x)
-    rows = as_rows(x)
+    """`qcomp.quant.rowwise_rand`'s quantization, whole arrays at a time (float32 [R, C];
+    no argument checks)."""
+    rows = np.ascontiguousarray(x, F32)
     r, c = rows.shape
-    if c == 0:
-        raise RowwiseError("the random rowwise format needs at least one column")
     mn, mx = first_min_max(rows)
     top = F32((1 << bits) - 1)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
