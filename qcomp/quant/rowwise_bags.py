@@ -213,7 +213,9 @@ def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, 
     """`_bag_kernel_8bit` over fused 4-bit or 2-bit rows, accumulated by planes: plane
     s of a bag holds columns s, s + k, s + 2k, ... (k = 8 / bits values per byte), the
     values at bit s * bits of each byte; the planes interleave into out[m] at the end.
-    The same operations on each column in the same order as column by column."""
+    The same operations on each column in the same order as column by column. (One
+    kernel for 8, 4 and 2 bits, the 8-bit rows as a single plane, measured 1.3-1.9x
+    slower than the two: the bit width's branches stay inside the loops.)"""
     cols = out.shape[1]
     width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
     nb = width - 4
