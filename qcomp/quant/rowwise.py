@@ -161,10 +161,11 @@ def first_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _min_max(kernels.first_min_max_rows, x)
 
 
-def _quantize(kernel, x: np.ndarray, width: int, *args) -> np.ndarray:
-    """Run a quantize kernel over the rows of x into fused rows of `width` bytes."""
+def _quantize(kernel, x: np.ndarray, width_of, *args) -> np.ndarray:
+    """Run a quantize kernel over the rows of x into fused rows of `width_of(C)` bytes."""
     rows = as_rows(x)
     r, c = rows.shape
+    width = width_of(c)
     out = np.empty((r, width), np.uint8)
     ib = rows.view(np.int32)
     for_blocks(r, c, lambda a, b: kernel(rows, ib, out, *args, a, b))
@@ -178,7 +179,7 @@ def float_to_fused_8bit(x: np.ndarray) -> np.ndarray:
     """Caffe2's `FloatToFused8BitRowwiseQuantized` = PyTorch's
     `embedding_bag_byte_prepack` (module docstring for the formulas)."""
     x = np.asarray(x)
-    return _quantize(kernels.quantize_8bit, x, as_rows(x).shape[1] + 8)
+    return _quantize(kernels.quantize_8bit, x, lambda c: c + 8)
 
 
 def _fused_rows(data: np.ndarray, min_width: int) -> np.ndarray:
@@ -215,7 +216,7 @@ def float_to_fused_nbit(x: np.ndarray, bits: int) -> np.ndarray:
     C to be a multiple of 8 / bits; any C packs here (the last byte's unused slots are 0)."""
     _check_nbit(bits)
     x = np.asarray(x)
-    return _quantize(kernels.quantize_nbit, x, packed_bytes(as_rows(x).shape[1], bits) + 4, bits)
+    return _quantize(kernels.quantize_nbit, x, lambda c: packed_bytes(c, bits) + 4, bits)
 
 
 def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
@@ -248,5 +249,5 @@ def float_to_fused_nbit_fake(x: np.ndarray, bits: int) -> np.ndarray:
     (no guard when the float16 scale is 0: 1/scale is inf and every value becomes 0)."""
     _check_nbit(bits)
     x = np.asarray(x)
-    return _quantize(kernels.quantize_fake, x, as_rows(x).shape[1] + 8, bits)
+    return _quantize(kernels.quantize_fake, x, lambda c: c + 8, bits)
 

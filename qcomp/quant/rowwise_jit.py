@@ -1,6 +1,6 @@
 """Scalar primitives of the rowwise loop kernels (numba, compiled on first use and
 cached on disk): float32 bit casts, the fused multiply-add, float16 conversions, and
-little-endian float fields inside uint8 rows.
+little-endian float fields in the rows of 2-d uint8 tables (`get_f32`, `put_f32`, ...).
 
 - `fma32(a, b, c)`: LLVM's `llvm.fma.f32`, `a * b + c` rounded once (C's `fmaf`: the
   FMA instruction where the CPU has one, else libm's correctly rounded `fmaf`; never
@@ -145,28 +145,6 @@ def f16_round(x):
 
 
 @njit(cache=True, inline="always")
-def load_f32(row, at):
-    """The little-endian float32 at byte `at` of a uint8 row."""
-    u = (np.uint32(row[at]) | (np.uint32(row[at + 1]) << np.uint32(8))
-         | (np.uint32(row[at + 2]) << np.uint32(16)) | (np.uint32(row[at + 3]) << np.uint32(24)))
-    return f32_from_bits(u)
-
-
-@njit(cache=True, inline="always")
-def load_f16(row, at):
-    """The little-endian float16 at byte `at` of a uint8 row, as float32."""
-    return f16_value(np.int64(row[at]) | (np.int64(row[at + 1]) << 8))
-
-
-@njit(cache=True, inline="always")
-def store_f32(row, at, x):
-    """Write float32 x little-endian at byte `at` of a uint8 row."""
-    u = f32_to_bits(x)
-    for i in range(4):
-        row[at + i] = np.uint8((u >> np.uint32(8 * i)) & np.uint32(0xFF))
-
-
-@njit(cache=True, inline="always")
 def get_f32(table, r, at):
     """The little-endian float32 at byte `at` of row r of a 2-d uint8 table."""
     u = (np.uint32(table[r, at]) | (np.uint32(table[r, at + 1]) << np.uint32(8))
@@ -195,13 +173,6 @@ def put_u16(table, r, at, h):
     """Write the 16 bits h little-endian at byte `at` of row r of a 2-d uint8 table."""
     table[r, at] = np.uint8(h & 0xFF)
     table[r, at + 1] = np.uint8((h >> 8) & 0xFF)
-
-
-@njit(cache=True, inline="always")
-def store_u16(row, at, h):
-    """Write the 16 bits h little-endian at byte `at` of a uint8 row."""
-    row[at] = np.uint8(h & 0xFF)
-    row[at + 1] = np.uint8((h >> 8) & 0xFF)
 
 
 @intrinsic

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise_jit import f16_bits, f16_value, fma32, load_f16, load_f32, store_f32
+from qcomp.quant.rowwise_jit import f16_bits, f16_value, fma32, get_f16, get_f32, put_f32, put_u16
 
 
 @njit(cache=True)
@@ -30,10 +30,11 @@ def _fma(a, b, c, out):
 
 
 @njit(cache=True)
-def _fields(row, out32, out16, back):
-    out32[0] = load_f32(row, 1)
-    out16[0] = load_f16(row, 5)
-    store_f32(back, 0, out32[0])
+def _fields(table, out32, out16, back):
+    out32[0] = get_f32(table, 1, 1)
+    out16[0] = get_f16(table, 1, 5)
+    put_f32(back, 0, 0, out32[0])
+    put_u16(back, 0, 4, 0xBEEF)
 
 
 def test_f16_bits_round_like_numpy():
@@ -95,11 +96,12 @@ def test_fma32_rounds_once():
 
 
 def test_little_endian_fields():
-    row = np.zeros(8, np.uint8)
-    row[1:5] = np.array([-1.5], "<f4").view(np.uint8)
-    row[5:7] = np.array([0.333], "<f2").view(np.uint8)
-    f32, f16, back = np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros(4, np.uint8)
-    _fields(row, f32, f16, back)
+    table = np.zeros((2, 8), np.uint8)       # the fields in row 1 of a 2-d table
+    table[1, 1:5] = np.array([-1.5], "<f4").view(np.uint8)
+    table[1, 5:7] = np.array([0.333], "<f2").view(np.uint8)
+    f32, f16, back = np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros((1, 6), np.uint8)
+    _fields(table, f32, f16, back)
     assert f32[0] == np.float32(-1.5)
     assert f16[0] == np.float32(np.float16(0.333))
-    assert back.tobytes() == row[1:5].tobytes()
+    assert back[0, :4].tobytes() == table[1, 1:5].tobytes()
+    assert back[0, 4:].tobytes() == bytes([0xEF, 0xBE])
