@@ -22,8 +22,10 @@ relative imports resolved against the importing module's package.  An edge A -> 
 
 Layers, lowest first; a module imports only modules of its own layer or lower ones:
 
-    0 qcomp.quant   1 qcomp.ir   2 qcomp.dialects   3 qcomp.passes   4 qcomp.registry
-    5 qcomp.interpreter   6 qcomp.backends, qcomp.importers   7 qcomp.tools, qcomp.universe
+    0 qcomp.quant   1 qcomp.ir   2 qcomp.dialects   3 qcomp.passes
+    4 qcomp.registry, qcomp.pipeline   5 qcomp.interpreter   6 qcomp.backends, qcomp.importers
+    7 qcomp.tools, qcomp.universe   8 qcomp.api (the Python API; `qcomp/__init__.py`
+    imports it lazily)
 
 and besides: `qcomp/__init__.py` imports nothing, a package's `__init__` imports only
 modules inside its own package, and nothing outside `qcomp.tools` imports `qcomp.tools`.
@@ -45,6 +47,7 @@ LAYERS = {
     "qcomp.dialects": 2,
     "qcomp.passes": 3,
     "qcomp.registry": 4,
+    "qcomp.pipeline": 4,
     "qcomp.interpreter": 5,
     "qcomp.backends": 6,
     "qcomp.importers": 6,

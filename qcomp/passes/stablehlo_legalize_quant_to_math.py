@@ -1,9 +1,11 @@
-"""The `stablehlo-legalize-quant-to-math` pass (also `stablehlo-legalize-quant-to-int`)."""
+"""The `stablehlo-legalize-quant-to-math` pass (alias: `stablehlo-legalize-quant-to-int`,
+upstream's older name, `qcomp.passes.PASS_ALIASES`)."""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -266,6 +268,8 @@ class LegalizeQuantToMathPass(ModulePass):
     """
 
     name = "stablehlo-legalize-quant-to-math"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"rescale": RESCALE_MODES}
+    """The values each option allows (checked when the pass is built by name)."""
 
     rescale: str = "float"
 

@@ -25,10 +25,35 @@ class UsageError(Exception):
 
 
 class ArgParser(argparse.ArgumentParser):
-    """argparse that raises `UsageError` instead of exiting (never sys.exit from main)."""
+    """argparse that raises `UsageError` instead of exiting (never sys.exit from main),
+    and takes no abbreviated option (as LLVM's tools: `--split-input-fil` is unknown)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         raise UsageError(message)
+
+
+def parse_command_line(parser: argparse.ArgumentParser, argv: list[str], prog: str,
+                       passes: list[str] | None = None) -> argparse.Namespace:
+    """`argv` parsed; UsageError for an unknown argument naming the nearest option (or
+    pass, given `passes`) by edit distance, as LLVM's "Did you mean" does."""
+    from qcomp.pipeline import suggestion
+
+    args, unknown = parser.parse_known_args(argv)
+    for arg in unknown:
+        if arg.startswith("-") and arg != "-":
+            key = arg.partition("=")[0]
+            options = [s for a in parser._actions for s in a.option_strings]
+            near = suggestion(key, [*options, *(f"--{n}" for n in passes or ())])
+            what = "pass or option" if passes is not None else "option"
+            hint = f"; did you mean '{near}'?" if near else ""
+            raise UsageError(f"unknown {what} '{key}'{hint} ({prog} --help lists them)")
+    if unknown:
+        raise UsageError(f"unexpected argument '{unknown[0]}' (one input file at most)")
+    return args
 
 
 def split_chunks(text: str, split: bool) -> Iterator[str]:
