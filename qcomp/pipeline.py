@@ -110,7 +110,7 @@ def flatten_mlir_pipeline(text: str) -> str:
 
 def parse_specs(text: str) -> list[ArgSpec]:
     """The pass specs of a pipeline text (MLIR's nesting wrappers dropped)."""
-    text = flatten_mlir_pipeline(text)
+    text = re.sub(r"\s*,\s*", ",", flatten_mlir_pipeline(text))  # MLIR allows `a, b`
     if not text:
         return []
     try:

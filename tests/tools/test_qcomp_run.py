@@ -214,3 +214,21 @@ def test_reader_going_away_is_not_an_internal_error(tmp_path):
     assert p.wait(timeout=300) == 141
     assert first.startswith(b"@main result[0]: 1000xf32=[0.123456 0.123456 ")
     assert err == b""
+
+
+def test_version_help_and_misspelt_options():
+    from importlib import metadata
+
+    assert cli("--version") == (0, f"qcomp-run (qcomp) {metadata.version('qcomp')}\n", "")
+    code, out, _ = cli("--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "or an .onnx / .tflite model on NumPy (qcomp's interpreter, the default) or XLA" in text
+    assert "the program: an .mlir file, an .onnx or a .tflite model ('-': stdin)" in text
+    assert "2 a bad command line, or an internal error" in text
+    assert cli("x.mlir", "--entri=f") == (
+        2, "", "qcomp-run: error: unknown option '--entri'; did you mean '--entry'? "
+               "(qcomp-run --help lists them)\n")
+    assert cli("x.mlir", "--semantics", "spek")[0] == 2
+    assert cli("x.mlir", "--device", "gpu") == (
+        2, "", "qcomp-run: error: --device gpu needs --backend xla\n")
