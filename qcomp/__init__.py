@@ -10,6 +10,21 @@ so `import qcomp` imports nothing else:
     qcomp.run(module, [x]).results
 """
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:  # the names for type checkers and editors; never run
+    from qcomp.api import (
+        FunctionRun,
+        IRError,
+        PassError,
+        PipelineError,
+        RunError,
+        argument_names,
+        parse_module,
+        print_module,
+        run,
+        run_pipeline,
+    )
+
 _API = ("FunctionRun", "IRError", "PassError", "PipelineError", "RunError",
         "argument_names", "parse_module", "print_module", "run", "run_pipeline")
 
@@ -26,4 +41,5 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_API])
 
 
-__all__ = list(_API)
+__all__ = ["FunctionRun", "IRError", "PassError", "PipelineError", "RunError",
+           "argument_names", "parse_module", "print_module", "run", "run_pipeline"]

@@ -183,7 +183,7 @@ def _exact(a: np.ndarray, t: Attribute, name: str) -> np.ndarray:
     from qcomp.interpreter.values import element_type, fits_shape, numpy_dtype, quant_of
 
     if not fits_shape(tuple(a.shape), t):
-        want = "x".join("?" if d < 0 else str(d) for d in t.get_shape()) or "a scalar"
+        want = "x".join("?" if d < 0 else str(d) for d in getattr(t, "get_shape", tuple)()) or "a scalar"
         raise RunError(f"input '{name}' has shape {tuple(a.shape)}, the argument needs "
                        f"{want} ({type_text(t)})")
     if quant_of(t) is not None or a.dtype.kind not in "fiu":

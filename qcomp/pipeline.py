@@ -8,7 +8,6 @@ all go through here.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -89,7 +88,7 @@ def flatten_mlir_pipeline(text: str) -> str:
     """Drop MLIR's op-nesting wrappers (`builtin.module(...)`, `func.func(...)`): every
     qcomp pass runs on the whole module."""
     text = text.strip()
-    if text.startswith("'") and text.endswith("'") or text.startswith('"') and text.endswith('"'):
+    if (text.startswith("'") and text.endswith("'")) or (text.startswith('"') and text.endswith('"')):
         text = text[1:-1]
     while (m := _NESTING.search(text)) is not None:
         depth = 0

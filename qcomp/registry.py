@@ -14,7 +14,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 from qcomp import ir
-from qcomp.passes import PASS_ALIASES, PASSES, canonical_name, pass_class
+from qcomp.passes import PASS_ALIASES, PASSES, canonical_name, pass_class  # noqa: F401 - re-exported
 
 
 def _func() -> Dialect:

@@ -94,7 +94,7 @@ def import_tflite(data: bytes) -> str:
     try:
         root = schema.Model.GetRootAs(data, 0)
         model = schema.ModelT.InitFromObj(root)
-    except Exception as e:  # a corrupt flatbuffer raises anything from struct to Index
+    except Exception as e:  # noqa: BLE001 - a corrupt flatbuffer raises anything (struct, Index)
         raise ImportFailure(f"not a readable TFLite flatbuffer ({type(e).__name__}: {e})") \
             from None
     if not model.subgraphs:

@@ -3,7 +3,6 @@ types and constants, and the text emitter."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np

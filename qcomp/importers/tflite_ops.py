@@ -36,7 +36,7 @@ _ACT_NAMES = {4: "TANH", 5: "SIGN_BIT"}
 
 
 def _round_away(x: np.float32) -> int:
-    return int(math.floor(abs(float(x)) + 0.5)) * (1 if x >= 0 else -1)
+    return math.floor(abs(float(x)) + 0.5) * (1 if x >= 0 else -1)
 
 
 def activation_range(out: Tensor, lo: float | None, hi: float | None) -> tuple[int, int]:
@@ -60,7 +60,8 @@ def _fused(ctx: OpContext, v: str, out: Tensor) -> str:
         lo, hi = (np.float32(b) if b is not None else None for b in bounds)
         el = out.element()
         lo_v = ctx.out.emit(f"stablehlo.constant dense<{fmt_float(lo)}> : tensor<{el}>")
-        hi_v = ctx.out.emit(f"stablehlo.constant dense<{fmt_float(hi if hi is not None else np.finfo(np.float32).max)}> : tensor<{el}>")
+        top = hi if hi is not None else np.finfo(np.float32).max
+        hi_v = ctx.out.emit(f"stablehlo.constant dense<{fmt_float(top)}> : tensor<{el}>")
     else:
         lo_q, hi_q = activation_range(out, *bounds)
         el = out.element()
@@ -252,7 +253,7 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[str]:
         w_shape, w_axis, dims = (kh, kw, 1, cm), 3, "[0, 1, i, o]"
         groups = x.shape[3]
     else:
-        cout, kh, kw, _ = w.shape
+        _, kh, kw, _ = w.shape
         w_shape, w_axis, dims, groups = w.shape, 0, "[o, 0, 1, i]", 1
     (oh, ow), ((pt, pb), (pl, pr)) = _window(ctx, x, kh, kw, dh, dw)
     shape = (x.shape[0], oh, ow, w.shape[3] if depthwise else w.shape[0])
@@ -326,7 +327,7 @@ def max_pool_2d(ctx: OpContext) -> list[str]:
     x, out = ctx.inputs[0], ctx.outputs[0]
     _same_params(ctx, x, out)
     o = ctx.options
-    (oh, ow), ((pt, pb), (pl, pr)) = _window(ctx, x, o.filterHeight, o.filterWidth)
+    _, ((pt, pb), (pl, pr)) = _window(ctx, x, o.filterHeight, o.filterWidth)
     el = x.element()
     lowest = {"INT8": -128, "UINT8": 0, "INT16": -32768}.get(x.dtype)
     init = ctx.out.emit(constant(lowest, (), el, el.split("<")[1].split(":")[0]) if x.quantized

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -290,4 +290,4 @@ class LegalizeQuantToMathPass(ModulePass):
         _check_no_quant_left(op)
 
 
-__all__ = ["LegalizeQuantToMathPass", "RESCALE_MODES"]
+__all__ = ["RESCALE_MODES", "LegalizeQuantToMathPass"]

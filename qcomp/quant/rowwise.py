@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from qcomp.quant import rowwise_kernels as kernels
-from qcomp.quant.rowwise_kernels import EPSILON_8BIT, F32, FLT_MAX
+from qcomp.quant.rowwise_kernels import EPSILON_8BIT, F32, FLT_MAX  # noqa: F401 - passes/rowwise reads them here
 from qcomp.quant.threads import for_blocks
 
 NBIT_BITS = (2, 4)

@@ -39,7 +39,7 @@ def quantize_multiplier(m: float) -> tuple[int, int]:
     if m == 0.0:
         return 0, 0
     q, e = math.frexp(m)
-    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
+    fixed = math.floor(abs(q) * (1 << 31) + 0.5) * (1 if q >= 0 else -1)
     if fixed == 1 << 31:
         fixed //= 2
         e += 1
@@ -185,6 +185,21 @@ def average_pool(window_sum, count) -> np.ndarray:
     return np.where(num >= 0, num // c, -((-num) // c))
 
 
-__all__ = ["average_pool", "fully_connected_rescale", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
-           "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
-           "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]
+__all__ = [
+    "average_pool",
+    "fully_connected_rescale",
+    "logistic_f",
+    "lut_int8",
+    "mbqm",
+    "mean_int8",
+    "mean_multiplier",
+    "quantize_f32",
+    "quantize_multiplier",
+    "quantize_multipliers",
+    "rdbpot",
+    "requantize",
+    "round_half_away",
+    "softmax_int8",
+    "softmax_table",
+    "srdhm",
+]

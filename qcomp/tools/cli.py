@@ -10,7 +10,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import Literal, TextIO
 
 SPLIT_MARKER = "// -----"
 _SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
@@ -118,7 +118,7 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str
 
 
 def import_model(prog: str, name: str, raw: bytes, stderr: TextIO
-                 ) -> tuple[str, str] | None | bool:
+                 ) -> tuple[str, str] | Literal[False] | None:
     """A model file as (name, MLIR text): `.onnx` (by suffix or a ModelProto's first
     byte) in the `onnx` dialect, `.tflite` (by suffix or its `TFL3` identifier) as
     quantized StableHLO; None after writing `prog: error: name: ...` when it cannot be
@@ -149,23 +149,23 @@ def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO |
     # MLIR reads integer literals of any length (APInt): no 4300-digit limit, so a long
     # literal is judged by its value ("integer constant out of range for type")
     sys.set_int_max_str_digits(0)
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
-    stderr = sys.stderr if stderr is None else stderr
+    in_: TextIO = sys.stdin if stdin is None else stdin
+    out: TextIO = sys.stdout if stdout is None else stdout
+    err: TextIO = sys.stderr if stderr is None else stderr
     try:
-        return run(argv, stdin, stdout, stderr)
+        return run(argv, in_, out, err)
     except KeyboardInterrupt:
-        stderr.write(f"{prog}: interrupted\n")
+        err.write(f"{prog}: interrupted\n")
         return 130
     except BrokenPipeError:
         # the reader went away (`qcomp-run ... | head`): stop quietly, as a shell tool does
-        _silence(stdout)
+        _silence(out)
         return 141
     except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
         what = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
-        stderr.write(f"{prog}: internal error: {what}\n")
+        err.write(f"{prog}: internal error: {what}\n")
         if os.environ.get("QCOMP_DEBUG") == "1":
-            traceback.print_exc(file=stderr)
+            traceback.print_exc(file=err)
         return 2
 
 

@@ -58,7 +58,7 @@ from qcomp.dialects.onnx.float_common import (  # noqa: F401 (re-exported)
     const_ints,
     ints_attr,
 )
-from qcomp.dialects.onnx.float_data_ops import (  # noqa: F401 (re-exported)
+from qcomp.dialects.onnx.float_data_ops import (  # re-exported
     ConcatOp,
     FlattenOp,
     GatherOp,
