@@ -80,10 +80,14 @@ class Lowering(OpTrait):
     `to_stablehlo.Unsupported` (the message is the pass's remark) for what it does not
     handle. `onnx-legalize-to-stablehlo` rewrites the op with it, and the interpreter
     runs the op as the StableHLO it builds. `static_shapes=False`: `build` needs no
-    static shapes and its value replaces the result as it is (Identity)."""
+    static shapes and its value replaces the result as it is (Identity). `check(op,
+    *args)`, when given, raises ValueError on run-time values the ONNX operator rejects
+    and StableHLO would not (an integer division by zero, an index out of bounds); the
+    interpreter calls it first."""
 
     build: Callable = field(hash=False, compare=False)
     static_shapes: bool = True
+    check: Callable | None = field(default=None, hash=False, compare=False)
 
 
 def lowering(op: Operation | type[Operation]) -> Lowering | None:

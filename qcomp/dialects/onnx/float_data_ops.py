@@ -55,7 +55,8 @@ class ReshapeOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), ("data", "shape"), ("reshaped",),
         {"allowzero": 0}),
-        Lowering(ts.reshape), QdqRole("drop", data_inputs=(0,)))
+        Lowering(ts.reshape, check=ts.reshape_target),
+        QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -159,7 +160,7 @@ class SqueezeOp(OnnxOp):
     squeezed = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Squeeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes?"), ("squeezed",)),
-        Lowering(ts.reshape), QdqRole("drop", data_inputs=(0,)))
+        Lowering(ts.reshape, check=ts.squeeze_axes), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -207,7 +208,7 @@ class GatherOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gather", (1, 11, 13), ("data", "indices"), ("output",), {"axis": 0}),
-        Lowering(ts.gather), QdqRole("drop", data_inputs=(0,)))
+        Lowering(ts.gather, check=ts.gather_bounds), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", DATA_T)

@@ -250,7 +250,7 @@ class DivOp(BinaryOp):
     name = "onnx.Div"
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Div", _BINARY_SINCE, ("A", "B"), ("C",)),
-                        Lowering(ts.binary(sh.DivideOp)))
+                        Lowering(ts.binary(sh.DivideOp), check=ts.integer_division_by_zero))
 
 
 class UnaryOp(OnnxOp):

@@ -288,3 +288,25 @@ def gather(b, op, out):
     sizes = [1 if d == axis else n for d, n in enumerate(data)]
     return b.op(sh.GatherOp, [op.data, idx], element_of(op.data), out,
                 dimension_numbers=dn, slice_sizes=i64_array(sizes))
+
+
+# -- run-time checks (`Lowering(check=...)`) -------------------------------------------
+
+def integer_division_by_zero(op, a, b) -> None:
+    if np.asarray(b).dtype.kind in "iu" and np.any(np.asarray(b) == 0):
+        raise ValueError("integer division by zero")
+
+
+def reshape_target(op, x, target) -> None:
+    fs.reshape(np.shape(x), [int(v) for v in np.ravel(target)], core.attr(op, "allowzero"))
+
+
+def squeeze_axes(op, x, axes) -> None:
+    fs.squeeze(np.shape(x), None if core.is_none(op.axes) else [int(a) for a in axes])
+
+
+def gather_bounds(op, data, indices) -> None:
+    n = np.shape(data)[fs.axis_in(core.attr(op, "axis"), np.ndim(data))]
+    i = np.asarray(indices).astype(np.int64)
+    if np.any((i < -n) | (i >= n)):
+        raise ValueError(f"an index is out of bounds [-{n}, {n - 1}]")
