@@ -1,6 +1,7 @@
 """The `onnx-legalize-to-stablehlo` pass: onnx-mlir's float ops as StableHLO, the IR
 onnx-mlir's `--convert-onnx-to-stablehlo` emits (`src/Conversion/ONNXToStablehlo/`,
-its tests in `test/mlir/conversion/onnx_to_stablehlo/`), for static shapes:
+its tests in `test/mlir/conversion/onnx_to_stablehlo/`), for static shapes, each op as
+its declared `Lowering` builds it (`qcomp.dialects.onnx.to_stablehlo`):
 
 | onnx | stablehlo |
 |---|---|
@@ -26,7 +27,9 @@ Where onnx-mlir builds a run-time shape (`shape.const_shape` + `dynamic_broadcas
 canonicalizer makes of them; Gather uses `stablehlo.gather` in place of the deprecated
 `torch_index_select`. An op this pass cannot lower (a dynamic or unranked result, an
 attribute it does not handle) stays, with a remark saying why: as in onnx-mlir, the
-conversion is partial.
+conversion is partial. So does every other onnx op (no declared lowering: the QDQ ops,
+which onnx-legalize-qdq-to-quant lowers, the integer and contrib ops), with the remark
+`'onnx.X' has no StableHLO lowering`; an unused `onnx.NoValue` goes.
 
 Blockwise weights (not in onnx-mlir): a MatMul whose B is `stablehlo.uniform_dequantize`
 of a 2-D value of a sub-channel `!quant.uniform` type (what onnx-legalize-qdq-to-quant

@@ -11,6 +11,10 @@ optional Indices output, which is what onnx-mlir's importer makes of a MaxPool w
 Indices are unused). Each verifier checks the operator's attribute rules and, when the
 result is ranked, its shape (`float_shapes`). Constant operands (Reshape's shape,
 Squeeze / Unsqueeze axes) are read from `onnx.Constant`.
+
+Each op also declares its StableHLO lowering (`Lowering`, with the builders of
+`to_stablehlo`) and, when onnxruntime's QDQ transformers fuse it, its `QdqRole`
+(docs/design.md, "Adding an ONNX op").
 """
 
 from __future__ import annotations
