@@ -101,7 +101,11 @@ def run_declared(ft: InterpreterFunctions, interpreter: Interpreter, op: Operati
     if key not in cache:
         cache[key] = _steps(op, args)
     present = [a for v, a in zip(op.operands, args) if not core.is_none(v)]
-    return tuple(interpreter.run_ssacfg_region(cache[key], present, op.name))
+    try:
+        return tuple(interpreter.run_ssacfg_region(cache[key], present, op.name))
+    except RunError as e:
+        e.op = op  # the steps are nowhere in the program: the diagnostic is at the op
+        raise
 
 
 def _declaring(cls: type) -> list[type[Operation]]:
