@@ -16,7 +16,13 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import FloatAttr
 from xdsl.ir import Dialect
-from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import NoMemoryEffect
 
 import qcomp.dialects.onnx as onnx_dialect
@@ -29,11 +35,11 @@ from qcomp.dialects.onnx.to_stablehlo import element_of
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper
 
-from qcomp.importers.onnx import import_model  # noqa: E402
-from qcomp.interpreter import run  # noqa: E402
-from qcomp.registry import PASSES, make_context  # noqa: E402
+from qcomp.importers.onnx import import_model
+from qcomp.interpreter import run
+from qcomp.registry import PASSES, make_context
 
 
 def leaky_relu(b, op, out):
