@@ -11,7 +11,8 @@ A group DequantizeLinear -> target -> QuantizeLinear becomes
 | Concat | com.microsoft QLinearConcat(y_scale, y_zp, x1, s1, z1, ...) |
 | Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather | the op on the integers (the pair dropped) |
 
-when onnxruntime's selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
+(the target op's declared `QdqRole`: its selector and fused form) when onnxruntime's
+selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
 refuse stays, with a remark giving the selector's reason. An absent zero point becomes a
 zero constant (the fused ops take one). `onnx-unfuse-qdq` is the inverse.
 """

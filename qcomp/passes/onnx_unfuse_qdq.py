@@ -7,6 +7,8 @@ the QDQ group it stands for (onnxruntime's QDQ format, what `quantize_static` wi
     com.microsoft QLinearAdd / QLinearMul / QLinearSigmoid / QLinearGlobalAveragePool /
     QLinearConcat                                ->  Q(Add / Mul / Sigmoid / GlobalAveragePool / Concat(DQ...))
 
+(the float op is the one whose declared `QdqRole` fuses to the QLinear op).
+
 A per-channel weight scale dequantizes along axis 0 (Conv's output channels) or 1
 (MatMul's columns); the bias scale is `Mul(x_scale, w_scale)` (the scale QLinearConv
 gives its int32 bias, a float32 constant when both scales are constants). Data-movement ops on integers stay as they are (their scale is
