@@ -42,10 +42,9 @@ def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
     """A region computing `op` on `args` (its present operands as block arguments) with
     the StableHLO ops its `Lowering` builds, ending in `func.return`."""
     dynamic = not _static(op.results[0].type)
-    present = [v for v in op.operands if not core.is_none(v)]
+    given = [(v, a) for v, a in zip(op.operands, args) if not core.is_none(v)]
     block = Block(arg_types=[TensorType(v.type.element_type, np.shape(a))  # type: ignore[attr-defined]
-                             for v, a in zip(present, (a for v, a in zip(op.operands, args)
-                                                         if not core.is_none(v)))])
+                             for v, a in given])
     block_args = iter(block.args)
     operands: list[SSAValue] = []
     none: SSAValue | None = None
@@ -66,7 +65,7 @@ def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
     result_type = op.results[0].type
     if dynamic:
         probe = op.create(operands=operands, result_types=[result_type],
-                          properties=dict(op.properties))
+                          properties=dict(op.properties), attributes=dict(op.attributes))
         shape = probe.infer() if isinstance(probe, OnnxOp) else None
         probe.drop_all_references()
         if shape is None or any(d < 0 for d in shape):
@@ -109,10 +108,11 @@ def run_declared(ft: InterpreterFunctions, interpreter: Interpreter, op: Operati
 
 
 def _declaring(cls: type) -> list[type[Operation]]:
+    """The op classes under `cls` that declare a `Lowering` (family bases such as
+    `UnaryOp` declare no traits)."""
     out = []
     for sub in cls.__subclasses__():
-        if getattr(sub, "name", None) and "get_irdl_definition" in dir(sub) \
-                and core.lowering(sub) is not None:
+        if hasattr(sub, "traits") and core.lowering(sub) is not None:
             out.append(sub)
         out += _declaring(sub)
     return out
