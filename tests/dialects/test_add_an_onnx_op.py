@@ -28,7 +28,7 @@ from xdsl.traits import NoMemoryEffect
 import qcomp.dialects.onnx as onnx_dialect
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import NO_QUANTIZATION
-from qcomp.dialects.onnx.core import Lowering, OnnxFacts, QdqRole, attr
+from qcomp.dialects.onnx.core import Lowering, OnnxFacts, QdqRole, attr, facts
 from qcomp.dialects.onnx.float_ops import UnaryOp
 from qcomp.dialects.onnx.to_stablehlo import element_of
 
@@ -67,6 +67,8 @@ class LeakyReluOp(UnaryOp):
 def registered(monkeypatch):
     """The recipe's one-line list edit: the op joins the onnx dialect."""
     d = onnx_dialect.ONNX
+    assert not any(getattr(facts(c), "op_type", None) == "LeakyRelu" for c in d.operations), \
+        "qcomp has a LeakyRelu of its own now: follow the recipe here with an op it lacks"
     monkeypatch.setattr(onnx_dialect, "ONNX", Dialect(
         "onnx", [*d.operations, LeakyReluOp], list(d.attributes)))
 
