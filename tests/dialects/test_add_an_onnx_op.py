@@ -39,7 +39,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from qcomp.importers.onnx import import_model
 from qcomp.interpreter import run
-from qcomp.registry import PASSES, make_context
+from qcomp.registry import PASSES, make_context, parse_module
 
 
 def leaky_relu(b, op, out):
@@ -122,6 +122,8 @@ def _bits(a: np.ndarray) -> list[int]:
 def test_imported_run_and_lowered():
     module = import_model(_model(qdq=False))
     assert _names(module) == ["onnx.LeakyRelu", "func.return"]
+    text = str(module)
+    assert str(parse_module(text)) == text  # it parses and prints in qcomp's context
     want = _onnxruntime(_model(qdq=False))
     assert _bits(run(module, [X])[0].results[0]) == _bits(want)
     lowered = _apply(module, "onnx-legalize-to-stablehlo")
