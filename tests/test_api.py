@@ -17,13 +17,18 @@ import qcomp
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 
-# docs/design.md's op recipe is a class written "in the dialect's module": these are
-# that module's imports
+# docs/design.md's op recipes are classes written "in the dialect's module": these are
+# those modules' imports
 PREAMBLES = {
     "design.md": """
-from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.dialects.builtin import FloatAttr
+from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
-from qcomp.dialects.facts import Elementwise, dq_op_q
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.facts import NO_QUANTIZATION, Elementwise, dq_op_q
+from qcomp.dialects.onnx.core import Lowering, OnnxFacts, QdqRole, attr
+from qcomp.dialects.onnx.float_ops import UnaryOp
+from qcomp.dialects.onnx.to_stablehlo import element_of
 from qcomp.dialects.stablehlo.elementwise import UnaryElementwiseOp
 from qcomp.dialects.stablehlo.kinds import FP_Q, ElementKinds
 """,
@@ -55,7 +60,7 @@ def test_every_python_snippet_in_docs_runs(doc):
 
 def test_the_docs_have_the_snippets_this_file_expects():
     names = {d.name: len(python_blocks(d.read_text())) for d in DOCS}
-    assert names["api.md"] >= 4 and names["interpreter.md"] == 1 and names["design.md"] == 1
+    assert names["api.md"] >= 4 and names["interpreter.md"] == 1 and names["design.md"] == 2
     assert python_blocks("x\n  ```python\n  a = 1\n  ```\n") == ["a = 1\n"]
 
 
