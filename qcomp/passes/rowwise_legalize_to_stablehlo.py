@@ -121,6 +121,11 @@ class RowwiseLegalizeToStablehloPass(ModulePass):
     guard: str = "check"
     """`check` or `nan`: what a lowered bag does with bad indices or lengths."""
 
+    def numerics_contract(self) -> tuple[str, int, bool]:
+        """For `qcomp-opt --verify-numerics`: bit for bit, NaN payloads included (the
+        formats follow torch's kernels to the NaN)."""
+        return ("spec", 0, True)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.guard not in ("check", "nan"):
             raise PassDiagnostic(op, f"{self.name}: guard must be check or nan, got "
