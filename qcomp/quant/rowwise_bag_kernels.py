@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise import F32
+from qcomp.quant.rowwise_base import F32
 from qcomp.quant.rowwise_jit import fma32, get_f16, get_f32, prefetch
 
 _AHEAD = 16

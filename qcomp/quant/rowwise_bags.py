@@ -30,6 +30,7 @@ from qcomp.quant.rowwise import (
     kernel,
     kernel_backend,
 )
+from qcomp.quant import rowwise_numpy
 from qcomp.quant.threads import for_blocks
 
 
@@ -133,7 +134,6 @@ def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out) ->
     bad = np.flatnonzero(np.isnan(out).any(axis=1))
     if not bad.size:
         return
-    from qcomp.quant import rowwise_numpy
     s, n = starts[bad], lengths[bad]
     again = np.empty((bad.size, out.shape[1]), F32)
     extra = () if bits == 8 else (bits,)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise import EPSILON_8BIT, F32, FLT_MAX
+from qcomp.quant.rowwise_base import EPSILON_8BIT, F32, FLT_MAX
 from qcomp.quant.rowwise_jit import (
     f16_bits,
     f16_round,

@@ -13,8 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcomp.quant.rowwise import EPSILON_8BIT, F32, FLT_MAX, fma_f32, nan_first
-from qcomp.quant.rowwise_rand import GOLDEN, HEADER, MIX1, MIX2, QEPSILON
+from qcomp.quant.rowwise_base import (
+    EPSILON_8BIT,
+    F32,
+    FLT_MAX,
+    GOLDEN,
+    HEADER,
+    MIX1,
+    MIX2,
+    QEPSILON,
+    fma_f32,
+    nan_first,
+)
 
 _TWO31 = F32(2.0 ** 31)
 _TWO63 = 2.0 ** 63

@@ -37,13 +37,9 @@ from __future__ import annotations
 import numpy as np
 
 from qcomp.quant.rowwise import F32, RowwiseError, as_rows, kernel, packed_bytes, per_byte
+from qcomp.quant.rowwise_base import GOLDEN, HEADER, MIX1, MIX2, QEPSILON  # noqa: F401
 from qcomp.quant.threads import for_blocks
 
-HEADER = 10
-QEPSILON = 1e-8
-GOLDEN = 0x9E3779B97F4A7C15
-MIX1 = 0xBF58476D1CE4E5B9
-MIX2 = 0x94D049BB133111EB
 
 
 def rand_width(cols: int, bits: int) -> int:

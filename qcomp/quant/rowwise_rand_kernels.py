@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from qcomp.quant.rowwise import F32
+from qcomp.quant.rowwise_base import F32, GOLDEN, HEADER, MIX1, MIX2, QEPSILON
 from qcomp.quant.rowwise_jit import fma32, get_f32, put_f32
 from qcomp.quant.rowwise_kernels import _first_extremes
-from qcomp.quant.rowwise_rand import GOLDEN, HEADER, MIX1, MIX2, QEPSILON
 
 _JIT = {"cache": True, "error_model": "numpy", "nogil": True}
 _GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
