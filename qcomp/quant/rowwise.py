@@ -40,7 +40,8 @@ row holding a NaN has NaN extremes (no oracle to follow).
 Kernels: the loops run as numba code (`rowwise_kernels`, `rowwise_bag_kernels`,
 `rowwise_rand_kernels`; `pip install 'qcomp[fast]'`) or, without numba or with
 `QCOMP_ROWWISE_KERNELS=numpy`, as their NumPy twins in `rowwise_numpy` (same bytes,
-several times slower). numba is imported when a kernel first runs.
+10-85x torch's time where numba takes 0.7-1.8x). numba is imported when a kernel
+first runs.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ Each works on rows (or bags) [start, stop) as whole arrays: the reference orders
 decide a signed zero or drop a NaN (fbgemm's 8 lanes, a first-wins scalar loop) are
 loops over columns on [rows] vectors, run only for the rows that need them; the
 fused multiply-add is `rowwise.fma_f32`; float16 conversions are `astype` (NumPy's
-rounding, which the numba helpers copy). Several times slower than the numba loops.
+rounding, which the numba helpers copy). 10-50x slower than the numba loops
+(docs/rowwise.md).
 """
 
 from __future__ import annotations
