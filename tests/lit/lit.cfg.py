@@ -38,7 +38,6 @@ def _tool(name):
 # upstream's `FileCheck` spelling is the Python `filecheck`.
 _tool("qcomp-opt")
 _filecheck = _tool("filecheck")
-config.substitutions.append(("%python", sys.executable))
 
 
 def _start_tool_server():
@@ -75,8 +74,10 @@ if _client is not None:
     for _name in ("qcomp-opt", "qcomp-run"):
         config.substitutions.append((rf"(?<![\w./-]){_name}(?![\w.-])", f"{_client} {_name}"))
     config.substitutions.append((r"\bFileCheck\b", f"{_client} filecheck"))
+    config.substitutions.append(("%python", f"{_client} python"))
 else:
     config.substitutions.append((r"\bFileCheck\b", _filecheck))
+    config.substitutions.append(("%python", sys.executable))
 
 # `REQUIRES: onnx`: the .onnx importer tests build their models with the onnx package.
 import importlib.util  # noqa: E402

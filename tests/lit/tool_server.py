@@ -1,4 +1,5 @@
-"""A warm fork server for the lit suite's tools: `qcomp-opt`, `qcomp-run`, `FileCheck`.
+"""A warm fork server for the lit suite's tools: `qcomp-opt`, `qcomp-run`, `FileCheck`
+and `%python SCRIPT` (the scripts that write the ONNX models).
 
 A cold `qcomp-opt` spends most of its time importing (NumPy, xDSL, qcomp's dialects);
 a RUN line starts one or more. `lit.cfg.py` starts one server per lit run, which
@@ -108,6 +109,17 @@ def _fresh_std_streams() -> None:
     sys.stderr = sys.__stderr__ = stream(2, sys.__stderr__, "w", True)
 
 
+def _run_script(argv: list[str]) -> None:
+    """`python SCRIPT ARGS...` (lit's `%python`; a script, no interpreter options)."""
+    import runpy
+
+    if not argv or argv[0].startswith("-"):
+        raise SystemExit(f"tool_server: python: give a script, not options ({argv})")
+    sys.argv = list(argv)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(argv[0])))
+    runpy.run_path(argv[0], run_name="__main__")
+
+
 def _run_tool(request: dict, fds: list[int]) -> None:
     """In the forked copy: become the tool's process and exit with its code."""
     code = 1
@@ -120,12 +132,16 @@ def _run_tool(request: dict, fds: list[int]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         argv = request["argv"]
-        module, entry = TOOLS[argv[0]]
-        sys.argv = list(argv)
-        main = getattr(sys.modules[module], entry)
         try:
-            result = main(argv) if argv[0] == "filecheck" else main(argv[1:])
-            code = 0 if result is None else result
+            if argv[0] == "python":
+                _run_script(argv[1:])
+                code = 0
+            else:
+                module, entry = TOOLS[argv[0]]
+                sys.argv = list(argv)
+                main = getattr(sys.modules[module], entry)
+                result = main(argv) if argv[0] == "filecheck" else main(argv[1:])
+                code = 0 if result is None else result
         except SystemExit as e:
             if e.code is None:
                 code = 0
