@@ -219,10 +219,10 @@ def _functions_of(dialect: str, semantics: str | QuantSemantics) -> list:
     if dialect == "interpreter":
         return [ProbeFunctions(), CollectiveFunctions()]
     if dialect == "onnx":
-        from qcomp.interpreter.onnx_float_functions import OnnxFloatFunctions
+        from qcomp.interpreter.onnx_float_functions import onnx_float_functions
         from qcomp.interpreter.onnx_functions import OnnxFunctions
 
-        return [OnnxFunctions(), OnnxFloatFunctions()]
+        return [OnnxFunctions(), onnx_float_functions()]
     return []
 
 
