@@ -186,7 +186,7 @@ def test_rowwise_runs_without_numba_in_fresh_venv(fresh_install):
             "w = np.arange(24, dtype=np.float32).reshape(3, 8)\n"
             "q = rw.float_to_fused_8bit(w)\n"
             "s = rb.sparse_lengths(q, np.array([0, 2]), np.array([2]), 8)\n"
-            "print(rw.kernel_backend(), list(q[0, :8]), rw.float_to_fused_nbit(w, 4)[0, :4].tolist())\n")
+            "print(rw.kernel_backend(), q[0, :8].tolist(), rw.float_to_fused_nbit(w, 4)[0, :4].tolist())\n")
     r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[0] == ("numpy [0, 36, 73, 109, 146, 182, 219, 255] "
