@@ -111,12 +111,19 @@ class Elementwise(OpTrait):
     interpreter rounds the result once to the result type); `int(x, ..., width,
     signed)` takes int64 (uint64 for ui64) arrays and may overflow: the interpreter
     wraps to the result width; `bool(x, ...)` takes bool arrays. A family left `None`
-    is not defined for the op."""
+    is not defined for the op.
+
+    `positive_nan`: the op's NaN results have a clear sign bit (upstream's interpreter
+    makes them so for log, divide and remainder; NumPy's, like x86's default NaN, have
+    it set). The sign survives only as the sign of the zero a NaN becomes in the types
+    without NaN (f4 / f6), so it is fixed only there (checked with jaxlib); a fact of the
+    kernel, so every op declaring it (`stablehlo.divide`, its broadcasting twin) agrees."""
 
     float: Callable | None = None
     complex: Callable | None = None
     int: Callable | None = None
     bool: Callable | None = None
+    positive_nan: bool = False
 
 
 def quantization(op: Operation | type[Operation]) -> Quantization | None:

@@ -27,14 +27,9 @@ def _wide(x: np.ndarray) -> np.ndarray:
     return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64, copy=False)
 
 
-POSITIVE_NAN = {"log", "divide", "remainder"}
-"""Ops whose NaN results upstream's interpreter makes with a clear sign bit (NumPy's,
-like x86's default NaN, have it set). The sign survives only as the sign of the zero
-a NaN becomes in the f4 / f6 types, so it is fixed only there (checked with jaxlib)."""
-
-
-def _nan_sign(name: str, r: np.ndarray, result_e: Attribute) -> np.ndarray:
-    if name in POSITIVE_NAN and numpy_dtype(result_e).name in NO_INF_NAN:
+def _nan_sign(impl: Elementwise, r: np.ndarray, result_e: Attribute) -> np.ndarray:
+    """NaN results with a clear sign bit where the kernel declares so (`positive_nan`)."""
+    if impl.positive_nan and numpy_dtype(result_e).name in NO_INF_NAN:
         return np.where(np.isnan(r), np.nan, r)
     return r
 
@@ -75,7 +70,7 @@ def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
                 return np.asarray(fn(x)).astype(numpy_dtype(result_e))
             r = fn(_wide(x))
         if is_float(e):
-            return to_float(_nan_sign(name, r, result_e), numpy_dtype(result_e))
+            return to_float(_nan_sign(impl, r, result_e), numpy_dtype(result_e))
         return np.asarray(r).astype(numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
@@ -106,7 +101,7 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
             r = fn(_wide(a), _wide(b))
             if not is_float(e):  # complex: one rounding, overflow to inf
                 return r.astype(numpy_dtype(result_e))
-        return to_float(_nan_sign(name, r, result_e), numpy_dtype(result_e))
+        return to_float(_nan_sign(impl, r, result_e), numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
             raise _undefined(name, e)
