@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import Attribute, Operation
 
-from qcomp.dialects.facts import Elementwise
+from qcomp.dialects.facts import Elementwise, UndefinedOperands
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import NO_INF_NAN, to_float, widen
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
@@ -64,6 +64,8 @@ def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
         if fn is None:
             raise _undefined(name, e)
         with np.errstate(all="ignore"):
+            if impl.in_element_type:
+                return np.asarray(fn(x))
             if is_float(e) and _native(fn, (x,), result_e):
                 return fn(x)
             if getattr(fn, "native_complex", False):  # rounds each step in the element type
@@ -94,6 +96,8 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
         if fn is None:
             raise _undefined(name, e)
         with np.errstate(all="ignore"):
+            if impl.in_element_type:
+                return np.asarray(fn(a, b))
             if is_float(e) and _native(fn, (a, b), result_e):
                 return fn(a, b)
             if getattr(fn, "native_complex", False):  # rounds each step in the element type
@@ -124,9 +128,12 @@ def apply(op: Operation | type[Operation], arrays: list[np.ndarray], e: Attribut
     if impl is None:
         raise RunError(f"'{op.name}' declares no elementwise implementation")
     name = op.name.split(".", 1)[-1]
-    if len(arrays) == 1:
-        return unary(impl, name, arrays[0], e, result_e)
-    return binary(impl, name, arrays[0], arrays[1], e, result_e)
+    try:
+        if len(arrays) == 1:
+            return unary(impl, name, arrays[0], e, result_e)
+        return binary(impl, name, arrays[0], arrays[1], e, result_e)
+    except UndefinedOperands as err:
+        raise RunError(f"'{op.name}' {err}") from None
 
 
 def _total_order_key(x: np.ndarray) -> np.ndarray:

@@ -35,9 +35,11 @@ from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import (
     NO_QUANTIZATION,
+    XLA_EXPANSION,
     Quantization,
     QuantSemantics,
     UpstreamGeneric,
+    XlaInexact,
     dq_op_q,
     type_only,
 )
@@ -124,7 +126,7 @@ class CholeskyOp(KeywordOp):
     lower = opt_prop_def(BoolAttr)
     traits = traits_def(NoMemoryEffect(),
                         ElementKinds(((RANKED, ("F", "C", "Q")),), (RANKED, ("F", "C", "Q"))),
-                        dq_op_q())
+                        dq_op_q(), XLA_EXPANSION)
 
     def verify_(self) -> None:
         verify_value_kinds(self)
@@ -152,7 +154,10 @@ class TriangularSolveOp(IRDLOperation):
     transpose_a = prop_def(TransposeAttr)
     traits = traits_def(NoMemoryEffect(),
                         ElementKinds(((RANKED, ("F", "C")),) * 2, (RANKED, ("F", "C"))),
-                        dq_op_q())
+                        dq_op_q(),
+                        XlaInexact("XLA's blocked solve (multiply-adds, its own order); qcomp "
+                                   "substitutes as the reference interpreter does, each step "
+                                   "rounded"))
 
     def verify_(self) -> None:
         verify_value_kinds(self)
@@ -190,7 +195,9 @@ class FftOp(KeywordOp):
     fft_type = prop_def(FftTypeAttr)
     fft_length_attr = prop_def(DenseArrayBase, prop_name="fft_length")
     traits = traits_def(NoMemoryEffect(), ElementKinds(((RANKED, ("F", "C")),), (RANKED, ("F", "C"))),
-                        NO_QUANTIZATION)
+                        NO_QUANTIZATION,
+                        XlaInexact("XLA's FFT library and NumPy's FFT (float64, rounded once) "
+                                   "round differently"))
 
     @property
     def fft_length(self) -> tuple[int, ...]:
@@ -275,7 +282,7 @@ class BatchNormTrainingOp(IRDLOperation):
     batch_var = result_def()
     epsilon = prop_def(FloatAttr)
     feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
-    traits = traits_def(NoMemoryEffect(), ElementKinds(_BN_KINDS), BATCH_NORM)
+    traits = traits_def(NoMemoryEffect(), ElementKinds(_BN_KINDS), BATCH_NORM, XLA_EXPANSION)
 
     @property
     def feature_index(self) -> int:
@@ -305,7 +312,7 @@ class BatchNormGradOp(IRDLOperation):
     feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
     traits = traits_def(NoMemoryEffect(), ElementKinds((*_BN_KINDS, (ONE_D, FP_Q),
                                                         (ONE_D, FP_Q), (RANKED, FP_Q))),
-                        BATCH_NORM)
+                        BATCH_NORM, XLA_EXPANSION)
 
     @property
     def feature_index(self) -> int:
