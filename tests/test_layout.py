@@ -87,8 +87,6 @@ EXCEPTIONS: dict[str, set[str]] = {
     "qcomp/interpreter/probe_functions.py": {"interpreter.probe"},
     "qcomp/interpreter/onnx_functions.py": {"onnx.Constant", "onnx.Custom", "onnx.QuantizeLinear",
                                            "onnx.DequantizeLinear"},
-    "qcomp/interpreter/onnx_float_functions.py": {"onnx.Div", "onnx.Gather", "onnx.Reshape",
-                                                 "onnx.Squeeze"},
     "qcomp/passes/litert_quantize_weights.py": {"quant.qcast", "quant.dcast"},
     "qcomp/passes/onnx_legalize_qdq_to_quant.py": {"onnx.Custom"},
     "qcomp/passes/tosa_rescale_legalize_to_stablehlo.py": {"tosa.const", "stablehlo.constant"},
