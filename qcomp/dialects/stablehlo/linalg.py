@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -45,7 +44,7 @@ from qcomp.dialects.facts import (
 )
 from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.format import array_values, int_value
-from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
+from qcomp.dialects.stablehlo.assembly import FIELD_DIRECTIVES, FUNCTIONAL_TAIL, SAME_TYPE_TAIL
 from qcomp.dialects.stablehlo.kinds import (
     FP_Q,
     INT,
@@ -83,12 +82,12 @@ def _dims(d) -> str:
 
 
 @irdl_op_definition
-class ReverseOp(KeywordOp):
+class ReverseOp(IRDLOperation):
     """`result[i] = operand[i with i_d = size_d - 1 - i_d for d in dimensions]`."""
 
     name = "stablehlo.reverse"
-    PRETTY_FIELDS: ClassVar[tuple] = (("dims", "dimensions", "list"),)
-    PRETTY_TYPES: ClassVar[str] = "same"
+    assembly_format = "$operand `,` `dims` `=` custom<I64List>($dimensions) " + SAME_TYPE_TAIL
+    custom_directives = FIELD_DIRECTIVES
     operand = operand_def()
     result = result_def()
     dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
@@ -115,12 +114,12 @@ class ReverseOp(KeywordOp):
 
 
 @irdl_op_definition
-class CholeskyOp(KeywordOp):
+class CholeskyOp(IRDLOperation):
     """The Cholesky factor of each matrix of `a` (`lower`: L with A = L L*, else U)."""
 
     name = "stablehlo.cholesky"
-    PRETTY_FIELDS: ClassVar[tuple] = (("lower", "lower", "bool?"),)
-    PRETTY_TYPES: ClassVar[str] = "same"
+    assembly_format = "$a custom<TrueKeyword>($lower) " + SAME_TYPE_TAIL
+    custom_directives = FIELD_DIRECTIVES
     a = operand_def()
     result = result_def()
     lower = opt_prop_def(BoolAttr)
@@ -183,13 +182,14 @@ class TriangularSolveOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FftOp(KeywordOp):
+class FftOp(IRDLOperation):
     """FFT / IFFT (complex to complex), RFFT (real to complex), IRFFT (complex to real)
     over the innermost `len(fft_length)` dimensions."""
 
     name = "stablehlo.fft"
-    PRETTY_FIELDS: ClassVar[tuple] = (("type", "fft_type", FftTypeAttr),
-                                      ("length", "fft_length", "list"))
+    assembly_format = ("$operand `,` `type` `=` custom<EnumCase>($fft_type) `,` `length` `=` "
+                       "custom<I64List>($fft_length) " + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     operand = operand_def()
     result = result_def()
     fft_type = prop_def(FftTypeAttr)
@@ -327,11 +327,13 @@ class BatchNormGradOp(IRDLOperation):
 
 
 @irdl_op_definition
-class RngOp(KeywordOp):
+class RngOp(IRDLOperation):
     """Random numbers of `shape`: UNIFORM in [a, b), NORMAL with mean a and deviation b."""
 
     name = "stablehlo.rng"
-    PRETTY_FIELDS: ClassVar[tuple] = (("distribution", "rng_distribution", RngDistributionAttr),)
+    assembly_format = ("$a `,` $b `,` $shape_ `,` `distribution` `=` "
+                       "custom<EnumCase>($rng_distribution) " + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     a = operand_def()
     b = operand_def()
     shape_ = operand_def()
@@ -349,11 +351,13 @@ class RngOp(KeywordOp):
 
 
 @irdl_op_definition
-class RngBitGeneratorOp(KeywordOp):
+class RngBitGeneratorOp(IRDLOperation):
     """Random bits of `output`'s type from `initial_state` (THREE_FRY, PHILOX or DEFAULT)."""
 
     name = "stablehlo.rng_bit_generator"
-    PRETTY_FIELDS: ClassVar[tuple] = (("algorithm", "rng_algorithm", RngAlgorithmAttr),)
+    assembly_format = ("$initial_state `,` `algorithm` `=` custom<EnumCase>($rng_algorithm) "
+                       + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     initial_state = operand_def()
     output_state = result_def()
     output = result_def()
