@@ -20,7 +20,7 @@ from xdsl.interpreter import Interpreter, OpImplResult
 from xdsl.ir import Operation
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.dialects.facts import Elementwise
+from qcomp.dialects.facts import Elementwise, WorkingMemory
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
 from qcomp.interpreter.probe_functions import ProbeFunctions, RunOutput
@@ -64,21 +64,11 @@ def _nbytes(t) -> int:
 
 
 def _working_bytes(op: Operation) -> int:
-    """Bytes an op may hold at once: results plus contraction scratch (float64 operands/patches)."""
+    """Bytes an op may hold at once: its results plus the scratch it declares
+    (`WorkingMemory`: a contraction's float64 operands and patches)."""
     total = sum(_nbytes(r.type) for r in op.results)
-    if isinstance(op, sh.DotGeneralOp | sh.DotOp | sh.ConvolutionOp):
-        try:
-            shapes = [shape_of(o.type) for o in op.operands]
-            out = shape_of(op.results[0].type)
-        except RunError:  # dynamic shapes: only the results' bytes are estimated
-            return total
-        total += 8 * sum(math.prod(s) for s in shapes) + 8 * math.prod(out)
-        if isinstance(op, sh.ConvolutionOp):
-            # patches: every output position times every kernel tap and input feature
-            o = max(out[op.dimension_numbers.output_feature_dimension], 1)
-            groups = int(op.feature_group_count)
-            total += 8 * (math.prod(out) // o) * (math.prod(shapes[1]) // o) * groups
-    return total
+    scratch = op.get_trait(WorkingMemory)
+    return total if scratch is None else total + scratch.scratch(op)
 
 
 class QcompInterpreter(Interpreter):
