@@ -22,7 +22,7 @@ from xdsl.irdl import (
 from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import NoMemoryEffect
 
-from qcomp.dialects.facts import NO_QUANTIZATION, dq_op_q, own_lowering
+from qcomp.dialects.facts import NO_QUANTIZATION, XLA_APPROXIMATION, dq_op_q, own_lowering
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
 from qcomp.dialects.stablehlo.assembly import (
@@ -130,7 +130,7 @@ class CbrtOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.CBRT)
+        kernels.CBRT, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -169,7 +169,7 @@ class CosineOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.COSINE)
+        kernels.COSINE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -181,7 +181,7 @@ class ExponentialOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.EXPONENTIAL)
+        kernels.EXPONENTIAL, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -193,7 +193,7 @@ class ExponentialMinusOneOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.EXPONENTIAL_MINUS_ONE)
+        kernels.EXPONENTIAL_MINUS_ONE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -217,7 +217,7 @@ class LogOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.LOG)
+        kernels.LOG, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -229,7 +229,7 @@ class LogPlusOneOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.LOG_PLUS_ONE)
+        kernels.LOG_PLUS_ONE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -241,7 +241,7 @@ class LogisticOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.LOGISTIC)
+        kernels.LOGISTIC, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -325,7 +325,7 @@ class RsqrtOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.RSQRT)
+        kernels.RSQRT, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -349,7 +349,7 @@ class SineOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.SINE)
+        kernels.SINE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -373,7 +373,7 @@ class TanOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.TAN)
+        kernels.TAN, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -385,7 +385,7 @@ class TanhOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.TANH)
+        kernels.TANH, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
