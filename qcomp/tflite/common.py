@@ -14,7 +14,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.passes.utils.builder import Builder
 from qcomp.tflite.context import ELEMENT, STORAGE_RANGE, OpContext, Tensor, constant, tensor_of
-from qcomp.tflite.operator import one_of, positive
+from qcomp.tflite.operator import positive
 
 ACTIVATIONS = {0: None, 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
 """TFLite's fused activation -> its (low, high) bounds (NONE, RELU, RELU_N1_TO_1, RELU6)."""
@@ -26,12 +26,13 @@ def activation(v) -> str | None:
     if v in ACTIVATIONS:
         return None
     if v in _UNSUPPORTED_ACTIVATIONS:
-        return f"{_UNSUPPORTED_ACTIVATIONS[v]} is not supported"
+        return f"({_UNSUPPORTED_ACTIVATIONS[v]}) is not supported"
     return "is not an ActivationFunctionType (NONE, RELU, RELU_N1_TO_1, RELU6)"
 
 
-PADDING = one_of(0, 1)
-"""The options check of `padding` (SAME 0, VALID 1, as LiteRT's parser takes)."""
+def PADDING(v) -> str | None:  # noqa: N802 - an options check, named as a constant
+    """The options check of `padding`: SAME (0) or VALID (1), all LiteRT takes."""
+    return None if v in (0, 1) else "is neither SAME (0) nor VALID (1)"
 
 WINDOW_OPTIONS = {"padding": PADDING, "strideW": positive, "strideH": positive,
                   "fusedActivationFunction": activation}

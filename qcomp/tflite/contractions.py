@@ -281,7 +281,7 @@ declare(Operator(
     options=Options("FullyConnectedOptions", {
         "fusedActivationFunction": activation,
         "weightsFormat": lambda v: None if v == 0 else
-        "SHUFFLED4x16INT8 is not supported" if v == 1 else "must be DEFAULT",
+        "(SHUFFLED4x16INT8) is not supported" if v == 1 else "must be DEFAULT",
         "keepNumDims": boolean, "asymmetricQuantizeInputs": boolean,
         "quantizedBiasType": _BIAS_TYPE}, required=False),
     inputs=(Operand("input", min_rank=1), Operand("weights", rank=(2,)), _BIAS),
