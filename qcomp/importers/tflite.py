@@ -111,7 +111,7 @@ class _Reader:
                 raise fail(f"{zps.size} zero points for {out.scales.size} scales")
             out.zero_points = zps
             out.axis = int(q.quantizedDimension)
-            problem = check_scales(out) or type_problem(out)
+            problem = check_scales(out) or (type_problem(out) if dtype in ELEMENT else None)
             if problem:
                 raise fail(problem)
         buffers = self.model.buffers or []

@@ -62,6 +62,9 @@ def fused(ctx: OpContext, v: SSAValue, out: Tensor) -> SSAValue:
         return v
     el = out.element()
     if not out.quantized:
+        if out.dtype != "FLOAT32":
+            raise ctx.fail(f"a fused activation needs a quantized or FLOAT32 output, "
+                           f"{out.label} is {out.dtype}")
         lo, hi = bounds
         lo_v = constant(ctx.b, np.float32(lo), (), el, el)
         hi_v = constant(ctx.b, np.float32(hi) if hi is not None
