@@ -14,6 +14,8 @@ that op.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
+
 from xdsl.ir import Operation
 
 from qcomp.tflite.operator import Operator
@@ -21,10 +23,38 @@ from qcomp.tflite.operators import OPERATORS
 
 Row = Operator
 
-TABLE: tuple[Row, ...] = tuple(OPERATORS.values())
 
-BY_NAME: dict[str, Row] = {r.tflite: r for r in TABLE}
-BY_COMPOSITE: dict[str, Row] = {r.composite: r for r in TABLE if r.spec}
+
+class _Table(Sequence):
+    """The declarations in order, read when used (an operator declared later, e.g. by
+    a test, is in it)."""
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return tuple(OPERATORS.values())[i]
+
+    def __len__(self) -> int:
+        return len(OPERATORS)
+
+
+class _ByComposite(Mapping):
+    """`tfl.<name>` -> the spec row of that name, read when used."""
+
+    def _rows(self) -> dict[str, Row]:
+        return {r.composite: r for r in OPERATORS.values() if r.spec}
+
+    def __getitem__(self, key: str) -> Row:
+        return self._rows()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows())
+
+    def __len__(self) -> int:
+        return len(self._rows())
+
+
+TABLE: Sequence[Row] = _Table()
+BY_NAME: Mapping[str, Row] = OPERATORS
+BY_COMPOSITE: Mapping[str, Row] = _ByComposite()
 
 COMPARE: dict[str, str] = {"LT": "LESS", "GT": "GREATER", "GE": "GREATER_EQUAL",
                            "LE": "LESS_EQUAL", "EQ": "EQUAL", "NE": "NOT_EQUAL"}
