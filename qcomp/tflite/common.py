@@ -13,7 +13,14 @@ from xdsl.ir import Attribute, SSAValue
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.passes.utils.builder import Builder
-from qcomp.tflite.context import ELEMENT, STORAGE_RANGE, OpContext, Tensor, constant, tensor_of
+from qcomp.tflite.context import (
+    ELEMENT,
+    STORAGE_RANGE,
+    OpContext,
+    Tensor,
+    constant,
+    tensor_of,
+)
 from qcomp.tflite.operator import positive
 
 ACTIVATIONS = {0: None, 1: (0.0, None), 2: (-1.0, 1.0), 3: (0.0, 6.0)}
@@ -30,7 +37,7 @@ def activation(v) -> str | None:
     return "is not an ActivationFunctionType (NONE, RELU, RELU_N1_TO_1, RELU6)"
 
 
-def PADDING(v) -> str | None:  # noqa: N802 - an options check, named as a constant
+def PADDING(v) -> str | None:
     """The options check of `padding`: SAME (0) or VALID (1), all LiteRT takes."""
     return None if v in (0, 1) else "is neither SAME (0) nor VALID (1)"
 
@@ -39,7 +46,7 @@ WINDOW_OPTIONS = {"padding": PADDING, "strideW": positive, "strideH": positive,
 
 
 def _round_away(x: np.float32) -> int:
-    return int(math.floor(abs(float(x)) + 0.5)) * (1 if x >= 0 else -1)
+    return math.floor(abs(float(x)) + 0.5) * (1 if x >= 0 else -1)
 
 
 def activation_range(out: Tensor, lo: float | None, hi: float | None) -> tuple[int, int]:

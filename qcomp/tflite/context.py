@@ -83,9 +83,10 @@ class Tensor:
 
     def like(self, shape=None, **changes) -> Tensor:
         """This tensor's parameters with another shape (and other fields changed)."""
-        fields = dict(index=self.index, name=self.name, shape=tuple(
-            self.shape if shape is None else shape), dtype=self.dtype, scales=self.scales,
-            zero_points=self.zero_points, axis=self.axis, data=None)
+        fields = {"index": self.index, "name": self.name,
+                  "shape": tuple(self.shape if shape is None else shape),
+                  "dtype": self.dtype, "scales": self.scales,
+                  "zero_points": self.zero_points, "axis": self.axis, "data": None}
         fields.update(changes)
         return Tensor(**fields)
 
@@ -164,8 +165,7 @@ class Module:
     module: ModuleOp
     main: Block
     values: dict = field(default_factory=dict)
-    origin: dict[Operation, str] = field(default_factory=dict)
-    """Each built op -> the operator it was built for (`operator N (NAME)`)."""
+    """Tensor index (or (index, shape)) -> its SSA value."""
 
     @property
     def builder(self) -> Builder:

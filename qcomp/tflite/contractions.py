@@ -28,7 +28,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType
-from qcomp.dialects.stablehlo.attrs import ConvDimensionNumbersAttr, DotDimensionNumbersAttr
+from qcomp.dialects.stablehlo.attrs import (
+    ConvDimensionNumbersAttr,
+    DotDimensionNumbersAttr,
+)
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.passes.utils.builder import Builder, shape_of
 from qcomp.tflite.common import (
@@ -44,7 +47,15 @@ from qcomp.tflite.common import (
 )
 from qcomp.tflite.context import OpContext, Tensor, constant, f32_tensor, tensor_of
 from qcomp.tflite.kernels import quantized_type
-from qcomp.tflite.operator import Operand, Operator, Options, boolean, declare, one_of, positive
+from qcomp.tflite.operator import (
+    Operand,
+    Operator,
+    Options,
+    boolean,
+    declare,
+    one_of,
+    positive,
+)
 
 FC_KERNEL = ("tfl.kernel", "fully_connected")
 
@@ -210,7 +221,7 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[SSAValue]:
             raise ctx.fail(f"filter {w.label} of {cm} channels is not depth multiplier "
                            f"{mult} times the input's {groups}")
     else:
-        cout, kh, kw, cin = w.shape
+        _, kh, kw, cin = w.shape
         w_shape, w_axis, kernel, groups = w.shape, 0, "o01i", 1
         if cin != x.shape[3]:
             raise ctx.fail(f"filter {w.label} takes {cin} input channels, the input has "

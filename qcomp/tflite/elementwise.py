@@ -25,7 +25,14 @@ from qcomp.quant.tflite import logistic_f, lut_int8, quantize_multiplier
 from qcomp.tflite.common import activation, broadcast, fused, op
 from qcomp.tflite.context import OpContext
 from qcomp.tflite.kernels import centred, gather, per_tensor, quantized_type
-from qcomp.tflite.operator import ACTIVATION, Operand, Operator, Options, boolean, declare
+from qcomp.tflite.operator import (
+    ACTIVATION,
+    Operand,
+    Operator,
+    Options,
+    boolean,
+    declare,
+)
 
 
 def lower_add_sub(op_: Operation, b: Builder, st) -> SSAValue | None:

@@ -8,7 +8,7 @@ zero, clamped to the storage range (n: the in-bounds count of each window)."""
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, f32, i32
+from xdsl.dialects.builtin import TensorType, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -24,7 +24,14 @@ from qcomp.tflite.common import (
     same_params,
     window,
 )
-from qcomp.tflite.context import ELEMENT, STORAGE_RANGE, OpContext, constant, dense, f32_tensor
+from qcomp.tflite.context import (
+    ELEMENT,
+    STORAGE_RANGE,
+    OpContext,
+    constant,
+    dense,
+    f32_tensor,
+)
 from qcomp.tflite.kernels import composite_props, ints, per_tensor, quantized_type
 from qcomp.tflite.operator import Operand, Operator, Options, declare, positive
 

@@ -14,24 +14,24 @@ import pytest
 
 pytest.importorskip("ai_edge_litert.interpreter")
 
-from xdsl.dialects.builtin import f32, i64  # noqa: E402
-from xdsl.ir import SSAValue  # noqa: E402
+from xdsl.dialects.builtin import f32, i64
+from xdsl.ir import SSAValue
 
-from qcomp.dialects import stablehlo as sh  # noqa: E402
-from qcomp.importers.tflite import import_module  # noqa: E402
-from qcomp.interpreter import run  # noqa: E402
-from qcomp.passes.litert_verify_int8 import problems  # noqa: E402
-from qcomp.passes.quant_to_math.emit import mbqm_ir  # noqa: E402
-from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass  # noqa: E402
-from qcomp.passes.utils.builder import Builder, shape_of  # noqa: E402
-from qcomp.quant.tflite import quantize_multiplier  # noqa: E402
-from qcomp.registry import make_context  # noqa: E402
-from qcomp.tflite.common import need_quantized, op_in  # noqa: E402
-from qcomp.tflite.context import OpContext, f32_tensor  # noqa: E402
-from qcomp.tflite.kernels import centred, int8, quantized_type  # noqa: E402
-from qcomp.tflite.operator import OPERATORS, Operand, Operator  # noqa: E402
-from qcomp.tools.qcomp_opt import main as qcomp_opt  # noqa: E402
-from tests.importers.tflite_models import Model, run_litert, schema  # noqa: E402
+from qcomp.dialects import stablehlo as sh
+from qcomp.importers.tflite import import_module
+from qcomp.interpreter import run
+from qcomp.passes.litert_verify_int8 import problems
+from qcomp.passes.quant_to_math.emit import mbqm_ir
+from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
+from qcomp.passes.utils.builder import Builder, shape_of
+from qcomp.quant.tflite import quantize_multiplier
+from qcomp.registry import make_context
+from qcomp.tflite.common import need_quantized, op_in
+from qcomp.tflite.context import OpContext, f32_tensor
+from qcomp.tflite.kernels import centred, int8, quantized_type
+from qcomp.tflite.operator import OPERATORS, Operand, Operator
+from qcomp.tools.qcomp_opt import main as qcomp_opt
+from tests.importers.tflite_models import Model, run_litert, schema
 
 
 # -- the recipe: one declaration (import, spec rule, fixed-point kernel) ------------------

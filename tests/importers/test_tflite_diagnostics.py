@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("ai_edge_litert.schema_py_generated")
 
-import flatbuffers  # noqa: E402
+import flatbuffers
 
-from qcomp.tools.qcomp_opt import main as qcomp_opt  # noqa: E402
-from qcomp.tools.qcomp_run import main as qcomp_run  # noqa: E402
-from tests.importers.tflite_models import Model, run_litert, schema  # noqa: E402
+from qcomp.tools.qcomp_opt import main as qcomp_opt
+from qcomp.tools.qcomp_run import main as qcomp_run
+from tests.importers.tflite_models import Model, run_litert, schema
 
 OPS = schema.BuiltinOperator
 OPTS = schema.BuiltinOptions
@@ -151,69 +151,69 @@ CASES = {
                       "operator 0: the custom opcode is not UTF-8: b'\\xffop'"),
     # 7, 8: the options table missing, or another operator's
     "options-missing": (lambda: _conv(options=False),
-                        "operator 0 (CONV_2D): the builtin options table Conv2DOptions is "
-                        "missing"),
+                        ("operator 0 (CONV_2D): the builtin options table Conv2DOptions is "
+                        "missing")),
     "options-of-another-op": (
         lambda: _softmax_with(schema.FullyConnectedOptionsT(), OPTS.FullyConnectedOptions),
-        "operator 0 (SOFTMAX): builtin options are FullyConnectedOptions, expected "
-        "SoftmaxOptions"),
+        ("operator 0 (SOFTMAX): builtin options are FullyConnectedOptions, expected "
+        "SoftmaxOptions")),
     # 9, 15: output scales 0, NaN, a denormal; inf / NaN weight scales
-    "add-output-scale-0": (lambda: _add(0.0), "operator 0 (ADD): tensor 2 ('t2'): scale 0 "
-                           "is not a positive finite normal f32"),
-    "add-output-scale-nan": (lambda: _add(float("nan")), "operator 0 (ADD): tensor 2 "
-                             "('t2'): scale nan is not a positive finite normal f32"),
-    "add-output-scale-1e-45": (lambda: _add(1e-45), "operator 0 (ADD): tensor 2 ('t2'): "
-                               "scale 1.4013e-45 is not a positive finite normal f32"),
-    "weight-scale-inf": (lambda: _weight_scale(float("inf")), "operator 0 (CONV_2D): "
-                         "tensor 1 ('t1'): scale inf is not a positive finite normal f32"),
-    "weight-scale-nan": (lambda: _weight_scale(float("nan")), "operator 0 (CONV_2D): "
-                         "tensor 1 ('t1'): scale nan is not a positive finite normal f32"),
+    "add-output-scale-0": (lambda: _add(0.0), ("operator 0 (ADD): tensor 2 ('t2'): scale 0 "
+                           "is not a positive finite normal f32")),
+    "add-output-scale-nan": (lambda: _add(float("nan")), ("operator 0 (ADD): tensor 2 "
+                             "('t2'): scale nan is not a positive finite normal f32")),
+    "add-output-scale-1e-45": (lambda: _add(1e-45), ("operator 0 (ADD): tensor 2 ('t2'): "
+                               "scale 1.4013e-45 is not a positive finite normal f32")),
+    "weight-scale-inf": (lambda: _weight_scale(float("inf")), ("operator 0 (CONV_2D): "
+                         "tensor 1 ('t1'): scale inf is not a positive finite normal f32")),
+    "weight-scale-nan": (lambda: _weight_scale(float("nan")), ("operator 0 (CONV_2D): "
+                         "tensor 1 ('t1'): scale nan is not a positive finite normal f32")),
     # 10: stride 0
     "conv-stride-0": (lambda: _conv(stride=0),
                       "operator 0 (CONV_2D): option strideW = 0 must be positive"),
     "average-pool-stride-0": (lambda: _pool(OPS.AVERAGE_POOL_2D, [1, 2, 2, 1], stride=0),
-                              "operator 0 (AVERAGE_POOL_2D): option strideW = 0 must be "
-                              "positive"),
+                              ("operator 0 (AVERAGE_POOL_2D): option strideW = 0 must be "
+                              "positive")),
     # 11: zero points against scales, a buffer that is not whole int32 values
     "zero-point-count": (_three_zero_points,
-                         "operator 0 (CONV_2D): tensor 1 ('t1'): 3 zero points for 2 "
-                         "scales"),
+                         ("operator 0 (CONV_2D): tensor 1 ('t1'): 3 zero points for 2 "
+                         "scales")),
     "int32-buffer-size": (lambda: _fully_connected(bias_bytes=7),
-                          "operator 0 (FULLY_CONNECTED): tensor 2 ('t2'): buffer of 7 bytes "
-                          "is not a whole number of INT32 values"),
+                          ("operator 0 (FULLY_CONNECTED): tensor 2 ('t2'): buffer of 7 bytes "
+                          "is not a whole number of INT32 values")),
     # 12: a required input given as -1
     "required-input-absent": (lambda: _fully_connected((0, -1, 2)),
-                              "operator 0 (FULLY_CONNECTED): input 1 (weights) is required, "
-                              "given as -1"),
+                              ("operator 0 (FULLY_CONNECTED): input 1 (weights) is required, "
+                              "given as -1")),
     # 13: operand rank, count, type
     "average-pool-rank-1": (lambda: _pool(OPS.AVERAGE_POOL_2D, [4]),
-                            "operator 0 (AVERAGE_POOL_2D): input 0 (input) tensor 0 ('t0') "
-                            "has rank 1; AVERAGE_POOL_2D takes rank 4"),
+                            ("operator 0 (AVERAGE_POOL_2D): input 0 (input) tensor 0 ('t0') "
+                            "has rank 1; AVERAGE_POOL_2D takes rank 4")),
     "fully-connected-one-input": (lambda: _fully_connected((0,)),
-                                  "operator 0 (FULLY_CONNECTED): takes 2 to 3 inputs, 1 "
-                                  "given"),
+                                  ("operator 0 (FULLY_CONNECTED): takes 2 to 3 inputs, 1 "
+                                  "given")),
     "max-pool-int32": (lambda: _pool(OPS.MAX_POOL_2D, [1, 2, 2, 1], np.int32),
-                       "operator 0 (MAX_POOL_2D): input 0 (input) tensor 0 ('t0') is INT32; "
-                       "MAX_POOL_2D takes INT8, INT16, UINT8, FLOAT32"),
-    "mean-of-a-scalar": (_mean_of_scalar, "operator 0 (MEAN): input 0 (input) tensor 0 "
-                         "('t0') has rank 0; MEAN takes rank >= 1"),
+                       ("operator 0 (MAX_POOL_2D): input 0 (input) tensor 0 ('t0') is INT32; "
+                       "MAX_POOL_2D takes INT8, INT16, UINT8, FLOAT32")),
+    "mean-of-a-scalar": (_mean_of_scalar, ("operator 0 (MEAN): input 0 (input) tensor 0 "
+                         "('t0') has rank 0; MEAN takes rank >= 1")),
     # 14: every enum value checked
-    "conv-padding-99": (lambda: _conv(padding=99), "operator 0 (CONV_2D): option padding = "
-                        "99 is neither SAME (0) nor VALID (1)"),
+    "conv-padding-99": (lambda: _conv(padding=99), ("operator 0 (CONV_2D): option padding = "
+                        "99 is neither SAME (0) nor VALID (1)")),
     "fused-activation-99": (lambda: _repack(_add(), _options(fusedActivationFunction=99)),
-                            "operator 0 (ADD): option fusedActivationFunction = 99 is not an "
-                            "ActivationFunctionType (NONE, RELU, RELU_N1_TO_1, RELU6)"),
+                            ("operator 0 (ADD): option fusedActivationFunction = 99 is not an "
+                            "ActivationFunctionType (NONE, RELU, RELU_N1_TO_1, RELU6)")),
     "fused-activation-tanh": (lambda: _repack(_add(), _options(fusedActivationFunction=4)),
-                              "operator 0 (ADD): option fusedActivationFunction = 4 (TANH) is "
-                              "not supported"),
+                              ("operator 0 (ADD): option fusedActivationFunction = 4 (TANH) is "
+                              "not supported")),
     "weights-format-shuffled": (lambda: _repack(_fully_connected(), _options(weightsFormat=1)),
-                                "operator 0 (FULLY_CONNECTED): option weightsFormat = 1 "
-                                "(SHUFFLED4x16INT8) is not supported"),
+                                ("operator 0 (FULLY_CONNECTED): option weightsFormat = 1 "
+                                "(SHUFFLED4x16INT8) is not supported")),
     # issue 26: 16x8 contractions
     "fully-connected-16x8": (_int16_activations,
-                             "operator 0 (FULLY_CONNECTED): tensor 0 ('t0') is INT16 and "
+                             ("operator 0 (FULLY_CONNECTED): tensor 0 ('t0') is INT16 and "
                              "tensor 1 ('t1') INT8: 16x8 contractions (int16 activations "
-                             "with int8 weights) are not supported yet"),
+                             "with int8 weights) are not supported yet")),
 }
 
 
