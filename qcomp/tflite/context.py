@@ -100,13 +100,14 @@ class Tensor:
         if symmetric_weight and self.dtype == "INT8" and not np.any(self.zero_points) and \
                 self.data is not None and int(self.data.min(initial=0)) >= -127:
             lo, hi = -127, 127
+        spelling = "ui" if self.dtype == "UINT8" else None  # `ui8`, as the schema says
         if self.per_axis:
             return UniformQuantizedType.build(
                 base, f32, [float(s) for s in self.scales],
                 [int(z) for z in self.zero_points], quantized_dimensions=[self.axis],
-                storage_min=lo, storage_max=hi)
+                storage_min=lo, storage_max=hi, spelling=spelling)
         return UniformQuantizedType.build(base, f32, [self.scale], [self.zero_point],
-                                          storage_min=lo, storage_max=hi)
+                                          storage_min=lo, storage_max=hi, spelling=spelling)
 
     def type(self, shape=None, symmetric_weight: bool = False) -> TensorType:
         return TensorType(self.element(symmetric_weight),
