@@ -26,7 +26,7 @@ import math
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.tflite.context import (
@@ -218,8 +218,10 @@ def _options(where: str, decl: Operator, op, option_names: dict[int, str]):
     return options
 
 
-def _verify_new(ctx: OpContext, block: Block, after, functions_before: int) -> None:
-    """The verifier on the ops `ctx`'s build added; an objection names the operator."""
+def _verify_new(ctx: OpContext, block: Block, after, functions_before: int,
+                origins: dict[Operation, str] | None) -> None:
+    """The verifier on the ops `ctx`'s build added (an objection names the operator);
+    each of them (and the ops inside) is recorded in `origins` as `ctx`'s operator."""
     ops = []
     op = block.first_op if after is None else after.next_op
     while op is not block.last_op:
@@ -231,10 +233,18 @@ def _verify_new(ctx: OpContext, block: Block, after, functions_before: int) -> N
             o.verify()
     except VerifyException as e:
         raise ctx.fail(str(e).splitlines()[0]) from None
+    if origins is not None:
+        for o in ops:
+            for inner in o.walk():
+                origins[inner] = ctx.where
 
 
-def import_module(data: bytes) -> ModuleOp:
-    """The quantized StableHLO module of the model in `data`; raises `ImportFailure`."""
+def import_module(data: bytes, origins: dict[Operation, str] | None = None) -> ModuleOp:
+    """The quantized StableHLO module of the model in `data`; raises `ImportFailure`.
+
+    `origins`, when given, receives each op built for an operator (and the ops of its
+    decomposition function) -> `operator N (NAME)`, and the constants of graph outputs
+    -> `subgraph output`: what a diagnostic about the module's ops can name."""
     schema = _schema()
     try:
         root = schema.Model.GetRootAs(data, 0)
@@ -282,7 +292,7 @@ def import_module(data: bytes) -> ModuleOp:
             results = decl.build(ctx)
         except (VerifyException, ValueError) as e:
             raise ctx.fail(str(e).splitlines()[0]) from None
-        _verify_new(ctx, main, last, functions)
+        _verify_new(ctx, main, last, functions, origins)
         for t, v in zip(ctx.outputs, results, strict=True):
             out.values[t.index] = v
     results, types = [], []
@@ -292,7 +302,10 @@ def import_module(data: bytes) -> ModuleOp:
             raise ImportFailure(f"subgraph output {t.label} is never written")
         if t.dtype not in ELEMENT:
             raise ImportFailure(f"subgraph output {t.label}: type {t.dtype} is not supported")
-        results.append(OpContext(-1, "", [], [], None, out).value(t))
+        v = OpContext(-1, "", [], [], None, out).value(t)
+        if origins is not None and v.owner not in origins and not isinstance(v.owner, Block):
+            origins[v.owner] = "subgraph output"
+        results.append(v)
         types.append(t.type())
     placeholder = main.last_op
     main.add_op(func.ReturnOp(*results))
