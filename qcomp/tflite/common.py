@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -19,7 +19,6 @@ from qcomp.tflite.context import (
     OpContext,
     Tensor,
     constant,
-    tensor_of,
 )
 from qcomp.tflite.operator import positive
 
@@ -172,10 +171,6 @@ def window(ctx: OpContext, x: Tensor, kh: int, kw: int, dh: int = 1, dw: int = 1
 def check_output_shape(ctx: OpContext, out: Tensor, shape) -> None:
     if tuple(out.shape) != tuple(shape):
         raise ctx.fail(f"output shape {list(out.shape)} does not match {list(shape)}")
-
-
-def f32_scalar() -> TensorType:
-    return tensor_of((), f32)
 
 
 __all__ = ["ACTIVATIONS", "PADDING", "WINDOW_OPTIONS", "activation", "activation_range",

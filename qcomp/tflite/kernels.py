@@ -74,9 +74,5 @@ def float_prop(op: sh.CompositeOp, name: str, default: float) -> float:
     return default if v is None else float(v.value.data)
 
 
-def storage_zero(b: Builder) -> SSAValue:
-    return b.constant(np.int32(0), i32)
-
-
 __all__ = ["centred", "composite_props", "float_prop", "gather", "int8", "ints",
            "per_tensor", "quantized_type", "reduce"]

@@ -57,7 +57,6 @@ class Operand:
     optional: bool = False
 
 
-QUANTIZED = ("INT8", "INT16", "UINT8")
 ACTIVATION = Operand("input")
 
 
@@ -145,5 +144,5 @@ def declare(op: Operator) -> Operator:
     return op
 
 
-__all__ = ["ACTIVATION", "OPERATORS", "QUANTIZED", "Kernel", "Operand", "Operator",
+__all__ = ["ACTIVATION", "OPERATORS", "Kernel", "Operand", "Operator",
            "Options", "any_value", "boolean", "declare", "finite", "one_of", "positive"]
