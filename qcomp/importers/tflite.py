@@ -249,7 +249,7 @@ def import_module(data: bytes, origins: dict[Operation, str] | None = None) -> M
     try:
         root = schema.Model.GetRootAs(data, 0)
         model = schema.ModelT.InitFromObj(root)
-    except Exception as e:  # a corrupt flatbuffer raises anything from struct to Index
+    except Exception as e:  # noqa: BLE001 - a corrupt flatbuffer raises anything (struct, Index)
         raise ImportFailure(f"not a readable TFLite flatbuffer ({type(e).__name__}: {e})") \
             from None
     if not model.subgraphs:
@@ -281,12 +281,13 @@ def import_module(data: bytes, origins: dict[Operation, str] | None = None) -> M
         name = _operator_name(ops, codes[op.opcodeIndex], index)
         where = f"operator {index} ({name})"
         decl = declarations.get(name)
-        if decl is None:
+        if decl is None or decl.build is None:
             raise ImportFailure(f"{where}: operator not supported by the qcomp importer "
                                 f"(supported: {', '.join(sorted(declarations))})")
         inputs, outputs = _operands(where, decl, reader, op)
         options = _options(where, decl, op, option_names)
         ctx = OpContext(index, name, inputs, outputs, options, out)
+        assert main.last_op is not None  # the placeholder return
         last, functions = main.last_op.prev_op, len(out.module.body.block.ops)
         try:
             results = decl.build(ctx)

@@ -1,9 +1,10 @@
 """TFLite's contractions: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D.
 
-| TFLite                       | StableHLO                                                   |
-|------------------------------|-------------------------------------------------------------|
-| FULLY_CONNECTED              | dot_general (i32 accumulator type, scale s_in * s_w[c]) + bias, uniform_quantize {tfl.kernel = "fully_connected"} (TFLite's f64 rescale under fixed-point) |
-| CONV_2D / DEPTHWISE_CONV_2D  | convolution NHWC (depthwise: feature_group_count = C) + bias, uniform_quantize |
+- FULLY_CONNECTED: dot_general (i32 accumulator type, scale s_in * s_w[c]) + bias,
+  uniform_quantize {tfl.kernel = "fully_connected"} (TFLite's f64 rescale under
+  fixed-point);
+- CONV_2D / DEPTHWISE_CONV_2D: convolution NHWC (depthwise: feature_group_count = C) +
+  bias, uniform_quantize.
 
 A weight StableHLO's quantized contractions cannot take (asymmetric, or per-axis on
 another dimension than the spec's (0, 0, 3)) makes the operator a

@@ -3,13 +3,15 @@ output shape, then the StableHLO op), LOGISTIC, TANH, and the fused activation (
 `stablehlo.clamp`), with their `rescale=fixed-point` kernels (TFLite's int8 reference
 kernels, tensorflow/lite/kernels/internal/reference/integer_ops):
 
-| op                         | TFLite kernel (per-tensor operands)                            |
-|----------------------------|----------------------------------------------------------------|
-| add / subtract             | x_i = MBQM((q_i - z_i) << S, s_i / 2max(s_1, s_2)), S = 20 (8-bit; 15 for 16-bit); out = MBQM(x_1 +- x_2, 2max(s_1, s_2) / (2^S s_out)) + z_out |
-| add / subtract, one i32 type, zero point 0 | the integer sum (the bias of a contraction)     |
-| multiply                   | MBQM((q_1 - z_1)(q_2 - z_2), f32(f32(s_1 s_2) / s_out)) + z_out |
-| logistic / tanh (int8)     | a 256-entry table, TFLite's LUTPopulate (`qcomp.quant.tflite.lut_int8`), gathered |
-| clamp (one quantized type) | the clamp on the stored integers (TFLite's fused activations)  |
+- add / subtract: x_i = MBQM((q_i - z_i) << S, s_i / 2max(s_1, s_2)), S = 20 (8-bit;
+  15 for 16-bit); out = MBQM(x_1 +- x_2, 2max(s_1, s_2) / (2^S s_out)) + z_out;
+- add / subtract of one i32 type with zero point 0: the integer sum (the bias of a
+  contraction);
+- multiply: MBQM((q_1 - z_1)(q_2 - z_2), f32(f32(s_1 s_2) / s_out)) + z_out;
+- logistic / tanh (int8): a 256-entry table, TFLite's LUTPopulate
+  (`qcomp.quant.tflite.lut_int8`), gathered;
+- clamp (one quantized type): the clamp on the stored integers (TFLite's fused
+  activations).
 """
 
 from __future__ import annotations

@@ -2,10 +2,12 @@
 `stablehlo.composite "tfl.<op>"` with a float decomposition (dequantize, the op in
 f32, quantize), replaced under `rescale=fixed-point` by TFLite's kernels:
 
-| composite    | composite_attributes | decomposition (f32)            | fixed-point kernel (int8) |
-|--------------|----------------------|--------------------------------|---------------------------|
-| `tfl.softmax`| beta (f32), along the last dimension | exp(b(x - max)) / Σ exp(b(x - max)) | e = T[max - q] (f32 table of 256, `qcomp.quant.tflite.softmax_int8`), S = e_0 + e_1 + ... in order (f32), round_half_away(e * (1 / (S s_out))) + z_out |
-| `tfl.mean`   | axes, keep_dims      | Σ x / count                    | MBQM(Σ q - z_in n, M', e') + z_out, (M', e') = `mean_multiplier(s_in / s_out, n)` |
+- `tfl.softmax` (composite_attributes: beta, f32; along the last dimension):
+  decomposition exp(b(x - max)) / Σ exp(b(x - max)); kernel e = T[max - q] (an f32
+  table of 256, `qcomp.quant.tflite.softmax_int8`), S = e_0 + e_1 + ... in order (f32),
+  round_half_away(e * (1 / (S s_out))) + z_out;
+- `tfl.mean` (composite_attributes: axes, keep_dims): decomposition Σ x / count; kernel
+  MBQM(Σ q - z_in n, M', e') + z_out, (M', e') = `mean_multiplier(s_in / s_out, n)`.
 
 LiteRT 2.3's int8 SOFTMAX is a float table kernel: it is emitted as that kernel
 computes it (the table a compile-time constant, the f32 sum unrolled in TFLite's order).

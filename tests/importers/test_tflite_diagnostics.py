@@ -235,8 +235,10 @@ def test_malformed_model_is_one_line_naming_the_operator(tmp_path, name):
 
 
 def test_qcomp_run_gives_its_input_error_code(tmp_path):
+    from tests.tools.test_model_import_errors import CODES
+
     code, out, err = _run(qcomp_run, tmp_path, _conv(padding=99))
-    assert (code, out) == (2, "")
+    assert (code, out) == (CODES["qcomp-run"][1], "")
     assert err == ("qcomp-run: error: m.tflite: operator 0 (CONV_2D): option padding = 99 "
                    "is neither SAME (0) nor VALID (1)\n")
 
