@@ -15,120 +15,48 @@ all of them by name).
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-
-def _strip_func_quant_types() -> type[ModulePass]:
-    from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass
-
-    return StripFuncQuantTypesPass
-
-
-def _normalize_quant_types() -> type[ModulePass]:
-    from qcomp.passes.normalize_quant_types import NormalizeQuantTypesPass
-
-    return NormalizeQuantTypesPass
-
-
-def _lower_quant_ops() -> type[ModulePass]:
-    from qcomp.passes.lower_quant_ops import LowerQuantOpsPass
-
-    return LowerQuantOpsPass
-
-
-def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import StablehloLegalizeQDQToQuantizedOpPass
-
-    return StablehloLegalizeQDQToQuantizedOpPass
+PASS_NAMES = (
+    "strip-func-quant-types",
+    "normalize-quant-types",
+    "lower-quant-ops",
+    "stablehlo-legalize-qdq-to-quantized-op",
+    "stablehlo-legalize-quantized-op-to-qdq",
+    "stablehlo-quant-legalize-to-tosa-rescale",
+    "tosa-rescale-legalize-to-stablehlo",
+    "stablehlo-legalize-quant-to-math",
+    "rowwise-legalize-to-stablehlo",
+    "litert-verify-int8",
+    "litert-quantize-weights",
+    "onnx-legalize-to-stablehlo",
+    "onnx-legalize-qdq-to-quant",
+    "onnx-fuse-qdq",
+    "onnx-unfuse-qdq",
+)
+"""qcomp's passes by their canonical name (upstream's, where upstream has the pass)."""
 
 
-def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_quantized_op_to_qdq import StablehloLegalizeQuantizedOpToQDQPass
-
-    return StablehloLegalizeQuantizedOpToQDQPass
-
-
-def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
-
-    return StablehloQuantLegalizeToTosaRescalePass
-
-
-def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
-    from qcomp.passes.tosa_rescale_legalize_to_stablehlo import TosaRescaleLegalizeToStablehloPass
-
-    return TosaRescaleLegalizeToStablehloPass
-
-
-def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
-
-    return LegalizeQuantToMathPass
-
-
-def _rowwise_legalize_to_stablehlo() -> type[ModulePass]:
-    from qcomp.passes.rowwise_legalize_to_stablehlo import RowwiseLegalizeToStablehloPass
-
-    return RowwiseLegalizeToStablehloPass
-
-
-def _litert_verify_int8() -> type[ModulePass]:
-    from qcomp.passes.litert_verify_int8 import LitertVerifyInt8Pass
-
-    return LitertVerifyInt8Pass
-
-
-def _litert_quantize_weights() -> type[ModulePass]:
-    from qcomp.passes.litert_quantize_weights import LitertQuantizeWeightsPass
-
-    return LitertQuantizeWeightsPass
-
-
-def _onnx_legalize_to_stablehlo() -> type[ModulePass]:
-    from qcomp.passes.onnx_legalize_to_stablehlo import OnnxLegalizeToStablehloPass
-
-    return OnnxLegalizeToStablehloPass
-
-
-def _onnx_legalize_qdq_to_quant() -> type[ModulePass]:
-    from qcomp.passes.onnx_legalize_qdq_to_quant import OnnxLegalizeQDQToQuantPass
-
-    return OnnxLegalizeQDQToQuantPass
-
-
-def _onnx_fuse_qdq() -> type[ModulePass]:
-    from qcomp.passes.onnx_fuse_qdq import OnnxFuseQDQPass
-
-    return OnnxFuseQDQPass
-
-
-def _onnx_unfuse_qdq() -> type[ModulePass]:
-    from qcomp.passes.onnx_unfuse_qdq import OnnxUnfuseQDQPass
-
-    return OnnxUnfuseQDQPass
+def _load(name: str) -> type[ModulePass]:
+    """The pass class named `name`, from its module `qcomp.passes.<name with _>` (the
+    layout rule). Found by name, imported on first use: this package's `__init__` imports
+    none of its pass modules, so a module that imports a pass helper
+    (`qcomp.passes.utils`) never runs a pass module's imports through it."""
+    module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, ModulePass) and \
+                value.__module__ == module.__name__ and getattr(value, "name", None) == name:
+            return value
+    raise LookupError(f"{module.__name__} defines no pass named '{name}'")
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
-    "strip-func-quant-types": _strip_func_quant_types,
-    "normalize-quant-types": _normalize_quant_types,
-    "lower-quant-ops": _lower_quant_ops,
-    "stablehlo-legalize-qdq-to-quantized-op": _stablehlo_legalize_qdq_to_quantized_op,
-    "stablehlo-legalize-quantized-op-to-qdq": _stablehlo_legalize_quantized_op_to_qdq,
-    "stablehlo-quant-legalize-to-tosa-rescale": _stablehlo_quant_legalize_to_tosa_rescale,
-    "tosa-rescale-legalize-to-stablehlo": _tosa_rescale_legalize_to_stablehlo,
-    "stablehlo-legalize-quant-to-math": _stablehlo_legalize_quant_to_math,
-    "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
-    "litert-verify-int8": _litert_verify_int8,
-    "litert-quantize-weights": _litert_quantize_weights,
-    "onnx-legalize-to-stablehlo": _onnx_legalize_to_stablehlo,
-    "onnx-legalize-qdq-to-quant": _onnx_legalize_qdq_to_quant,
-    "onnx-fuse-qdq": _onnx_fuse_qdq,
-    "onnx-unfuse-qdq": _onnx_unfuse_qdq,
+    name: functools.partial(_load, name) for name in PASS_NAMES
 }
-"""qcomp's passes by their canonical name (name -> factory: the class, imported on first
-use). Each lives in `qcomp/passes/<name with _>.py`."""
+"""name -> factory (the pass class, its module imported on first use)."""
 
 PASS_ALIASES: dict[str, str] = {
     # upstream StableHLO's name for the pass before it was renamed to -to-math
