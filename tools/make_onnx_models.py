@@ -35,12 +35,16 @@ The `nbits_*` modes only for the models with MatMul weights. Calibration: 8 seed
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-ZOO = Path(__file__).resolve().parent.parent / "tests" / "models" / "onnx"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.importers.onnx_zoo import ZOO, inputs  # noqa: E402
 OPSET = 17
 
 
@@ -272,27 +276,6 @@ def float_model(arch: str):
     g = _Graph(seed=sum(map(ord, arch)))
     ins, outs = ARCHS[arch](g)
     return g.model(arch, ins, outs)
-
-
-def inputs(model, seed: int) -> dict[str, np.ndarray]:
-    """Seeded inputs for `model`'s graph inputs: floats ~ N(0, 1), token ids in the
-    embedding's range, attention masks of ones with the last positions zero."""
-    rng = np.random.default_rng(seed)
-    feeds = {}
-    inits = {t.name for t in model.graph.initializer}
-    for vi in model.graph.input:
-        if vi.name in inits:
-            continue
-        shape = [d.dim_value for d in vi.type.tensor_type.shape.dim]
-        if vi.name == "ids":
-            feeds[vi.name] = rng.integers(0, 64, shape).astype(np.int64)
-        elif vi.name == "mask":
-            m = np.ones(shape, np.int64)
-            m[..., shape[-1] - int(rng.integers(0, shape[-1] // 2)):] = 0
-            feeds[vi.name] = m
-        else:
-            feeds[vi.name] = rng.standard_normal(shape).astype(np.float32)
-    return feeds
 
 
 class _Reader:
