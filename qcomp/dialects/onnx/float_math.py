@@ -353,13 +353,16 @@ def reduce_mean(b, op, out):
 
 
 @irdl_op_definition
-class ReduceMeanOp(_Reduce):
+class ReduceMeanOp(OnnxOp, _Reduce):
     """`reduced = sum(data) / count over axes` (axes: as ReduceMin's)."""
 
     name = "onnx.ReduceMean"
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("ReduceMean", **{**_REDUCE_FACTS, "since": (1, 11, 13, 18)}),
                         Lowering(reduce_mean))
+
+    def check(self) -> None:
+        _Reduce.verify_(self)
 
 
 MATH_OPS: list[type[IRDLOperation]] = [
