@@ -32,11 +32,8 @@ from tests.importers.onnx_zoo import lower, measure, models  # noqa: E402
 
 FLOAT_TOLERANCE = 1e-5
 STATUS: dict[str, str] = {
-    # QOperator: onnxruntime writes com.microsoft QGemm for every Gemm (and MatMul + Add)
-    "bert_layer.qop": "node 'matmul9/MatMulAddFusion_quant' (QGemm): unsupported op",
-    "cnn_bn.qop": "node 'gemm21_quant' (QGemm): unsupported op",
-    "cnn_bn_raw.qop": "node 'gemm21_quant' (QGemm): unsupported op",
-    "mlp.qop": "node 'matmul7/MatMulAddFusion_quant' (QGemm): unsupported op",
+    # QOperator: onnxruntime writes com.microsoft QLinearSoftmax for Softmax
+    "bert_layer.qop": "node 'softmax34_quant' (QLinearSoftmax): unsupported op",
     # Split: multiple results, which the declared-lowering machinery does not take yet
     **{f"gpt_block.{m}": "node 'split15' (Split): unsupported op"
        for m in ("float", "qdq_u8", "qdq_s8", "qdq_rr", "dyn", "nbits_qop")},
@@ -55,7 +52,7 @@ STATUS: dict[str, str] = {
     "resnet_block.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear",
     "squeeze_excite.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear",
 }
-SAMPLE = ("cnn_bn_raw.qdq_u8", "resnet_block.qop", "mobilenet_v2.qdq_s8",
+SAMPLE = ("cnn_bn_raw.qdq_u8", "mlp.qop", "resnet_block.qop", "mobilenet_v2.qdq_s8",
           "squeeze_excite.qop", "bert_layer.qdq_s8", "mlp.dyn",
           "mlp.float")
 MODELS = models()
@@ -93,3 +90,26 @@ def test_zoo_model(path):
     else:
         assert row["max_diff"] <= FLOAT_TOLERANCE, row
         assert np.isfinite(row["max_diff"])
+
+
+@pytest.mark.parametrize("name", ["mlp.qop", "cnn_bn.qop"])
+def test_qoperator_model_runs_as_imported(name):
+    """The QOperator model as imported (QGemm, QLinearSigmoid / Concat / Mul, QLinearConv
+    and QLinearGlobalAveragePool run by qcomp's interpreter as onnx ops, no pass) equals
+    onnxruntime's contrib kernels."""
+    import onnx
+
+    from qcomp.importers.onnx import import_model
+    from qcomp.interpreter import run
+    from tests.importers.onnx_zoo import ZOO, inputs, session
+
+    path = ZOO / f"{name}.onnx"
+    model = onnx.load(path)
+    module = import_model(model)
+    for seed in range(3):
+        feeds = inputs(model, seed)
+        want = session(path).run(None, feeds)
+        [r] = run(module, list(feeds.values()))
+        assert r.error is None, r.error
+        for g, w in zip(r.results, want, strict=True):
+            assert np.array_equal(g, w)
