@@ -148,11 +148,11 @@ def measure(path: Path, n: int = 4, xla: bool = False) -> dict:
     names = [vi.name for vi in model.graph.input
              if vi.name not in {t.name for t in model.graph.initializer}]
     scales = output_scales(model)
-    compiled = None
-    if xla:
-        from qcomp.backends import xla as xb
+    fns = None
+    if xla:  # compiled once; the time is per run of the compiled function
+        from qcomp.backends.xla import compiled
 
-        compiled = xb
+        fns = compiled(module)
     worst, worst_xla, exact = 0.0, 0.0, 0
     t_np, t_xla, t_ref, t_fast = [], [], [], []
     for seed in range(n):
@@ -172,19 +172,19 @@ def measure(path: Path, n: int = 4, xla: bool = False) -> dict:
         d = [difference(g, w, s) for g, w, s in zip(r.results, want, scales, strict=True)]
         worst = max(worst, *d)
         exact += all(np.array_equal(g, w) for g, w in zip(r.results, want, strict=True))
-        if compiled is not None:
-            try:
-                t0 = time.perf_counter()
-                [rx] = compiled.run(module, [feeds[k] for k in names])
-                t_xla.append(time.perf_counter() - t0)
-                worst_xla = max(worst_xla, *(difference(g, w, s) for g, w, s in
-                                             zip(rx.results, want, scales, strict=True)))
-            except Exception as e:  # noqa: BLE001 - reported in the table
-                row["xla"] = str(e).strip().splitlines()[0][:80]
-                compiled = None
+        if fns is not None:
+            t0 = time.perf_counter()
+            rx = fns[0].run([feeds[k] for k in names])
+            t_xla.append(time.perf_counter() - t0)
+            if rx.error is not None:
+                row["xla"] = str(rx.error).strip().splitlines()[0][:80]
+                fns = None
+                continue
+            worst_xla = max(worst_xla, *(difference(g, w, s) for g, w, s in
+                                         zip(rx.results, want, scales, strict=True)))
     row.update(run="yes", inputs=n, exact=exact,
                unit="steps" if all(scales) else "abs", max_diff=worst,
                numpy_ms=1e3 * min(t_np), ort_ms=1e3 * min(t_ref), ort_opt_ms=1e3 * min(t_fast))
-    if t_xla:
+    if fns is not None:
         row.update(xla="yes", xla_diff=worst_xla, xla_ms=1e3 * min(t_xla[1:] or t_xla))
     return row
