@@ -44,7 +44,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.importers.onnx_zoo import ZOO, inputs  # noqa: E402
+from tests.importers.onnx_zoo import ZOO, inputs
+
 OPSET = 17
 
 
@@ -308,7 +309,12 @@ def _quantize(mode: str, raw: Path, fl: Path, path: Path) -> None:
     """Write `raw` (the model as built; `fl`: after `quant_pre_process`) quantized in
     `mode` to `path`."""
     import onnx
-    from onnxruntime.quantization import QuantFormat, QuantType, quantize_dynamic, quantize_static
+    from onnxruntime.quantization import (
+        QuantFormat,
+        QuantType,
+        quantize_dynamic,
+        quantize_static,
+    )
 
     if mode == "float":
         onnx.save(onnx.load(fl), path)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.importers.onnx_zoo import measure, models  # noqa: E402
+from tests.importers.onnx_zoo import measure, models
 
 COLS = ["model", "import", "lowered", "left", "run", "exact", "unit", "max_diff", "xla",
         "xla_diff", "numpy_ms", "xla_ms", "ort_ms", "ort_opt_ms"]

@@ -25,12 +25,12 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
-from onnx.reference import ReferenceEvaluator  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
 
-from qcomp.importers.onnx import import_model  # noqa: E402
-from qcomp.interpreter import run  # noqa: E402
-from qcomp.registry import PASSES, make_context  # noqa: E402
+from qcomp.importers.onnx import import_model
+from qcomp.interpreter import run
+from qcomp.registry import PASSES, make_context
 
 SEEDS = range(int(os.environ.get("QCOMP_FLOAT_MATH_SEEDS", "2")))
 F, B, I64 = TensorProto.FLOAT, TensorProto.BOOL, TensorProto.INT64
@@ -51,7 +51,7 @@ def _shapes(rng, broadcast: bool):
 def case(op: str, seed: int):
     """(model, feeds) of a one-node `op` model."""
     rng = np.random.default_rng(seed)
-    normal = lambda s: np.asarray(rng.standard_normal(s) * 2, np.float32)  # noqa: E731
+    normal = lambda s: np.asarray(rng.standard_normal(s) * 2, np.float32)
     attrs: dict = {}
     inits = []
     if op in ("Neg", "Exp", "Sqrt", "Erf", "HardSigmoid", "HardSwish"):

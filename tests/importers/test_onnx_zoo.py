@@ -28,7 +28,7 @@ import pytest
 pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 
-from tests.importers.onnx_zoo import lower, measure, models  # noqa: E402
+from tests.importers.onnx_zoo import lower, measure, models
 
 FLOAT_TOLERANCE = 1e-5
 STATUS: dict[str, str] = {

@@ -12,7 +12,14 @@ from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, i1
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects import chlo
@@ -20,8 +27,23 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.onnx import float_shapes as fs
 from qcomp.dialects.onnx import to_stablehlo as ts
-from qcomp.dialects.onnx.core import Lowering, OnnxFacts, attr, elements_in, fail, is_none, static_shape
-from qcomp.dialects.onnx.float_common import ARITH_T, FLOAT_T, OnnxOp, _same_element, _shapes, const_ints
+from qcomp.dialects.onnx.core import (
+    Lowering,
+    OnnxFacts,
+    attr,
+    elements_in,
+    fail,
+    is_none,
+    static_shape,
+)
+from qcomp.dialects.onnx.float_common import (
+    ARITH_T,
+    FLOAT_T,
+    OnnxOp,
+    _same_element,
+    _shapes,
+    const_ints,
+)
 from qcomp.dialects.onnx.float_ops import BinaryOp, UnaryOp
 from qcomp.dialects.onnx.reduce_ops import _REDUCE_FACTS, _Reduce
 
