@@ -404,7 +404,8 @@ def _op_class(op_type: str, outputs: int = 1):
     for cls in ONNX.operations:
         f = facts(cls)
         if f is not None and not f.domain and f.op_type == op_type:
-            return cls if outputs <= len(f.outputs) else None
+            variadic = any(o.endswith("*") for o in f.outputs)
+            return cls if variadic or outputs <= len(f.outputs) else None
     return None
 
 

@@ -34,14 +34,12 @@ FLOAT_TOLERANCE = 1e-5
 STATUS: dict[str, str] = {
     # QOperator: onnxruntime writes com.microsoft QLinearSoftmax for Softmax
     "bert_layer.qop": "node 'softmax34_quant' (QLinearSoftmax): unsupported op",
-    # Split: multiple results, which the declared-lowering machinery does not take yet
-    **{f"gpt_block.{m}": "node 'split15' (Split): unsupported op"
-       for m in ("float", "qdq_u8", "qdq_s8", "qdq_rr", "dyn", "nbits_qop")},
     # MatMulNBitsQuantizer (QDQ) lifts the opset to 21 and keeps ReduceMean-13's axes
     # attribute: an invalid model (its own warning says it "may not be a valid model")
     "gpt_block.nbits_qdq": "node 'reducemean5' (ReduceMean): attribute 'axes' is not in "
                            "ReduceMean-18",
     # quantize_dynamic: runs, but the integer ops stay (no StableHLO lowering yet)
+    "gpt_block.dyn": "left: onnx.Cast onnx.DynamicQuantizeLinear onnx.MatMulInteger",
     "bert_layer.dyn": "left: onnx.Cast onnx.DynamicQuantizeLinear onnx.MatMulInteger",
     "cnn_bn.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear "
                   "onnx.MatMulInteger",
@@ -53,7 +51,7 @@ STATUS: dict[str, str] = {
     "squeeze_excite.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear",
 }
 SAMPLE = ("cnn_bn_raw.qdq_u8", "mlp.qop", "resnet_block.qop", "mobilenet_v2.qdq_s8",
-          "squeeze_excite.qop", "bert_layer.qdq_s8", "mlp.dyn",
+          "squeeze_excite.qop", "bert_layer.qdq_s8", "gpt_block.qdq_u8", "mlp.dyn",
           "mlp.float")
 MODELS = models()
 
