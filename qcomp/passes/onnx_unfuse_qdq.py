@@ -8,6 +8,7 @@ the QDQ group it stands for (onnxruntime's QDQ format, what `quantize_static` wi
     QLinearConcat                                ->  Q(Add / Mul / Sigmoid / GlobalAveragePool / Concat(DQ...))
     com.microsoft QGemm(a, sa, za, b, sb, zb, C, sy, zy)
                                                  ->  Q(Gemm(DQ(a), DQ(b), DQ(C, sa * sb, 0)), sy, zy)
+    com.microsoft QLinearSoftmax(x, sx, zx, sy, zy)  ->  Q(Softmax(DQ(x, sx, zx)), sy, zy)
 
 (the float op is the one whose declared `QdqRole` fuses to the QLinear op).
 
@@ -38,7 +39,7 @@ from xdsl.rewriter import InsertPoint
 from qcomp.dialects.onnx import core
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx import quantized as oz
-from qcomp.dialects.onnx.float_ops import GemmOp, MulOp
+from qcomp.dialects.onnx.float_ops import GemmOp, MulOp, SoftmaxOp
 from qcomp.passes.onnx_legalize_qdq_to_quant import constant_values
 from qcomp.passes.onnx_qdq import groups
 from qcomp.passes.utils.diagnostics import remark
@@ -116,6 +117,9 @@ class UnfuseQDQ(RewritePattern):
         if fn == "QGemm":
             _unfuse_qgemm(b, op, rewriter)
             return
+        if fn == "QLinearSoftmax":
+            _unfuse_qlinear_softmax(b, op, rewriter)
+            return
         target = groups.targets().get(fn)
         if target is None:
             return
@@ -165,6 +169,20 @@ def _unfuse_qgemm(b: _Emit, op: core.CustomOp, rewriter: PatternRewriter) -> Non
     if zy is None:
         zy = b.add(core.NoValueOp())
     rewriter.replace(op, [], [b.q(y, sy, zy, out.type)])
+
+
+def _unfuse_qlinear_softmax(b: _Emit, op: core.CustomOp, rewriter: PatternRewriter) -> None:
+    if (core.attr(op, "opset") or 13) < 13:
+        remark(op, f"{PASS}: QLinearSoftmax of opset < 13 (over the flattened trailing "
+                   "axes) stays")
+        return
+    ins = list(op.inputs)
+    ys, yz = ins[3], ins[4] if len(ins) > 4 else b.add(core.NoValueOp())
+    props = {k: groups.as_si64(v) for k, v in op.attributes.items() if k == "axis"}
+    out = op.results[0]
+    y = b.add(SoftmaxOp.create(operands=[b.dq(*ins[:3])], result_types=[_float(out.type, ys)],
+                               properties=props))
+    rewriter.replace(op, [], [b.q(y, ys, yz, out.type)])
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@
                     likewise; C int32 of scale alpha * a_s * b_s, zero point 0);
                     y = saturate(round_half_even(acc * (alpha * a_s * b_s / y_s)) + y_zp),
                     or float32 `acc * (alpha * a_s * b_s)` without y_scale
+    com.microsoft QLinearSoftmax (opset >= 13): quantize(softmax(dequantize(x))) along axis
     com.microsoft MatMulNBits: y = a @ dequantize(b)^T (+ bias), b packed `bits`-wide (low
                     bits first) in blocks of `block_size` along K,
                     w[n, k] = (q[n, k] - zp[n, g]) * scale[n, g] with g = g_idx[k] (default
@@ -184,6 +185,15 @@ def qlinear_global_average_pool(x, x_s, x_zp, y_s, y_zp, *, out, channels_last=0
     return [_q(f.mean(axis=axes, keepdims=True, dtype=np.float32), y_s, y_zp, out[0])]
 
 
+def qlinear_softmax(x, x_s, x_zp, y_s, y_zp=None, *, out, axis=-1, opset=13, **_):
+    if opset < 13:
+        raise ValueError("opset < 13 (Softmax over the flattened trailing axes) is not "
+                         "supported")
+    f = _dq(x, x_s, x_zp)
+    e = np.exp(f - f.max(axis=axis, keepdims=True))
+    return [_q(e / e.sum(axis=axis, keepdims=True, dtype=np.float32), y_s, y_zp, out[0])]
+
+
 def qlinear_concat(y_s, y_zp, *inputs, out, axis=0, **_):
     parts = [_dq(inputs[i], inputs[i + 1], inputs[i + 2]) for i in range(0, len(inputs), 3)]
     return [_q(np.concatenate(parts, axis=axis), y_s, y_zp, out[0])]
@@ -234,5 +244,6 @@ STANDARD = {"MatMulInteger": matmul_integer, "ConvInteger": conv_integer,
 CONTRIB = {"QLinearAdd": qlinear_add, "QLinearMul": qlinear_mul,
            "QLinearSigmoid": qlinear_sigmoid, "QLinearLeakyRelu": qlinear_leaky_relu,
            "QLinearGlobalAveragePool": qlinear_global_average_pool,
-           "QLinearConcat": qlinear_concat, "MatMulNBits": matmul_nbits, "QGemm": qgemm}
+           "QLinearConcat": qlinear_concat, "MatMulNBits": matmul_nbits, "QGemm": qgemm,
+           "QLinearSoftmax": qlinear_softmax}
 """The ops by ONNX op_type (standard domain) and com.microsoft function name."""
