@@ -27,7 +27,15 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.onnx import float_shapes as fs
 from qcomp.dialects.onnx import to_stablehlo as ts
-from qcomp.dialects.onnx.core import Lowering, OnnxFacts, attr, elements_in, fail, is_none, static_shape
+from qcomp.dialects.onnx.core import (
+    Lowering,
+    OnnxFacts,
+    attr,
+    elements_in,
+    fail,
+    is_none,
+    static_shape,
+)
 from qcomp.dialects.onnx.float_common import MOVE_T, OnnxOp, _same_element, const_ints
 from qcomp.dialects.stablehlo.format import i64_array
 
