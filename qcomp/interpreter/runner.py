@@ -82,6 +82,27 @@ def _working_bytes(op: Operation) -> int:
     return total
 
 
+@dataclass
+class Preparation:
+    """What every run of a module under one semantics and memory budget reuses: the
+    interpreter functions (registered afresh in each run's interpreter, a dictionary
+    update) and each op's plan, made the first time the op runs: its implementation,
+    found once, and its memory estimate, checked once."""
+
+    semantics: str | QuantSemantics = "spec"
+    max_memory: int = DEFAULT_MAX_MEMORY
+    functions: list = field(default_factory=list)
+    elementwise: StablehloFunctions | None = None
+    plans: dict[Operation, tuple[Any, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.functions:
+            self.elementwise = StablehloFunctions(self.semantics)
+            self.functions = [FuncFunctions(), FuncReturnFunctions(), self.elementwise,
+                              CheckFunctions(), BuiltinFunctions(),
+                              *_optional_functions(self.semantics)]
+
+
 class QcompInterpreter(Interpreter):
     """xDSL's interpreter with diagnostics that name the op, and a memory budget."""
 
@@ -89,10 +110,11 @@ class QcompInterpreter(Interpreter):
     elementwise: StablehloFunctions | None = None
     """Runs ops that declare an `Elementwise` implementation and have no function of
     their own (`stablehlo_functions.run_elementwise`)."""
+    plans: dict[Operation, tuple[Any, Any]]
+    """Each op's `(functions, implementation)`, from `Preparation.plans`."""
 
-    def _run_op(self, op: Operation, inputs) -> OpImplResult:
-        impls = self._impls
-        entry = impls._impl_dict.get(type(op))
+    def _plan(self, op: Operation) -> tuple[Any, Any]:
+        entry = self._impls._impl_dict.get(type(op))
         if entry is None and self.elementwise is not None and op.has_trait(Elementwise):
             entry = (self.elementwise, run_elementwise)  # the op's declared NumPy function
         if entry is None:
@@ -102,7 +124,12 @@ class QcompInterpreter(Interpreter):
             raise MemoryLimitError(
                 f"'{op.name}' would need about {_fmt_bytes(need)}, over the memory limit of "
                 f"{_fmt_bytes(self.max_memory)} (--max-memory)", op)
-        ft, fn = entry
+        self.plans[op] = entry
+        return entry
+
+    def _run_op(self, op: Operation, inputs) -> OpImplResult:
+        entry = self.plans.get(op)
+        ft, fn = entry if entry is not None else self._plan(op)
         try:
             result = fn(ft, self, op, inputs)
         except RunError as e:
@@ -157,17 +184,17 @@ def semantics_matter(module: ModuleOp) -> bool:
 
 
 def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
-                     max_memory: int = DEFAULT_MAX_MEMORY) -> QcompInterpreter:
+                     max_memory: int = DEFAULT_MAX_MEMORY,
+                     preparation: Preparation | None = None) -> QcompInterpreter:
+    """A fresh interpreter (values, check log, prints) for one run; `preparation` (of
+    the same semantics and budget) shares its functions and op plans."""
+    prep = preparation if preparation is not None else Preparation(semantics, max_memory)
     interp = QcompInterpreter(module)
-    interp.max_memory = max_memory
-    interp.register_implementations(FuncFunctions())
-    interp.register_implementations(FuncReturnFunctions())
-    interp.elementwise = StablehloFunctions(semantics)
-    interp.register_implementations(interp.elementwise)
-    interp.register_implementations(CheckFunctions())
-    interp.register_implementations(BuiltinFunctions())
-    for extra in _optional_functions(semantics):
-        interp.register_implementations(extra)
+    interp.max_memory = prep.max_memory
+    interp.elementwise = prep.elementwise
+    interp.plans = prep.plans
+    for functions in prep.functions:
+        interp.register_implementations(functions)
     return interp
 
 
@@ -199,13 +226,15 @@ def _optional_functions(semantics) -> list:
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
                  semantics: str | QuantSemantics = "spec",
                  max_memory: int = DEFAULT_MAX_MEMORY, process: Process | None = None,
-                 output: RunOutput | None = None) -> FunctionRun:
+                 output: RunOutput | None = None,
+                 preparation: Preparation | None = None) -> FunctionRun:
     """Run one function (as `process` of a grid, if given); errors are captured in the
     result, never raised. `output`: where prints and probe files go (shared by the
-    functions of one module run; a fresh one if not given)."""
+    functions of one module run; a fresh one if not given). `preparation`: reused from
+    earlier runs of the module (`Preparation`; its semantics and budget apply)."""
     name = f.sym_name.data
     out = FunctionRun(name, result_types=list(f.function_type.outputs.data))
-    interp = make_interpreter(module, semantics, max_memory)
+    interp = make_interpreter(module, semantics, max_memory, preparation)
     interp.run_output = output = output if output is not None else RunOutput()
     mark = len(output.printed)
     if process is not None:

@@ -82,12 +82,12 @@ class StablehloFunctions(InterpreterFunctions):
         value = op.value
         if not hasattr(value, "get_type") or not hasattr(value, "data"):
             raise RunError(f"unsupported constant value {value}")
-        cached = _CONSTANTS.get(op)
-        if cached is None:
+        seen, cached = _CONSTANTS.get(op, (None, None))
+        if seen is not value:  # a new op, or its value replaced since
             cached = dense_to_array(value, op.results[0].type, budget(interpreter))
             cached.flags.writeable = False
             try:
-                _CONSTANTS[op] = cached
+                _CONSTANTS[op] = (value, cached)
             except TypeError:  # not weak-referenceable: no cache
                 pass
         return (cached,)
