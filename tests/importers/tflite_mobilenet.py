@@ -67,16 +67,17 @@ class _Builder:
         return y
 
 
-def mobilenet_v2(seed: int = 0, size: int = 32, classes: int = 1000, batch: int = 1
-                 ) -> bytes:
+def mobilenet_v2(seed: int = 0, size: int = 32, classes: int = 1000, batch: int = 1,
+                 stages: int = len(BLOCKS)) -> bytes:
     """The model's flatbuffer (input `[batch, size, size, 3]` int8, output
-    `[batch, classes]` int8 softmax)."""
+    `[batch, classes]` int8 softmax); `stages` < 7 keeps the first stages of blocks
+    only (a smaller model for tests)."""
     b = _Builder(np.random.default_rng(seed), size)
     m = b.m
     x, _, _ = b.act([batch, size, size, 3])
     m.inputs = [x]
     h, shape = b.conv(x, [batch, size, size, 3], 16, 3, 2, False, RELU6)
-    for t, c, n, s in BLOCKS:
+    for t, c, n, s in BLOCKS[:stages]:
         for i in range(n):
             stride = s if i == 0 else 1
             inp, in_shape = h, shape
