@@ -3,7 +3,7 @@
     import qcomp
     prog = qcomp.compile(module, backend="xla", semantics="spec")  # prepares once
     runs = prog.run({"arg0": x})                                    # list[FunctionRun]
-    stacked = prog.run_samples({"arg0": xs})                        # xs[i]: one sample
+    stacked, n = prog.run_samples({"arg0": xs})                    # xs[i]: one sample
 
 What a preparation is, per backend:
 - `numpy`: the entry functions chosen, the interpreter's functions registered and each
@@ -22,7 +22,7 @@ on the same module does not prepare again. Every preparation calls each function
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -76,45 +76,47 @@ class Compiled:
                 for f in self.functions]
 
     def run_samples(self, samples: Sequence[np.ndarray] | Mapping[str, np.ndarray]
-                    ) -> list[FunctionRun]:
-        """Run sample after sample (`samples`: arrays with a leading sample dimension, of
-        equal length) and stack each function's results the same way; the first error
-        or failed check stops the run and is reported with the sample's index."""
+                    ) -> tuple[list[FunctionRun], int]:
+        """Run sample after sample (`samples`: arrays with one leading sample dimension
+        of the same length; sample `i` is their `[i]`): `run_each` of them."""
         named = dict(samples) if isinstance(samples, Mapping) else \
             {f"arg{i}": a for i, a in enumerate(samples)}
-        counts = {np.shape(a)[0] if np.ndim(a) else None for a in named.values()}
-        if None in counts or len(counts) > 1:
-            raise RunError("--samples needs arrays with one leading sample dimension of the "
-                           f"same length (got leading sizes {sorted(map(str, counts))})")
-        n = counts.pop() if counts else 0
+        sizes = {np.shape(a)[0] if np.ndim(a) else None for a in named.values()}
+        if None in sizes or len(sizes) != 1:
+            raise RunError("samples need one leading sample dimension of the same length")
+        n = sizes.pop()
+        return self.run_each({k: a[i] for k, a in named.items()} for i in range(n))
+
+    def run_each(self, samples: Iterable[Sequence[np.ndarray] | Mapping[str, np.ndarray]]
+                 ) -> tuple[list[FunctionRun], int]:
+        """Run each sample's inputs; (each function's results stacked on a new leading
+        dimension, the number of samples run). The first sample whose run fails (an
+        error, a failed check) stops it: then its own runs are returned, the error
+        naming the sample."""
         per_sample: list[list[FunctionRun]] = []
-        for i in range(n):
-            runs = self.run({k: np.asarray(a)[i] for k, a in named.items()})
-            per_sample.append(runs)
+        for i, inputs in enumerate(samples):
+            runs = self.run(inputs)
             bad = next((r for r in runs if not r.passed), None)
             if bad is not None:
                 if bad.error is not None:
                     bad.error = RunError(f"sample {i}: {bad.error.message}", bad.error.op)
-                return runs
-        return stack_runs(per_sample, [f.sym_name.data for f in self._entries()])
-
-    def _entries(self):
-        if self.backend == "xla":
-            return [fn.function for fn in self.xla_functions]
-        return self.functions
+                return runs, i + 1
+            per_sample.append(runs)
+        if not per_sample:
+            raise RunError("no samples to run")
+        return stack_runs(per_sample), len(per_sample)
 
 
-def stack_runs(per_sample: list[list[FunctionRun]], names: list[str]) -> list[FunctionRun]:
-    """One FunctionRun per function whose results are the samples' results stacked on a
-    new leading dimension (checks of every sample, in order)."""
+def stack_runs(per_sample: list[list[FunctionRun]]) -> list[FunctionRun]:
+    """One FunctionRun per function (of at least one sample) whose results are the
+    samples' results stacked on a new leading dimension (checks and prints of every
+    sample, in order)."""
     out = []
-    for k, name in enumerate(names):
-        runs = [s[k] for s in per_sample]
-        fr = FunctionRun(name, result_types=runs[0].result_types if runs else [])
-        if runs:
-            fr.results = [np.stack([r.results[j] for r in runs]) for j in range(len(runs[0].results))]
-            fr.checks = [c for r in runs for c in r.checks]
-            fr.printed = [p for r in runs for p in r.printed]
+    for runs in zip(*per_sample):
+        fr = FunctionRun(runs[0].name, result_types=runs[0].result_types)
+        fr.results = [np.stack(rs) for rs in zip(*(r.results for r in runs))]
+        fr.checks = [c for r in runs for c in r.checks]
+        fr.printed = [p for r in runs for p in r.printed]
         out.append(fr)
     return out
 

@@ -101,3 +101,44 @@ def test_unknown_backend_is_an_error():
     module = parse_module("func.func @main() -> () {\n  return\n}")
     with pytest.raises(qcomp.backends.compiled.RunError, match="unknown backend 'tpu'"):
         qcomp.compile(module, backend="tpu")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qcomp_run_samples_stacks_the_per_sample_results(tmp_path, backend):
+    import io
+
+    from qcomp.ir import print_module
+    from qcomp.tools.qcomp_run import main
+
+    model, feeds = CASES["CONV_2D"](np.random.default_rng(4))
+    module = lowered(model)
+    src = tmp_path / "conv.mlir"
+    src.write_text(print_module(module))
+    rng = np.random.default_rng(9)
+    xs = rng.integers(-128, 128, (5, *feeds[0].shape)).astype(np.int8)
+    np.savez(tmp_path / "samples.npz", arg0=xs)
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(src), "--inputs", str(tmp_path / "samples.npz"), "--samples",
+                 "--backend", backend, "--output", str(tmp_path / "out.npz")],
+                stdout=out, stderr=err)
+    assert (code, err.getvalue(), out.getvalue()) == (0, "", "@main: 5 samples\n")
+    got = np.load(tmp_path / "out.npz")["result0"]
+    want = np.stack([run_litert(model, [x])[0] for x in xs])
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_qcomp_run_samples_needs_one_sample_dimension(tmp_path):
+    import io
+
+    from qcomp.tools.qcomp_run import main
+
+    src = tmp_path / "add.mlir"
+    src.write_text("func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {\n"
+                   "  %c = stablehlo.add %a, %b : tensor<2xi32>\n  return %c : tensor<2xi32>\n}\n")
+    np.savez(tmp_path / "s.npz", arg0=np.zeros((3, 2), np.int32), arg1=np.zeros((4, 2), np.int32))
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(src), "--inputs", str(tmp_path / "s.npz"), "--samples"], stdout=out, stderr=err)
+    assert code == 2
+    assert err.getvalue() == ("qcomp-run: error: --samples needs arrays with one leading sample "
+                              "dimension of the same length, at least 1 (leading sizes: arg0: 3, "
+                              "arg1: 4)\n")
