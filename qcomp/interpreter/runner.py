@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.interpreter import Interpreter, OpImplResult
+from xdsl.interpreter import Interpreter, OpImplResult, PythonValues, ReturnedValues, Successor
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, Region
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise
@@ -93,7 +93,10 @@ class Preparation:
     max_memory: int = DEFAULT_MAX_MEMORY
     functions: list = field(default_factory=list)
     elementwise: StablehloFunctions | None = None
-    plans: dict[Operation, tuple[Any, Any]] = field(default_factory=dict)
+    plans: dict[Operation, tuple] = field(default_factory=dict)
+    block_plans: dict[Block, list] = field(default_factory=dict)
+    memos: dict = field(default_factory=dict)
+    """Per-op facts of the interpreter functions (`qcomp.interpreter.plans.static`)."""
 
     def __post_init__(self) -> None:
         if not self.functions:
@@ -110,11 +113,17 @@ class QcompInterpreter(Interpreter):
     elementwise: StablehloFunctions | None = None
     """Runs ops that declare an `Elementwise` implementation and have no function of
     their own (`stablehlo_functions.run_elementwise`)."""
-    plans: dict[Operation, tuple[Any, Any]]
-    """Each op's `(functions, implementation)`, from `Preparation.plans`."""
+    plans: dict[Operation, tuple]
+    """Each op's `(functions, implementation, operands, results)`, from
+    `Preparation.plans`."""
+    memos: dict
+    """`Preparation.memos`."""
+    block_plans: dict[Block, list]
+    """Each block's `(op, plan)` list, from `Preparation.block_plans`."""
 
-    def _plan(self, op: Operation) -> tuple[Any, Any]:
-        entry = self._impls._impl_dict.get(type(op))
+    def _plan(self, op: Operation) -> tuple:
+        """`(functions, implementation, operands, results)` of `op`, made once."""
+        entry = self._impls._impl_dict.get(type(op))  # xDSL has no public lookup
         if entry is None and self.elementwise is not None and op.has_trait(Elementwise):
             entry = (self.elementwise, run_elementwise)  # the op's declared NumPy function
         if entry is None:
@@ -124,12 +133,14 @@ class QcompInterpreter(Interpreter):
             raise MemoryLimitError(
                 f"'{op.name}' would need about {_fmt_bytes(need)}, over the memory limit of "
                 f"{_fmt_bytes(self.max_memory)} (--max-memory)", op)
-        self.plans[op] = entry
-        return entry
+        plan = self.plans[op] = (*entry, tuple(op.operands), tuple(op.results))
+        return plan
 
     def _run_op(self, op: Operation, inputs) -> OpImplResult:
-        entry = self.plans.get(op)
-        ft, fn = entry if entry is not None else self._plan(op)
+        return self._call(op, self.plans.get(op) or self._plan(op), inputs)
+
+    def _call(self, op: Operation, plan: tuple, inputs) -> OpImplResult:
+        ft, fn = plan[0], plan[1]
         try:
             result = fn(ft, self, op, inputs)
         except RunError as e:
@@ -143,6 +154,45 @@ class QcompInterpreter(Interpreter):
             raise RunError(f"'{op.name}' produced {len(result.values)} values for "
                            f"{len(op.results)} results", op)
         return result
+
+    def run_ssacfg_region(self, region: Region, args: PythonValues, name: str = "unknown"
+                          ) -> PythonValues:
+        """xDSL's loop (each block in a new scope; a terminator returns or branches),
+        reading each block's plans instead of deriving operands and implementations."""
+        results: PythonValues = ()
+        block = region.blocks.first
+        scopes = 0
+        while block is not None:
+            self.push_scope(name)
+            scopes += 1
+            self.set_values(zip(block.args, args))
+            steps = self.block_plans.get(block)
+            current, block = block, None
+            for op, plan in steps if steps is not None else self._steps(current):
+                result = self._call(op, plan, self.get_values(plan[2]))
+                self.set_values(zip(plan[3], result.values))
+                term = result.terminator_value
+                if term is not None:
+                    if isinstance(term, ReturnedValues):
+                        results = term.values
+                    elif isinstance(term, Successor):
+                        block, args = term
+                    break
+        for _ in range(scopes):
+            self.pop_scope()
+        return results
+
+    def _steps(self, block: Block):
+        """`(op, plan)` of each op of `block`, planned as it is reached; the list is
+        kept once the last op is planned."""
+        made = []
+        op = block.first_op
+        while op is not None:
+            made.append((op, self.plans.get(op) or self._plan(op)))
+            if op.next_op is None:
+                self.block_plans[block] = made
+            yield made[-1]
+            op = op.next_op
 
 
 def _functions(module: ModuleOp) -> list[func.FuncOp]:
@@ -193,6 +243,8 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     interp.max_memory = prep.max_memory
     interp.elementwise = prep.elementwise
     interp.plans = prep.plans
+    interp.memos = prep.memos
+    interp.block_plans = prep.block_plans
     for functions in prep.functions:
         interp.register_implementations(functions)
     return interp
