@@ -129,18 +129,20 @@ def compile(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",  
 
 
 def fingerprint(module: ModuleOp) -> list[tuple]:
-    """Changes whenever the module does: every op and block in order, with its operands,
-    properties, attributes and result (argument) types. IR nodes compare by identity,
-    xDSL attributes are immutable values (an edit replaces the object), so comparing two
-    fingerprints of an unchanged module is a pass of identity checks."""
+    """Changes whenever the module does: every op and block in order, with its operand
+    and result tuples (xDSL replaces the tuple when an operand or result is replaced),
+    properties and attributes (immutable values: an edit replaces the object), block
+    arguments. IR nodes compare by identity, so comparing two fingerprints of an
+    unchanged module is a pass of identity checks."""
     out = []
     add = out.append
     for op in module.walk():
-        add((op, tuple(op.operands), tuple(op.properties.items()), tuple(op.attributes.items()),
-             tuple(r.type for r in op.results)))
-        for region in op.regions:
-            for block in region.blocks:
-                add((block, tuple(a.type for a in block.args)))
+        props = op.properties
+        add((op, op._operands, op.results, len(props), *props.items(), *op.attributes.items()))
+        if op.regions:
+            for region in op.regions:
+                for block in region.blocks:
+                    add((block, block.args))
     return out
 
 
