@@ -258,7 +258,7 @@ def _optional_functions(semantics) -> list:
     from qcomp.interpreter.linalg_functions import LinalgFunctions
     from qcomp.interpreter.random_functions import RandomFunctions
     from qcomp.interpreter.math_functions import MathFunctions
-    from qcomp.interpreter.onnx_float_functions import OnnxFloatFunctions
+    from qcomp.interpreter.onnx_float_functions import onnx_float_functions
     from qcomp.interpreter.onnx_functions import OnnxFunctions
     from qcomp.interpreter.quant_functions import QuantFunctions
     from qcomp.interpreter.rowwise_functions import RowwiseFunctions
@@ -272,7 +272,7 @@ def _optional_functions(semantics) -> list:
             MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
             StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions(),
             DynamicFunctions(), LinalgFunctions(), CollectiveFunctions(), RandomFunctions(),
-            OnnxFunctions(), OnnxFloatFunctions()]
+            OnnxFunctions(), onnx_float_functions()]
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
