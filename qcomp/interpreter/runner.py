@@ -107,7 +107,13 @@ class Preparation:
 
 
 class QcompInterpreter(Interpreter):
-    """xDSL's interpreter with diagnostics that name the op, and a memory budget."""
+    """xDSL's interpreter with diagnostics that name the op, and a memory budget.
+
+    Regions run through `run_ssacfg_region` (xDSL's public method, overridden): each op
+    is dispatched from its plan (`Preparation`), found once through the functions
+    registered with xDSL's `register_implementations` (its implementation table is read
+    directly: xDSL 0.74 has no public lookup), ops that declare an `Elementwise`
+    implementation and have no function of their own falling back to it."""
 
     max_memory: int = DEFAULT_MAX_MEMORY
     elementwise: StablehloFunctions | None = None
@@ -135,9 +141,6 @@ class QcompInterpreter(Interpreter):
                 f"{_fmt_bytes(self.max_memory)} (--max-memory)", op)
         plan = self.plans[op] = (*entry, tuple(op.operands), tuple(op.results))
         return plan
-
-    def _run_op(self, op: Operation, inputs) -> OpImplResult:
-        return self._call(op, self.plans.get(op) or self._plan(op), inputs)
 
     def _call(self, op: Operation, plan: tuple, inputs) -> OpImplResult:
         ft, fn = plan[0], plan[1]
