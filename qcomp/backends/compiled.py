@@ -51,10 +51,10 @@ class Compiled:
         self.backend, self.semantics, self.entry = backend, semantics, entry
         self.max_memory, self.device = max_memory, device
         if backend == "numpy":
-            from qcomp.interpreter.runner import Preparation
+            from qcomp.interpreter.runner import prepare
 
             self.functions = entry_functions(self.module, entry)
-            self.preparation = Preparation(semantics, max_memory)
+            self.preparation = prepare(self.module, semantics, max_memory)
         else:
             from qcomp.backends import xla
 

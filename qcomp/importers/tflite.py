@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from qcomp.importers.formats import is_tflite
 from qcomp.importers.tflite_ir import (
     _MLIR,
     _NP,
@@ -27,11 +28,6 @@ from qcomp.importers.tflite_ir import (
 )
 
 INSTALL_HINT = "reading .tflite files needs ai-edge-litert: pip install 'qcomp[litert]'"
-
-
-def is_tflite(name: str, data: bytes) -> bool:
-    """A `.tflite` file by name, or by the flatbuffer file identifier `TFL3` at byte 4."""
-    return name.endswith(".tflite") or data[4:8] == b"TFL3"
 
 
 def _schema():
