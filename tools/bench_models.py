@@ -9,8 +9,9 @@ Rows (each: qcomp's time, the reference's, the ratio, the target):
    floor `python3 -c "import numpy, xdsl.dialects.builtin"` (best of N processes);
 2. MLIR text: parse + print of the lowered MobileNetV2 in-process (qcomp's parser and
    printer) against upstream MLIR's C++ (jaxlib's `ir.Module.parse` + `str`);
-3. int8 MobileNetV2 (a MobileNetV2-shaped model, alpha 0.35, 32x32, 1000 classes, random
-   weights: `tests/importers/tflite_mobilenet.py`; TF's converter is not needed),
+3. int8 MobileNetV2 (TF's converter, alpha 0.35, 32x32, 10 classes:
+   `tests/models/tflite/mobilenet_v2.tflite`; without it a MobileNetV2-shaped model with
+   random weights and 1000 classes, `tests/importers/tflite_mobilenet.py`),
    imported from `.tflite` and lowered with `rescale=fixed-point`, batch 1:
    `qcomp.backends.run(..., backend="xla")` called repeatedly, the `qcomp.compile`
    handle's `run`, and the NumPy backend, against LiteRT's reference kernels
@@ -84,7 +85,8 @@ def lowered_mobilenet(batch: int = 1):
     from qcomp.registry import make_context, parse_module
     from tests.importers.tflite_mobilenet import mobilenet_v2
 
-    model = mobilenet_v2(batch=batch)
+    zoo = ROOT / "tests" / "models" / "tflite" / "mobilenet_v2.tflite"
+    model = zoo.read_bytes() if zoo.exists() and batch == 1 else mobilenet_v2(batch=batch)
     ctx = make_context()
     module = parse_module(import_tflite(model), ctx)
     LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
