@@ -105,11 +105,7 @@ def test_lowered_model_on_xla_is_litert_bit_for_bit(tmp_path):
         assert np.array_equal(r.results[0], _reference(path, x)[0])
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="16x8 contractions are reported as StableHLO's verifier error "
-        "in generated text, not at the operator (issue 26)")) if n.endswith("_16x8") else n
-    for n in sorted(UNSUPPORTED)])
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
 def test_unsupported_model_names_its_operator(name: str):
     code, out, err = _opt(str(ZOO / f"{name}.tflite"))
     assert (code, out) == (1, "")
