@@ -8,6 +8,7 @@ so `import qcomp` imports nothing else:
     qcomp.run_pipeline(module, "stablehlo-legalize-quant-to-math")
     print(qcomp.print_module(module))
     qcomp.run(module, [x]).results
+    qcomp.compile(module)             # compile once, run many (qcomp.backends.compiled)
 """
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; never run
         PipelineError,
         RunError,
         argument_names,
+        compile,
         parse_module,
         print_module,
         run,
@@ -26,7 +28,7 @@ if TYPE_CHECKING:  # the names for type checkers and editors; never run
     )
 
 _API = ("FunctionRun", "IRError", "PassError", "PipelineError", "RunError",
-        "argument_names", "parse_module", "print_module", "run", "run_pipeline")
+        "argument_names", "compile", "parse_module", "print_module", "run", "run_pipeline")
 
 
 def __getattr__(name: str):
@@ -42,4 +44,4 @@ def __dir__() -> list[str]:
 
 
 __all__ = ["FunctionRun", "IRError", "PassError", "PipelineError", "RunError",
-           "argument_names", "parse_module", "print_module", "run", "run_pipeline"]
+           "argument_names", "compile", "parse_module", "print_module", "run", "run_pipeline"]

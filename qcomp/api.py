@@ -23,6 +23,7 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.exceptions import ParseError as XdslParseError
 
+from qcomp.backends.compiled import compile  # noqa: A001 - qcomp.compile: compile once, run many
 from qcomp.interpreter import FunctionRun, RunError
 from qcomp.pipeline import PipelineError, build_passes
 from qcomp.registry import make_context
@@ -214,4 +215,4 @@ def type_text(t: Attribute) -> str:
 
 
 __all__ = ["FunctionRun", "IRError", "PassError", "PipelineError", "RunError",
-           "argument_names", "parse_module", "print_module", "run", "run_pipeline"]
+           "argument_names", "compile", "parse_module", "print_module", "run", "run_pipeline"]

@@ -149,6 +149,8 @@ def with_package_inits(graph: dict[str, list[Edge]]) -> dict[str, list[Edge]]:
 
 
 def layer_of(module: str, layers: dict[str, int] = LAYERS) -> int | None:
+    if module == "qcomp":  # the package's front door (`qcomp.compile`, ...) is on top
+        return max(layers.values()) + 1
     parts = module.split(".")
     while parts:
         if (layer := layers.get(".".join(parts))) is not None:

@@ -36,6 +36,7 @@ PASS_NAMES = (
     "onnx-legalize-qdq-to-quant",
     "onnx-fuse-qdq",
     "onnx-unfuse-qdq",
+    "set-batch-size",
 )
 """qcomp's passes by their canonical name (upstream's, where upstream has the pass)."""
 
