@@ -111,6 +111,7 @@ def test_every_module_imports_in_fresh_venv(fresh_install):
     venv, src, _ = fresh_install
     code = ("import importlib, pkgutil, qcomp\n"
             "names = [m.name for m in pkgutil.walk_packages(qcomp.__path__, 'qcomp.')]\n"
+            f"names = [n for n in names if n not in {sorted(FAST_ONLY)!r}]\n"
             "for n in names: importlib.import_module(n)\n"
             "print(len(names), qcomp.__file__)\n")
     r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
@@ -118,6 +119,29 @@ def test_every_module_imports_in_fresh_venv(fresh_install):
     count, path = r.stdout.split()
     assert int(count) > 50
     assert Path(path).is_relative_to(src)  # the copy installed with -e, not this checkout
+
+
+FAST_ONLY = {f"qcomp.quant.{m}" for m in ("jit_cache", "rowwise_jit", "rowwise_kernels",
+                                           "rowwise_bag_kernels", "rowwise_rand_kernels")}
+"""The numba kernels: the `fast` extra's modules (not installed by a plain install)."""
+
+
+@pytest.mark.slow
+def test_rowwise_runs_without_numba_in_fresh_venv(fresh_install):
+    """A plain install has no numba: the rowwise kernels run as NumPy code, with the
+    bytes of the 3 x 8 table in tests/quant/test_rowwise.py (torch's)."""
+    venv, src, _ = fresh_install
+    code = ("import importlib.util, numpy as np\n"
+            "from qcomp.quant import rowwise as rw, rowwise_bags as rb\n"
+            "assert importlib.util.find_spec('numba') is None\n"
+            "w = np.arange(24, dtype=np.float32).reshape(3, 8)\n"
+            "q = rw.float_to_fused_8bit(w)\n"
+            "s = rb.sparse_lengths(q, np.array([0, 2]), np.array([2]), 8)\n"
+            "print(rw.kernel_backend(), list(q[0, :8]), rw.float_to_fused_nbit(w, 4)[0, :4].tolist())\n")
+    r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[0] == ("numpy [0, 36, 73, 109, 146, 182, 219, 255] "
+                                       "[32, 100, 185, 253]")
 
 
 def root_of(venv: Path) -> Path:
