@@ -185,6 +185,74 @@ def average_pool(window_sum, count) -> np.ndarray:
     return np.where(num >= 0, num // c, -((-num) // c))
 
 
-__all__ = ["average_pool", "fully_connected_rescale", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
+def leaky_relu_int8(q, s_in: float, z_in: int, alpha: float, s_out: float, z_out: int,
+                    lo: int = -128, hi: int = 127) -> np.ndarray:
+    """TFLite's quantized LEAKY_RELU (reference_ops::QuantizeLeakyRelu): c = q - z_in;
+    clamp(MBQM(c, s_in / s_out) + z_out) for c >= 0, clamp(MBQM(c, f32(f32(s_in alpha) /
+    s_out)) + z_out) below (LeakyReluPrepare's products are f32)."""
+    c = np.asarray(q, np.int64) - z_in
+    f = np.float32
+    mi, si = quantize_multiplier(float(f(s_in) / f(s_out)))
+    ma, sa = quantize_multiplier(float(f(f(s_in) * f(alpha)) / f(s_out)))
+    r = np.where(c >= 0, mbqm(c, mi, si), mbqm(c, ma, sa))
+    return np.clip(r + z_out, lo, hi)
+
+
+def _i16(x) -> np.ndarray:
+    """Two's-complement wrap to int16 (a C++ static_cast<int16_t>)."""
+    return ((np.asarray(x, np.int64) + (1 << 15)) & 0xFFFF) - (1 << 15)
+
+
+def _srdhm16(a, b) -> np.ndarray:
+    """gemmlowp's SaturatingRoundingDoublingHighMul on int16."""
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    ab = a * b
+    nudge = np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
+    s = ab + nudge
+    high = _i16(np.where(s >= 0, s >> 15, -((-s) >> 15)))
+    return np.where((a == b) & (a == -(1 << 15)), (1 << 15) - 1, high)
+
+
+def _sdhm16(a, b) -> np.ndarray:
+    """TFLite's SaturatingDoublingHighMul on int16 (no rounding: ab / 2^15 toward zero)."""
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    ab = a * b
+    high = _i16(np.where(ab >= 0, ab >> 15, -((-ab) >> 15)))
+    return np.where((a == b) & (a == -(1 << 15)), (1 << 15) - 1, high)
+
+
+def _to_int16_multiplier(m32: int) -> int:
+    """DownScaleInt32ToInt16Multiplier: (M + 2^15) >> 16, saturated at 2^15 - 1."""
+    return (1 << 15) - 1 if m32 >= (1 << 31) - 1 - (1 << 15) else (m32 + (1 << 15)) >> 16
+
+
+def hard_swish_int8(q, s_in: float, z_in: int, s_out: float, z_out: int,
+                    lo: int = -128, hi: int = 127) -> np.ndarray:
+    """TFLite's int8 HARD_SWISH (reference_ops::HardSwish with HardSwishPrepare's
+    int16 multipliers): x = (q - z_in) * 2^7 at the "hires" scale s_in / 128;
+    y = SRDHM16(x, M_out); r = x rescaled by (s_in / 128) / (3 / 2^15) (M_relu, e:
+    a saturating left shift by e - 1, SRDHM16, a left shift by 1; or RDBPOT by -e), then
+    (r + 2^15) >> 1; out = clamp(RDBPOT(SDHM16(r, y), -e_out) + z_out)."""
+    f = np.float32
+    hires = f(f(1.0 / 128.0) * f(s_in))
+    m_out, e_out = quantize_multiplier(float(f(hires / f(s_out))))
+    m_relu, e_relu = quantize_multiplier(float(f(hires / f(3.0 / 32768.0))))
+    m_out, m_relu = _to_int16_multiplier(m_out), _to_int16_multiplier(m_relu)
+    x = (np.asarray(q, np.int64) - z_in) * (1 << 7)
+    y = _srdhm16(x, m_out)
+    r = x
+    if e_relu > 0:
+        r = np.clip(r * (1 << (e_relu - 1)), -(1 << 15), (1 << 15) - 1)
+    r = _srdhm16(r, m_relu)
+    if e_relu > 0:
+        r = np.clip(r * 2, -(1 << 15), (1 << 15) - 1)
+    if e_relu < 0:
+        r = rdbpot(r, -e_relu)
+    r = (r + (1 << 15)) >> 1
+    out = rdbpot(_sdhm16(r, y), -e_out)
+    return np.clip(_i16(out) + z_out, lo, hi)
+
+
+__all__ = ["average_pool", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
            "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
            "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]

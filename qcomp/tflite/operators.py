@@ -5,11 +5,13 @@ by StableHLO op class or `tfl.*` composite name."""
 from __future__ import annotations
 
 from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
+    activations,
     contractions,
     data_movement,
     elementwise,
     pooling,
     reductions,
+    shapes,
     spec_rules,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator

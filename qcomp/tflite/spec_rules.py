@@ -40,10 +40,8 @@ declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
     how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))
-declare(Operator("MAXIMUM", (sh.MaximumOp,), ("Max",), **_SAME))
 declare(Operator("ARG_MAX", (), ("ArgMax",), output="none",
                  how="composite \"tfl.arg_max\" only"))
-declare(Operator("MINIMUM", (sh.MinimumOp,), ("Min",), **_SAME))
 declare(Operator("LESS", (sh.CompareOp,), ("Less",), **_NONE, how="compare LT"))
 declare(Operator("PADV2", (sh.PadOp,), ("Pad",), **_SAME,
                  how="pad: the same rule as PAD, reported as PAD"))
@@ -56,7 +54,6 @@ declare(Operator("SLICE", (sh.SliceOp, sh.DynamicSliceOp), ("Slice",), **_SAME,
                  how="slice, dynamic_slice (operand 0)"))
 declare(Operator("EQUAL", (sh.CompareOp,), ("Equal",), **_NONE, how="compare EQ"))
 declare(Operator("NOT_EQUAL", (sh.CompareOp,), (), **_NONE, how="compare NE"))
-declare(Operator("SHAPE", (sh.GetDimensionSizeOp,), ("Shape",), **_NONE))
 # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly
 declare(Operator(
     "BROADCAST (implicit)", (sh.BroadcastInDimOp,), ("Expand",), **_SAME, spec=False,

@@ -21,9 +21,12 @@ from qcomp.importers.tflite import import_tflite  # noqa: E402
 from qcomp.interpreter import run  # noqa: E402
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass  # noqa: E402
 from qcomp.registry import make_context, parse_module  # noqa: E402
-from tests.importers.litert_cases import CASES, OPS  # noqa: E402
+from tests.importers.litert_cases import CASES as CASES_18  # noqa: E402
+from tests.importers.litert_cases import OPS  # noqa: E402
+from tests.importers.litert_cases_more import CASES as MORE  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
 
+CASES = {**CASES_18, **MORE}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
@@ -64,7 +67,8 @@ def test_reference_kernels_bit_for_bit(op, seed):
 # steps; DEQUANTIZE: absolute f32 difference) with BUILTIN (XNNPACK delegate) and
 # BUILTIN_WITHOUT_DEFAULT_DELEGATES (TFLite's optimised kernels); all other ops agree.
 OPTIMISED_DIFFER = {
-    "BUILTIN": {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "MEAN": 1, "MUL": 1, "QUANTIZE": 1},
+    "BUILTIN": {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "MEAN": 1, "MUL": 1, "QUANTIZE": 1,
+                "LEAKY_RELU": 1},
     "BUILTIN_WITHOUT_DEFAULT_DELEGATES": {"CONV_2D": 1, "FULLY_CONNECTED": 1, "MEAN": 1,
                                           "DEQUANTIZE": 2.0 ** -13},
 }

@@ -1,0 +1,140 @@
+"""Random tiny int8 models of the operators the LiteRT model zoo added to the importer
+(LEAKY_RELU, HARD_SWISH, MAXIMUM, MINIMUM, TILE, SHAPE, STRIDED_SLICE, PACK), in the
+style of `litert_cases` (one builder per op, parameters from a seeded generator)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.importers.litert_cases import OPS, OPTS, _finish, _i8, _out_scale, _scale, _zp
+from tests.importers.tflite_models import Model, schema
+
+
+def leaky_relu(rng):
+    """alpha in [-2, 2] (the converter's are 0.01..0.3), output scale 0.05..50 times the
+    input's."""
+    m = Model()
+    shape = [2, int(rng.integers(1, 17))]
+    s = _scale(rng, 1e-3, 1.0)
+    x = m.tensor(shape, scale=s, zero_point=_zp(rng))
+    y = m.tensor(shape, scale=_out_scale(rng, s), zero_point=_zp(rng))
+    o = schema.LeakyReluOptionsT()
+    o.alpha = float(np.float32(rng.uniform(-2.0, 2.0)))
+    m.inputs, m.outputs = [x], [y]
+    feed = _i8(rng, shape)
+    if shape[1] >= 2:
+        feed[0, :2] = (-128, 127)
+    return _finish(m, OPS.LEAKY_RELU, [x], [y], o, OPTS.LeakyReluOptions, [feed])
+
+
+def hard_swish(rng):
+    """Every int8 input value once: the whole table the kernel computes."""
+    m = Model()
+    s = _scale(rng, 1e-3, 0.5)
+    x = m.tensor([256], scale=s, zero_point=_zp(rng))
+    y = m.tensor([256], scale=float(np.float32(s * rng.uniform(0.3, 3.0))),
+                 zero_point=_zp(rng))
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.HARD_SWISH, [x], [y], None, 0,
+                   [np.arange(-128, 128).astype(np.int8)])
+
+
+def _min_max(op):
+    def build(rng):
+        m = Model()
+        shape = [2, 3, 4]
+        b_shape = shape if rng.integers(0, 2) else [4]
+        s, z = _scale(rng), _zp(rng)
+        a = m.tensor(shape, scale=s, zero_point=z)
+        b = m.tensor(b_shape, scale=s, zero_point=z)
+        y = m.tensor(shape, scale=s, zero_point=z)
+        m.inputs, m.outputs = [a, b], [y]
+        return _finish(m, op, [a, b], [y], None, 0, [_i8(rng, shape), _i8(rng, b_shape)])
+    return build
+
+
+def tile(rng):
+    m = Model()
+    shape = [int(rng.integers(1, 4)) for _ in range(3)]
+    mult = [int(rng.integers(1, 4)) for _ in range(3)]
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    k = m.tensor([3], np.int32, data=np.array(mult, np.int32))
+    y = m.tensor([a * b for a, b in zip(shape, mult)], scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.TILE, [x, k], [y], None, 0, [_i8(rng, shape)])
+
+
+def strided_slice(rng):
+    """Random begin / end (negative ones too), positive strides, begin / end / shrink
+    masks; the converter's SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE chain is
+    `shape_chain`."""
+    m = Model()
+    shape = [int(rng.integers(1, 6)) for _ in range(3)]
+    s, z = _scale(rng), _zp(rng)
+    begin = [int(rng.integers(-d, d)) for d in shape]
+    end = [int(rng.integers(-d, d + 1)) for d in shape]
+    strides = [int(rng.integers(1, 3)) for _ in shape]
+    bm, em, sm = (int(rng.integers(0, 8)) for _ in range(3))
+    from qcomp.tflite.shapes import strided_slice_bounds
+
+    lo, hi, st = strided_slice_bounds(shape, begin, end, strides, bm, em, sm, False)
+    full = [-(-(e - b) // k) for b, e, k in zip(lo, hi, st)]
+    out = [n for i, n in enumerate(full) if not (sm >> i) & 1]
+    x = m.tensor(shape, scale=s, zero_point=z)
+    ts = [m.tensor([3], np.int32, data=np.array(v, np.int32)) for v in (begin, end, strides)]
+    y = m.tensor(out, scale=s, zero_point=z)
+    o = schema.StridedSliceOptionsT()
+    o.beginMask, o.endMask, o.shrinkAxisMask = bm, em, sm
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.STRIDED_SLICE, [x, *ts], [y], o, OPTS.StridedSliceOptions,
+                   [_i8(rng, shape)])
+
+
+def pack(rng):
+    m = Model()
+    shape = [int(rng.integers(1, 4)) for _ in range(2)]
+    n, axis = int(rng.integers(1, 4)), int(rng.integers(-3, 3))
+    s, z = _scale(rng), _zp(rng)
+    xs = [m.tensor(shape, scale=s, zero_point=z) for _ in range(n)]
+    a = axis % 3
+    y = m.tensor([*shape[:a], n, *shape[a:]], scale=s, zero_point=z)
+    o = schema.PackOptionsT()
+    o.valuesCount, o.axis = n, axis
+    m.inputs, m.outputs = xs, [y]
+    return _finish(m, OPS.PACK, xs, [y], o, OPTS.PackOptions,
+                   [_i8(rng, shape) for _ in range(n)])
+
+
+def shape_chain(rng):
+    """The converter's flatten head: SHAPE -> STRIDED_SLICE (the batch) -> PACK with a
+    constant -> RESHAPE (its shape operand computed)."""
+    m = Model()
+    shape = [1, int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(1, 5))]
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    shp = m.tensor([4], np.int32)
+    so = schema.ShapeOptionsT()
+    so.outType = schema.TensorType.INT32
+    m.op(OPS.SHAPE, [x], [shp], so, OPTS.ShapeOptions)
+    consts = [m.tensor([1], np.int32, data=np.array([v], np.int32)) for v in (0, 1, 1)]
+    batch = m.tensor([], np.int32)
+    o = schema.StridedSliceOptionsT()
+    o.shrinkAxisMask = 1
+    m.op(OPS.STRIDED_SLICE, [shp, *consts], [batch], o, OPTS.StridedSliceOptions)
+    rest = m.tensor([], np.int32, data=np.array(-1, np.int32))
+    new = m.tensor([2], np.int32)
+    p = schema.PackOptionsT()
+    p.valuesCount, p.axis = 2, 0
+    m.op(OPS.PACK, [batch, rest], [new], p, OPTS.PackOptions)
+    y = m.tensor([1, int(np.prod(shape))], scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.RESHAPE, [x, new], [y], None, 0, [_i8(rng, shape)])
+
+
+CASES = {
+    "LEAKY_RELU": leaky_relu, "HARD_SWISH": hard_swish,
+    "MAXIMUM": _min_max(OPS.MAXIMUM), "MINIMUM": _min_max(OPS.MINIMUM),
+    "TILE": tile, "STRIDED_SLICE": strided_slice, "PACK": pack,
+    "SHAPE (flatten head)": shape_chain,
+}
