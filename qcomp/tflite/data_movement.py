@@ -4,6 +4,8 @@ pad value the zero point), QUANTIZE, DEQUANTIZE (uniform_quantize / uniform_dequ
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import SSAValue
@@ -27,10 +29,27 @@ from qcomp.tflite.operator import Operand, Operator, Options, any_value, declare
 INDICES = ("INT32", "INT64")
 
 
+def _new_shape(ctx: OpContext) -> list[int] | None:
+    """RESHAPE's new shape as LiteRT reads it: the shape input's data, else the
+    options' `newShape` (None: neither gives one)."""
+    shape_t = ctx.inputs[1] if len(ctx.inputs) > 1 else None
+    if shape_t is not None and shape_t.data is not None:
+        return [int(d) for d in shape_t.data.reshape(-1)]
+    given = ctx.option("newShape")
+    return None if given is None or len(given) == 0 else [int(d) for d in given]
+
+
 def reshape_(ctx: OpContext) -> list[SSAValue]:
     x, out = ctx.inputs[0], ctx.outputs[0]
     same_params(ctx, x, out)
     same_elements(ctx, x, out)
+    new = _new_shape(ctx)
+    if new is not None:
+        known = math.prod(d for d in new if d != -1)
+        if new.count(-1) == 1 and known:
+            new = [math.prod(x.shape) // known if d == -1 else d for d in new]
+        if new != list(out.shape):
+            raise ctx.fail(f"new shape {new} is not the output's {list(out.shape)}")
     return [reshape(ctx, ctx.value(x), x, x.shape, out.shape)]
 
 

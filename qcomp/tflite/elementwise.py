@@ -104,6 +104,14 @@ def binary(cls: type[Operation]):
     def build(ctx: OpContext) -> list[SSAValue]:
         a, b = ctx.inputs
         out = ctx.outputs[0]
+        try:
+            shape = np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            raise ctx.fail(f"shapes {list(a.shape)} and {list(b.shape)} do not "
+                           "broadcast") from None
+        if tuple(shape) != tuple(out.shape):
+            raise ctx.fail(f"output shape {list(out.shape)} is not the inputs' broadcast "
+                           f"shape {list(shape)}")
         av, bv = broadcast(ctx, a, out.shape), broadcast(ctx, b, out.shape)
         return [fused(ctx, op(ctx, cls, [av, bv], out.type()), out)]
     return build

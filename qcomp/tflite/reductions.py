@@ -126,9 +126,10 @@ def mean(ctx: OpContext) -> list[SSAValue]:
     keep_dims = bool(ctx.option("keepDims", False))
     count = math.prod(x.shape[a] for a in axes)
     kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-    if math.prod(kept) != math.prod(out.shape):
-        raise ctx.fail(f"output shape {list(out.shape)} does not hold the mean over axes "
-                       f"{axes} of {list(x.shape)}")
+    want = [1 if i in axes else d for i, d in enumerate(x.shape)] if keep_dims else list(kept)
+    if list(out.shape) != want:
+        raise ctx.fail(f"output shape {list(out.shape)} is not {want}, the mean over axes "
+                       f"{axes} of {list(x.shape)} (keep_dims {keep_dims})")
 
     def body(b: Builder, args: list[SSAValue]) -> SSAValue:
         f = op_in(b, sh.UniformDequantizeOp, [args[0]], f32_tensor(x.shape))

@@ -103,6 +103,38 @@ def _mean_of_scalar() -> bytes:
     return m.build()
 
 
+def _add_into_2x4() -> bytes:
+    m = Model()
+    a = m.tensor([4], scale=0.5, zero_point=0)
+    b = m.tensor([4], scale=0.5, zero_point=0)
+    y = m.tensor([2, 4], scale=0.5, zero_point=0)
+    m.op(OPS.ADD, [a, b], [y], schema.AddOptionsT(), OPTS.AddOptions)
+    m.inputs, m.outputs = [a, b], [y]
+    return m.build()
+
+
+def _reshape_to_4x6() -> bytes:
+    m = Model()
+    x = m.tensor([2, 3, 4], scale=0.5, zero_point=0)
+    shape = m.tensor([2], np.int32, data=np.array([4, 6], np.int32))
+    y = m.tensor([6, 4], scale=0.5, zero_point=0)
+    m.op(OPS.RESHAPE, [x, shape], [y], schema.ReshapeOptionsT(), OPTS.ReshapeOptions)
+    m.inputs, m.outputs = [x], [y]
+    return m.build()
+
+
+def _mean_keep_dims() -> bytes:
+    m = Model()
+    x = m.tensor([1, 3, 4, 2], scale=0.5, zero_point=0)
+    a = m.tensor([2], np.int32, data=np.array([1, 2], np.int32))
+    y = m.tensor([1, 2], scale=0.5, zero_point=0)
+    o = schema.ReducerOptionsT()
+    o.keepDims = True
+    m.op(OPS.MEAN, [x, a], [y], o, OPTS.ReducerOptions)
+    m.inputs, m.outputs = [x], [y]
+    return m.build()
+
+
 def _set_name(model: bytes, index: int, name: bytes) -> bytes:
     def change(m):
         m.subgraphs[0].tensors[index].name = name
@@ -209,6 +241,14 @@ CASES = {
     "weights-format-shuffled": (lambda: _repack(_fully_connected(), _options(weightsFormat=1)),
                                 ("operator 0 (FULLY_CONNECTED): option weightsFormat = 1 "
                                 "(SHUFFLED4x16INT8) is not supported")),
+    # shapes LiteRT computes itself: a model declaring others would run with LiteRT's
+    "add-output-not-broadcast": (_add_into_2x4, ("operator 0 (ADD): output shape [2, 4] is "
+                                 "not the inputs' broadcast shape [4]")),
+    "reshape-new-shape": (_reshape_to_4x6, ("operator 0 (RESHAPE): new shape [4, 6] is not "
+                          "the output's [6, 4]")),
+    "mean-keep-dims": (_mean_keep_dims, ("operator 0 (MEAN): output shape [1, 2] is not "
+                       "[1, 1, 1, 2], the mean over axes [1, 2] of [1, 3, 4, 2] (keep_dims "
+                       "True)")),
     # issue 26: 16x8 contractions
     "fully-connected-16x8": (_int16_activations,
                              ("operator 0 (FULLY_CONNECTED): tensor 0 ('t0') is INT16 and "
