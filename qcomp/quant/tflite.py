@@ -253,6 +253,30 @@ def hard_swish_int8(q, s_in: float, z_in: int, s_out: float, z_out: int,
     return np.clip(_i16(out) + z_out, lo, hi)
 
 
-__all__ = ["average_pool", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
+def bilinear_weights(n_in: int, n_out: int, align_corners: bool, half_pixel: bool
+                     ) -> np.ndarray:
+    """ResizeBilinearInteger's interpolation along one dimension as an [n_out, n_in]
+    int64 matrix of 10-bit weights (each row sums to 2^10): scale = (2^10 n_in +
+    n_out / 2) / n_out (align_corners: (2^10 (n_in - 1) + (n_out - 1) / 2) / (n_out - 1));
+    v = i scale (+ scale / 2 - 2^9 with half-pixel centres); lo = max(v / 2^10, 0)
+    (C++ division), hi = min(ceil(v / 2^10), n_in - 1); row i: 2^10 - (v - 2^10 lo) at
+    lo, v - 2^10 lo at hi."""
+    def cdiv(a: int, b: int) -> int:  # C++ integer division: toward zero
+        return abs(a) // b * (1 if a >= 0 else -1)
+    scale = ((1 << 10) * n_in + n_out // 2) // n_out
+    if align_corners and n_out > 1:
+        scale = ((1 << 10) * (n_in - 1) + (n_out - 1) // 2) // (n_out - 1)
+    w = np.zeros((n_out, n_in), np.int64)
+    for i in range(n_out):
+        v = i * scale + (scale // 2 - (1 << 9) if half_pixel else 0)
+        lo = max(cdiv(v, 1 << 10), 0)
+        hi = min(cdiv(v + (1 << 10) - 1, 1 << 10), n_in - 1)
+        frac = v - (1 << 10) * lo
+        w[i, lo] += (1 << 10) - frac
+        w[i, hi] += frac
+    return w
+
+
+__all__ = ["average_pool", "bilinear_weights", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
            "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
            "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]

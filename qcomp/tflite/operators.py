@@ -12,6 +12,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     pooling,
     reductions,
     shapes,
+    upsampling,
     spec_rules,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator

@@ -16,8 +16,6 @@ declare(Operator(
     output="fixed", fixed=(1.0 / 128.0, 0),
     how="divide(x, sqrt(reduce_add(x*x))) or multiply(x, rsqrt(reduce_add(x*x))), "
         "broadcasts between"))
-declare(Operator("RESIZE_BILINEAR", (), ("Resize",), **_SAME,
-                 how="composite \"tfl.resize_bilinear\" only"))
 declare(Operator(
     "SPACE_TO_DEPTH", (), ("SpaceToDepth",), output="same",
     how="composite \"tfl.space_to_depth\"; as reshape/transpose chains each op is "

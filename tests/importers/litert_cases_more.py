@@ -1,5 +1,6 @@
 """Random tiny int8 models of the operators the LiteRT model zoo added to the importer
-(LEAKY_RELU, HARD_SWISH, MAXIMUM, MINIMUM, TILE, SHAPE, STRIDED_SLICE, PACK), in the
+(LEAKY_RELU, HARD_SWISH, MAXIMUM, MINIMUM, TILE, SHAPE, STRIDED_SLICE, PACK,
+TRANSPOSE_CONV, RESIZE_BILINEAR), in the
 style of `litert_cases` (one builder per op, parameters from a seeded generator)."""
 
 from __future__ import annotations
@@ -132,9 +133,57 @@ def shape_chain(rng):
     return _finish(m, OPS.RESHAPE, [x, new], [y], None, 0, [_i8(rng, shape)])
 
 
+def transpose_conv(rng):
+    """Strides 1..3, 1..3 square filters, SAME / VALID, per-tensor or per-channel
+    filters, with or without a bias."""
+    m = Model()
+    h, w, cin, cout = (int(rng.integers(1, 5)), int(rng.integers(1, 5)),
+                       int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    k, stride, same = int(rng.integers(1, 4)), int(rng.integers(1, 4)), bool(rng.integers(0, 2))
+    oh, ow = ((h * stride, w * stride) if same else
+              ((h - 1) * stride + k, (w - 1) * stride + k))
+    s_in = _scale(rng)
+    x = m.tensor([1, h, w, cin], scale=s_in, zero_point=_zp(rng))
+    per_channel = bool(rng.integers(0, 2))
+    wd = rng.integers(-127, 128, (cout, k, k, cin)).astype(np.int8)
+    ws = [_scale(rng, 1e-3, 1.0) for _ in range(cout if per_channel else 1)]
+    wt = m.tensor([cout, k, k, cin], scale=ws, zero_point=[0] * len(ws), data=wd, axis=0)
+    shp = m.tensor([4], np.int32, data=np.array([1, oh, ow, cout], np.int32))
+    inputs = [shp, wt, x]
+    if rng.integers(0, 2):
+        bs = [float(np.float32(s_in * s)) for s in ws]
+        inputs.append(m.tensor([cout], np.int32, scale=bs, zero_point=[0] * len(bs),
+                               data=rng.integers(-2000, 2000, cout).astype(np.int32)))
+    y = m.tensor([1, oh, ow, cout], scale=_out_scale(rng, s_in * max(ws) * 16),
+                 zero_point=_zp(rng))
+    o = schema.TransposeConvOptionsT()
+    o.padding, o.strideH, o.strideW = (0 if same else 1), stride, stride
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.TRANSPOSE_CONV, inputs, [y], o, OPTS.TransposeConvOptions,
+                   [_i8(rng, (1, h, w, cin))])
+
+
+def resize_bilinear(rng):
+    """Up- and downsampling, align_corners or half_pixel_centers or neither."""
+    m = Model()
+    h, w, c = int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 3))
+    oh, ow = int(rng.integers(1, 11)), int(rng.integers(1, 11))
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor([1, h, w, c], scale=s, zero_point=z)
+    size = m.tensor([2], np.int32, data=np.array([oh, ow], np.int32))
+    y = m.tensor([1, oh, ow, c], scale=s, zero_point=z)
+    o = schema.ResizeBilinearOptionsT()
+    mode = int(rng.integers(0, 3))
+    o.alignCorners, o.halfPixelCenters = mode == 1, mode == 2
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.RESIZE_BILINEAR, [x, size], [y], o, OPTS.ResizeBilinearOptions,
+                   [_i8(rng, (1, h, w, c))])
+
+
 CASES = {
     "LEAKY_RELU": leaky_relu, "HARD_SWISH": hard_swish,
     "MAXIMUM": _min_max(OPS.MAXIMUM), "MINIMUM": _min_max(OPS.MINIMUM),
     "TILE": tile, "STRIDED_SLICE": strided_slice, "PACK": pack,
     "SHAPE (flatten head)": shape_chain,
+    "TRANSPOSE_CONV": transpose_conv, "RESIZE_BILINEAR": resize_bilinear,
 }

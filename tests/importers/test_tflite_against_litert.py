@@ -68,7 +68,7 @@ def test_reference_kernels_bit_for_bit(op, seed):
 # BUILTIN_WITHOUT_DEFAULT_DELEGATES (TFLite's optimised kernels); all other ops agree.
 OPTIMISED_DIFFER = {
     "BUILTIN": {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "MEAN": 1, "MUL": 1, "QUANTIZE": 1,
-                "LEAKY_RELU": 1},
+                "LEAKY_RELU": 1, "TRANSPOSE_CONV": 1, "RESIZE_BILINEAR": 1},
     "BUILTIN_WITHOUT_DEFAULT_DELEGATES": {"CONV_2D": 1, "FULLY_CONNECTED": 1, "MEAN": 1,
                                           "DEQUANTIZE": 2.0 ** -13},
 }
