@@ -277,6 +277,94 @@ def bilinear_weights(n_in: int, n_out: int, align_corners: bool, half_pixel: boo
     return w
 
 
-__all__ = ["average_pool", "bilinear_weights", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
+def _sat_shift_left(x: int, e: int) -> int:
+    """gemmlowp's SaturatingRoundingMultiplyByPOT<e> for e > 0 on one int32."""
+    t = (1 << (31 - e)) - 1
+    return (1 << 31) - 1 if x > t else -(1 << 31) if x < -t else x << e
+
+
+def inv_sqrt_multiplier(x: int) -> tuple[int, int]:
+    """TFLite's GetInvSqrtQuantizedMultiplierExp(x, reverse_shift=-1): 1 / sqrt(x) as
+    (M, shift) for MBQM, by five Newton-Raphson steps in gemmlowp's Q3.28 (x <= 1:
+    (2^31 - 1, 0))."""
+    if x <= 1:
+        return (1 << 31) - 1, 0
+    shift = 11
+    while x >= 1 << 29:
+        x //= 4
+        shift += 1
+    pairs = ((32 - x.bit_length()) - 1) // 2 - 1
+    shift -= pairs
+    x <<= 2 * pairs
+
+    def mul(a: int, b: int) -> int:
+        return int(srdhm(a, b))
+    half_input = int(rdbpot(x >> 1, 1))
+    half_three = (1 << 28) + (1 << 27)
+    v = 1 << 28
+    for _ in range(5):
+        v3 = _sat_shift_left(mul(mul(v, v), v), 6)
+        v = _sat_shift_left(mul(half_three, v) - mul(half_input, v3), 3)
+    v = mul(v, 1518500250)
+    if shift < 0:
+        v <<= -shift
+        shift = 0
+    return v, -shift
+
+
+def rsqrt_int8(q, s_in: float, z_in: int, s_out: float, z_out: int) -> np.ndarray:
+    """TFLite's int8 RSQRT (elementwise.cc RsqrtEvalQuantized): v = q - z_in; v = 0 ->
+    127; else d = MBQM(1, inv_sqrt_multiplier(v) with shift + 20), out =
+    clamp(MBQM(d, QuantizeMultiplier(1 / f32(sqrtf(s_in) s_out)), shift - 20) + z_out)
+    (v < 0 is an error in LiteRT: 127 here)."""
+    f = np.float32
+    m, e = quantize_multiplier(1.0 / float(f(np.sqrt(f(s_in), dtype=f) * f(s_out))))
+    out = []
+    for v in (np.asarray(q, np.int64) - z_in).reshape(-1):
+        if v <= 0:
+            out.append(127)
+            continue
+        im, ie = inv_sqrt_multiplier(int(v))
+        d = int(mbqm(1, im, ie + 20))
+        out.append(int(np.clip(int(mbqm(d, m, e - 20)) + z_out, -128, 127)))
+    return np.array(out, np.int64).reshape(np.shape(q))
+
+
+def gelu_f(approximate: bool):
+    """TFLite's GeluTransform / GeluTransformApproximate in f32 steps (erfc and tanh
+    correctly rounded to f32): 0.5x erfc(-x / sqrt 2), or 0.5x (1 + tanh(sqrt(2/pi)
+    (x + 0.044715 x^3)))."""
+    f = np.float32
+
+    def fn(x: np.ndarray) -> np.ndarray:
+        x = x.astype(f)
+        half = (f(0.5) * x).astype(f)
+        if approximate:
+            cube = (((f(0.044715) * x).astype(f) * x).astype(f) * x).astype(f)
+            inner = (f(np.sqrt(2.0 / np.pi)) * (x + cube).astype(f)).astype(f)
+            t = np.tanh(inner.astype(np.float64)).astype(f)
+            return (half * (f(1.0) + t).astype(f)).astype(f).astype(np.float64)
+        from math import erfc
+        arg = (x * f(-np.sqrt(0.5))).astype(f)
+        e = np.array([erfc(float(a)) for a in arg], np.float64).astype(f)
+        return (half * e).astype(f).astype(np.float64)
+    return fn
+
+
+def squared_difference_int8(q1, q2, s1: float, z1: int, s2: float, z2: int, s_out: float,
+                            z_out: int) -> np.ndarray:
+    """TFLite's int8 SQUARED_DIFFERENCE: x_i = MBQM((q_i - z_i) 2^7, s_i / 2max(s_1, s_2));
+    clamp(MBQM((x_1 - x_2)^2, (2max)^2 / (2^14 s_out)) + z_out)."""
+    twice = 2.0 * max(float(np.float32(s1)), float(np.float32(s2)))
+    xs = []
+    for q, z, s in ((q1, z1, s1), (q2, z2, s2)):
+        m, e = quantize_multiplier(float(s) / twice)
+        xs.append(mbqm((np.asarray(q, np.int64) - z) << 7, m, e))
+    m, e = quantize_multiplier(twice * twice / ((1 << 14) * float(s_out)))
+    d = xs[0] - xs[1]
+    return np.clip(mbqm(d * d, m, e) + z_out, -128, 127)
+
+
+__all__ = ["average_pool", "gelu_f", "inv_sqrt_multiplier", "rsqrt_int8", "squared_difference_int8", "bilinear_weights", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
            "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
            "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     activations,
+    arithmetic,
     contractions,
     data_movement,
     elementwise,

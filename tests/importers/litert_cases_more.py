@@ -1,6 +1,6 @@
 """Random tiny int8 models of the operators the LiteRT model zoo added to the importer
 (LEAKY_RELU, HARD_SWISH, MAXIMUM, MINIMUM, TILE, SHAPE, STRIDED_SLICE, PACK,
-TRANSPOSE_CONV, RESIZE_BILINEAR), in the
+TRANSPOSE_CONV, RESIZE_BILINEAR, RSQRT, GELU, SQUARED_DIFFERENCE, BATCH_MATMUL, NEG), in the
 style of `litert_cases` (one builder per op, parameters from a seeded generator)."""
 
 from __future__ import annotations
@@ -180,10 +180,81 @@ def resize_bilinear(rng):
                    [_i8(rng, (1, h, w, c))])
 
 
+def _all_int8(m: Model, rng, out_scale):
+    """An input of the 256 int8 values and an output with `out_scale(s_in)`."""
+    s = _scale(rng, 1e-3, 0.5)
+    x = m.tensor([256], scale=s, zero_point=_zp(rng))
+    y = m.tensor([256], scale=float(np.float32(out_scale(s))), zero_point=_zp(rng))
+    m.inputs, m.outputs = [x], [y]
+    return x, y, [np.arange(-128, 128).astype(np.int8)]
+
+
+def rsqrt(rng):
+    """Non-negative inputs only (LiteRT rejects q < z_in): the table from z_in up."""
+    m = Model()
+    s = _scale(rng, 1e-3, 1.0)
+    z = int(rng.integers(-128, 0))
+    x = m.tensor([128], scale=s, zero_point=z)
+    y = m.tensor([128], scale=float(np.float32(rng.uniform(0.2, 2.0) / np.sqrt(s) / 127)),
+                 zero_point=-128)
+    m.inputs, m.outputs = [x], [y]
+    feed = np.minimum(np.arange(z, z + 128), 127).astype(np.int8)
+    return _finish(m, OPS.RSQRT, [x], [y], None, 0, [feed])
+
+
+def gelu(rng):
+    m = Model()
+    x, y, feeds = _all_int8(m, rng, lambda s: s * rng.uniform(0.3, 2.0))
+    o = schema.GeluOptionsT()
+    o.approximate = bool(rng.integers(0, 2))
+    return _finish(m, OPS.GELU, [x], [y], o, OPTS.GeluOptions, feeds)
+
+
+def squared_difference(rng):
+    m = Model()
+    shape = [2, 3, 4]
+    b_shape = shape if rng.integers(0, 2) else [2, 3, 1]
+    s1, s2 = _scale(rng, 1e-3, 1.0), _scale(rng, 1e-3, 1.0)
+    a = m.tensor(shape, scale=s1, zero_point=_zp(rng))
+    b = m.tensor(b_shape, scale=s2, zero_point=_zp(rng))
+    y = m.tensor(shape, scale=_out_scale(rng, max(s1, s2) ** 2 * 256), zero_point=_zp(rng))
+    m.inputs, m.outputs = [a, b], [y]
+    return _finish(m, OPS.SQUARED_DIFFERENCE, [a, b], [y], None, 0,
+                   [_i8(rng, shape), _i8(rng, b_shape)])
+
+
+def batch_matmul(rng):
+    m = Model()
+    bt, mm, k, n = (int(rng.integers(1, 4)) for _ in range(4))
+    adj_x, adj_y = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+    s1, s2 = _scale(rng, 1e-3, 1.0), _scale(rng, 1e-3, 1.0)
+    a_shape = [bt, k, mm] if adj_x else [bt, mm, k]
+    b_shape = [bt, n, k] if adj_y else [bt, k, n]
+    a = m.tensor(a_shape, scale=s1, zero_point=_zp(rng))
+    b = m.tensor(b_shape, scale=s2, zero_point=_zp(rng))
+    y = m.tensor([bt, mm, n], scale=_out_scale(rng, s1 * s2 * 64), zero_point=_zp(rng))
+    o = schema.BatchMatMulOptionsT()
+    o.adjX, o.adjY = adj_x, adj_y
+    m.inputs, m.outputs = [a, b], [y]
+    return _finish(m, OPS.BATCH_MATMUL, [a, b], [y], o, OPTS.BatchMatMulOptions,
+                   [_i8(rng, a_shape), _i8(rng, b_shape)])
+
+
+def neg(rng):
+    m = Model()
+    x = m.tensor([2, 5], np.float32)
+    y = m.tensor([2, 5], np.float32)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.NEG, [x], [y], None, 0,
+                   [rng.standard_normal((2, 5)).astype(np.float32)])
+
+
 CASES = {
     "LEAKY_RELU": leaky_relu, "HARD_SWISH": hard_swish,
     "MAXIMUM": _min_max(OPS.MAXIMUM), "MINIMUM": _min_max(OPS.MINIMUM),
     "TILE": tile, "STRIDED_SLICE": strided_slice, "PACK": pack,
     "SHAPE (flatten head)": shape_chain,
     "TRANSPOSE_CONV": transpose_conv, "RESIZE_BILINEAR": resize_bilinear,
+    "RSQRT": rsqrt, "GELU": gelu, "SQUARED_DIFFERENCE": squared_difference,
+    "BATCH_MATMUL": batch_matmul, "NEG": neg,
 }
