@@ -1,7 +1,8 @@
 """TFLite's operators on shapes and on where values sit: SHAPE (a constant: every shape
 qcomp imports is static), STRIDED_SLICE (`stablehlo.slice`, then a reshape dropping the
 shrunk axes), PACK (a reshape of each input, then `stablehlo.concatenate`), TILE
-(`stablehlo.broadcast_in_dim` to [m_0, d_0, m_1, d_1, ...], then a reshape). None of
+(`stablehlo.broadcast_in_dim` to [m_0, d_0, m_1, d_1, ...], then a reshape), SLICE
+(`stablehlo.slice`), SQUEEZE and EXPAND_DIMS (reshapes). None of
 them computes: each moves stored integers, so no `rescale=fixed-point` kernel is needed,
 and the converter's shape arithmetic (SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE's shape
 operand) imports as i32 ops on constants."""
@@ -133,6 +134,57 @@ def tile(ctx: OpContext) -> list[SSAValue]:
     return [reshape(ctx, v, x, wide, out.shape)]
 
 
+def slice_(ctx: OpContext) -> list[SSAValue]:
+    """SLICE: `stablehlo.slice` from `begin`, `size` values per dimension (-1: to the
+    end)."""
+    x, out = ctx.inputs[0], ctx.outputs[0]
+    same_params(ctx, x, out)
+    begin, size = (need_constant(ctx, t, what).reshape(-1).astype(np.int64)
+                   for t, what in zip(ctx.inputs[1:], ("begin", "size")))
+    r = len(x.shape)
+    if not begin.size == size.size == r:
+        raise ctx.fail(f"begin and size must each hold {r} values (the input's rank)")
+    stops = [d if n == -1 else b + n for b, n, d in zip(begin, size, x.shape)]
+    if any(not 0 <= b <= e <= d for b, e, d in zip(begin, stops, x.shape)):
+        raise ctx.fail(f"begin {begin.tolist()} and size {size.tolist()} are outside the "
+                       f"input's shape {list(x.shape)}")
+    check_output_shape(ctx, out, [e - b for b, e in zip(begin, stops)])
+    return [op(ctx, sh.SliceOp, [ctx.value(x)], out.type(),
+               start_indices=i64_array([int(b) for b in begin]),
+               limit_indices=i64_array([int(e) for e in stops]),
+               strides=i64_array([1] * r))]
+
+
+def squeeze(ctx: OpContext) -> list[SSAValue]:
+    """SQUEEZE: a reshape dropping `squeezeDims` (all size-1 dimensions when empty)."""
+    x, out = ctx.inputs[0], ctx.outputs[0]
+    same_params(ctx, x, out)
+    r = len(x.shape)
+    given = ctx.option("squeezeDims", None)
+    dims = [] if given is None else [int(d) for d in np.asarray(given).reshape(-1)]
+    if any(not -r <= d < r for d in dims):
+        raise ctx.fail(f"squeezeDims {dims} are outside the input's rank {r}")
+    drop = {d % r for d in dims} or {i for i, n in enumerate(x.shape) if n == 1}
+    if any(x.shape[d] != 1 for d in drop):
+        raise ctx.fail(f"squeezeDims {dims} name dimensions of the input {list(x.shape)} "
+                       "whose size is not 1")
+    check_output_shape(ctx, out, [n for i, n in enumerate(x.shape) if i not in drop])
+    return [reshape(ctx, ctx.value(x), x, x.shape, out.shape)]
+
+
+def expand_dims(ctx: OpContext) -> list[SSAValue]:
+    """EXPAND_DIMS: a reshape inserting a size-1 dimension at `axis`."""
+    x, out = ctx.inputs[0], ctx.outputs[0]
+    same_params(ctx, x, out)
+    a = need_constant(ctx, ctx.inputs[1], "axis").reshape(-1)
+    r = len(x.shape) + 1
+    if a.size != 1 or not -r <= int(a[0]) < r:
+        raise ctx.fail(f"axis {a.tolist()} must be one value in [{-r}, {r})")
+    axis = int(a[0]) % r
+    check_output_shape(ctx, out, [*x.shape[:axis], 1, *x.shape[axis:]])
+    return [reshape(ctx, ctx.value(x), x, x.shape, out.shape)]
+
+
 _SAME = {"output": "same", "int16": True}
 
 declare(Operator(
@@ -164,5 +216,24 @@ declare(Operator(
     inputs=(Operand("input"), Operand("multiples", INDICES, rank=(1,), constant=True)),
     build=tile))
 
+declare(Operator(
+    "SLICE", (sh.SliceOp, sh.DynamicSliceOp), ("Slice",), **_SAME,
+    how="slice, dynamic_slice (operand 0)", options=Options("SliceOptions", required=False),
+    inputs=(Operand("input"), Operand("begin", INDICES, rank=(1,), constant=True),
+            Operand("size", INDICES, rank=(1,), constant=True)),
+    build=slice_))
+declare(Operator(
+    "SQUEEZE", (sh.ReshapeOp,), ("Squeeze",), **_SAME,
+    how="reshape that only drops size-1 dimensions",
+    options=Options("SqueezeOptions", {"squeezeDims": any_value}, required=False),
+    inputs=(Operand("input"),), build=squeeze))
+declare(Operator(
+    "EXPAND_DIMS", (), ("Unsqueeze",), **_SAME,
+    how="a reshape: checked as RESHAPE, the same rule",
+    options=Options("ExpandDimsOptions", required=False),
+    inputs=(Operand("input"), Operand("axis", INDICES, constant=True)),
+    build=expand_dims))
 
-__all__ = ["pack", "shape", "strided_slice", "strided_slice_bounds", "tile"]
+
+__all__ = ["expand_dims", "pack", "shape", "slice_", "squeeze", "strided_slice",
+           "strided_slice_bounds", "tile"]

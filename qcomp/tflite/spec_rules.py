@@ -32,8 +32,6 @@ declare(Operator(
         "op is checked with the same rule"))
 declare(Operator("SUM", (sh.ReduceOp,), ("ReduceSum",), int16=True,
                  how="reduce with an add body"))
-declare(Operator("SQUEEZE", (sh.ReshapeOp,), ("Squeeze",), **_SAME,
-                 how="reshape that only drops size-1 dimensions"))
 declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
@@ -48,8 +46,6 @@ declare(Operator("GREATER_EQUAL", (sh.CompareOp,), ("GreaterOrEqual",), **_NONE,
                  how="compare GE"))
 declare(Operator("LESS_EQUAL", (sh.CompareOp,), ("LessOrEqual",), **_NONE,
                  how="compare LE"))
-declare(Operator("SLICE", (sh.SliceOp, sh.DynamicSliceOp), ("Slice",), **_SAME,
-                 how="slice, dynamic_slice (operand 0)"))
 declare(Operator("EQUAL", (sh.CompareOp,), ("Equal",), **_NONE, how="compare EQ"))
 declare(Operator("NOT_EQUAL", (sh.CompareOp,), (), **_NONE, how="compare NE"))
 # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly

@@ -1,6 +1,7 @@
 """Random tiny int8 models of the operators the LiteRT model zoo added to the importer
 (LEAKY_RELU, HARD_SWISH, MAXIMUM, MINIMUM, TILE, SHAPE, STRIDED_SLICE, PACK,
-TRANSPOSE_CONV, RESIZE_BILINEAR, RSQRT, GELU, SQUARED_DIFFERENCE, BATCH_MATMUL, NEG), in the
+TRANSPOSE_CONV, RESIZE_BILINEAR, RSQRT, GELU, SQUARED_DIFFERENCE, BATCH_MATMUL, NEG,
+SLICE, SQUEEZE, EXPAND_DIMS), in the
 style of `litert_cases` (one builder per op, parameters from a seeded generator)."""
 
 from __future__ import annotations
@@ -249,6 +250,52 @@ def neg(rng):
                    [rng.standard_normal((2, 5)).astype(np.float32)])
 
 
+def slice_(rng):
+    m = Model()
+    shape = [int(rng.integers(1, 5)) for _ in range(3)]
+    begin = [int(rng.integers(0, d)) for d in shape]
+    size = [int(rng.integers(1, d - b + 1)) if rng.integers(0, 3) else -1
+            for b, d in zip(begin, shape)]
+    out = [d - b if n == -1 else n for b, n, d in zip(begin, size, shape)]
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    bt = m.tensor([3], np.int32, data=np.array(begin, np.int32))
+    st = m.tensor([3], np.int32, data=np.array(size, np.int32))
+    y = m.tensor(out, scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.SLICE, [x, bt, st], [y], schema.SliceOptionsT(),
+                   OPTS.SliceOptions, [_i8(rng, shape)])
+
+
+def squeeze(rng):
+    m = Model()
+    shape = [int(v) for v in rng.choice([1, 1, 2, 3], 4)]
+    ones = [i for i, d in enumerate(shape) if d == 1]
+    dims = [] if not ones or rng.integers(0, 2) else \
+        [int(d) for d in rng.choice(ones, int(rng.integers(1, len(ones) + 1)), replace=False)]
+    drop = set(dims) or set(ones)
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    y = m.tensor([d for i, d in enumerate(shape) if i not in drop], scale=s, zero_point=z)
+    o = schema.SqueezeOptionsT()
+    o.squeezeDims = dims
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.SQUEEZE, [x], [y], o, OPTS.SqueezeOptions, [_i8(rng, shape)])
+
+
+def expand_dims(rng):
+    m = Model()
+    shape = [int(rng.integers(1, 4)) for _ in range(2)]
+    axis = int(rng.integers(-3, 3))
+    a = axis % 3
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    at = m.tensor([1], np.int32, data=np.array([axis], np.int32))
+    y = m.tensor([*shape[:a], 1, *shape[a:]], scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.EXPAND_DIMS, [x, at], [y], None, 0, [_i8(rng, shape)])
+
+
 CASES = {
     "LEAKY_RELU": leaky_relu, "HARD_SWISH": hard_swish,
     "MAXIMUM": _min_max(OPS.MAXIMUM), "MINIMUM": _min_max(OPS.MINIMUM),
@@ -257,4 +304,5 @@ CASES = {
     "TRANSPOSE_CONV": transpose_conv, "RESIZE_BILINEAR": resize_bilinear,
     "RSQRT": rsqrt, "GELU": gelu, "SQUARED_DIFFERENCE": squared_difference,
     "BATCH_MATMUL": batch_matmul, "NEG": neg,
+    "SLICE": slice_, "SQUEEZE": squeeze, "EXPAND_DIMS": expand_dims,
 }
