@@ -59,12 +59,6 @@ class OnnxImportError(Exception):
     """A model that cannot be imported (the message is the whole diagnostic)."""
 
 
-def is_onnx(path: str, raw: bytes) -> bool:
-    """A `.onnx` file, or bytes that start as a serialized ModelProto does (field 1,
-    `ir_version`, a varint: byte 0x08; MLIR text never starts with that byte)."""
-    return path.endswith(".onnx") or raw[:1] == b"\x08"
-
-
 def _onnx():
     try:
         import onnx

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.utils.exceptions import VerifyException
 
+from qcomp.importers.formats import is_tflite
 from qcomp.tflite.context import (
     ELEMENT,
     NUMPY,
@@ -42,11 +43,6 @@ from qcomp.tflite.context import (
 from qcomp.tflite.operator import Operator
 
 INSTALL_HINT = "reading .tflite files needs ai-edge-litert: pip install 'qcomp[litert]'"
-
-
-def is_tflite(name: str, data: bytes) -> bool:
-    """A `.tflite` file by name, or by the flatbuffer file identifier `TFL3` at byte 4."""
-    return name.endswith(".tflite") or data[4:8] == b"TFL3"
 
 
 def _schema():

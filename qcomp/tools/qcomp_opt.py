@@ -297,11 +297,16 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
 
 
 def _load_test_dialect(ctx) -> None:
-    """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect."""
+    """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect
+    (imported when an input first uses it)."""
+    if "test" not in ctx.registered_dialect_names:
+        ctx.register_dialect("test", _test_dialect)
+
+
+def _test_dialect():
     from xdsl.dialects.test import Test
 
-    if "test" not in ctx.registered_dialect_names:
-        ctx.load_dialect(Test)
+    return Test
 
 
 def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
