@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError
@@ -90,6 +90,10 @@ def _is_splat_text(body: str, element) -> bool:
     return "[" not in text
 
 
+_PLAIN_TENSOR = re.compile(r"tensor<(?:[0-9]+x)*(?:[su]?i[0-9]+|f16|bf16|f32|f64|index)>")
+"""A ranked static tensor type of a builtin integer or float (no encoding)."""
+
+
 class _LinearStringLexer(MLIRLexer):
     """MLIR's lexer with a string-literal pattern whose alternatives start with different
     characters, so a failed match backtracks once per character (xDSL's `[^"\\]+` inside
@@ -122,6 +126,7 @@ class QcompParser(Parser):
         text = input.decode("utf-8") if isinstance(input, bytes) else input
         self._parser_state = ParserState(_LinearStringLexer(Input(text, name)))
         self.op_positions: dict[Operation, int] = {}
+        self._tensor_types: dict[str, Attribute] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -130,6 +135,24 @@ class QcompParser(Parser):
         op = super().parse_operation()
         self.op_positions[op] = results.end() if results is not None else start
         return op
+
+    def _parse_optional_builtin_parametrized_type(self):
+        """xDSL's, remembering each plain `tensor<AxBx...xT>` spelling's type: a large
+        program spells the same few types thousands of times."""
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
+            return super()._parse_optional_builtin_parametrized_type()
+        plain = _PLAIN_TENSOR.match(self.lexer.input.content, token.span.start)
+        if plain is None:
+            return super()._parse_optional_builtin_parametrized_type()
+        known = self._tensor_types.get(plain.group())
+        if known is not None:
+            self._resume_from(plain.end())
+            return known
+        t = super()._parse_optional_builtin_parametrized_type()
+        if self._current_token.span.start >= plain.end():  # it read exactly that text
+            self._tensor_types[plain.group()] = t
+        return t
 
     def _parse_optional_integer_or_float_type(self):
         # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)

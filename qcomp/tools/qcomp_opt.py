@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, 
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.ir import QcompParser, print_module
-from qcomp.passes.utils.diagnostics import take_remarks
+from qcomp.passes.utils.diagnostics import Remarks
 from qcomp.tools.cli import (
     SPLIT_MARKER,
     ArgParser,
@@ -250,12 +250,13 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
                                f"in the interpreter before the passes ({why}); its numerics "
                                "are not checked", op_offset(f, positions))
                     for f, why in validator.unchecked()]
-    take_remarks()  # none left over from an earlier chunk's failed pass
+    remarks = Remarks()
     for p in opts.passes:
         before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
         try:
-            p.apply(ctx, module)
+            with remarks.collecting():
+                p.apply(ctx, module)
         except DiagnosticException as e:
             items = getattr(e, "items", None)  # PassDiagnostics: every error a check found
             if items:
@@ -270,7 +271,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         finally:
             timing.add(type(p).__name__, time.perf_counter() - t0)
         warnings += [Diagnostic("remark", message, op_offset(op, positions))
-                     for op, message in take_remarks()]
+                     for op, message in remarks.take()]
         if opts.verify_each:
             t0 = time.perf_counter()
             diag = verify_module(module, positions)

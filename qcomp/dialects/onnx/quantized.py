@@ -185,6 +185,8 @@ CONTRIB_VERIFIERS.update({
     "QLinearGlobalAveragePool": _contrib((5, 5), ((0, 2),)),
     "QLinearConcat": _contrib((5, 1 << 20), ()),
     "MatMulNBits": _contrib((3, 6), ()),
+    "QGemm": _contrib((6, 9), ((0, 2), (3, 5))),
+    "QLinearSoftmax": _contrib((4, 5), ((0, 2),)),
 })  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
 
 QUANTIZED_OPS: list[type[IRDLOperation]] = [
