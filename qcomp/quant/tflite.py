@@ -365,6 +365,17 @@ def squared_difference_int8(q1, q2, s1: float, z1: int, s2: float, z2: int, s_ou
     return np.clip(mbqm(d * d, m, e) + z_out, -128, 127)
 
 
-__all__ = ["average_pool", "gelu_f", "inv_sqrt_multiplier", "rsqrt_int8", "squared_difference_int8", "bilinear_weights", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
+def abs_int8(q, s_in: float, z_in: int, s_out: float, z_out: int) -> np.ndarray:
+    """TFLite's int8 ABS (elementwise.cc AbsEvalQuantized): v = |q - z_in|; clamp(v +
+    z_out) when the scales are equal, else clamp(MBQM(v, QuantizeMultiplier(f32(s_in /
+    s_out))) + z_out)."""
+    v = np.abs(np.asarray(q, np.int64) - z_in)
+    if np.float32(s_in) != np.float32(s_out):
+        m, e = quantize_multiplier(float(np.float32(s_in) / np.float32(s_out)))
+        v = mbqm(v, m, e)
+    return np.clip(v + z_out, -128, 127)
+
+
+__all__ = ["abs_int8", "average_pool", "gelu_f", "inv_sqrt_multiplier", "rsqrt_int8", "squared_difference_int8", "bilinear_weights", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
            "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
            "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]

@@ -1,5 +1,6 @@
-"""TFLite's arithmetic operators a converted transformer uses: NEG (float:
-`stablehlo.negate`), RSQRT and GELU (`stablehlo.composite "tfl.rsqrt"` / `"tfl.gelu"`,
+"""TFLite's arithmetic operators a converted transformer uses, and ABS: NEG (float:
+`stablehlo.negate`), ABS, RSQRT and GELU (`stablehlo.composite "tfl.abs"` /
+`"tfl.rsqrt"` / `"tfl.gelu"`,
 an f32 decomposition), SQUARED_DIFFERENCE (`stablehlo.composite
 "tfl.squared_difference"` of the operands broadcast to the output), BATCH_MATMUL
 (`stablehlo.composite "tfl.batch_matmul"`: TFLite's operands may both carry zero
@@ -7,6 +8,8 @@ points, which StableHLO's quantized dot_general does not take).
 
 Their `rescale=fixed-point` kernels (int8) are LiteRT's reference arithmetic:
 
+- ABS: a 256-entry table of `qcomp.quant.tflite.abs_int8` (|q - z_in|, MBQM when the
+  scales differ);
 - RSQRT: a 256-entry table of `qcomp.quant.tflite.rsqrt_int8` (GetInvSqrtQuantized-
   MultiplierExp's Newton-Raphson in Q3.28, two MBQMs);
 - GELU: LUTPopulate's table of GeluTransform(Approximate) in f32 steps;
@@ -28,7 +31,7 @@ from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, mbqm_ir
 from qcomp.passes.utils.builder import Builder, shape_of
-from qcomp.quant.tflite import gelu_f, lut_int8, quantize_multiplier, rsqrt_int8
+from qcomp.quant.tflite import abs_int8, gelu_f, lut_int8, quantize_multiplier, rsqrt_int8
 from qcomp.tflite.activations import int8_table, unary_composite
 from qcomp.tflite.common import broadcast, need_quantized, op, op_in
 from qcomp.tflite.context import OpContext, f32_tensor, tensor_of
@@ -59,6 +62,14 @@ def _gelu(b: Builder, x: SSAValue, ctx: OpContext) -> SSAValue:
     t = op_in(b, sh.TanhOp, [b.binary(sh.MultiplyOp, c(np.sqrt(2 / np.pi)), inner)], x.type)
     return b.binary(sh.MultiplyOp, b.binary(sh.MultiplyOp, c(0.5), x),
                     b.binary(sh.AddOp, c(1.0), t))
+
+
+def _abs(b: Builder, x: SSAValue, ctx: OpContext) -> SSAValue:
+    return op_in(b, sh.AbsOp, [x], x.type)
+
+
+def _abs_table(q, qi, qo, op_):
+    return abs_int8(q, qi.scale, qi.zero_point, qo.scale, qo.zero_point)
 
 
 def _rsqrt_table(q, qi, qo, op_):
@@ -160,6 +171,9 @@ _FLOAT = ("FLOAT32", "INT32")
 declare(Operator("NEG", output="none", spec=False, how="negate (float)",
                  options=Options("NegOptions", required=False),
                  inputs=(Operand("input", _FLOAT),), build=negate))
+declare(Operator(
+    "ABS", how='composite "tfl.abs"', inputs=(ACTIVATION,),
+    build=unary_composite("tfl.abs", _abs), kernels={"tfl.abs": int8_table(_abs_table)}))
 declare(Operator(
     "RSQRT", how='composite "tfl.rsqrt"', inputs=(ACTIVATION,),
     build=unary_composite("tfl.rsqrt", _rsqrt),

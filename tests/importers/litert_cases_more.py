@@ -1,7 +1,7 @@
 """Random tiny int8 models of the operators the LiteRT model zoo added to the importer
 (LEAKY_RELU, HARD_SWISH, MAXIMUM, MINIMUM, TILE, SHAPE, STRIDED_SLICE, PACK,
 TRANSPOSE_CONV, RESIZE_BILINEAR, RSQRT, GELU, SQUARED_DIFFERENCE, BATCH_MATMUL, NEG,
-SLICE, SQUEEZE, EXPAND_DIMS), in the
+SLICE, SQUEEZE, EXPAND_DIMS, ABS), in the
 style of `litert_cases` (one builder per op, parameters from a seeded generator)."""
 
 from __future__ import annotations
@@ -190,6 +190,14 @@ def _all_int8(m: Model, rng, out_scale):
     return x, y, [np.arange(-128, 128).astype(np.int8)]
 
 
+def abs_(rng):
+    """Equal scales (no rescale) or not."""
+    m = Model()
+    same = bool(rng.integers(0, 2))
+    x, y, feeds = _all_int8(m, rng, lambda s: s if same else s * rng.uniform(0.2, 3.0))
+    return _finish(m, OPS.ABS, [x], [y], None, 0, feeds)
+
+
 def rsqrt(rng):
     """Non-negative inputs only (LiteRT rejects q < z_in): the table from z_in up."""
     m = Model()
@@ -302,7 +310,7 @@ CASES = {
     "TILE": tile, "STRIDED_SLICE": strided_slice, "PACK": pack,
     "SHAPE (flatten head)": shape_chain,
     "TRANSPOSE_CONV": transpose_conv, "RESIZE_BILINEAR": resize_bilinear,
-    "RSQRT": rsqrt, "GELU": gelu, "SQUARED_DIFFERENCE": squared_difference,
+    "ABS": abs_, "RSQRT": rsqrt, "GELU": gelu, "SQUARED_DIFFERENCE": squared_difference,
     "BATCH_MATMUL": batch_matmul, "NEG": neg,
     "SLICE": slice_, "SQUEEZE": squeeze, "EXPAND_DIMS": expand_dims,
 }
