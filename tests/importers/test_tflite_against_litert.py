@@ -1,7 +1,8 @@
 """`.tflite` import and `rescale=fixed-point` against LiteRT's interpreter, bit for bit.
 
-Each supported operator gets random tiny int8 models (`litert_cases`), run by LiteRT with
-the reference kernels (`OpResolverType.BUILTIN_REF`) and by qcomp: imported, lowered with
+Each supported operator gets random tiny int8 models (`litert_cases`,
+`litert_cases_more`), run by LiteRT with the reference kernels
+(`OpResolverType.BUILTIN_REF`) and by qcomp: imported, lowered with
 `stablehlo-legalize-quant-to-math{rescale=fixed-point}`, run by qcomp's interpreter.
 CI runs SEEDS seeds per op; `python3 tools/litert_differential.py` runs 200
 (QCOMP_LITERT_SEEDS). The optimised kernels (`BUILTIN`, XNNPACK) are compared too, and
