@@ -126,7 +126,7 @@ def measure(path: Path, n: int, xla: bool) -> dict:
         worst = max(worst, *(_steps(g, w, out_scale) for g, w in zip(got, want, strict=True)))
         if compiled is not None:
             t0 = time.perf_counter()
-            on_xla = compiled.run([x])
+            [on_xla] = compiled.run([x])
             t_xla.append(time.perf_counter() - t0)
             same = same and all(np.array_equal(g, w) for g, w in
                                 zip(on_xla.results, want, strict=True))
