@@ -4,9 +4,9 @@
     python3 tools/litert_differential.py [SEEDS] [pytest options]
 
 Runs tests/importers/test_tflite_against_litert.py with QCOMP_LITERT_SEEDS=SEEDS (200
-unless given; CI runs 3): random int8 models of each of the 18 supported operators,
-compared bit for bit with LiteRT's BUILTIN_REF interpreter, and the optimised kernels'
-differences from it.
+unless given; CI runs 3): random int8 models of each supported operator
+(tests/importers/litert_cases.py, litert_cases_more.py), compared bit for bit with
+LiteRT's BUILTIN_REF interpreter, and the optimised kernels' differences from it.
 """
 
 from __future__ import annotations

@@ -185,9 +185,206 @@ def average_pool(window_sum, count) -> np.ndarray:
     return np.where(num >= 0, num // c, -((-num) // c))
 
 
+def leaky_relu_int8(q, s_in: float, z_in: int, alpha: float, s_out: float, z_out: int,
+                    lo: int = -128, hi: int = 127) -> np.ndarray:
+    """TFLite's quantized LEAKY_RELU (reference_ops::QuantizeLeakyRelu): c = q - z_in;
+    clamp(MBQM(c, s_in / s_out) + z_out) for c >= 0, clamp(MBQM(c, f32(f32(s_in alpha) /
+    s_out)) + z_out) below (LeakyReluPrepare's products are f32)."""
+    c = np.asarray(q, np.int64) - z_in
+    f = np.float32
+    mi, si = quantize_multiplier(float(f(s_in) / f(s_out)))
+    ma, sa = quantize_multiplier(float(f(f(s_in) * f(alpha)) / f(s_out)))
+    r = np.where(c >= 0, mbqm(c, mi, si), mbqm(c, ma, sa))
+    return np.clip(r + z_out, lo, hi)
+
+
+def _i16(x) -> np.ndarray:
+    """Two's-complement wrap to int16 (a C++ static_cast<int16_t>)."""
+    return ((np.asarray(x, np.int64) + (1 << 15)) & 0xFFFF) - (1 << 15)
+
+
+def _srdhm16(a, b) -> np.ndarray:
+    """gemmlowp's SaturatingRoundingDoublingHighMul on int16."""
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    ab = a * b
+    nudge = np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
+    s = ab + nudge
+    high = _i16(np.where(s >= 0, s >> 15, -((-s) >> 15)))
+    return np.where((a == b) & (a == -(1 << 15)), (1 << 15) - 1, high)
+
+
+def _sdhm16(a, b) -> np.ndarray:
+    """TFLite's SaturatingDoublingHighMul on int16 (no rounding: ab / 2^15 toward zero)."""
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    ab = a * b
+    high = _i16(np.where(ab >= 0, ab >> 15, -((-ab) >> 15)))
+    return np.where((a == b) & (a == -(1 << 15)), (1 << 15) - 1, high)
+
+
+def _to_int16_multiplier(m32: int) -> int:
+    """DownScaleInt32ToInt16Multiplier: (M + 2^15) >> 16, saturated at 2^15 - 1."""
+    return (1 << 15) - 1 if m32 >= (1 << 31) - 1 - (1 << 15) else (m32 + (1 << 15)) >> 16
+
+
+def hard_swish_int8(q, s_in: float, z_in: int, s_out: float, z_out: int,
+                    lo: int = -128, hi: int = 127) -> np.ndarray:
+    """TFLite's int8 HARD_SWISH (reference_ops::HardSwish with HardSwishPrepare's
+    int16 multipliers): x = (q - z_in) * 2^7 at the "hires" scale s_in / 128;
+    y = SRDHM16(x, M_out); r = x rescaled by (s_in / 128) / (3 / 2^15) (M_relu, e:
+    a saturating left shift by e - 1, SRDHM16, a left shift by 1; or RDBPOT by -e), then
+    (r + 2^15) >> 1; out = clamp(RDBPOT(SDHM16(r, y), -e_out) + z_out)."""
+    f = np.float32
+    hires = f(f(1.0 / 128.0) * f(s_in))
+    m_out, e_out = quantize_multiplier(float(f(hires / f(s_out))))
+    m_relu, e_relu = quantize_multiplier(float(f(hires / f(3.0 / 32768.0))))
+    m_out, m_relu = _to_int16_multiplier(m_out), _to_int16_multiplier(m_relu)
+    x = (np.asarray(q, np.int64) - z_in) * (1 << 7)
+    y = _srdhm16(x, m_out)
+    r = x
+    if e_relu > 0:
+        r = np.clip(r * (1 << (e_relu - 1)), -(1 << 15), (1 << 15) - 1)
+    r = _srdhm16(r, m_relu)
+    if e_relu > 0:
+        r = np.clip(r * 2, -(1 << 15), (1 << 15) - 1)
+    if e_relu < 0:
+        r = rdbpot(r, -e_relu)
+    r = (r + (1 << 15)) >> 1
+    out = rdbpot(_sdhm16(r, y), -e_out)
+    return np.clip(_i16(out) + z_out, lo, hi)
+
+
+def bilinear_weights(n_in: int, n_out: int, align_corners: bool, half_pixel: bool
+                     ) -> np.ndarray:
+    """ResizeBilinearInteger's interpolation along one dimension as an [n_out, n_in]
+    int64 matrix of 10-bit weights (each row sums to 2^10): scale = (2^10 n_in +
+    n_out / 2) / n_out (align_corners: (2^10 (n_in - 1) + (n_out - 1) / 2) / (n_out - 1));
+    v = i scale (+ scale / 2 - 2^9 with half-pixel centres); lo = max(v / 2^10, 0)
+    (C++ division), hi = min(ceil(v / 2^10), n_in - 1); row i: 2^10 - (v - 2^10 lo) at
+    lo, v - 2^10 lo at hi."""
+    def cdiv(a: int, b: int) -> int:  # C++ integer division: toward zero
+        return abs(a) // b * (1 if a >= 0 else -1)
+    scale = ((1 << 10) * n_in + n_out // 2) // n_out
+    if align_corners and n_out > 1:
+        scale = ((1 << 10) * (n_in - 1) + (n_out - 1) // 2) // (n_out - 1)
+    w = np.zeros((n_out, n_in), np.int64)
+    for i in range(n_out):
+        v = i * scale + (scale // 2 - (1 << 9) if half_pixel else 0)
+        lo = max(cdiv(v, 1 << 10), 0)
+        hi = min(cdiv(v + (1 << 10) - 1, 1 << 10), n_in - 1)
+        frac = v - (1 << 10) * lo
+        w[i, lo] += (1 << 10) - frac
+        w[i, hi] += frac
+    return w
+
+
+def _sat_shift_left(x: int, e: int) -> int:
+    """gemmlowp's SaturatingRoundingMultiplyByPOT<e> for e > 0 on one int32."""
+    t = (1 << (31 - e)) - 1
+    return (1 << 31) - 1 if x > t else -(1 << 31) if x < -t else x << e
+
+
+def inv_sqrt_multiplier(x: int) -> tuple[int, int]:
+    """TFLite's GetInvSqrtQuantizedMultiplierExp(x, reverse_shift=-1): 1 / sqrt(x) as
+    (M, shift) for MBQM, by five Newton-Raphson steps in gemmlowp's Q3.28 (x <= 1:
+    (2^31 - 1, 0))."""
+    if x <= 1:
+        return (1 << 31) - 1, 0
+    shift = 11
+    while x >= 1 << 29:
+        x //= 4
+        shift += 1
+    pairs = ((32 - x.bit_length()) - 1) // 2 - 1
+    shift -= pairs
+    x <<= 2 * pairs
+
+    def mul(a: int, b: int) -> int:
+        return int(srdhm(a, b))
+    half_input = int(rdbpot(x >> 1, 1))
+    half_three = (1 << 28) + (1 << 27)
+    v = 1 << 28
+    for _ in range(5):
+        v3 = _sat_shift_left(mul(mul(v, v), v), 6)
+        v = _sat_shift_left(mul(half_three, v) - mul(half_input, v3), 3)
+    v = mul(v, 1518500250)
+    if shift < 0:
+        v <<= -shift
+        shift = 0
+    return v, -shift
+
+
+def rsqrt_int8(q, s_in: float, z_in: int, s_out: float, z_out: int) -> np.ndarray:
+    """TFLite's int8 RSQRT (elementwise.cc RsqrtEvalQuantized): v = q - z_in; v = 0 ->
+    127; else d = MBQM(1, inv_sqrt_multiplier(v) with shift + 20), out =
+    clamp(MBQM(d, QuantizeMultiplier(1 / f32(sqrtf(s_in) s_out)), shift - 20) + z_out)
+    (v < 0 is an error in LiteRT: 127 here)."""
+    f = np.float32
+    m, e = quantize_multiplier(1.0 / float(f(np.sqrt(f(s_in), dtype=f) * f(s_out))))
+    out = []
+    for v in (np.asarray(q, np.int64) - z_in).reshape(-1):
+        if v <= 0:
+            out.append(127)
+            continue
+        im, ie = inv_sqrt_multiplier(int(v))
+        d = int(mbqm(1, im, ie + 20))
+        out.append(int(np.clip(int(mbqm(d, m, e - 20)) + z_out, -128, 127)))
+    return np.array(out, np.int64).reshape(np.shape(q))
+
+
+def gelu_f(approximate: bool):
+    """TFLite's GeluTransform / GeluTransformApproximate in f32 steps (erfc and tanh
+    correctly rounded to f32): 0.5x erfc(-x / sqrt 2), or 0.5x (1 + tanh(sqrt(2/pi)
+    (x + 0.044715 x^3)))."""
+    f = np.float32
+
+    def fn(x: np.ndarray) -> np.ndarray:
+        x = x.astype(f)
+        half = (f(0.5) * x).astype(f)
+        if approximate:
+            cube = (((f(0.044715) * x).astype(f) * x).astype(f) * x).astype(f)
+            inner = (f(np.sqrt(2.0 / np.pi)) * (x + cube).astype(f)).astype(f)
+            t = np.tanh(inner.astype(np.float64)).astype(f)
+            return (half * (f(1.0) + t).astype(f)).astype(f).astype(np.float64)
+        from math import erfc
+        arg = (x * f(-np.sqrt(0.5))).astype(f)
+        e = np.array([erfc(float(a)) for a in arg], np.float64).astype(f)
+        return (half * e).astype(f).astype(np.float64)
+    return fn
+
+
+def squared_difference_int8(q1, q2, s1: float, z1: int, s2: float, z2: int, s_out: float,
+                            z_out: int) -> np.ndarray:
+    """TFLite's int8 SQUARED_DIFFERENCE: x_i = MBQM((q_i - z_i) 2^7, s_i / 2max(s_1, s_2));
+    clamp(MBQM((x_1 - x_2)^2, (2max)^2 / (2^14 s_out)) + z_out)."""
+    twice = 2.0 * max(float(np.float32(s1)), float(np.float32(s2)))
+    xs = []
+    for q, z, s in ((q1, z1, s1), (q2, z2, s2)):
+        m, e = quantize_multiplier(float(s) / twice)
+        xs.append(mbqm((np.asarray(q, np.int64) - z) << 7, m, e))
+    m, e = quantize_multiplier(twice * twice / ((1 << 14) * float(s_out)))
+    d = xs[0] - xs[1]
+    return np.clip(mbqm(d * d, m, e) + z_out, -128, 127)
+
+
+def abs_int8(q, s_in: float, z_in: int, s_out: float, z_out: int) -> np.ndarray:
+    """TFLite's int8 ABS (elementwise.cc AbsEvalQuantized): v = |q - z_in|; clamp(v +
+    z_out) when the scales are equal, else clamp(MBQM(v, QuantizeMultiplier(f32(s_in /
+    s_out))) + z_out)."""
+    v = np.abs(np.asarray(q, np.int64) - z_in)
+    if np.float32(s_in) != np.float32(s_out):
+        m, e = quantize_multiplier(float(np.float32(s_in) / np.float32(s_out)))
+        v = mbqm(v, m, e)
+    return np.clip(v + z_out, -128, 127)
+
+
 __all__ = [
+    "abs_int8",
     "average_pool",
+    "bilinear_weights",
     "fully_connected_rescale",
+    "gelu_f",
+    "hard_swish_int8",
+    "inv_sqrt_multiplier",
+    "leaky_relu_int8",
     "logistic_f",
     "lut_int8",
     "mbqm",
@@ -199,7 +396,9 @@ __all__ = [
     "rdbpot",
     "requantize",
     "round_half_away",
+    "rsqrt_int8",
     "softmax_int8",
     "softmax_table",
+    "squared_difference_int8",
     "srdhm",
 ]

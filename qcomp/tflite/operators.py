@@ -5,11 +5,15 @@ by StableHLO op class or `tfl.*` composite name."""
 from __future__ import annotations
 
 from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
+    activations,
+    arithmetic,
     contractions,
     data_movement,
     elementwise,
     pooling,
     reductions,
+    shapes,
+    upsampling,
     spec_rules,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator

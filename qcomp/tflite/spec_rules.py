@@ -16,8 +16,6 @@ declare(Operator(
     output="fixed", fixed=(1.0 / 128.0, 0),
     how="divide(x, sqrt(reduce_add(x*x))) or multiply(x, rsqrt(reduce_add(x*x))), "
         "broadcasts between"))
-declare(Operator("RESIZE_BILINEAR", (), ("Resize",), **_SAME,
-                 how="composite \"tfl.resize_bilinear\" only"))
 declare(Operator(
     "SPACE_TO_DEPTH", (), ("SpaceToDepth",), output="same",
     how="composite \"tfl.space_to_depth\"; as reshape/transpose chains each op is "
@@ -34,16 +32,12 @@ declare(Operator(
         "op is checked with the same rule"))
 declare(Operator("SUM", (sh.ReduceOp,), ("ReduceSum",), int16=True,
                  how="reduce with an add body"))
-declare(Operator("SQUEEZE", (sh.ReshapeOp,), ("Squeeze",), **_SAME,
-                 how="reshape that only drops size-1 dimensions"))
 declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
     how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))
-declare(Operator("MAXIMUM", (sh.MaximumOp,), ("Max",), **_SAME))
 declare(Operator("ARG_MAX", (), ("ArgMax",), output="none",
                  how="composite \"tfl.arg_max\" only"))
-declare(Operator("MINIMUM", (sh.MinimumOp,), ("Min",), **_SAME))
 declare(Operator("LESS", (sh.CompareOp,), ("Less",), **_NONE, how="compare LT"))
 declare(Operator("PADV2", (sh.PadOp,), ("Pad",), **_SAME,
                  how="pad: the same rule as PAD, reported as PAD"))
@@ -52,11 +46,8 @@ declare(Operator("GREATER_EQUAL", (sh.CompareOp,), ("GreaterOrEqual",), **_NONE,
                  how="compare GE"))
 declare(Operator("LESS_EQUAL", (sh.CompareOp,), ("LessOrEqual",), **_NONE,
                  how="compare LE"))
-declare(Operator("SLICE", (sh.SliceOp, sh.DynamicSliceOp), ("Slice",), **_SAME,
-                 how="slice, dynamic_slice (operand 0)"))
 declare(Operator("EQUAL", (sh.CompareOp,), ("Equal",), **_NONE, how="compare EQ"))
 declare(Operator("NOT_EQUAL", (sh.CompareOp,), (), **_NONE, how="compare NE"))
-declare(Operator("SHAPE", (sh.GetDimensionSizeOp,), ("Shape",), **_NONE))
 # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly
 declare(Operator(
     "BROADCAST (implicit)", (sh.BroadcastInDimOp,), ("Expand",), **_SAME, spec=False,

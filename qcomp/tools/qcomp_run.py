@@ -4,7 +4,7 @@ imported as one, on NumPy (qcomp's interpreter) or XLA, and report their checks.
     qcomp-run FILE [--split-input-file] [--entry NAME]
               [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz [--samples]]
               [--args "[dense<...> : tensor<...>, ...]"]
-              [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
+              [--output OUT.npz] [--semantics spec|stablehlo|litert] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
               [--backend numpy|xla] [--device cpu|gpu]
               [--interpret] [--interpreter-print-dense] [--probe-output-dir DIR]
@@ -130,9 +130,11 @@ def _arg_parser() -> ArgParser:
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
                    "(quantized results as their storage integers) in a NumPy .npz archive named "
                    "exactly OUT.npz (no suffix is added), replaced whole or not at all")
-    p.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec",
-                   help="meaning of quantized ops: the StableHLO spec (default) or upstream's "
-                        "reference interpreter, bit for bit")
+    p.add_argument("--semantics", choices=("spec", "stablehlo", "litert"), default=None,
+                   help="meaning of quantized ops: the StableHLO spec (default), upstream's "
+                        "reference interpreter, bit for bit, or LiteRT's reference kernels "
+                        "(the program lowered by stablehlo-lower-quant{rescale=fixed-point}"
+                        ", run; the default for a .tflite model)")
     p.add_argument("--print-results", action="store_true",
                    help="print every result (default: only of an entry that takes arguments)")
     p.add_argument("--compare-lowered", action="store_true",
@@ -212,6 +214,8 @@ class _Runner:
         self.error = self.differ = self.checks = False
         self.outputs: list[np.ndarray] = []
         self.functions_run = 0
+        # litert: the program is lowered (no quantized types left) and run as it is
+        self.run_semantics = "spec" if args.semantics == "litert" else args.semantics
 
     def diagnose(self, source, message: str, offset) -> None:
         from qcomp.tools.diagnostics import Diagnostic, render
@@ -244,6 +248,10 @@ class _Runner:
             return self.diagnose(source, parser_message(e), parser._current_token.span.start if parser else 0)
         positions = parser.op_positions
         diag = verify_module(module, positions)
+        if diag is None and self.args.semantics == "litert":
+            from qcomp.tools.run_lowered import lower_in_place
+
+            diag = lower_in_place(parser.ctx, module, "litert", positions, verify_module)
         if diag is not None:
             return self.diagnose(source, diag.message, diag.offset)
         self.checks |= has_checks(module)
@@ -290,14 +298,14 @@ class _Runner:
             elif self.args.backend == "xla":
                 from qcomp.backends import xla
 
-                (xf,) = xla.compiled(module, self.args.semantics, f.sym_name.data,
+                (xf,) = xla.compiled(module, self.run_semantics, f.sym_name.data,
                                      self.args.device)
                 r = xf.run(f_inputs)
             elif self.args.num_replicas * self.args.num_partitions > 1:
                 self.run_grid(source, positions, module, f, f_inputs, output)
                 continue
             else:
-                r = run_function(module, f, f_inputs, self.args.semantics,
+                r = run_function(module, f, f_inputs, self.run_semantics,
                                  self.args.max_memory, output=output)
                 self.flush_printed(output)
             self.functions_run += 1
@@ -340,7 +348,7 @@ class _Runner:
         a = self.args
         try:
             runs = run_on_grid(module, f, f_inputs, a.num_replicas, a.num_partitions,
-                               a.semantics, a.max_memory, output)
+                               self.run_semantics, a.max_memory, output)
         except RunError as e:
             self.diagnose(source, e.message, op_offset(e.op, positions))
             self.failed += 1
@@ -457,6 +465,12 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         return 2
     if args.device != "cpu" and args.backend != "xla":
         io.err(f"{PROG}: error: --device {args.device} needs --backend xla\n")
+        return 2
+    if args.semantics is None:
+        args.semantics = "litert" if args.input.endswith(".tflite") else "spec"
+    if args.semantics == "litert" and (args.compare_lowered or args.print_lowered):
+        io.err(f"{PROG}: error: --semantics litert runs the lowered program itself: "
+               "--compare-lowered and --print-lowered take spec or stablehlo\n")
         return 2
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:

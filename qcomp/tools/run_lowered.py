@@ -1,7 +1,9 @@
 """qcomp-run's `--compare-lowered` and `--print-lowered`: the program lowered by the
 `stablehlo-lower-quant` pipeline in the mode matching `--semantics` (spec ->
 `rescale=float`, the spec's formulas; stablehlo -> `rescale=stablehlo`, upstream's
-lowering, the program upstream's reference interpreter runs), and the bit-for-bit
+lowering, the program upstream's reference interpreter runs; litert ->
+`rescale=fixed-point`, LiteRT's integer kernels, which `--semantics litert` runs), and
+the bit-for-bit
 comparison of its results with the quantized program's."""
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 PIPELINE = "stablehlo-lower-quant"
-RESCALE = {"spec": "float", "stablehlo": "stablehlo"}
+RESCALE = {"spec": "float", "stablehlo": "stablehlo", "litert": "fixed-point"}
 """`--semantics` -> the lowering's `rescale` mode whose numerics it is
 (`LegalizeQuantToMathPass.numerics_contract`: both exact)."""
 

@@ -1,7 +1,8 @@
 """`.tflite` import and `rescale=fixed-point` against LiteRT's interpreter, bit for bit.
 
-Each supported operator gets random tiny int8 models (`litert_cases`), run by LiteRT with
-the reference kernels (`OpResolverType.BUILTIN_REF`) and by qcomp: imported, lowered with
+Each supported operator gets random tiny int8 models (`litert_cases`,
+`litert_cases_more`), run by LiteRT with the reference kernels
+(`OpResolverType.BUILTIN_REF`) and by qcomp: imported, lowered with
 `stablehlo-legalize-quant-to-math{rescale=fixed-point}`, run by qcomp's interpreter.
 CI runs SEEDS seeds per op; `python3 tools/litert_differential.py` runs 200
 (QCOMP_LITERT_SEEDS). The optimised kernels (`BUILTIN`, XNNPACK) are compared too, and
@@ -21,9 +22,12 @@ from qcomp.importers.tflite import import_tflite  # noqa: E402
 from qcomp.interpreter import run  # noqa: E402
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass  # noqa: E402
 from qcomp.registry import make_context, parse_module  # noqa: E402
-from tests.importers.litert_cases import CASES, OPS  # noqa: E402
+from tests.importers.litert_cases import CASES as CASES_18  # noqa: E402
+from tests.importers.litert_cases import OPS  # noqa: E402
+from tests.importers.litert_cases_more import CASES as MORE  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
 
+CASES = {**CASES_18, **MORE}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
@@ -64,7 +68,8 @@ def test_reference_kernels_bit_for_bit(op, seed):
 # steps; DEQUANTIZE: absolute f32 difference) with BUILTIN (XNNPACK delegate) and
 # BUILTIN_WITHOUT_DEFAULT_DELEGATES (TFLite's optimised kernels); all other ops agree.
 OPTIMISED_DIFFER = {
-    "BUILTIN": {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "MEAN": 1, "MUL": 1, "QUANTIZE": 1},
+    "BUILTIN": {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "MEAN": 1, "MUL": 1, "QUANTIZE": 1,
+                "LEAKY_RELU": 1, "TRANSPOSE_CONV": 1, "RESIZE_BILINEAR": 1},
     "BUILTIN_WITHOUT_DEFAULT_DELEGATES": {"CONV_2D": 1, "FULLY_CONNECTED": 1, "MEAN": 1,
                                           "DEQUANTIZE": 2.0 ** -13},
 }

@@ -93,3 +93,30 @@ def run_litert(model: bytes, inputs: list[np.ndarray], resolver: str = "BUILTIN_
         it.set_tensor(d["index"], x)
     it.invoke()
     return [it.get_tensor(d["index"]).copy() for d in it.get_output_details()]
+
+
+REF_VERSIONS = {"TILE": 2}
+"""Operators whose newest version LiteRT's BUILTIN_REF resolver does not register, with
+the newest it does: TensorFlow 2.21's converter writes TILE as version 3 (its int16
+support), the reference resolver registers TILE versions 1-2, and the int8 kernel is
+one for all versions."""
+
+
+def reference_model(model) -> bytes:
+    """`model` (bytes or a path) with each operator code of `REF_VERSIONS` at most that
+    version, so that BUILTIN_REF loads it (the kernels are the same)."""
+    from pathlib import Path
+
+    data = Path(model).read_bytes() if not isinstance(model, bytes) else model
+    m = schema.ModelT.InitFromPackedBuf(data, 0)
+    names = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+    changed = False
+    for c in m.operatorCodes or []:
+        top = REF_VERSIONS.get(names.get(max(c.builtinCode, c.deprecatedBuiltinCode)))
+        if top is not None and c.version > top:
+            c.version, changed = top, True
+    if not changed:
+        return data
+    b = flatbuffers.Builder(1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
