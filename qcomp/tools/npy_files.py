@@ -4,13 +4,17 @@ truncated, corrupt (CRC) or foreign file is a one-line error."""
 
 from __future__ import annotations
 
+import io
 import math
+import os
+import stat
 import zipfile
 import zlib
 
 import numpy as np
 
 NPY_MAGIC = b"\x93NUMPY"
+ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 class ArrayFileError(Exception):
@@ -42,27 +46,48 @@ def _read_npy(f, what: str, max_bytes: int) -> np.ndarray:
     return a.reshape(shape[::-1]).T if fortran else a.reshape(shape)
 
 
+def _seekable(f, path: str, max_bytes: int):
+    """`f` itself when it is a regular file, else (a pipe, a device: `/dev/zero`) its
+    bytes read into memory, at most `max_bytes` of them."""
+    if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        return f
+    data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise ArrayFileError(f"{path}: not a regular file, and longer than the memory limit "
+                             f"of {max_bytes} bytes (--max-memory)")
+    return io.BytesIO(data)
+
+
 def load_arrays(path: str, max_bytes: int) -> np.ndarray | dict[str, np.ndarray]:
-    """An .npy file's array, or an .npz archive's arrays by name (in archive order)."""
+    """An .npy file's array, or an .npz archive's arrays by name (in archive order).
+    The file's first bytes decide which (NumPy's magic, a zip's `PK\x03\x04`, or
+    `PK\x05\x06` for an empty archive) before anything else is read."""
     try:
         with open(path, "rb") as f:
-            head = f.read(len(NPY_MAGIC))
-            f.seek(0)
+            head = f.peek(len(NPY_MAGIC))[:len(NPY_MAGIC)]  # nothing consumed (a pipe)
             if head == NPY_MAGIC:
                 return _read_npy(f, path, max_bytes)
-        if not zipfile.is_zipfile(path):
-            raise ArrayFileError(f"{path}: not a NumPy .npy or .npz file")
-        arrays: dict[str, np.ndarray] = {}
-        with zipfile.ZipFile(path) as z:
-            for info in z.infolist():
-                name = info.filename.removesuffix(".npy")
-                with z.open(info) as member:
-                    arrays[name] = _read_npy(member, f"{path} ('{name}')", max_bytes)
-        return arrays
+            if head[:4] not in ZIP_MAGICS:
+                raise ArrayFileError(f"{path}: not a NumPy .npy or .npz file")
+            return _read_npz(_seekable(f, path, max_bytes), path, max_bytes)
     except ArrayFileError:
         raise
     except OSError as e:
         raise ArrayFileError(f"{path}: cannot read: {e.strerror or e}") from None
-    except (ValueError, EOFError, zipfile.BadZipFile, zlib.error, KeyError) as e:
+    except zipfile.BadZipFile as e:
+        reason = ("a zip archive without its central directory" if "not a zip file" in str(e)
+                  else str(e).strip() or "BadZipFile")
+        raise ArrayFileError(f"{path}: corrupt or truncated ({reason})") from None
+    except (ValueError, EOFError, zlib.error, KeyError) as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ArrayFileError(f"{path}: corrupt or truncated ({reason})") from None
+
+
+def _read_npz(f, path: str, max_bytes: int) -> dict[str, np.ndarray]:
+    arrays: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(f) as z:
+        for info in z.infolist():
+            name = info.filename.removesuffix(".npy")
+            with z.open(info) as member:
+                arrays[name] = _read_npy(member, f"{path} ('{name}')", max_bytes)
+    return arrays

@@ -85,18 +85,20 @@ def read_inputs(flags: list[str], max_bytes: int = 1 << 62) -> list[GivenInput]:
         if flag.startswith("@"):
             values.extend(_read_file(flag[1:], max_bytes))
         else:
-            values.append(parse_value(flag, len(values)))
+            values.append(parse_value(flag, len(values), max_bytes))
     return values
 
 
-def parse_value(text: str, index: int = 0) -> GivenInput:
-    """`SHAPExTYPE=VALUES` as a typed array (for argument `index`, named in errors)."""
+def parse_value(text: str, index: int = 0, max_bytes: int = 1 << 62) -> GivenInput:
+    """`SHAPExTYPE=VALUES` as a typed array (for argument `index`, named in errors); the
+    array must fit in `max_bytes` (checked before it is made)."""
     where = f"--input={_short(text)} (argument {index})"
     spec, eq, body = text.partition("=")
     if not eq:
         raise InputError(f"{where}: expected SHAPExTYPE=VALUES (e.g. 2x2xf32=1,2,3,4), "
                          "@file.npy or @file.npz")
     t = parse_tensor_type(spec.strip(), where)
+    _check_size(t, where, max_bytes)
     e = t.get_element_type()
     shape = tuple(t.get_shape())
     tokens = [tok for tok in re.split(r"[\s,\[\]]+", body) if tok]
@@ -131,6 +133,26 @@ def parse_tensor_type(spec: str, where: str) -> TensorType:
     if e is None or not at_end or hasattr(e, "get_shape"):
         raise InputError(f"{where}: '{etext}' is not an element type (e.g. f32, i8, bf16)")
     return TensorType(e, dims)
+
+
+def _check_size(t: TensorType, where: str, max_bytes: int) -> None:
+    """The element type can be held and the array fits the budget (`--max-memory`)."""
+    e = t.get_element_type()
+    if any(d >= 1 << 63 for d in t.get_shape()):
+        raise InputError(f"{where}: a dimension is larger than 2^63 - 1")
+    if (is_int(e) or isinstance(e, UniformQuantizedType)) and not is_bool(e):
+        width = int_info(e)[0]
+        if not 1 <= width <= 64:
+            raise InputError(f"{where}: element type {e} is not supported (integers of 1 to "
+                             "64 bits)")
+    try:
+        itemsize = numpy_dtype(e).itemsize
+    except RunError:
+        return  # _convert names the element type
+    size = math.prod(t.get_shape()) * itemsize
+    if size > max_bytes:
+        raise InputError(f"{where}: {type_text(t)} needs {size} bytes, over the memory limit "
+                         f"of {max_bytes} (--max-memory)")
 
 
 def _convert(tokens: list[str], e: Attribute, where: str) -> np.ndarray:

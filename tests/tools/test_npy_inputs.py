@@ -53,7 +53,7 @@ def files(tmp_path):
 
 @pytest.mark.parametrize("flag", ["--inputs", "--input=@"])
 @pytest.mark.parametrize("name, message", [
-    ("trunc.npz", "not a NumPy .npy or .npz file"),
+    ("trunc.npz", "corrupt or truncated (a zip archive without its central directory)"),
     ("crc.npz", "Bad CRC-32"),
     ("huge.npy", "needs 10000000000 bytes, over the memory limit"),
 ])
