@@ -300,8 +300,11 @@ def _load_test_dialect(ctx) -> None:
     """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect."""
     from xdsl.dialects.test import Test
 
+    from qcomp.ir.parser import ALLOWS_UNKNOWN_OPERATIONS
+
     if "test" not in ctx.registered_dialect_names:
         ctx.load_dialect(Test)
+    ALLOWS_UNKNOWN_OPERATIONS.add("test")  # mlir-opt's test dialect allows unknown ops
 
 
 def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
