@@ -4,8 +4,10 @@ truncated, corrupt (CRC) or foreign file is a one-line error."""
 
 from __future__ import annotations
 
+import ast
 import io
 import math
+import re
 import os
 import stat
 import zipfile
@@ -21,15 +23,37 @@ class ArrayFileError(Exception):
     """An input file that is not a readable .npy / .npz within the budget."""
 
 
-def _read_npy(f, what: str, max_bytes: int) -> np.ndarray:
+def _read_header(f, what: str) -> tuple[tuple[int, ...], bool, np.dtype]:
+    """(shape, fortran_order, dtype) of an .npy header. A descriptor NumPy cannot read
+    back is taken as raw bytes of its width (`<f1`: what `np.savez` writes for
+    ml_dtypes' float8_e5m2), for the argument's type to give them meaning."""
     fmt = np.lib.format
     version = fmt.read_magic(f)
-    if version == (1, 0):
-        shape, fortran, dtype = fmt.read_array_header_1_0(f)
-    elif version in ((2, 0), (3, 0)):
-        shape, fortran, dtype = fmt.read_array_header_2_0(f)
-    else:
+    if version not in ((1, 0), (2, 0), (3, 0)):
         raise ArrayFileError(f"{what}: unsupported .npy version {version}")
+    size = int.from_bytes(f.read(2 if version == (1, 0) else 4), "little")
+    text = f.read(size).decode("latin1" if version != (3, 0) else "utf-8")
+    try:
+        d = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise ValueError(f"cannot parse header: {text[:60]!r}") from None
+    if not isinstance(d, dict) or set(d) != {"descr", "fortran_order", "shape"} or \
+            not isinstance(d["shape"], tuple) or \
+            not all(isinstance(n, int) and n >= 0 for n in d["shape"]) or \
+            not isinstance(d["fortran_order"], bool):
+        raise ValueError(f"header is not an .npy header: {text[:60]!r}")
+    try:
+        dtype = fmt.descr_to_dtype(d["descr"])
+    except (ValueError, TypeError):
+        m = re.fullmatch(r"[<>|=]f([12])", str(d["descr"]))
+        if m is None:
+            raise ValueError(f"descr is not a valid dtype descriptor: {d['descr']!r}") from None
+        dtype = np.dtype(f"V{m.group(1)}")
+    return d["shape"], d["fortran_order"], dtype
+
+
+def _read_npy(f, what: str, max_bytes: int) -> np.ndarray:
+    shape, fortran, dtype = _read_header(f, what)
     if dtype.hasobject:
         raise ArrayFileError(f"{what}: arrays of Python objects are not supported")
     size = math.prod(shape) * dtype.itemsize
@@ -91,3 +115,19 @@ def _read_npz(f, path: str, max_bytes: int) -> dict[str, np.ndarray]:
             with z.open(info) as member:
                 arrays[name] = _read_npy(member, f"{path} ('{name}')", max_bytes)
     return arrays
+
+
+def savable_arrays(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`arrays` as any NumPy reads them back without ml_dtypes: an array of an
+    ml_dtypes type (bfloat16, float8_*, float4_e2m1fn, int4, ...: NumPy would save it
+    as `|V1` / `|V2` bytes, float8_e5m2 as `<f1`, which np.load refuses) becomes its raw bits as unsigned integers of its width, with
+    an entry `NAME_dtype` holding the type's ml_dtypes name, so that
+    `z[NAME].view(getattr(ml_dtypes, str(z[NAME + "_dtype"])))` is the array again."""
+    out: dict[str, np.ndarray] = {}
+    for name, a in arrays.items():
+        if a.dtype.num >= 256 and a.dtype.itemsize in (1, 2):  # a dtype NumPy registers
+            out[name] = a.view(np.dtype(f"<u{a.dtype.itemsize}"))
+            out[f"{name}_dtype"] = np.array(a.dtype.name)
+        else:
+            out[name] = a
+    return out

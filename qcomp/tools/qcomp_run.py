@@ -111,7 +111,10 @@ def _arg_parser() -> ArgParser:
                    help="the entry's arguments as an MLIR array of dense attributes "
                         "(stablehlo-translate --interpret --args)")
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
-                   "(quantized results as their storage integers) in a NumPy .npz archive named "
+                   "(quantized results as their storage integers; a bf16 / f8 / f4 / i4 result "
+                   "NumPy has no dtype for as its raw bits, uint8 or uint16, with its ml_dtypes "
+                   "name in resultN_dtype: np.load(f)['result0'].view(ml_dtypes.bfloat16)) "
+                   "in a NumPy .npz archive named "
                    "exactly OUT.npz (no suffix is added), replaced whole or not at all; never "
                    "one of the run's input files; a hard-linked file is rewritten in place")
     p.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec",
@@ -482,8 +485,11 @@ def _write_output(path: str, runner: _Runner, io: _Streams, inputs=()) -> None:
                "a token\n")
         runner.error = True
         return
+    from qcomp.tools.npy_files import savable_arrays
+
     buffer = io_module.BytesIO()  # the whole archive first: nothing half-written on disk
-    np.savez(buffer, **{f"result{i}": np.asarray(v) for i, v in enumerate(runner.outputs)})
+    np.savez(buffer, **savable_arrays({f"result{i}": np.asarray(v)
+                                       for i, v in enumerate(runner.outputs)}))
     try:
         write_output(path, buffer.getvalue(), inputs)
     except OSError as e:

@@ -308,6 +308,8 @@ def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
         raise mismatch
     dt = numpy_dtype(q or e)
     a = g.array
+    if a.dtype.kind == "V" and a.dtype.fields is None:
+        a = _from_void(a, q or e, dt, mismatch)
     if dt.kind in "iu" and a.dtype.kind in "iu" and not is_bool(e):
         # checked even when the dtype matches: an int8 array may hold 100 for an i4
         lo, hi = ((q.storage_min, q.storage_max) if q is not None else
@@ -319,6 +321,22 @@ def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
     if a.dtype == dt:
         return a
     raise mismatch
+
+
+def _from_void(a: np.ndarray, e: Attribute, dt: np.dtype, mismatch: InputError) -> np.ndarray:
+    """An array NumPy saved as raw bytes (`|V1`, `|V2`: what `np.savez` writes for
+    ml_dtypes' int4, uint4, int2, uint2, float4_e2m1fn, float8_*, bfloat16) taken as
+    the bits of element type `e`: a float type's bits as they are, an integer's low
+    `width` bits (sign-extended when signed)."""
+    if a.dtype.itemsize != dt.itemsize:
+        raise mismatch
+    if dt.kind not in "iu" or is_bool(e):
+        return a.view(dt)
+    width, signed = int_info(e)
+    bits = a.view(np.dtype(f"u{dt.itemsize}")).astype(np.int64) & ((1 << width) - 1)
+    if signed:
+        bits = np.where(bits >= 1 << (width - 1), bits - (1 << width), bits)
+    return bits.astype(dt)
 
 
 def _int_range(width: int, signed: bool) -> tuple[int, int]:
