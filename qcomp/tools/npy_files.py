@@ -102,6 +102,8 @@ def load_arrays(path: str, max_bytes: int) -> np.ndarray | dict[str, np.ndarray]
         reason = ("a zip archive without its central directory" if "not a zip file" in str(e)
                   else str(e).strip() or "BadZipFile")
         raise ArrayFileError(f"{path}: corrupt or truncated ({reason})") from None
+    except NotImplementedError as e:  # zipfile: encryption, a compression it lacks
+        raise ArrayFileError(f"{path}: unsupported zip archive ({e})") from None
     except (ValueError, EOFError, zlib.error, KeyError) as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ArrayFileError(f"{path}: corrupt or truncated ({reason})") from None

@@ -124,3 +124,17 @@ def test_samples_are_drawn_in_the_storage_dtype():
     assert a.dtype == np.int8 and a.shape == (n,)
     assert peak < n + 40 * DRAW_BLOCK, peak
     assert a.min() == -128 and a.max() == 127
+
+
+def test_a_zip_feature_python_lacks_is_a_diagnostic(tmp_path):
+    """zipfile raises NotImplementedError for strong encryption (found by the fuzz)."""
+    b = io.BytesIO()
+    np.savez(b, arg0=np.zeros(4, np.int8))
+    raw = bytearray(b.getvalue())
+    raw[raw.find(b"PK\x03\x04") + 6] |= 0x40  # general purpose flag bit 6: strong encryption
+    raw[raw.find(b"PK\x01\x02") + 8] |= 0x40
+    path = tmp_path / "enc.npz"
+    path.write_bytes(bytes(raw))
+    code, out, err = cli(tmp_path, "--inputs", str(path))
+    assert (code, out, err) == (2, "", f"qcomp-run: error: --inputs {path}: unsupported zip "
+                                "archive (strong encryption (flag bit 6))\n")
