@@ -49,6 +49,11 @@ def _read_header(f, what: str) -> tuple[tuple[int, ...], bool, np.dtype]:
         if m is None:
             raise ValueError(f"descr is not a valid dtype descriptor: {d['descr']!r}") from None
         dtype = np.dtype(f"V{m.group(1)}")
+    if dtype.itemsize == 0:
+        raise ArrayFileError(f"{what}: arrays of zero-width elements ({dtype}) are not "
+                             "supported")
+    if math.prod(d["shape"]) >= 1 << 63:
+        raise ArrayFileError(f"{what}: the shape {d['shape']} has 2^63 elements or more")
     return d["shape"], d["fortran_order"], dtype
 
 
@@ -102,7 +107,7 @@ def load_arrays(path: str, max_bytes: int) -> np.ndarray | dict[str, np.ndarray]
         reason = ("a zip archive without its central directory" if "not a zip file" in str(e)
                   else str(e).strip() or "BadZipFile")
         raise ArrayFileError(f"{path}: corrupt or truncated ({reason})") from None
-    except NotImplementedError as e:  # zipfile: encryption, a compression it lacks
+    except (NotImplementedError, RuntimeError) as e:  # zipfile: encrypted, a compression it lacks
         raise ArrayFileError(f"{path}: unsupported zip archive ({e})") from None
     except (ValueError, EOFError, zlib.error, KeyError) as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__

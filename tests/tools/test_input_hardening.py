@@ -138,3 +138,32 @@ def test_a_zip_feature_python_lacks_is_a_diagnostic(tmp_path):
     code, out, err = cli(tmp_path, "--inputs", str(path))
     assert (code, out, err) == (2, "", f"qcomp-run: error: --inputs {path}: unsupported zip "
                                 "archive (strong encryption (flag bit 6))\n")
+
+
+def test_an_encrypted_archive_is_a_diagnostic(tmp_path):
+    b = io.BytesIO()
+    np.savez(b, arg0=np.zeros(4, np.int8))
+    raw = bytearray(b.getvalue())
+    raw[raw.find(b"PK\x03\x04") + 6] |= 0x01  # flag bit 0: encrypted
+    raw[raw.find(b"PK\x01\x02") + 8] |= 0x01
+    path = tmp_path / "enc.npz"
+    path.write_bytes(bytes(raw))
+    code, out, err = cli(tmp_path, "--inputs", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"qcomp-run: error: --inputs {path}: unsupported zip archive (File ")
+    assert err.endswith("is encrypted, password required for extraction)\n")
+
+
+@pytest.mark.parametrize("header, message", [
+    ("{'descr': '|V0', 'fortran_order': False, 'shape': (99999999999, 99999999999), }",
+     "arrays of zero-width elements (|V0) are not supported"),
+    ("{'descr': '|i1', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
+     "the shape (4294967296, 4294967296) has 2^63 elements or more"),
+])
+def test_headers_past_what_an_array_can_be(tmp_path, header, message):
+    path = tmp_path / "x.npy"
+    text = header.encode("latin1")
+    text += b" " * (-(10 + len(text) + 1) % 64) + b"\n"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text)
+    code, out, err = cli(tmp_path, f"--input=@{path}")
+    assert (code, out, err) == (2, "", f"qcomp-run: error: --input=@{path}: {message}\n")
