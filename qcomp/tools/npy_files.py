@@ -52,7 +52,7 @@ def _read_header(f, what: str) -> tuple[tuple[int, ...], bool, np.dtype]:
     if dtype.itemsize == 0:
         raise ArrayFileError(f"{what}: arrays of zero-width elements ({dtype}) are not "
                              "supported")
-    if math.prod(d["shape"]) >= 1 << 63:
+    if math.prod(n for n in d["shape"] if n) >= 1 << 63:  # NumPy's limit, zeros aside
         raise ArrayFileError(f"{what}: the shape {d['shape']} has 2^63 elements or more")
     return d["shape"], d["fortran_order"], dtype
 

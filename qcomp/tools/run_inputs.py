@@ -140,6 +140,8 @@ def _check_size(t: TensorType, where: str, max_bytes: int) -> None:
     e = t.get_element_type()
     if any(d >= 1 << 63 for d in t.get_shape()):
         raise InputError(f"{where}: a dimension is larger than 2^63 - 1")
+    if math.prod(d for d in t.get_shape() if d) >= 1 << 63:  # NumPy's limit, zeros aside
+        raise InputError(f"{where}: the nonzero dimensions have 2^63 elements or more")
     if (is_int(e) or isinstance(e, UniformQuantizedType)) and not is_bool(e):
         width = int_info(e)[0]
         if not 1 <= width <= 64:

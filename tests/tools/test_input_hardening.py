@@ -42,6 +42,9 @@ TOO_DEEP = ("--args: nesting too deep: the array or its attributes are nested pa
     (["--input=0x99999999999999999999xi8=1"], "--input=0x99999999999999999999xi8=1 "
                                               "(argument 0): a dimension is larger than "
                                               "2^63 - 1"),
+    (["--input=4294967296x0x4294967296xui8="],
+     "--input=4294967296x0x4294967296xui8= (argument 0): the nonzero dimensions have 2^63 "
+     "elements or more"),
     (["--input=1000000xi8=1", "--max-memory=64K"],
      "--input=1000000xi8=1 (argument 0): 1000000xi8 needs 1000000 bytes, over the memory "
      "limit of 65536 (--max-memory)"),
