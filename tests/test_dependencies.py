@@ -4,7 +4,9 @@
 The exceptions: an optional backend in `qcomp/backends/` or a model importer in
 `qcomp/importers/` may import a package of an extra (jax for `qcomp[xla]`, onnx and
 protobuf for `qcomp[onnx]`, ai-edge-litert for `qcomp[litert]`); without it the tool
-says which extra to install."""
+says which extra to install. The rowwise formats' numba kernels (`qcomp[fast]`) may
+import numba and llvmlite: they load only when `qcomp.quant.rowwise` picks them (`QCOMP_ROWWISE_KERNELS`),
+and a plain install runs the NumPy twins (tests/test_plain_install.py)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,10 @@ def _requirement_names(reqs: list[str]) -> set[str]:
     return {_normalize(re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0]) for r in reqs}
 
 
+FAST_KERNELS = {f"qcomp/quant/{name}.py" for name in (
+    "jit_cache", "rowwise_jit", "rowwise_kernels", "rowwise_bag_kernels", "rowwise_rand_kernels")}
+
+
 def test_every_imported_distribution_is_a_dependency():
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     runtime = _requirement_names(project["dependencies"])
@@ -62,6 +68,9 @@ def test_every_imported_distribution_is_a_dependency():
         # extra: `pip install 'qcomp[xla]'`, `'qcomp[onnx]'`, `'qcomp[litert]'`
         if names & extras and all(f.startswith(("qcomp/backends/", "qcomp/importers/"))
                                   for f in files):
+            continue
+        if names & _requirement_names(project["optional-dependencies"]["fast"]) \
+                and set(files) <= FAST_KERNELS:
             continue
         missing[module] = sorted(files)
     assert missing == {}, f"imported by qcomp but not in [project] dependencies: {missing}"

@@ -22,7 +22,8 @@ relative imports resolved against the importing module's package.  An edge A -> 
 
 Layers, lowest first; a module imports only modules of its own layer or lower ones:
 
-    0 qcomp.quant   1 qcomp.ir   2 qcomp.dialects   3 qcomp.passes   4 qcomp.registry
+    0 qcomp.quant   1 qcomp.ir   2 qcomp.dialects   3 qcomp.passes, qcomp.tflite
+    4 qcomp.registry
     5 qcomp.interpreter   6 qcomp.backends, qcomp.importers   7 qcomp.tools, qcomp.universe
 
 and besides: `qcomp/__init__.py` imports nothing, a package's `__init__` imports only
@@ -44,6 +45,7 @@ LAYERS = {
     "qcomp.ir": 1,
     "qcomp.dialects": 2,
     "qcomp.passes": 3,
+    "qcomp.tflite": 3,
     "qcomp.registry": 4,
     "qcomp.interpreter": 5,
     "qcomp.backends": 6,

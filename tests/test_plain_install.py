@@ -4,8 +4,14 @@ project (`python3 -m pip install -e . && qcomp-...`, no extras), then `qcomp-opt
 `qcomp-run --help` and an import of every qcomp module with only the runtime
 dependencies installed.
 
-Needs the package index (skipped, with the reason, when pip cannot reach it); about
-20-40 s with a warm pip cache. Deselect with `-m 'not slow'`."""
+The venv sees the runtime dependencies (those of pyproject.toml's `dependencies` and
+theirs, nothing else) as this machine has them installed, through one `.pth` directory
+of links: pip checks them against qcomp's requirements and installs only qcomp, as it
+would after downloading them. `QCOMP_PLAIN_INSTALL_FULL=1` lets pip fetch them from the
+package index into the empty venv instead (about a minute more).
+
+Needs the package index (skipped, with the reason, when pip cannot reach it). Deselect
+with `-m 'not slow'`."""
 
 from __future__ import annotations
 
@@ -15,14 +21,18 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 from tests.test_readme import first_command
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_FILES = ("pyproject.toml", "README.md", "qcomp", "examples")
+FULL = os.environ.get("QCOMP_PLAIN_INSTALL_FULL") == "1"
 
 
 def _env(venv: Path) -> dict[str, str]:
@@ -55,6 +65,8 @@ def fresh_install(tmp_path_factory):
             shutil.copy2(REPO / name, src / name)
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    if not FULL:
+        _link_runtime_dependencies(venv, root / "runtime-site")
     env = _env(venv)
     probe = _run(["python3", "-m", "pip", "index", "versions", "ml_dtypes"], env, src, 120)
     if probe.returncode != 0:
@@ -62,6 +74,43 @@ def fresh_install(tmp_path_factory):
         pytest.skip(f"pip cannot reach the package index: {lines[-1] if lines else probe.returncode}")
     readme_cmd = _run(first_command(), env, src)
     return venv, src, readme_cmd
+
+
+def _runtime_distributions() -> list:
+    """The installed distributions of qcomp's runtime dependencies and of theirs (the
+    requirements that apply without extras)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    todo = [Requirement(r) for r in project["dependencies"]]
+    found: dict[str, object] = {}
+    while todo:
+        req = todo.pop()
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        try:
+            dist = distribution(req.name)
+        except PackageNotFoundError:
+            continue  # pip will fetch it from the index
+        key = dist.metadata["Name"].lower()
+        if key not in found:
+            found[key] = dist
+            todo += [Requirement(r) for r in dist.requires or ()]
+    return list(found.values())
+
+
+def _link_runtime_dependencies(venv: Path, site: Path) -> None:
+    """`site`: links to the files of the runtime distributions only (their packages and
+    `.dist-info`), put on the venv's path by a `.pth` file."""
+    site.mkdir()
+    for dist in _runtime_distributions():
+        for top in sorted({f.parts[0] for f in dist.files or () if f.parts[0] != ".."}):
+            target = Path(dist.locate_file(top))
+            if target.exists() and not (site / top).exists():
+                (site / top).symlink_to(target)
+    venv_python = venv / "bin" / "python"
+    purelib = subprocess.run([str(venv_python), "-c",
+                              "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    (Path(purelib) / "qcomp-runtime-dependencies.pth").write_text(f"{site}\n")
 
 
 @pytest.mark.slow
@@ -111,6 +160,7 @@ def test_every_module_imports_in_fresh_venv(fresh_install):
     venv, src, _ = fresh_install
     code = ("import importlib, pkgutil, qcomp\n"
             "names = [m.name for m in pkgutil.walk_packages(qcomp.__path__, 'qcomp.')]\n"
+            f"names = [n for n in names if n not in {sorted(FAST_ONLY)!r}]\n"
             "for n in names: importlib.import_module(n)\n"
             "print(len(names), qcomp.__file__)\n")
     r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
@@ -120,5 +170,41 @@ def test_every_module_imports_in_fresh_venv(fresh_install):
     assert Path(path).is_relative_to(src)  # the copy installed with -e, not this checkout
 
 
+FAST_ONLY = {f"qcomp.quant.{m}" for m in ("jit_cache", "rowwise_jit", "rowwise_kernels",
+                                           "rowwise_bag_kernels", "rowwise_rand_kernels")}
+"""The numba kernels: the `fast` extra's modules (not installed by a plain install)."""
+
+
+@pytest.mark.slow
+def test_rowwise_runs_without_numba_in_fresh_venv(fresh_install):
+    """A plain install has no numba: the rowwise kernels run as NumPy code, with the
+    bytes of the 3 x 8 table in tests/quant/test_rowwise.py (torch's)."""
+    venv, src, _ = fresh_install
+    code = ("import importlib.util, numpy as np\n"
+            "from qcomp.quant import rowwise as rw, rowwise_bags as rb\n"
+            "assert importlib.util.find_spec('numba') is None\n"
+            "w = np.arange(24, dtype=np.float32).reshape(3, 8)\n"
+            "q = rw.float_to_fused_8bit(w)\n"
+            "s = rb.sparse_lengths(q, np.array([0, 2]), np.array([2]), 8)\n"
+            "print(rw.kernel_backend(), q[0, :8].tolist(), rw.float_to_fused_nbit(w, 4)[0, :4].tolist())\n")
+    r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[0] == ("numpy [0, 36, 73, 109, 146, 182, 219, 255] "
+                                       "[32, 100, 185, 253]")
+
+
 def root_of(venv: Path) -> Path:
     return venv.parent
+
+
+@pytest.mark.slow
+def test_only_runtime_dependencies_in_fresh_venv(fresh_install):
+    """The venv holds qcomp's runtime dependencies, not the test tools or the extras
+    (numba is the `fast` extra's)."""
+    venv, _, _ = fresh_install
+    code = ("import importlib.util as u\n"
+            "print([m for m in ('numpy', 'numba', 'xdsl', 'onnx', 'jax', 'torch', 'pytest',"
+            " 'hypothesis', 'ai_edge_litert') if u.find_spec(m)])\n")
+    r = _run([str(venv / "bin" / "python"), "-c", code], _env(venv), root_of(venv))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "['numpy', 'xdsl']"

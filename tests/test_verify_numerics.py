@@ -9,6 +9,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -138,3 +139,21 @@ def test_a_function_that_cannot_run_is_reported_not_silently_passed():
     assert err.getvalue().splitlines()[0] == (
         "<stdin>:1:1: warning: --verify-numerics: @q does not run in the interpreter before "
         "the passes (unsupported expressed type f8E5M2); its numerics are not checked")
+
+
+def test_nan_payloads_are_compared_where_the_contract_fixes_them():
+    """A pass whose contract says nan_payloads (rowwise-legalize-to-stablehlo) must keep
+    each NaN's bits; others only NaN where NaN was."""
+    from qcomp.passes.rowwise_legalize_to_stablehlo import RowwiseLegalizeToStablehloPass
+    from qcomp.tools.verify_numerics import _compare, contract_of
+
+    assert contract_of(RowwiseLegalizeToStablehloPass()).nan_payloads
+    before = [np.array([1.0, 0x7FC00001], np.float32)]
+    before[0][1:] = np.array([0x7FC00001], np.uint32).view(np.float32)
+    after = [before[0].copy()]
+    after[0][1:] = np.array([0x7FC00002], np.uint32).view(np.float32)
+    assert _compare(before, after, 0, 0.0) is None
+    what, k = _compare(before, after, 0, 0.0, nan_payloads=True)
+    assert k == 0 and what == ("result 0 at index [1]: nan (0x7fc00001) before, "
+                               "nan (0x7fc00002) after (1 of 2 elements differ)")
+    assert _compare(before, [before[0].copy()], 0, 0.0, nan_payloads=True) is None

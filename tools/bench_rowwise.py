@@ -95,7 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--indices", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--xla", action="store_true", help="add the XLA-compiled lowering as a column")
+    ap.add_argument("--kernels", choices=["numba", "numpy"], default=None,
+                    help="qcomp's kernel backend (default: numba when installed)")
     args = ap.parse_args(argv)
+    rw.set_kernel_backend(args.kernels)
+    print(f"qcomp kernels: {rw.kernel_backend()}")
     load_before = os.getloadavg()
     try:
         import torch

@@ -3,7 +3,8 @@ of the two on the program XLA compiles (`compare_lowered`: what `qcomp-opt
 --verify-numerics --backend xla` and `tests/backends/test_xla.py` run).
 
 Exact (bit for bit, integers and floats) unless the lowered program uses an op XLA
-computes differently (`INEXACT`, with the reason for each; `tolerance_for`).
+computes differently (ops declaring `qcomp.dialects.facts.XlaInexact`, with the reason;
+`tolerance_for`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from qcomp.backends.xla import XlaFunction
 from qcomp.interpreter import RunError
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.facts import XlaInexact
 from qcomp.interpreter.values import element_type, is_float, quant_of
 
 
@@ -66,48 +69,34 @@ def _floats_agree(e: np.ndarray, a: np.ndarray, ulps: int, atol: float, rtol: fl
     return same
 
 
-INEXACT = {
-    **{n: "XLA's own approximation (within a few ulp; qcomp rounds the float64 result once)"
-       for n in ("exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh",
-                 "sine", "cosine", "tan", "atan2", "power", "cbrt", "rsqrt")},
-    **{n: "float sums in XLA's order (blocked, vectorised, fused multiply-adds); qcomp sums in "
-          "float64 (spec) or term by term (stablehlo)"
-       for n in ("reduce", "reduce_window", "dot", "dot_general", "convolution")},
-    "triangular_solve": "XLA's blocked solve (multiply-adds, its own order); qcomp substitutes "
-                        "as the reference interpreter does, each step rounded",
-    "fft": "XLA's FFT library and NumPy's FFT (float64, rounded once) round differently",
-    **{n: "XLA's expansion (its own order of float operations); qcomp computes in float64 and "
-          "rounds once" for n in ("cholesky", "batch_norm_training", "batch_norm_grad")},
-}
-"""StableHLO ops (by name without the dialect) whose float results XLA computes
-differently from the interpreter, with the reason. The contractions and reductions
-count only with float results."""
 FLOAT_ULPS = 4
-"""How far (in ulp) a float may move when the program uses an `INEXACT` op."""
+"""How far (in ulp) a float may move when the program uses an op XLA computes
+differently (one that declares `XlaInexact`)."""
 SUM_RTOL = 1e-5
 """How far (relative) a value may move when the program sums floats (an f32 sum of n
 terms in another order moves by up to about n·2^-24 of the sum of the terms' magnitudes,
 which cancellation can make far larger than an ulp of the result)."""
-_CONTRACTIONS = ("reduce", "reduce_window", "dot", "dot_general", "convolution")
+
+
+def _inexact(op: Operation) -> XlaInexact | None:
+    """`op`'s `XlaInexact` when it applies: a summing op counts only with float results."""
+    fact = op.get_trait(XlaInexact)
+    if fact is None or (fact.sums and not any(is_float(element_type(r.type))
+                                              for r in op.results)):
+        return None
+    return fact
 
 
 def inexact_ops(module: ModuleOp) -> list[str]:
-    """The ops of `module` (a lowered program) that XLA computes differently (`INEXACT`)."""
-    found = []
-    for op in module.walk():
-        short = op.name.removeprefix("stablehlo.")
-        if short not in INEXACT or op.name == short:
-            continue
-        if short in _CONTRACTIONS and not any(is_float(element_type(r.type)) for r in op.results):
-            continue
-        found.append(op.name)
-    return found
+    """The ops of `module` (a lowered program) that XLA computes differently (they
+    declare `XlaInexact`, with the reason)."""
+    return [op.name for op in module.walk() if _inexact(op) is not None]
 
 
 def tolerance_for(module: ModuleOp, lowered: ModuleOp) -> dict:
     """`compare_outputs` tolerance for running `module` on XLA: exact, unless its lowered
-    program uses an `INEXACT` op; then integers may move one step, floats `FLOAT_ULPS`
-    ulp or one storage step of the largest scale of `module` (a quantized value next to
+    program uses an op declaring `XlaInexact`; then integers may move one step, floats
+    `FLOAT_ULPS` ulp or one storage step of the largest scale of `module` (a quantized value next to
     a rounding tie flips), both also `FLOAT_ULPS` float32 ulp of their magnitude, or
     `SUM_RTOL` of it when the program sums floats (an integer computed from a float sum,
     as upstream's f32 convolutions are, moves with the sum). With float
@@ -116,12 +105,12 @@ def tolerance_for(module: ModuleOp, lowered: ModuleOp) -> dict:
     if any(isinstance(op, sh.MaximumOp | sh.MinimumOp) and is_float(element_type(op.results[0].type))
            for op in lowered.walk()):
         tol["zero_sign"] = False  # XLA's maximum / minimum return either of -0.0 and +0.0
-    inexact = inexact_ops(lowered)
+    inexact = [fact for op in lowered.walk() if (fact := _inexact(op)) is not None]
     if not inexact:
         return tol
     step = max((float(np.max(q.scales)) for op in module.walk() for v in op.results
                 if (q := quant_of(v.type)) is not None), default=0.0)
-    sums = any(name.removeprefix("stablehlo.") in _CONTRACTIONS for name in inexact)
+    sums = any(fact.sums for fact in inexact)
     return {**tol, "ulps": FLOAT_ULPS, "steps": 1, "atol": step,
             "rtol": SUM_RTOL if sums else FLOAT_ULPS * 2.0 ** -23}
 

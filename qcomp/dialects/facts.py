@@ -6,6 +6,9 @@ these instead of keeping their own lists of op names.
   passes treat it;
 - `Elementwise`: the op's NumPy implementation per element family, for ops that apply
   one function element by element (the interpreter broadcasts, widens and rounds);
+- `XlaInexact`: XLA computes the op's float results differently (the reason);
+- `WorkingMemory`: the interpreter's scratch bytes for the op beyond its results;
+- `Broadcasting`: the op is another with implicit broadcasting (chlo's twins);
 - the element kinds each operand and result accepts are StableHLO's ODS constraints,
   declared with `qcomp.dialects.stablehlo.kinds.ElementKinds`.
 
@@ -111,12 +114,74 @@ class Elementwise(OpTrait):
     interpreter rounds the result once to the result type); `int(x, ..., width,
     signed)` takes int64 (uint64 for ui64) arrays and may overflow: the interpreter
     wraps to the result width; `bool(x, ...)` takes bool arrays. A family left `None`
-    is not defined for the op."""
+    is not defined for the op.
+
+    `positive_nan`: the op's NaN results have a clear sign bit (upstream's interpreter
+    makes them so for log, divide and remainder; NumPy's, like x86's default NaN, have
+    it set). The sign survives only as the sign of the zero a NaN becomes in the types
+    without NaN (f4 / f6), so it is fixed only there (checked with jaxlib); a fact of the
+    kernel, so every op declaring it (`stablehlo.divide`, its broadcasting twin) agrees.
+
+    `in_element_type`: the kernels take the operands in their own dtype and round every
+    step there (chlo's special functions, computed as chlo-legalize-to-stablehlo
+    decomposes them); their result is taken as it is. A kernel raises
+    `UndefinedOperands` for operands the op is not defined on."""
 
     float: Callable | None = None
     complex: Callable | None = None
     int: Callable | None = None
     bool: Callable | None = None
+    positive_nan: bool = False
+    in_element_type: bool = False
+
+
+class UndefinedOperands(ValueError):
+    """A kernel's operands are outside what the op defines (`on f8E4M3FN: ...`); the
+    interpreter reports `'<op name>' <message>`."""
+
+
+@dataclass(frozen=True)
+class Broadcasting(OpTrait):
+    """The op is `of` with implicit (NumPy-style) broadcasting of its operands: chlo's
+    `broadcast_*` twins of StableHLO's binary ops. Passes that meet a dynamic operand
+    build the twin (`qcomp.dialects.chlo.BROADCASTING_TWIN`, derived from these)."""
+
+    of: type[Operation]
+
+
+def broadcasting_twin(of: type[Operation]) -> tuple[OpTrait, ...]:
+    """The traits of `of`'s broadcasting twin: `Broadcasting(of)` and `of`'s own
+    `Elementwise` kernel, so the two compute alike by construction."""
+    kernel = of.get_trait(Elementwise)
+    return (Broadcasting(of),) if kernel is None else (Broadcasting(of), kernel)
+
+
+@dataclass(frozen=True)
+class XlaInexact(OpTrait):
+    """XLA computes the op's float results differently from the interpreter, for
+    `reason`; `sums`: the op sums floats (in XLA's order), so it counts only with float
+    results and the comparison allows an error relative to the sum
+    (`qcomp.backends.xla_compare.tolerance_for`)."""
+
+    reason: str
+    sums: bool = False
+
+
+XLA_APPROXIMATION = XlaInexact("XLA's own approximation (within a few ulp; qcomp rounds the "
+                               "float64 result once)")
+XLA_SUM_ORDER = XlaInexact("float sums in XLA's order (blocked, vectorised, fused "
+                           "multiply-adds); qcomp sums in float64 (spec) or term by term "
+                           "(stablehlo)", sums=True)
+XLA_EXPANSION = XlaInexact("XLA's expansion (its own order of float operations); qcomp "
+                           "computes in float64 and rounds once")
+
+
+@dataclass(frozen=True)
+class WorkingMemory(OpTrait):
+    """Bytes the interpreter holds while it runs the op besides the results:
+    `scratch(op)` (0 when a shape is dynamic), counted against `--max-memory`."""
+
+    scratch: Callable[[Operation], int]
 
 
 def quantization(op: Operation | type[Operation]) -> Quantization | None:

@@ -11,7 +11,7 @@
   (`onnx.shape_inference.infer_shapes`, strict), `?` for unknown sizes;
 - each node checked against its own opset (`onnx.defs.get_schema(op, opset)`): its
   attributes and its inputs' element types must be that version's, else a diagnostic;
-- a node of the standard domain becomes `onnx.<op_type>` when qcomp registers that op
+- a node of the standard domain becomes the onnx op declaring its op_type (`OnnxFacts`)
   (`unsupported op` otherwise); a node of another domain (com.microsoft) becomes
   `onnx.Custom` with `function_name` / `domain_name`; an absent optional input is
   `onnx.NoValue`;
@@ -60,12 +60,6 @@ from qcomp.importers.onnx_checks import (
 
 INSTALL_HINT = "the ONNX importer needs the onnx package: pip install 'qcomp[onnx]'"
 STANDARD_DOMAINS = ("", "ai.onnx")
-
-
-def is_onnx(path: str, raw: bytes) -> bool:
-    """A `.onnx` file, or bytes that start as a serialized ModelProto does (field 1,
-    `ir_version`, a varint: byte 0x08; MLIR text never starts with that byte)."""
-    return path.endswith(".onnx") or raw[:1] == b"\x08"
 
 
 def _onnx():
@@ -288,12 +282,17 @@ def _check_schema(node, opset: int, label: str, elem_of) -> None:
 
 # -- the graph -----------------------------------------------------------------------------
 
-def _op_class(op_type: str):
+def _op_class(op_type: str, outputs: int = 1):
+    """The onnx dialect's op declaring `op_type` (`OnnxFacts`), None when there is none
+    or a node with that many outputs has more than it declares (onnx-mlir's importer: a
+    MaxPool whose Indices are absent is `MaxPoolSingleOut`, one with Indices is not)."""
     from qcomp.dialects.onnx import ONNX
+    from qcomp.dialects.onnx.core import facts
 
     for cls in ONNX.operations:
-        if cls.name == "onnx." + op_type:
-            return cls
+        f = facts(cls)
+        if f is not None and not f.domain and f.op_type == op_type:
+            return cls if outputs <= len(f.outputs) else None
     return None
 
 
@@ -353,9 +352,7 @@ def import_model(model) -> ModuleOp:
             result_types.append(_tensor_type(vtypes[name], f"{label}: output '{name}'"))
         attrs = {a.name: _attribute(a, node.op_type, label) for a in node.attribute}
         if standard:
-            # onnx-mlir's importer: a MaxPool whose Indices are absent is MaxPoolSingleOut
-            single = node.op_type == "MaxPool" and len([o for o in node.output if o]) == 1
-            cls = _op_class("MaxPoolSingleOut" if single else node.op_type)
+            cls = _op_class(node.op_type, len([o for o in node.output if o]))
             if cls is None:
                 raise OnnxImportError(f"{label}: unsupported op")
             defn = cls.get_irdl_definition()

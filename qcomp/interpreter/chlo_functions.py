@@ -1,11 +1,11 @@
 """Interpreter implementations of the `chlo` ops.
 
-Broadcasting ops: without `broadcast_dimensions` the lower-rank operand aligns with the
-trailing dimensions (NumPy broadcasting); with it, operand dimension i is result
-dimension `broadcast_dimensions[i]`. The special functions follow upstream's
-chlo-legalize-to-stablehlo decompositions (`chlo_math.py`, `chlo_gamma.py`,
-`chlo_complex.py`); `top_k`
-is upstream's stable sort, descending, lower index first among equals.
+Every op that declares `Elementwise` kernels (`qcomp.dialects.chlo`: the special
+functions follow upstream's chlo-legalize-to-stablehlo decompositions) runs them; the
+broadcasting ops first broadcast: without `broadcast_dimensions` the lower-rank operand
+aligns with the trailing dimensions (NumPy broadcasting); with it, operand dimension i is
+result dimension `broadcast_dimensions[i]`. `top_k` is upstream's stable sort,
+descending, lower index first among equals.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ import numpy as np
 from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.dialects import chlo
-from qcomp.dialects.facts import Elementwise
-from qcomp.interpreter import chlo_complex, chlo_gamma, chlo_math, elementwise
+from qcomp.dialects.chlo import CHLO
+from qcomp.dialects.facts import Broadcasting, Elementwise
+from qcomp.interpreter import elementwise
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.values import (
     budget,
     dense_to_array,
     element_type,
-    is_complex,
     numpy_dtype,
     quant_of,
 )
@@ -55,76 +55,18 @@ def broadcast(op, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         raise RunError(f"'{op.name}': shapes {a.shape} and {b.shape} do not broadcast") from None
 
 
-def _make(op_type):
-    def run(self, interpreter: Interpreter, op, args):
-        a, b = broadcast(op, *args)
-        return (elementwise.apply(op, [a, b], element_type(op.operands[0].type),
-                                  element_type(op.results[0].type)),)
-    return impl(op_type)(run)
+def _run_declared(self, interpreter: Interpreter, op, args):
+    """A chlo op that declares its `Elementwise` kernels (the broadcasting ops
+    broadcast their operands first)."""
+    _no_quantized(op)
+    if op.has_trait(Broadcasting):
+        args = broadcast(op, *args)
+    return (elementwise.apply(op, list(args), element_type(op.operands[0].type),
+                              element_type(op.results[0].type)),)
 
-
-def _float_operands(op, arrays) -> None:
-    for a in arrays:
-        if a.dtype.kind not in "fV" and a.dtype.name != "bfloat16" and "float" not in a.dtype.name:
-            raise RunError(f"'{op.name}' needs float operands, got {a.dtype}")
-
-
-def _unary(fn, complex_fn=None):
-    def run(self, interpreter: Interpreter, op, args):
-        (x,) = args
-        if is_complex(element_type(op.operand.type)):
-            if complex_fn is None:
-                raise RunError(f"complex '{op.name}' is not supported")
-            with np.errstate(all="ignore"):
-                return (complex_fn(np.asarray(x)),)
-        _float_operands(op, [x])
-        with np.errstate(all="ignore"):
-            return (np.asarray(fn(np.asarray(x))),)
-    return run
-
-
-def _binary(fn, broadcasting: bool):
-    def run(self, interpreter: Interpreter, op, args):
-        a, b = broadcast(op, *args) if broadcasting else args
-        _float_operands(op, [a, b])
-        with np.errstate(all="ignore"):
-            return (np.asarray(fn(np.asarray(a), np.asarray(b))),)
-    return run
-
-
-def _steps(fn):
-    """A function of `chlo_math.Steps` run in the operand's own type."""
-    return lambda x: fn(chlo_math.Steps(x.dtype), x)
-
-
-_UNARY = {
-    chlo.AcosOp: _steps(chlo_math.acos), chlo.AsinOp: _steps(chlo_math.asin),
-    chlo.AtanOp: _steps(chlo_math.atan), chlo.AcoshOp: _steps(chlo_math.acosh),
-    chlo.AsinhOp: _steps(chlo_math.asinh), chlo.AtanhOp: _steps(chlo_math.atanh),
-    chlo.TanOp: _steps(chlo_math.tan),
-    chlo.CoshOp: lambda x: chlo_math.upcast(chlo_math.cosh, x),
-    chlo.SinhOp: lambda x: chlo_math.upcast(chlo_math.sinh, x),
-    chlo.ErfOp: chlo_math.erf, chlo.ErfcOp: chlo_math.erfc, chlo.ErfInvOp: chlo_math.erf_inv,
-    chlo.BesselI1eOp: chlo_math.bessel_i1e,
-    chlo.LgammaOp: chlo_gamma.lgamma, chlo.DigammaOp: chlo_gamma.digamma,
-    chlo.IsInfOp: lambda x: np.isinf(x.astype(np.float64)),
-    chlo.IsPosInfOp: lambda x: x.astype(np.float64) == np.inf,
-    chlo.IsNegInfOp: lambda x: x.astype(np.float64) == -np.inf,
-}
-_COMPLEX = {chlo.AcosOp: chlo_complex.acos, chlo.AsinOp: chlo_complex.asin,
-            chlo.AtanOp: chlo_complex.atan, chlo.AcoshOp: chlo_complex.acosh,
-            chlo.AsinhOp: chlo_complex.asinh, chlo.AtanhOp: chlo_complex.atanh}
-_BINARY = {chlo.NextAfterOp: chlo_math.next_after, chlo.ZetaOp: chlo_gamma.zeta,
-           chlo.PolygammaOp: chlo_gamma.polygamma}
-_BROADCAST = {chlo.BroadcastNextAfterOp: chlo_math.next_after,
-              chlo.BroadcastZetaOp: chlo_gamma.zeta,
-              chlo.BroadcastPolygammaOp: chlo_gamma.polygamma}
 
 _Generated = generated_functions(
-    [(t, _make(t)) for t in chlo.BROADCAST_OPS if t.has_trait(Elementwise)]
-    + [(t, impl(t)(_unary(fn, _COMPLEX.get(t)))) for t, fn in _UNARY.items()]
-    + [(t, impl(t)(_binary(fn, False))) for t, fn in _BINARY.items()]
-    + [(t, impl(t)(_binary(fn, True))) for t, fn in _BROADCAST.items()])
+    [(t, impl(t)(_run_declared)) for t in CHLO.operations if t.has_trait(Elementwise)])
 
 
 def _descending_order(x: np.ndarray) -> np.ndarray:
@@ -171,7 +113,7 @@ class ChloFunctions(_Generated):
         (x,) = args
         _no_quantized(op)
         if x.shape[-1] < op.k:
-            raise RunError(f"'chlo.top_k': last dimension {x.shape[-1]} is smaller than k = {op.k}")
+            raise RunError(f"'{op.name}': last dimension {x.shape[-1]} is smaller than k = {op.k}")
         order = _descending_order(x)[..., :op.k]
         return (np.take_along_axis(x, order, axis=-1), order.astype(np.int32))
 
@@ -187,7 +129,7 @@ class ChloFunctions(_Generated):
         raw = getattr(value, "value", None)
         v = getattr(raw, "data", raw)
         if v is None:
-            raise RunError(f"'chlo.constant_like': unsupported value {value}")
+            raise RunError(f"'{op.name}': unsupported value {value}")
         dt = numpy_dtype(e)
         return (np.full(x.shape, v, dtype=np.float64 if dt.kind == "f" or "float" in dt.name
                         else None).astype(dt),)

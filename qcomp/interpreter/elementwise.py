@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import Attribute, Operation
 
-from qcomp.dialects.facts import Elementwise
+from qcomp.dialects.facts import Elementwise, UndefinedOperands
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import NO_INF_NAN, to_float, widen
 from qcomp.interpreter.values import int_info, is_bool, is_complex, is_float, is_int, numpy_dtype, to_type
@@ -27,14 +27,9 @@ def _wide(x: np.ndarray) -> np.ndarray:
     return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64, copy=False)
 
 
-POSITIVE_NAN = {"log", "divide", "remainder"}
-"""Ops whose NaN results upstream's interpreter makes with a clear sign bit (NumPy's,
-like x86's default NaN, have it set). The sign survives only as the sign of the zero
-a NaN becomes in the f4 / f6 types, so it is fixed only there (checked with jaxlib)."""
-
-
-def _nan_sign(name: str, r: np.ndarray, result_e: Attribute) -> np.ndarray:
-    if name in POSITIVE_NAN and numpy_dtype(result_e).name in NO_INF_NAN:
+def _nan_sign(impl: Elementwise, r: np.ndarray, result_e: Attribute) -> np.ndarray:
+    """NaN results with a clear sign bit where the kernel declares so (`positive_nan`)."""
+    if impl.positive_nan and numpy_dtype(result_e).name in NO_INF_NAN:
         return np.where(np.isnan(r), np.nan, r)
     return r
 
@@ -69,13 +64,15 @@ def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
         if fn is None:
             raise _undefined(name, e)
         with np.errstate(all="ignore"):
+            if impl.in_element_type:
+                return np.asarray(fn(x))
             if is_float(e) and _native(fn, (x,), result_e):
                 return fn(x)
             if getattr(fn, "native_complex", False):  # rounds each step in the element type
                 return np.asarray(fn(x)).astype(numpy_dtype(result_e))
             r = fn(_wide(x))
         if is_float(e):
-            return to_float(_nan_sign(name, r, result_e), numpy_dtype(result_e))
+            return to_float(_nan_sign(impl, r, result_e), numpy_dtype(result_e))
         return np.asarray(r).astype(numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
@@ -99,6 +96,8 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
         if fn is None:
             raise _undefined(name, e)
         with np.errstate(all="ignore"):
+            if impl.in_element_type:
+                return np.asarray(fn(a, b))
             if is_float(e) and _native(fn, (a, b), result_e):
                 return fn(a, b)
             if getattr(fn, "native_complex", False):  # rounds each step in the element type
@@ -106,7 +105,7 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
             r = fn(_wide(a), _wide(b))
             if not is_float(e):  # complex: one rounding, overflow to inf
                 return r.astype(numpy_dtype(result_e))
-        return to_float(_nan_sign(name, r, result_e), numpy_dtype(result_e))
+        return to_float(_nan_sign(impl, r, result_e), numpy_dtype(result_e))
     if is_bool(e):
         if impl.bool is None:
             raise _undefined(name, e)
@@ -129,9 +128,12 @@ def apply(op: Operation | type[Operation], arrays: list[np.ndarray], e: Attribut
     if impl is None:
         raise RunError(f"'{op.name}' declares no elementwise implementation")
     name = op.name.split(".", 1)[-1]
-    if len(arrays) == 1:
-        return unary(impl, name, arrays[0], e, result_e)
-    return binary(impl, name, arrays[0], arrays[1], e, result_e)
+    try:
+        if len(arrays) == 1:
+            return unary(impl, name, arrays[0], e, result_e)
+        return binary(impl, name, arrays[0], arrays[1], e, result_e)
+    except UndefinedOperands as err:
+        raise RunError(f"'{op.name}' {err}") from None
 
 
 def _total_order_key(x: np.ndarray) -> np.ndarray:

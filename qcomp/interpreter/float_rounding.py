@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcomp.quant.float_storage import E8M0, NO_INF_NAN, narrow_float, round_float64
+from qcomp.quant.float_storage import E8M0, NO_INF_NAN, round_float64, to_float
 
 __all__ = ["NO_INF_NAN", "round_float64", "to_float", "widen"]
 
@@ -29,13 +29,3 @@ def widen(x: np.ndarray) -> np.ndarray:
     if a.dtype.name == E8M0:
         f = np.where(a.view(np.uint8) == 0xFF, np.inf, f)
     return f
-
-
-def to_float(f: np.ndarray, dt: np.dtype) -> np.ndarray:
-    """float64 (or narrower) values as dtype `dt`, rounded once (APFloat's specials)."""
-    a = np.asarray(f)
-    dt = np.dtype(dt)
-    if dt.kind == "V":
-        return narrow_float(a, dt)
-    with np.errstate(all="ignore"):
-        return a.astype(dt)

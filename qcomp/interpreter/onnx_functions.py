@@ -1,5 +1,6 @@
 """Interpreter implementations of the `onnx` dialect's Constant, NoValue, Custom,
-quantize, quantized and reduce ops (the float ops are onnx_float_functions').
+quantize, quantized and reduce ops (the float ops run as their
+declared lowerings: onnx_float_functions).
 
 Values are NumPy arrays as qcomp holds them (`qcomp.interpreter.values`); an absent
 optional input (`onnx.NoValue`) is None; strings are object arrays of `str`. The formulas

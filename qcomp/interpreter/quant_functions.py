@@ -33,7 +33,7 @@ class QuantFunctions(InterpreterFunctions):
     @impl(quant.DequantizeCastOp)
     def run_dcast(self, interpreter: Interpreter, op, args):
         if quant_of(op.arg.type) is None:
-            raise RunError("quant.dcast needs a quantized operand")
+            raise RunError(f"{op.name} needs a quantized operand")
         r = self.sem.dequantize(np.asarray(args[0]), op.arg.type)
         return (to_float(r, numpy_dtype(element_type(op.res.type))),)
 

@@ -17,18 +17,17 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, OpImplResult
-from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.dialects.facts import Elementwise
+from qcomp.dialects.facts import Elementwise, WorkingMemory
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
-from qcomp.interpreter.probe_functions import RunOutput
+from qcomp.interpreter.probe_functions import ProbeFunctions, RunOutput
 from qcomp.interpreter.collective_functions import CollectiveFunctions, set_process
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.errors import fmt_bytes as _fmt_bytes
-from qcomp.interpreter.func_functions import FuncReturnFunctions
+from qcomp.interpreter.func_functions import FuncFunctions
 from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.stablehlo_control_functions import Token
@@ -65,21 +64,11 @@ def _nbytes(t) -> int:
 
 
 def _working_bytes(op: Operation) -> int:
-    """Bytes an op may hold at once: results plus contraction scratch (float64 operands/patches)."""
+    """Bytes an op may hold at once: its results plus the scratch it declares
+    (`WorkingMemory`: a contraction's float64 operands and patches)."""
     total = sum(_nbytes(r.type) for r in op.results)
-    if isinstance(op, sh.DotGeneralOp | sh.DotOp | sh.ConvolutionOp):
-        try:
-            shapes = [shape_of(o.type) for o in op.operands]
-            out = shape_of(op.results[0].type)
-        except RunError:  # dynamic shapes: only the results' bytes are estimated
-            return total
-        total += 8 * sum(math.prod(s) for s in shapes) + 8 * math.prod(out)
-        if isinstance(op, sh.ConvolutionOp):
-            # patches: every output position times every kernel tap and input feature
-            o = max(out[op.dimension_numbers.output_feature_dimension], 1)
-            groups = int(op.feature_group_count)
-            total += 8 * (math.prod(out) // o) * (math.prod(shapes[1]) // o) * groups
-    return total
+    scratch = op.get_trait(WorkingMemory)
+    return total if scratch is None else total + scratch.scratch(op)
 
 
 class QcompInterpreter(Interpreter):
@@ -161,39 +150,79 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     interp = QcompInterpreter(module)
     interp.max_memory = max_memory
     interp.register_implementations(FuncFunctions())
-    interp.register_implementations(FuncReturnFunctions())
     interp.elementwise = StablehloFunctions(semantics)
     interp.register_implementations(interp.elementwise)
     interp.register_implementations(CheckFunctions())
     interp.register_implementations(BuiltinFunctions())
-    for extra in _optional_functions(semantics):
+    for extra in dialect_functions(_dialects_of(module), semantics):
         interp.register_implementations(extra)
     return interp
 
 
-def _optional_functions(semantics) -> list:
-    """Interpreter functions of the other dialects (chlo, quant, tosa, arith, math)."""
-    from qcomp.interpreter.arith_functions import ArithFunctions
-    from qcomp.interpreter.chlo_functions import ChloFunctions
-    from qcomp.interpreter.dynamic_functions import DynamicFunctions
-    from qcomp.interpreter.linalg_functions import LinalgFunctions
-    from qcomp.interpreter.random_functions import RandomFunctions
-    from qcomp.interpreter.math_functions import MathFunctions
-    from qcomp.interpreter.onnx_float_functions import OnnxFloatFunctions
-    from qcomp.interpreter.onnx_functions import OnnxFunctions
-    from qcomp.interpreter.quant_functions import QuantFunctions
-    from qcomp.interpreter.rowwise_functions import RowwiseFunctions
-    from qcomp.interpreter.probe_functions import ProbeFunctions
-    from qcomp.interpreter.shape_functions import ShapeFunctions
-    from qcomp.interpreter.stablehlo_control_functions import StablehloControlFunctions
-    from qcomp.interpreter.stablehlo_scatter_functions import StablehloScatterFunctions
-    from qcomp.interpreter.tosa_functions import TosaFunctions
+def _dialects_of(module: ModuleOp) -> set[str]:
+    return {op.name.partition(".")[0] for op in module.walk()}
 
-    return [ChloFunctions(), QuantFunctions(semantics), TosaFunctions(), ArithFunctions(),
-            MathFunctions(), RowwiseFunctions(), ShapeFunctions(),
-            StablehloControlFunctions(), StablehloScatterFunctions(), ProbeFunctions(),
-            DynamicFunctions(), LinalgFunctions(), CollectiveFunctions(), RandomFunctions(),
-            OnnxFunctions(), OnnxFloatFunctions()]
+
+def _functions_of(dialect: str, semantics: str | QuantSemantics) -> list:
+    """The interpreter functions of the ops of `dialect`, imported here: a run loads
+    only those of the dialects its program uses (no numba without a rowwise op, no
+    onnx functions without an onnx op)."""
+    if dialect == "stablehlo":
+        from qcomp.interpreter.dynamic_functions import DynamicFunctions
+        from qcomp.interpreter.linalg_functions import LinalgFunctions
+        from qcomp.interpreter.random_functions import RandomFunctions
+        from qcomp.interpreter.stablehlo_control_functions import StablehloControlFunctions
+        from qcomp.interpreter.stablehlo_scatter_functions import StablehloScatterFunctions
+
+        return [StablehloControlFunctions(), StablehloScatterFunctions(), DynamicFunctions(),
+                LinalgFunctions(), CollectiveFunctions(), RandomFunctions()]
+    if dialect == "chlo":
+        from qcomp.interpreter.chlo_functions import ChloFunctions
+
+        return [ChloFunctions()]
+    if dialect == "quant":
+        from qcomp.interpreter.quant_functions import QuantFunctions
+
+        return [QuantFunctions(semantics)]
+    if dialect == "tosa":
+        from qcomp.interpreter.tosa_functions import TosaFunctions
+
+        return [TosaFunctions()]
+    if dialect == "arith":
+        from qcomp.interpreter.arith_functions import ArithFunctions
+
+        return [ArithFunctions()]
+    if dialect == "math":
+        from qcomp.interpreter.math_functions import MathFunctions
+
+        return [MathFunctions()]
+    if dialect == "rowwise":
+        from qcomp.interpreter.rowwise_functions import RowwiseFunctions
+
+        return [RowwiseFunctions()]
+    if dialect in ("shape", "tensor"):
+        from qcomp.interpreter.shape_functions import ShapeFunctions
+
+        return [ShapeFunctions()]
+    if dialect == "check":
+        return [ProbeFunctions()]
+    if dialect == "interpreter":
+        return [ProbeFunctions(), CollectiveFunctions()]
+    if dialect == "onnx":
+        from qcomp.interpreter.onnx_float_functions import onnx_float_functions
+        from qcomp.interpreter.onnx_functions import OnnxFunctions
+
+        return [OnnxFunctions(), onnx_float_functions()]
+    return []
+
+
+def dialect_functions(dialects: set[str], semantics: str | QuantSemantics = "spec") -> list:
+    """The interpreter functions the ops of `dialects` need, one of each class."""
+    chosen: dict[type, object] = {}
+    for dialect in sorted(dialects):
+        for functions in _functions_of(dialect, semantics):
+            chosen.setdefault(type(functions), functions)
+    return list(chosen.values())
 
 
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),

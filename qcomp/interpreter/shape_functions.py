@@ -33,7 +33,7 @@ class ShapeFunctions(InterpreterFunctions):
         at = int(args[1])
         at = at + len(extents) if at < 0 else at
         if not 0 <= at <= len(extents):
-            raise RunError(f"shape.split_at: index {int(args[1])} out of range for "
+            raise RunError(f"{op.name}: index {int(args[1])} out of range for "
                            f"{len(extents)} extents", op)
         return (extents[:at].copy(), extents[at:].copy())
 
@@ -49,6 +49,6 @@ class ShapeFunctions(InterpreterFunctions):
         x = np.asarray(args[0])
         extents = tuple(int(d) for d in np.asarray(args[1]).reshape(-1))
         if math.prod(extents) != x.size:
-            raise RunError(f"tensor.reshape: {x.size} elements cannot take the shape "
+            raise RunError(f"{op.name}: {x.size} elements cannot take the shape "
                            f"{list(extents)}", op)
         return (x.reshape(extents),)

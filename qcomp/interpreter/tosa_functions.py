@@ -69,7 +69,7 @@ class TosaFunctions(InterpreterFunctions):
                              input_unsigned=False, output_unsigned=op.is_output_unsigned,
                              out_bitwidth=out_w, out_signed=out_signed)
         except RescaleError as e:
-            raise RunError(f"tosa.rescale: {e}") from None
+            raise RunError(f"{op.name}: {e}") from None
         return (to_type(r, out_e),)
 
     def _binary(self, op, args):
@@ -104,7 +104,7 @@ class TosaFunctions(InterpreterFunctions):
             p = (p + (1 << (sh - 1))) >> sh
             lo, hi = storage_range(32, True)
             if np.any((p < lo) | (p > hi)):
-                raise RunError("tosa.mul: shifted product out of i32 range")
+                raise RunError(f"{op.name}: shifted product out of i32 range")
             return (to_type(p, out_e),)
         if is_int(e):
             return (to_type(a.astype(np.int64) * b.astype(np.int64), out_e),)

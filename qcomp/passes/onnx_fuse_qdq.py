@@ -11,7 +11,8 @@ A group DequantizeLinear -> target -> QuantizeLinear becomes
 | Concat | com.microsoft QLinearConcat(y_scale, y_zp, x1, s1, z1, ...) |
 | Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather | the op on the integers (the pair dropped) |
 
-when onnxruntime's selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
+(the target op's declared `QdqRole`: its selector and fused form) when onnxruntime's
+selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
 refuse stays, with a remark giving the selector's reason. An absent zero point becomes a
 zero constant (the fused ops take one). `onnx-unfuse-qdq` is the inverse.
 """
@@ -21,22 +22,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.onnx import core
-from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import quantized as oz
 from qcomp.dialects.onnx.core import ConstantOp, CustomOp
 from qcomp.passes.onnx_qdq import groups
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-fuse-qdq"
-CONTRIB = {fo.AddOp: "QLinearAdd", fo.MulOp: "QLinearMul", fo.SigmoidOp: "QLinearSigmoid",
-           fo.GlobalAveragePoolOp: "QLinearGlobalAveragePool", fo.ConcatOp: "QLinearConcat"}
 
 
 def zero_point(rewriter: PatternRewriter, anchor: Operation, zp: SSAValue, scale: SSAValue,
@@ -70,32 +73,30 @@ class FuseQDQ(RewritePattern):
         q = g.q
         out_t = q.y.type
         yz = zero_point(rewriter, op, q.y_zero_point, q.y_scale, out_t)
-        kind = groups.KIND[type(op)]
-        if kind == "drop":
+        role = core.qdq_role(op)
+        assert role is not None
+        if role.selector == "drop":
             operands = list(op.operands)
             operands[0] = g.dqs[0].x
             new = op.create(operands=operands, result_types=[out_t],
                             properties=dict(op.properties), attributes=dict(op.attributes))
-        elif isinstance(op, fo.MatMulOp):
+        elif role.selector == "matmul":
             new = oz.QLinearMatMulOp.create(
                 operands=[*_triple(rewriter, op, g.dqs[0]), *_triple(rewriter, op, g.dqs[1]),
                           q.y_scale, yz], result_types=[out_t])
-        elif isinstance(op, fo.ConvOp):
-            bias = g.dqs[2].x if len(g.dqs) == 3 else op.B
+        elif role.selector == "conv":
+            bias = g.dqs[2].x if len(g.dqs) == 3 else op.operands[2]
             new = oz.QLinearConvOp.create(
                 operands=[*_triple(rewriter, op, g.dqs[0]), *_triple(rewriter, op, g.dqs[1]),
                           q.y_scale, yz, bias], result_types=[out_t],
                 properties=dict(op.properties))
-        elif isinstance(op, fo.ConcatOp):
+        else:  # a com.microsoft QLinear op: the op's attributes, then the declared ones
             ins = [v for dq in g.dqs for v in _triple(rewriter, op, dq)]
-            new = CustomOp([q.y_scale, yz, *ins], [out_t], "QLinearConcat", "com.microsoft",
-                           {"axis": IntegerAttr(core.attr(op, "axis"), core.SI64)})
-        else:
-            ins = [v for dq in g.dqs for v in _triple(rewriter, op, dq)]
-            attrs = ({"channels_last": IntegerAttr(0, core.SI64)}
-                     if isinstance(op, fo.GlobalAveragePoolOp) else {})
-            new = CustomOp([*ins, q.y_scale, yz], [out_t], CONTRIB[type(op)], "com.microsoft",
-                           attrs)
+            attrs = {k: groups.as_si64(v) for k, v in op.properties.items()}
+            attrs |= {k: IntegerAttr(v, core.SI64) for k, v in role.fused_attrs.items()}
+            out = [q.y_scale, yz]
+            operands = [*out, *ins] if role.selector == "variadic" else [*ins, *out]
+            new = CustomOp(operands, [out_t], role.fused, "com.microsoft", attrs)
         rewriter.insert(new, _before(op))
         rewriter.replace(q, [], [new.results[0]])
         rewriter.erase(op)

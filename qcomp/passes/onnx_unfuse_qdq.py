@@ -7,6 +7,8 @@ the QDQ group it stands for (onnxruntime's QDQ format, what `quantize_static` wi
     com.microsoft QLinearAdd / QLinearMul / QLinearSigmoid / QLinearGlobalAveragePool /
     QLinearConcat                                ->  Q(Add / Mul / Sigmoid / GlobalAveragePool / Concat(DQ...))
 
+(the float op is the one whose declared `QdqRole` fuses to the QLinear op).
+
 A per-channel weight scale dequantizes along axis 0 (Conv's output channels) or 1
 (MatMul's columns); the bias scale is `Mul(x_scale, w_scale)` (the scale QLinearConv
 gives its int32 bias, a float32 constant when both scales are constants). Data-movement ops on integers stay as they are (their scale is
@@ -32,15 +34,14 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects.onnx import core
-from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx import quantized as oz
+from qcomp.dialects.onnx.float_ops import MulOp
 from qcomp.passes.onnx_legalize_qdq_to_quant import constant_values
+from qcomp.passes.onnx_qdq import groups
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-unfuse-qdq"
-TARGETS = {"QLinearAdd": fo.AddOp, "QLinearMul": fo.MulOp, "QLinearSigmoid": fo.SigmoidOp,
-           "QLinearGlobalAveragePool": fo.GlobalAveragePoolOp, "QLinearConcat": fo.ConcatOp}
 
 
 class _Emit:
@@ -81,7 +82,7 @@ def _bias_scale(b: _Emit, sx: SSAValue, sw: SSAValue) -> SSAValue:
     x, w = constant_values(sx), constant_values(sw)
     st = sw.type
     if x is None or w is None:
-        return b.add(fo.MulOp.create(operands=[sx, sw], result_types=[st]))
+        return b.add(MulOp.create(operands=[sx, sw], result_types=[st]))
     prod = (x.astype(np.float32) * w.astype(np.float32)).reshape(-1)
     attr = DenseIntOrFPElementsAttr.from_list(st, [float(v) for v in prod])  # type: ignore[arg-type]
     return b.add(core.ConstantOp(attr, st))
@@ -93,8 +94,8 @@ class UnfuseQDQ(RewritePattern):
         if isinstance(op, oz.QLinearMatMulOp):
             a = b.dq(op.a, op.a_scale, op.a_zero_point)
             w = b.dq(op.b, op.b_scale, op.b_zero_point, 1 if _per_channel(op.b_scale) else None)
-            y = b.add(fo.MatMulOp.create(operands=[a, w],
-                                         result_types=[_float(op.y.type, op.y_scale)]))
+            y = b.add(groups.target_of(op).create(
+                operands=[a, w], result_types=[_float(op.y.type, op.y_scale)]))
             rewriter.replace(op, [], [b.q(y, op.y_scale, op.y_zero_point, op.y.type)])
             return
         if isinstance(op, oz.QLinearConvOp):
@@ -105,31 +106,34 @@ class UnfuseQDQ(RewritePattern):
                 s = _bias_scale(b, op.x_scale, op.w_scale)
                 zero = b.add(core.NoValueOp())
                 bias = b.dq(bias, s, zero, 0 if _per_channel(op.w_scale) else None)
-            y = b.add(fo.ConvOp.create(operands=[x, w, bias],
-                                       result_types=[_float(op.y.type, op.y_scale)],
-                                       properties=dict(op.properties)))
+            y = b.add(groups.target_of(op).create(
+                operands=[x, w, bias], result_types=[_float(op.y.type, op.y_scale)],
+                properties=dict(op.properties)))
             rewriter.replace(op, [], [b.q(y, op.y_scale, op.y_zero_point, op.y.type)])
             return
         if not isinstance(op, core.CustomOp) or op.function_name is None:
             return
         fn = op.function_name.data
-        target = TARGETS.get(fn)
+        target = groups.targets().get(fn)
         if target is None:
             return
+        role, onnx_facts = core.qdq_role(target), core.facts(target)
+        assert role is not None and onnx_facts is not None
         ins = list(op.inputs)
-        if fn == "QLinearGlobalAveragePool" and core.attr(op, "channels_last"):
-            remark(op, f"{PASS}: QLinearGlobalAveragePool with channels_last = 1 has no "
-                       "ONNX GlobalAveragePool (NCHW only); it stays")
-            return
-        if fn == "QLinearConcat":
+        for k, v in role.fused_attrs.items():
+            if core.attr(op, k) not in (None, v):
+                remark(op, f"{PASS}: {fn} with {k} = {core.attr(op, k)} has no ONNX "
+                           f"{onnx_facts.op_type}; it stays")
+                return
+        if role.selector == "variadic":
             ys, yz, triples = ins[0], ins[1], ins[2:]
             ins_f = [b.dq(*triples[i:i + 3]) for i in range(0, len(triples), 3)]
-            props = {"axis": IntegerAttr(core.attr(op, "axis"), core.SI64)}
         else:
-            n = 1 if fn in ("QLinearSigmoid", "QLinearGlobalAveragePool") else 2
+            n = 1 if role.selector == "unary" else 2
             ins_f = [b.dq(*ins[3 * i:3 * i + 3]) for i in range(n)]
             ys, yz = ins[3 * n], ins[3 * n + 1] if len(ins) > 3 * n + 1 else b.add(core.NoValueOp())
-            props = {}
+        defs = target.get_irdl_definition().properties
+        props = {k: groups.as_si64(v) for k, v in op.attributes.items() if k in defs}
         out = op.results[0]
         y = b.add(target.create(operands=ins_f, result_types=[_float(out.type, ys)],
                                 properties=props))

@@ -42,11 +42,15 @@ class LegalizeRowwise(RewritePattern):
         if op.dialect_name() != "rowwise":
             return
         b = Builder(rewriter, op)
-        result = self._lower(op, b)
+        result = self._lower(op, b, self.guard == "check")
         rewriter.replace(op, [], [result])
 
+    def __init__(self, guard: str):
+        super().__init__()
+        self.guard = guard
+
     @staticmethod
-    def _lower(op: Operation, b: Builder):
+    def _lower(op: Operation, b: Builder, check: bool):
         kind = type(op)
         if kind in _QUANTIZE:
             return _QUANTIZE[kind](b, op.operands[0])
@@ -64,14 +68,18 @@ class LegalizeRowwise(RewritePattern):
                       | rw.SparseLengthsWeightedSumOp):
             lengths = b.convert(op.lengths, i64)
             starts = bags.starts_from_lengths(b, lengths)
-            return bags.bag_reduce(b, op.data, op.indices, starts, lengths, op.bits, cols,
-                                   op.weights, op.MEAN)
-        if isinstance(op, rw.EmbeddingBagRowwiseOffsetsOp):
+            total, mean = True, op.MEAN
+        elif isinstance(op, rw.EmbeddingBagRowwiseOffsetsOp):
             starts, lengths = bags.bags_from_offsets(b, b.convert(op.offsets, i64),
                                                      shape(op.indices)[0], op.include_last_offset)
-            return bags.bag_reduce(b, op.data, op.indices, starts, lengths, op.bits, cols,
-                                   op.weights, False)
-        raise PassDiagnostic(op, f"{PASS}: no lowering for '{op.name}'")
+            total, mean = False, False
+        else:
+            raise PassDiagnostic(op, f"{PASS}: no lowering for '{op.name}'")
+        rows = shape(op.data)[0]
+        ok = bags.bags_valid(b, op.indices, rows, starts, lengths, total)
+        acc = bags.bag_reduce(b, op.data, op.indices, starts, lengths, op.bits, cols,
+                              op.weights, mean)
+        return bags.guard(b, ok, acc, check)
 
 
 @dataclass(frozen=True)
@@ -94,17 +102,34 @@ class RowwiseLegalizeToStablehloPass(ModulePass):
       f64 bits, then `convert` to f32.
     - bags: `gather` of the indexed rows, decode as above, segment starts from the
       lengths by an iota-masked `reduce` (or PyTorch's offsets by `slice`), then one
-      step per possible entry (N steps for N indices, unrolled): `gather` of entry k
-      of every segment, `fma(scale, q, acc + bias)`, `select` on `k < length`; the mean
-      multiplies by `1 / length`.
+      `while` over the steps k < max(lengths): `gather` of entry k of every segment,
+      `fma(scale, q, acc + bias)`, `select` on `k < length` (a fixed number of ops
+      whatever the number of indices); the mean multiplies by `1 / length`.
+    - NaN: the first NaN operand of each add, multiply and fma (torch's), made
+      explicit with `select`.
 
-    Not lowered: nothing. Not checked after lowering: what the interpreter reports as a
-    run error (an index outside the table: `gather` clamps it; lengths not adding up to
-    the number of indices; a random-format header that disagrees with `bitwidth`).
+    Bad bag input (an index outside the table, a negative length, lengths not adding
+    up to the number of indices, offsets out of order or past them): the result is
+    all NaN and, with `guard=check` (the default), a `check.expect_eq_const` of the
+    validity flag against true fails at run time; `guard=nan` leaves the check out
+    (for programs whose consumer has no `check` dialect, or bags in called
+    functions, where the xla backend refuses checks). Not checked after lowering: a
+    random-format header that disagrees with `bitwidth`.
     """
 
     name = "rowwise-legalize-to-stablehlo"
+    guard: str = "check"
+    """`check` or `nan`: what a lowered bag does with bad indices or lengths."""
+
+    def numerics_contract(self) -> tuple[str, int, bool]:
+        """For `qcomp-opt --verify-numerics`: bit for bit, NaN payloads included (the
+        formats follow torch's kernels to the NaN)."""
+        return ("spec", 0, True)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.guard not in ("check", "nan"):
+            raise PassDiagnostic(op, f"{self.name}: guard must be check or nan, got "
+                                     f"'{self.guard}'")
         refuse_float_storage(op, self.name)
-        PatternRewriteWalker(LegalizeRowwise(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(LegalizeRowwise(self.guard),
+                             apply_recursively=False).rewrite_module(op)

@@ -77,6 +77,16 @@ def narrow_float(a, dt) -> np.ndarray:
     return out
 
 
+def to_float(f: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """float64 (or narrower) values as dtype `dt`, rounded once (APFloat's specials)."""
+    a = np.asarray(f)
+    dt = np.dtype(dt)
+    if dt.kind == "V":
+        return narrow_float(a, dt)
+    with np.errstate(all="ignore"):
+        return a.astype(dt)
+
+
 @ieee
 def round_to_float(x, kind, saturate: bool = True) -> np.ndarray:
     """`x` rounded to the nearest value of float type `kind`, ties to even, in one step.

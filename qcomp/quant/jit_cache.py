@@ -7,20 +7,20 @@ defined in the kernel modules (`qcomp/quant/rowwise*.py`) are stamped instead wi
 hash of all of those files: any edit to any of them recompiles them all once.
 Importing this module registers the stamp (before the kernel modules define their
 functions: `rowwise_jit` imports it first).
+
+Where: `NUMBA_CACHE_DIR` when it is set (numba's own rule), else the per-user
+`cache_dir()`: `$XDG_CACHE_HOME/qcomp/numba` or `~/.cache/qcomp/numba`, never the
+source tree (a subdirectory per checkout, numba's hash of its path).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 
-from numba.core.caching import (
-    CacheImpl,
-    InTreeCacheLocator,
-    UserProvidedCacheLocator,
-    UserWideCacheLocator,
-)
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 
 KERNEL_DIR = Path(__file__).resolve().parent
 KERNEL_GLOB = "rowwise*.py"
@@ -64,18 +64,37 @@ class _KernelStampMixin:
         return _stamp()
 
 
+def cache_dir() -> Path:
+    """`$XDG_CACHE_HOME/qcomp/numba`, else `~/.cache/qcomp/numba`."""
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "qcomp" / "numba"
+
+
 class KernelUserProvidedLocator(_KernelStampMixin, UserProvidedCacheLocator):
     """The kernels' cache under `NUMBA_CACHE_DIR` when it is set."""
 
 
-class KernelInTreeLocator(_KernelStampMixin, InTreeCacheLocator):
-    """The kernels' cache in the package's `__pycache__` (a writable checkout)."""
+class KernelUserCacheLocator(_KernelStampMixin, UserProvidedCacheLocator):
+    """The kernels' cache in `cache_dir()` (numba's `UserProvidedCacheLocator` with
+    that root in place of `NUMBA_CACHE_DIR`)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(cache_dir() / self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _is_kernel_file(py_file):
+            return None
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:     # not writable: numba's other locators (or no cache)
+            return None
+        return self
 
 
-class KernelUserWideLocator(_KernelStampMixin, UserWideCacheLocator):
-    """The kernels' cache in the user's cache directory (a read-only install)."""
-
-
-if KernelInTreeLocator not in CacheImpl._locator_classes:
-    CacheImpl._locator_classes[:0] = [KernelUserProvidedLocator, KernelInTreeLocator,
-                                      KernelUserWideLocator]
+if KernelUserCacheLocator not in CacheImpl._locator_classes:
+    CacheImpl._locator_classes[:0] = [KernelUserProvidedLocator, KernelUserCacheLocator]

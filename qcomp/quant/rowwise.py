@@ -32,23 +32,93 @@ Formats (C = columns of the float row, W = bytes of the fused row):
   read back with the 8-bit dequantization.
 - the random format (`FloatToFusedRandRowwiseQuantized`): `qcomp.quant.rowwise_rand`.
 
-NaN inputs are outside the formats' contract (C++ `<` comparisons decide what a NaN
-does); infinities and huge finite ranges follow the kernels exactly.
+NaN, infinities and huge finite ranges follow fbgemm's AVX2 kernels bit for bit in
+the fused formats (a NaN drops out of the extremes with the values before it in its
+8-lane vector: `rowwise_kernels._fbgemm_in_order`); in the fake and random formats a
+row holding a NaN has NaN extremes (no oracle to follow).
+
+Kernels: the loops run as numba code (`rowwise_kernels`, `rowwise_bag_kernels`,
+`rowwise_rand_kernels`; `pip install 'qcomp[fast]'`) or, without numba or with
+`QCOMP_ROWWISE_KERNELS=numpy`, as their NumPy twins in `rowwise_numpy` (same bytes,
+10-85x torch's time where numba takes 0.7-1.8x). numba is imported when a kernel
+first runs.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
+
 import numpy as np
 
-from qcomp.quant import rowwise_kernels as kernels
-from qcomp.quant.rowwise_kernels import EPSILON_8BIT, F32, FLT_MAX
+from qcomp.quant import rowwise_numpy
+from qcomp.quant.rowwise_base import (  # noqa: F401 (the formats' constants, re-exported)
+    EPSILON_8BIT,
+    F32,
+    FLT_MAX,
+    fma_f32,
+    nan_first,
+)
 from qcomp.quant.threads import for_blocks
 
 NBIT_BITS = (2, 4)
+KERNELS_ENV = "QCOMP_ROWWISE_KERNELS"
+"""`numba`, `numpy`, or unset / `auto` (numba when it is installed)."""
+_NUMBA_MODULES = ("rowwise_kernels", "rowwise_bag_kernels", "rowwise_rand_kernels")
+_backend: str | None = None
+_kernels: dict[tuple[str, str], object] = {}
 
 
 class RowwiseError(ValueError):
     """Input the rowwise kernels reject (bad layout, out-of-range index, ...)."""
+
+
+# ---------------------------------------------------------------------------
+# Kernels: numba or NumPy
+# ---------------------------------------------------------------------------
+def numba_available() -> bool:
+    """numba and llvmlite are installed (the `fast` extra)."""
+    return all(importlib.util.find_spec(m) is not None for m in ("numba", "llvmlite"))
+
+
+def kernel_backend() -> str:
+    """`numba` or `numpy`: `set_kernel_backend`'s choice, else `QCOMP_ROWWISE_KERNELS`,
+    else numba when it is installed."""
+    choice = _backend or os.environ.get(KERNELS_ENV, "").strip().lower() or "auto"
+    if choice == "auto":
+        return "numba" if numba_available() else "numpy"
+    if choice not in ("numba", "numpy"):
+        raise RowwiseError(f"{KERNELS_ENV} must be numba, numpy or auto, got {choice!r}")
+    if choice == "numba" and not numba_available():
+        raise RowwiseError("the numba rowwise kernels need numba and llvmlite "
+                           "(pip install 'qcomp[fast]')")
+    return choice
+
+
+def set_kernel_backend(name: str | None) -> None:
+    """Run the rowwise loops as `numba` or `numpy` code from now on (None: back to
+    `QCOMP_ROWWISE_KERNELS` / the default)."""
+    global _backend
+    if name not in (None, "numba", "numpy", "auto"):
+        raise RowwiseError(f"rowwise kernels are numba, numpy or auto, got {name!r}")
+    _backend = name
+    kernel_backend()
+
+
+def kernel(name: str):
+    """The loop kernel `name` of the chosen backend (numba modules imported here, on
+    first use)."""
+    backend = kernel_backend()
+    fn = _kernels.get((backend, name))
+    if fn is None:
+        modules = _NUMBA_MODULES if backend == "numba" else ("rowwise_numpy",)
+        for m in modules:
+            fn = getattr(importlib.import_module(f"qcomp.quant.{m}"), name, None)
+            if fn is not None:
+                break
+        _kernels[(backend, name)] = fn
+    return fn
 
 
 # ---------------------------------------------------------------------------
@@ -96,53 +166,16 @@ def as_rows(x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x, dtype=F32).reshape(-1, x.shape[-1])
 
 
-def fma_f32(a, b, c, integer_factor: bool = False) -> np.ndarray:
-    """float32 `a * b + c` rounded once (C's `fmaf`), for float32 operands (broadcast).
-
-    The product is exact in float64 (24 + 24 bits); `s = p + c` in float64 is rounded
-    once. Rounding `s` to float32 is then correct unless `s` is exactly halfway between
-    two float32 values while `p + c` is not (double rounding): only there the exact
-    error `e = (p + c) - s` (Knuth's TwoSum) moves `s` one float64 ulp toward the true
-    sum (round to odd), which float32 rounding then resolves correctly. Candidates are
-    the float32 midpoints (the low 29 of 52 fraction bits are 1000...0) and, unless
-    `integer_factor` (`a` or `b` holds integers: then `p + c` is a multiple of 2^-149
-    and exact wherever it is below 2^-126), the float32 subnormal range."""
-    # same-dtype ufuncs: NumPy's mixed-dtype loops are several times slower
-    a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
-    with np.errstate(invalid="ignore", over="ignore"):
-        s = np.multiply(a, b)
-        s = np.add(s, c, out=s) if np.broadcast_shapes(s.shape, c.shape) == s.shape else s + c
-        bits = s.view(np.int64)
-        tmp = np.bitwise_and(bits, 0x1FFFFFFF)
-        cand = tmp == 0x10000000
-        if not integer_factor:
-            cand |= (np.abs(s) < 2.0 ** -126) & (s != 0)
-        idx = np.flatnonzero(cand)
-        if idx.size:
-            where = np.unravel_index(idx, s.shape)
-            pa = np.broadcast_to(a, s.shape)[where]
-            pb = np.broadcast_to(b, s.shape)[where]
-            cc = np.broadcast_to(c, s.shape)[where]
-            pc = pa * pb
-            sc = s[where]
-            bb = sc - pc
-            err = (pc - (sc - bb)) + (cc - bb)
-            b64 = sc.view(np.int64)
-            fix = (err != 0) & np.isfinite(sc)
-            up = (err > 0) == (sc > 0)
-            s[where] = np.where(fix, np.where(up, b64 + 1, b64 - 1), b64).view(np.float64)
-        return s.astype(F32)
-
-
 # ---------------------------------------------------------------------------
 # Row extremes (the loops: qcomp.quant.rowwise_kernels, on threads by row blocks)
 # ---------------------------------------------------------------------------
-def _min_max(kernel, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _min_max(name: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = np.ascontiguousarray(x, F32)
     r, c = x.shape
     mn, mx = np.empty(r, F32), np.empty(r, F32)
     ib = x.view(np.int32)
-    for_blocks(r, c, lambda a, b: kernel(x, ib, mn, mx, a, b))
+    run = kernel(name)
+    for_blocks(r, c, lambda a, b: run(x, ib, mn, mx, a, b))
     return mn, mx
 
 
@@ -150,25 +183,26 @@ def fbgemm_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row minimum and maximum of a float32 [R, C] as fbgemm's AVX2 quantizers find
     them: `min(FLT_MAX, row min)`, `max(-FLT_MAX, row max)`, of equal zeros the last of
     the first lane holding one, else the first of the remaining C % 8 columns
-    (`rowwise_kernels._fbgemm_in_order`); NaN, NaN for a row holding a NaN."""
-    return _min_max(kernels.fbgemm_min_max_rows, x)
+    (`rowwise_kernels._fbgemm_in_order`, which says what a NaN does)."""
+    return _min_max("fbgemm_min_max_rows", x)
 
 
 def first_min_max(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row extremes of a float32 [R, C >= 1] as a scalar loop keeping the first of
     equal values finds them (`std::min_element` / `std::max_element`, Caffe2's random
     quantizer): of several zeros the first one's sign."""
-    return _min_max(kernels.first_min_max_rows, x)
+    return _min_max("first_min_max_rows", x)
 
 
-def _quantize(kernel, x: np.ndarray, width_of, *args) -> np.ndarray:
+def _quantize(name: str, x: np.ndarray, width_of, *args) -> np.ndarray:
     """Run a quantize kernel over the rows of x into fused rows of `width_of(C)` bytes."""
+    run = kernel(name)
     rows = as_rows(x)
     r, c = rows.shape
     width = width_of(c)
     out = np.empty((r, width), np.uint8)
     ib = rows.view(np.int32)
-    for_blocks(r, c, lambda a, b: kernel(rows, ib, out, *args, a, b))
+    for_blocks(r, c, lambda a, b: run(rows, ib, out, *args, a, b))
     return out.reshape(np.shape(x)[:-1] + (width,))
 
 
@@ -179,7 +213,7 @@ def float_to_fused_8bit(x: np.ndarray) -> np.ndarray:
     """Caffe2's `FloatToFused8BitRowwiseQuantized` = PyTorch's
     `embedding_bag_byte_prepack` (module docstring for the formulas)."""
     x = np.asarray(x)
-    return _quantize(kernels.quantize_8bit, x, lambda c: c + 8)
+    return _quantize("quantize_8bit", x, lambda c: c + 8)
 
 
 def _fused_rows(data: np.ndarray, min_width: int) -> np.ndarray:
@@ -191,6 +225,23 @@ def _fused_rows(data: np.ndarray, min_width: int) -> np.ndarray:
     return np.ascontiguousarray(data).reshape(-1, data.shape[-1])
 
 
+def _nan_rows_again(name: str, rows: np.ndarray, dtype, at: int, out: np.ndarray,
+                    *args) -> None:
+    """After a numba dequantization: the rows whose scale or bias (`dtype` at byte
+    `at`) is not finite, again with the NumPy twin. LLVM may swap the operands of an
+    add or an fma, which changes only which NaN comes out; the NumPy code keeps
+    fma_f32's order (torch's)."""
+    if kernel_backend() != "numba" or not len(rows):
+        return
+    n = np.dtype(dtype).itemsize
+    params = np.ascontiguousarray(rows[:, at:at + 2 * n]).view(dtype)
+    bad = np.flatnonzero(~np.isfinite(params).all(axis=1))
+    if bad.size:
+        sub, again = np.ascontiguousarray(rows[bad]), np.empty((bad.size, out.shape[1]), F32)
+        getattr(rowwise_numpy, name)(sub, *args, again, 0, bad.size)
+        out[bad] = again
+
+
 def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     """Caffe2's `Fused8BitRowwiseQuantizedToFloat` = `embedding_bag_byte_unpack`:
     `fma(q, scale, bias)` per value (float32; float16 output rounds that)."""
@@ -198,7 +249,9 @@ def fused_8bit_to_float(data: np.ndarray, dtype=np.float32) -> np.ndarray:
     rows = _fused_rows(data, 8)
     c = rows.shape[1] - 8
     out = np.empty((len(rows), c), F32)
-    for_blocks(len(rows), c, lambda a, b: kernels.dequantize_8bit(rows, out, a, b))
+    run = kernel("dequantize_8bit")
+    for_blocks(len(rows), c, lambda a, b: run(rows, out, a, b))
+    _nan_rows_again("dequantize_8bit", rows, np.float32, c, out)
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (c,))
 
 
@@ -212,11 +265,12 @@ def _check_nbit(bits: int) -> None:
 
 def float_to_fused_nbit(x: np.ndarray, bits: int) -> np.ndarray:
     """Caffe2's `FloatToFused{4,2}BitRowwiseQuantized` = PyTorch's
-    `embedding_bag_{4,2}bit_prepack` (module docstring, `rowwise_kernels.quantize_nbit`). PyTorch needs
+    `embedding_bag_{4,2}bit_prepack` (module docstring,
+    `rowwise_kernels.quantize_nbit`). PyTorch needs
     C to be a multiple of 8 / bits; any C packs here (the last byte's unused slots are 0)."""
     _check_nbit(bits)
     x = np.asarray(x)
-    return _quantize(kernels.quantize_nbit, x, lambda c: packed_bytes(c, bits) + 4, bits)
+    return _quantize("quantize_nbit", x, lambda c: packed_bytes(c, bits) + 4, bits)
 
 
 def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
@@ -233,7 +287,9 @@ def fused_nbit_to_float(data: np.ndarray, bits: int, cols: int | None = None,
         raise RowwiseError(f"{cols} columns at {bits} bits need {fused_width(cols, bits)} "
                            f"bytes per row, got {rows.shape[1]}")
     out = np.empty((len(rows), cols), F32)
-    for_blocks(len(rows), cols, lambda a, b: kernels.dequantize_nbit(rows, bits, out, a, b))
+    run = kernel("dequantize_nbit")
+    for_blocks(len(rows), cols, lambda a, b: run(rows, bits, out, a, b))
+    _nan_rows_again("dequantize_nbit", rows, np.float16, rows.shape[1] - 4, out, bits)
     return out.astype(dtype, copy=False).reshape(data.shape[:-1] + (cols,))
 
 
@@ -249,5 +305,5 @@ def float_to_fused_nbit_fake(x: np.ndarray, bits: int) -> np.ndarray:
     (no guard when the float16 scale is 0: 1/scale is inf and every value becomes 0)."""
     _check_nbit(bits)
     x = np.asarray(x)
-    return _quantize(kernels.quantize_fake, x, lambda c: c + 8, bits)
+    return _quantize("quantize_fake", x, lambda c: c + 8, bits)
 

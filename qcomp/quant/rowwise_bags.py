@@ -21,19 +21,17 @@ exists only as Caffe2's `SparseLengthsMean`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from qcomp.quant.rowwise import F32, RowwiseError, fused_cols, fused_width
-from qcomp.quant.rowwise_jit import fma32, get_f16, get_f32, prefetch
+from qcomp.quant.rowwise import (
+    F32,
+    RowwiseError,
+    fused_cols,
+    fused_width,
+    kernel,
+    kernel_backend,
+)
+from qcomp.quant import rowwise_numpy
 from qcomp.quant.threads import for_blocks
-
-_AHEAD = 16
-"""Entries ahead whose rows `_bag_kernel` asks the cache for (fbgemm's prefetch distance)."""
-
-_ONE = F32(1)
-_I0, _I2, _I4, _I6, _I3, _I15 = (np.int32(v) for v in (0, 2, 4, 6, 3, 15))
-"""Shifts and masks as int32: int64 values would make the unpacked values int64,
-which AVX2 cannot convert to float32 in vectors."""
 
 
 def _check_data(data: np.ndarray, bits: int, cols: int | None) -> int:
@@ -51,7 +49,7 @@ def _check_indices(indices: np.ndarray, rows: int) -> np.ndarray:
     if indices.ndim != 1 or indices.dtype.kind not in "iu":
         raise RowwiseError(f"indices are a 1-d integer array, got {indices.dtype} {indices.shape}")
     indices = np.ascontiguousarray(indices, np.int64)
-    i = _first_outside(indices, rows)
+    i = kernel("first_outside")(indices, rows)
     if i >= 0:
         raise RowwiseError(f"index {i} is {int(indices[i])}, outside the table's rows [0, {rows})")
     return indices
@@ -64,7 +62,7 @@ def lengths_to_starts(lengths: np.ndarray, count: int) -> np.ndarray:
         raise RowwiseError(f"lengths are a 1-d integer array, got {lengths.dtype} {lengths.shape}")
     lengths = np.ascontiguousarray(lengths, np.int64)
     starts = np.empty(len(lengths), np.int64)
-    total, i = _starts_of(lengths, starts)
+    total, i = kernel("starts_of")(lengths, starts)
     if i >= 0:
         raise RowwiseError(f"length {i} is negative ({int(lengths[i])})")
     if total != count:
@@ -97,7 +95,7 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
                bits: int, weights: np.ndarray | None = None, mean: bool = False,
                cols: int | None = None) -> np.ndarray:
     """The module docstring's reduction over bags given by (start, length) into
-    `indices`: [len(starts), C] float32 (`_bag_kernel_8bit`, `_bag_kernel_nbit`)."""
+    `indices`: [len(starts), C] float32 (the kernels `bag_8bit`, `bag_nbit`)."""
     data = np.asarray(data)
     cols = _check_data(data, bits, cols)
     idx = _check_indices(indices, len(data))
@@ -113,207 +111,35 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     data = np.ascontiguousarray(data)
     weighted, mean = weights is not None, bool(mean)
     if bits == 8:
+        bag_8bit = kernel("bag_8bit")
+
         def run(a, b):
-            _bag_kernel_8bit(data, idx, starts, lengths, w, weighted, mean, out, a, b)
+            bag_8bit(data, idx, starts, lengths, w, weighted, mean, out, a, b)
     else:
+        bag_nbit = kernel("bag_nbit")
+
         def run(a, b):
-            _bag_kernel_nbit(data, idx, starts, lengths, bits, w, weighted, mean, out, a, b)
+            bag_nbit(data, idx, starts, lengths, bits, w, weighted, mean, out, a, b)
     # blocks of bags holding equal numbers of entries (starts: the entries before each)
     for_blocks(len(starts), max(1, len(idx) * cols // max(1, len(starts))), run, positions=starts)
+    if kernel_backend() == "numba":
+        _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out)
     return out
 
 
-@njit(cache=True, inline="always")
-def _prefetch_rows(idx, base, width, first, stop):
-    """Ask for the rows of entries [first, stop) (both ends of each) into the cache."""
-    for e in range(first, stop):
-        ahead = base + np.uintp(idx[e]) * np.uintp(width)
-        prefetch(ahead)
-        prefetch(ahead + np.uintp(width - 1))
-
-
-@njit(cache=True, inline="always")
-def _store_bag(acc, n, mean, out, m):
-    """out[m] = acc, times the float32 reciprocal of the length n for a nonempty mean."""
-    if mean and n > 0:
-        inverse = _ONE / F32(n)
-        for c in range(acc.shape[0]):
-            acc[c] = acc[c] * inverse
-    for c in range(acc.shape[0]):
-        out[m, c] = acc[c]
-
-
-@njit(cache=True, error_model="numpy", nogil=True)
-def _bag_kernel_8bit(data, idx, starts, lengths, weights, weighted, mean, out, start, stop):
-    """out[m] = the reduction of bag m over fused 8-bit rows in fbgemm's order: per
-    entry `acc = fma(w * scale, q, acc + w * bias)` (float32 products and sums, one
-    rounding in the fma: `fma32`), then `acc * (1 / length)` for the mean. Four entries
-    per pass over the accumulator (a scratch row of its own, which LLVM knows no table
-    row aliases), then one at a time (the same operations in the same order); the rows
-    `_AHEAD` entries on are asked into the cache (random reads from a large table).
-    Bags [start, stop) only (`qcomp.quant.threads`)."""
-    cols = out.shape[1]
-    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
-    acc = np.zeros(cols, F32)
-    for m in range(start, stop):
-        n = lengths[m]
-        first = starts[m]
-        acc[:] = 0
-        for g in range(n // 4):
-            j = first + 4 * g
-            _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 4 + _AHEAD, count))
-            r0, r1, r2, r3 = idx[j], idx[j + 1], idx[j + 2], idx[j + 3]
-            s0, b0 = get_f32(data, r0, cols), get_f32(data, r0, cols + 4)
-            s1, b1 = get_f32(data, r1, cols), get_f32(data, r1, cols + 4)
-            s2, b2 = get_f32(data, r2, cols), get_f32(data, r2, cols + 4)
-            s3, b3 = get_f32(data, r3, cols), get_f32(data, r3, cols + 4)
-            if weighted:
-                s0, b0 = weights[j] * s0, weights[j] * b0
-                s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
-                s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
-                s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
-            for c in range(cols):
-                a = fma32(s0, F32(data[r0, c]), acc[c] + b0)
-                a = fma32(s1, F32(data[r1, c]), a + b1)
-                a = fma32(s2, F32(data[r2, c]), a + b2)
-                acc[c] = fma32(s3, F32(data[r3, c]), a + b3)
-        for j in range(first + n // 4 * 4, first + n):
-            _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 1 + _AHEAD, count))
-            row = idx[j]
-            scale, bias = get_f32(data, row, cols), get_f32(data, row, cols + 4)
-            if weighted:
-                scale, bias = weights[j] * scale, weights[j] * bias
-            for c in range(cols):
-                acc[c] = fma32(scale, F32(data[row, c]), acc[c] + bias)
-        _store_bag(acc, n, mean, out, m)
-
-
-@njit(cache=True, inline="always")
-def _plane_of_four(acc, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, shift, mask):
-    """acc[b] = the four entries' steps on value `(byte b >> shift) & mask` of each row:
-    one plane of packed values (columns b * k + shift / bits), read as contiguous bytes
-    so the loop vectorizes like the 8-bit one."""
-    for b in range(acc.shape[0]):
-        a = fma32(s0, F32((np.int32(data[r0, b]) >> shift) & mask), acc[b] + b0)
-        a = fma32(s1, F32((np.int32(data[r1, b]) >> shift) & mask), a + b1)
-        a = fma32(s2, F32((np.int32(data[r2, b]) >> shift) & mask), a + b2)
-        acc[b] = fma32(s3, F32((np.int32(data[r3, b]) >> shift) & mask), a + b3)
-
-
-@njit(cache=True, inline="always")
-def _plane_of_one(acc, data, row, scale, bias, shift, mask):
-    """`_plane_of_four` for one entry."""
-    for b in range(acc.shape[0]):
-        acc[b] = fma32(scale, F32((np.int32(data[row, b]) >> shift) & mask), acc[b] + bias)
-
-
-@njit(cache=True, error_model="numpy", nogil=True)
-def _bag_kernel_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out, start,
-                     stop):
-    """`_bag_kernel_8bit` over fused 4-bit or 2-bit rows, accumulated by planes: plane
-    s of a bag holds columns s, s + k, s + 2k, ... (k = 8 / bits values per byte), the
-    values at bit s * bits of each byte; the planes interleave into out[m] at the end.
-    The same operations on each column in the same order as column by column. (One
-    kernel for 8, 4 and 2 bits, the 8-bit rows as a single plane, measured 1.3-1.9x
-    slower than the two: the bit width's branches stay inside the loops.)"""
-    cols = out.shape[1]
-    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
-    nb = width - 4
-    k = 8 // bits
-    p0, p1, p2, p3 = np.zeros(nb, F32), np.zeros(nb, F32), np.zeros(nb, F32), np.zeros(nb, F32)
-    for m in range(start, stop):
-        n = lengths[m]
-        first = starts[m]
-        p0[:] = 0
-        p1[:] = 0
-        p2[:] = 0
-        p3[:] = 0
-        for g in range(n // 4):
-            j = first + 4 * g
-            _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 4 + _AHEAD, count))
-            r0, r1, r2, r3 = idx[j], idx[j + 1], idx[j + 2], idx[j + 3]
-            s0, b0 = get_f16(data, r0, nb), get_f16(data, r0, nb + 2)
-            s1, b1 = get_f16(data, r1, nb), get_f16(data, r1, nb + 2)
-            s2, b2 = get_f16(data, r2, nb), get_f16(data, r2, nb + 2)
-            s3, b3 = get_f16(data, r3, nb), get_f16(data, r3, nb + 2)
-            if weighted:
-                s0, b0 = weights[j] * s0, weights[j] * b0
-                s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
-                s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
-                s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
-            if bits == 4:
-                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I15)
-                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I15)
-            else:
-                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I3)
-                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I2, _I3)
-                _plane_of_four(p2, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I3)
-                _plane_of_four(p3, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I6, _I3)
-        for j in range(first + n // 4 * 4, first + n):
-            _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 1 + _AHEAD, count))
-            row = idx[j]
-            scale, bias = get_f16(data, row, nb), get_f16(data, row, nb + 2)
-            if weighted:
-                scale, bias = weights[j] * scale, weights[j] * bias
-            if bits == 4:
-                _plane_of_one(p0, data, row, scale, bias, _I0, _I15)
-                _plane_of_one(p1, data, row, scale, bias, _I4, _I15)
-            else:
-                _plane_of_one(p0, data, row, scale, bias, _I0, _I3)
-                _plane_of_one(p1, data, row, scale, bias, _I2, _I3)
-                _plane_of_one(p2, data, row, scale, bias, _I4, _I3)
-                _plane_of_one(p3, data, row, scale, bias, _I6, _I3)
-        if mean and n > 0:
-            inverse = _ONE / F32(n)
-            for b in range(nb):
-                p0[b] *= inverse
-                p1[b] *= inverse
-                p2[b] *= inverse
-                p3[b] *= inverse
-        # interleave the planes: out[m, c] = plane c % k at c // k (2-d stores: a row
-        # slice passed to a helper here costs the loops above a third of their speed)
-        if bits == 4:
-            for b in range(cols // 2):
-                out[m, 2 * b] = p0[b]
-                out[m, 2 * b + 1] = p1[b]
-        else:
-            for b in range(cols // 4):
-                out[m, 4 * b] = p0[b]
-                out[m, 4 * b + 1] = p1[b]
-                out[m, 4 * b + 2] = p2[b]
-                out[m, 4 * b + 3] = p3[b]
-        for c in range(cols - cols % k, cols):
-            s = c % k
-            out[m, c] = p0[c // k] if s == 0 else (p1[c // k] if s == 1 else p2[c // k])
-
-
-@njit(cache=True)
-def _first_outside(idx, rows):
-    """The first position of an index outside [0, rows), or -1: a vectorized min/max
-    pass, then the search only when one is outside."""
-    lo, hi = np.int64(0), np.int64(rows - 1)
-    for i in range(idx.shape[0]):
-        v = idx[i]
-        lo = v if v < lo else lo
-        hi = v if v > hi else hi
-    if lo >= 0 and hi < rows:
-        return -1
-    for i in range(idx.shape[0]):
-        if idx[i] < 0 or idx[i] >= rows:
-            return i
-    return -1
-
-
-@njit(cache=True)
-def _starts_of(lengths, starts):
-    """starts = exclusive prefix sums of lengths; (total, first negative position or -1)."""
-    total, negative = np.int64(0), -1
-    for m in range(lengths.shape[0]):
-        starts[m] = total
-        total += lengths[m]
-        if lengths[m] < 0 and negative < 0:
-            negative = m
-    return total, negative
+def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out) -> None:
+    """The bags whose sum is NaN, again with the NumPy twin: LLVM may swap the operands
+    of `acc + bias`, which changes only which NaN comes out (torch keeps the
+    accumulator's)."""
+    bad = np.flatnonzero(np.isnan(out).any(axis=1))
+    if not bad.size:
+        return
+    s, n = starts[bad], lengths[bad]
+    again = np.empty((bad.size, out.shape[1]), F32)
+    extra = () if bits == 8 else (bits,)
+    name = "bag_8bit" if bits == 8 else "bag_nbit"
+    getattr(rowwise_numpy, name)(data, idx, s, n, *extra, w, weighted, mean, again, 0, bad.size)
+    out[bad] = again
 
 
 def sparse_lengths(data: np.ndarray, indices: np.ndarray, lengths: np.ndarray, bits: int,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from qcomp.quant.rowwise_base import EPSILON_8BIT, F32, FLT_MAX
 from qcomp.quant.rowwise_jit import (
     f16_bits,
     f16_round,
@@ -33,15 +34,12 @@ from qcomp.quant.rowwise_jit import (
     put_u16,
 )
 
-F32 = np.float32
-FLT_MAX = F32(np.finfo(np.float32).max)
-EPSILON_8BIT = F32(1e-8)
-"""fbgemm's `kEpsilon` in the 8-bit inverse scale."""
 
 _ONE = F32(1)
 _ZERO = F32(0)
 _INF = F32(np.inf)
 _255 = F32(255)
+_TWO31 = F32(2.0 ** 31)
 _F16_ONE = 0x3C00
 _JIT = {"cache": True, "error_model": "numpy", "nogil": True}
 """IEEE division (no ZeroDivisionError), cached next to the module, the GIL released."""
@@ -93,14 +91,13 @@ def _first_nan_index(row):
 @njit(**_JIT)
 def _fbgemm_in_order(row, lanes):
     """(min, max) of a float32 row in fbgemm's AVX2 order (`lanes`: a float32 [2, 8]
-    scratch): NaN, NaN for a row holding a NaN (outside the formats' contract); else
-    8 lanes over the first C - C % 8 columns from FLT_MAX / -FLT_MAX (lane l holds
-    columns l, l + 8, ...; `_mm256_min_ps(acc, x)` = `acc < x ? acc : x` keeps the
-    newer of two equal values), the lanes folded in order with `std::min` (keeps the
-    older), then the remaining columns one by one."""
-    n = _first_nan_index(row)
-    if n >= 0:
-        return row[n], row[n]
+    scratch): 8 lanes over the first C - C % 8 columns from FLT_MAX / -FLT_MAX (lane
+    l holds columns l, l + 8, ...; `_mm256_min_ps(acc, x)` = `acc < x ? acc : x` keeps
+    the newer of two equal values and takes a NaN x, which the lane's next value
+    replaces), the lanes folded in order with `std::min(acc, lane)` = `lane < acc ?
+    lane : acc` (skips a NaN lane), then the remaining columns one by one the same way
+    (skipping NaN). So a NaN drops itself and the values before it in its lane; a row
+    of NaN gives FLT_MAX, -FLT_MAX (torch's bytes)."""
     c = row.shape[0]
     v = c - c % 8
     lo, hi = lanes[0], lanes[1]
@@ -171,6 +168,40 @@ def _round_clamp(t, top):
     return np.int32(t if t < top else top)
 
 
+@njit(inline="always", **_JIT)
+def _saturated(t, top):
+    """fbgemm's blocks of 32 columns: `_mm256_cvtps_epi32` (rint; NaN and |t| >= 2^31
+    give INT_MIN), saturating packs to [0, 255], then `min(., top)`: 0 for NaN and
+    t >= 2^31."""
+    t = np.rint(t)
+    t = t if t < _TWO31 else _ZERO
+    t = t if t > _ZERO else _ZERO
+    return np.int32(t if t < top else top)
+
+
+@njit(inline="always", **_JIT)
+def _low_byte(t):
+    """fbgemm's 8-bit columns past the blocks of 32: the low byte of `rint(t)` as an
+    int32 (`_mm256_shuffle_epi8` of cvtps, or `(uint8_t)lrintf(t)`: both 0 for NaN and
+    |t| >= 2^31, where the float is a multiple of 256)."""
+    t = np.rint(t)
+    t = t if t < _TWO31 else _ZERO
+    t = t if t >= -_TWO31 else _ZERO
+    return np.int32(t) & np.int32(0xFF)
+
+
+@njit(inline="always", **_JIT)
+def _lrint_clamped(t, top):
+    """fbgemm's n-bit columns past the blocks of 32: `max(0, min<int>(lrintf(t), top))`,
+    the long (LONG_MIN for NaN and out of range) truncated to int first."""
+    r = np.rint(np.float64(t))
+    if not (r >= -9.223372036854775808e18 and r < 9.223372036854775808e18):
+        return np.int32(0)
+    v = np.int64(r) & np.int64(0xFFFFFFFF)
+    v = v - np.int64(1 << 32) if v >= np.int64(1 << 31) else v
+    return np.int32(min(max(v, np.int64(0)), np.int64(top)))
+
+
 # ---------------------------------------------------------------------------
 # Extremes
 # ---------------------------------------------------------------------------
@@ -201,15 +232,22 @@ def quantize_8bit(x, ib, out, start, stop):
     """Fused 8-bit rows [start, stop) of x [R, C] into out [R, C + 8]::
 
         range = max - min    inverse = 255 / (range + 1e-8)
-        q = clamp(rint((x - min) * inverse), 0, 255); then f32 range / 255, f32 min"""
+        q = rint((x - min) * inverse); then f32 range / 255, f32 min
+
+    q is clamped to [0, 255] in the blocks of 32 columns, its low byte after them
+    (fbgemm's AVX2 code: they differ for values outside [min, max], which a NaN in the
+    row can leave out of the extremes; `_saturated`, `_low_byte`)."""
     lanes = np.empty((2, 8), F32)
     c = x.shape[1]
+    blocks = c // 32 * 32
     for r in range(start, stop):
         mn, mx = _fbgemm_extremes(x, ib, r, lanes)
         rng = mx - mn
         inverse = _255 / (rng + EPSILON_8BIT)
-        for j in range(c):
-            out[r, j] = _round_clamp((x[r, j] - mn) * inverse, _255)
+        for j in range(blocks):
+            out[r, j] = _saturated((x[r, j] - mn) * inverse, _255)
+        for j in range(blocks, c):
+            out[r, j] = _low_byte((x[r, j] - mn) * inverse)
         put_f32(out, r, c, rng / _255)
         put_f32(out, r, c + 4, mn)
 
@@ -222,10 +260,13 @@ def quantize_nbit(x, ib, out, bits, start, stop):
         scale = f16(range == 0 ? 1 : range / (2^bits - 1)); 0 -> 1; 1/scale inf -> 1
         q = clamp(rint((x - m) * (1 / scale)), 0, 2^bits - 1), packed from the low bits
 
-    The values go to a byte scratch row first (one vectorized loop), then the pairs or
-    quads of bytes, read as one uint16 / uint32, shift into their byte."""
+    (q as fbgemm computes it in its blocks of 32 columns and after them: `_saturated`,
+    `_lrint_clamped`). The values go to a byte scratch row first (one vectorized loop),
+    then the pairs or quads of bytes, read as one uint16 / uint32, shift into their
+    byte."""
     lanes = np.empty((2, 8), F32)
     c = x.shape[1]
+    blocks = c // 32 * 32
     k = 8 // bits
     nb = out.shape[1] - 4
     top = F32((1 << bits) - 1)
@@ -243,8 +284,10 @@ def quantize_nbit(x, ib, out, bits, start, stop):
         inverse = _ONE / scale
         if np.isinf(inverse):
             scale16, inverse = _F16_ONE, _ONE
-        for j in range(c):
-            q[j] = _round_clamp((x[r, j] - m) * inverse, top)
+        for j in range(blocks):
+            q[j] = _saturated((x[r, j] - m) * inverse, top)
+        for j in range(blocks, c):
+            q[j] = _lrint_clamped((x[r, j] - m) * inverse, top)
         if bits == 4:      # byte b = q[2b] | q[2b + 1] << 4, from the pairs as uint16
             for b in range(nb):
                 v = q16[b]

@@ -98,17 +98,24 @@ def import_model(prog: str, name: str, raw: bytes, stderr: TextIO
     byte) in the `onnx` dialect, `.tflite` (by suffix or its `TFL3` identifier) as
     quantized StableHLO; None after writing `prog: error: name: ...` when it cannot be
     imported; False when `raw` is not a model file (then it is read as MLIR text)."""
-    from qcomp.importers import onnx, tflite
+    from qcomp.importers.formats import is_onnx, is_tflite
 
+    # an importer (and the dialects it builds) is imported only for its own files
+    if is_tflite(name, raw):
+        from qcomp.importers import tflite
+
+        read, failure = tflite.import_tflite, tflite.ImportFailure
+    elif is_onnx(name, raw):
+        from qcomp.importers import onnx
+
+        read, failure = onnx.import_text, onnx.OnnxImportError
+    else:
+        return False
     try:
-        if tflite.is_tflite(name, raw):
-            return name, tflite.import_tflite(raw)
-        if onnx.is_onnx(name, raw):
-            return name, onnx.import_text(raw)
-    except (tflite.ImportFailure, onnx.OnnxImportError) as e:
+        return name, read(raw)
+    except failure as e:
         stderr.write(f"{prog}: error: {name}: {e}\n")
         return None
-    return False
 
 
 Runner = Callable[[list[str], TextIO, TextIO, TextIO], int]

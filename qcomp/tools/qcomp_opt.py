@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, 
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.ir import QcompParser, print_module
-from qcomp.passes.utils.diagnostics import take_remarks
+from qcomp.passes.utils.diagnostics import Remarks
 from qcomp.tools.cli import (
     SPLIT_MARKER,
     ArgParser,
@@ -250,12 +250,13 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
                                f"in the interpreter before the passes ({why}); its numerics "
                                "are not checked", op_offset(f, positions))
                     for f, why in validator.unchecked()]
-    take_remarks()  # none left over from an earlier chunk's failed pass
+    remarks = Remarks()
     for p in opts.passes:
         before = opts.print(module) if opts.after_change else None
         t0 = time.perf_counter()
         try:
-            p.apply(ctx, module)
+            with remarks.collecting():
+                p.apply(ctx, module)
         except DiagnosticException as e:
             items = getattr(e, "items", None)  # PassDiagnostics: every error a check found
             if items:
@@ -270,7 +271,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
         finally:
             timing.add(type(p).__name__, time.perf_counter() - t0)
         warnings += [Diagnostic("remark", message, op_offset(op, positions))
-                     for op, message in take_remarks()]
+                     for op, message in remarks.take()]
         if opts.verify_each:
             t0 = time.perf_counter()
             diag = verify_module(module, positions)
@@ -297,14 +298,19 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
 
 
 def _load_test_dialect(ctx) -> None:
-    """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect."""
-    from xdsl.dialects.test import Test
-
+    """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect
+    (imported when an input first uses it)."""
     from qcomp.ir.parser import ALLOWS_UNKNOWN_OPERATIONS
 
     if "test" not in ctx.registered_dialect_names:
-        ctx.load_dialect(Test)
+        ctx.register_dialect("test", _test_dialect)
     ALLOWS_UNKNOWN_OPERATIONS.add("test")  # mlir-opt's test dialect allows unknown ops
+
+
+def _test_dialect():
+    from xdsl.dialects.test import Test
+
+    return Test
 
 
 def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:

@@ -14,7 +14,9 @@ move:
 - float results: at most `storage_tolerance * s_max` apart, `s_max` the largest scale
   of any quantized type in the module before the pass or after it (a pass may introduce
   them, as onnx-legalize-qdq-to-quant does) (a result one storage step
-  away, dequantized); NaN only where NaN was. With tolerance 0 this is bit for bit.
+  away, dequantized); NaN only where NaN was. With tolerance 0 this is bit for bit,
+  and a pass whose contract says `nan_payloads` (its semantics fix which NaN comes
+  out, as the rowwise formats follow torch's) must also keep every NaN's bits.
 
 Inputs are drawn to cover what quantization gets wrong: for quantized arguments,
 storage values uniformly over [storage_min, storage_max] plus the range ends and the
@@ -50,10 +52,12 @@ class Contract:
 
     semantics: str = "spec"
     storage_tolerance: int = 0
+    nan_payloads: bool = False
 
 
 def contract_of(p: ModulePass) -> Contract:
-    """A pass states its contract as `numerics_contract() -> (semantics, tolerance)`."""
+    """A pass states its contract as `numerics_contract() -> (semantics, tolerance)` or
+    `(semantics, tolerance, nan_payloads)`."""
     get = getattr(p, "numerics_contract", None)
     return Contract(*get()) if get is not None else Contract()
 
@@ -318,7 +322,7 @@ class NumericsValidator:
         message = None
         for name, runs in before.items():
             for i, (b, a) in enumerate(zip(runs, after.get(name, []))):
-                found = _compare(b, a, tol, tol * step)
+                found = _compare(b, a, tol, tol * step, contract.nan_payloads)
                 if found is not None:
                     what, k = found
                     message = (f"--verify-numerics: pass '{p.name}' changed the results of "
@@ -353,8 +357,10 @@ class XlaCannotRun(Exception):
     """`--backend xla` met a program XLA cannot run (nothing falls back to NumPy)."""
 
 
-def _compare(before, after, int_tol: int, float_tol: float) -> tuple[str, int | None] | None:
-    """(what differs, the result index or None), or None when the results agree."""
+def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool = False
+             ) -> tuple[str, int | None] | None:
+    """(what differs, the result index or None), or None when the results agree
+    (`nan_payloads`: NaNs of the same float type must have the same bits)."""
     if isinstance(before, str):
         return None  # the interpreter could not run the program before: nothing to compare
     if isinstance(after, str):
@@ -376,8 +382,18 @@ def _compare(before, after, int_tol: int, float_tol: float) -> tuple[str, int | 
             if float_tol == 0:
                 close &= np.signbit(bf) == np.signbit(af)
             bad = (nan_b != nan_a) | (~nan_b & ~close)
+            if nan_payloads and float_tol == 0 and b.dtype == a.dtype and b.dtype.kind == "f":
+                uint = np.dtype(f"u{b.dtype.itemsize}")
+                bad |= nan_b & nan_a & (b.view(uint) != a.view(uint))
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            return (f"result {k} at index {list(idx)}: {b[idx].item()!r} before, {a[idx].item()!r} after "
-                    f"({int(bad.sum())} of {bad.size} elements differ)"), k
+            return (f"result {k} at index {list(idx)}: {_show(b[idx])} before, {_show(a[idx])} "
+                    f"after ({int(bad.sum())} of {bad.size} elements differ)"), k
     return None
+
+
+def _show(x: np.ndarray) -> str:
+    """An element as its repr, a NaN with its bits (`nan (0x7fc00001)`)."""
+    if x.dtype.kind == "f" and np.isnan(x):
+        return f"nan ({int(x.view(np.dtype(f'u{x.dtype.itemsize}'))):#0{2 + 2 * x.dtype.itemsize}x})"
+    return repr(x.item())

@@ -8,7 +8,7 @@ For each program and each semantics, two comparisons:
    the interpreter and XLA give the same values for every result, check operands
    included (`xla_compare.compare_lowered`).
 Integers must agree bit for bit. Floats must agree bit for bit unless the program uses
-an op that XLA computes differently (`xla_compare.INEXACT`, reason beside each); then
+an op that XLA computes differently (ops declaring `XlaInexact`, with the reason); then
 integers may move one step and floats one storage step of the program's largest scale
 (a quantized value next to a rounding tie flips), or `xla_compare.FLOAT_ULPS` ulp
 (`xla_compare.tolerance_for`). Known departures are in `DEPARTURES`, with the reason.
@@ -74,7 +74,7 @@ REJECTED = {
 
 def _tolerance(fn: xla.XlaFunction, module) -> dict:
     """Exact, unless the lowered program uses an op XLA computes differently
-    (`xla_compare.INEXACT`, reasons there)."""
+    (ops declaring `XlaInexact`, with the reasons)."""
     if os.environ.get("STRICT"):
         return {}
     return xla_compare.tolerance_for(module, parse_module(fn.text))

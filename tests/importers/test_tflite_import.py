@@ -67,3 +67,18 @@ def test_without_ai_edge_litert_one_line(tmp_path, monkeypatch):
     code, out, err = _opt(tmp_path, model)
     assert code == 1
     assert err.count("\n") == 1 and "pip install 'qcomp[litert]'" in err
+
+
+def test_uint8_storage_is_spelled_ui8(tmp_path):
+    """A UINT8 tensor's storage prints as the schema names it, `ui8` (not `u8`)."""
+    m = Model()
+    a = m.tensor([4], scale=0.5, zero_point=0)
+    y = m.tensor([4], scale=0.5, zero_point=0)
+    for t in (a, y):
+        m.tensors[t].type = schema.TensorType.UINT8
+        m.tensors[t].quantization.zeroPoint = [128]
+    m.op(schema.BuiltinOperator.RESHAPE, [a], [y])
+    m.inputs, m.outputs = [a], [y]
+    code, out, err = _opt(tmp_path, m.build())
+    assert code == 0, err
+    assert "!quant.uniform<ui8:f32, 5.000000e-01:128>" in out and "<u8:" not in out, out

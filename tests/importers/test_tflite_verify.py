@@ -155,3 +155,22 @@ def test_a_bias_with_its_own_scale_adds_its_integers_as_litert_does():
     assert "quant.scast" in import_tflite(model)
     for g, w in zip(qcomp_run(model, feeds), want, strict=True):
         np.testing.assert_array_equal(np.asarray(g).reshape(w.shape), w)
+
+
+def test_a_violation_names_its_operator():
+    """`import_module(..., origins)` maps each op the import built to its operator, so a
+    `litert-verify-int8` violation can name `operator N (NAME)` besides the rule."""
+    from qcomp.importers.tflite import import_module
+
+    m = Model()
+    x = m.tensor([2, 4], scale=0.5, zero_point=3)
+    y = m.tensor([2, 4], scale=0.5, zero_point=3)
+    m.op(OPS.RESHAPE, [x], [y])
+    z = m.tensor([2, 4], scale=0.25, zero_point=0)  # LOGISTIC's output must be (1/256, -128)
+    m.op(OPS.LOGISTIC, [y], [z])
+    m.inputs, m.outputs = [x], [z]
+    origins: dict = {}
+    module = import_module(m.build(), origins)
+    (problem,) = problems(module)
+    assert origins[problem[0]] == "operator 1 (LOGISTIC)"
+    assert "[fixed-output]" in problem[1] and "LOGISTIC" in problem[1]

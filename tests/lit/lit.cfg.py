@@ -1,7 +1,9 @@
 """lit configuration for qcomp's FileCheck tests (tests/lit/**.mlir).
 
 Tools: qcomp-opt, qcomp-run (console scripts of the installed package) and the
-Python `filecheck`, also reachable as `FileCheck` so upstream RUN lines work.
+Python `filecheck`, also reachable as `FileCheck` so upstream RUN lines work. Each
+runs as a fork of one warm server (tool_server.py) rather than a cold Python process;
+`QCOMP_LIT_COLD=1` runs the console scripts themselves.
 """
 
 import os
@@ -35,8 +37,47 @@ def _tool(name):
 # The tools run from PATH (checked here so a missing install fails loudly);
 # upstream's `FileCheck` spelling is the Python `filecheck`.
 _tool("qcomp-opt")
-config.substitutions.append((r"\bFileCheck\b", _tool("filecheck")))
-config.substitutions.append(("%python", sys.executable))
+_filecheck = _tool("filecheck")
+
+
+def _start_tool_server():
+    """tool_server.py's warm fork server (one per lit run): the client command line a
+    RUN line's tool becomes, or None when it cannot start (then the tools run cold)."""
+    import atexit
+    import subprocess
+    import tempfile
+
+    server = os.path.join(os.path.dirname(__file__), "tool_server.py")
+    sock = os.path.join(tempfile.mkdtemp(prefix="qcomp-lit-"), "tools.sock")
+    env = dict(os.environ)
+    env.update(config.environment)
+    proc = subprocess.Popen([sys.executable, server, "serve", sock], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)
+
+    def stop():
+        proc.stdin.close()  # the server's signal to exit (and remove its socket)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+    atexit.register(stop)
+    if proc.stdout.readline().strip() != b"ready":
+        lit_config.warning("the lit tool server did not start; running the tools cold")
+        return None
+    return f"{sys.executable} -I -S {server} client {sock}"
+
+
+_client = None if os.environ.get("QCOMP_LIT_COLD") == "1" else _start_tool_server()
+if _client is not None:
+    # a tool name as a RUN line's command word (not inside a path or a check prefix)
+    for _name in ("qcomp-opt", "qcomp-run"):
+        config.substitutions.append((rf"(?<![\w./-]){_name}(?![\w.-])", f"{_client} {_name}"))
+    config.substitutions.append((r"\bFileCheck\b", f"{_client} filecheck"))
+    config.substitutions.append(("%python", f"{_client} python"))
+else:
+    config.substitutions.append((r"\bFileCheck\b", _filecheck))
+    config.substitutions.append(("%python", sys.executable))
 
 # `REQUIRES: onnx`: the .onnx importer tests build their models with the onnx package.
 import importlib.util  # noqa: E402

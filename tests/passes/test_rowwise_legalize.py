@@ -100,15 +100,24 @@ def test_bags_lowered_bit_for_bit(bits):
 
     cols = 8
     w = rw.fused_width(cols, bits)
+    params = 8 if bits == 8 else 4
     src = BAGS.format(w=w, c=cols, bits=bits)
     rng = np.random.default_rng(bits)
-    for kind in ("normal", "offset", "magnitudes", "infinities"):
-        x = table(rng, kind, 7, cols)
+    from tests.quant.rowwise_tables import nan_table
+
+    for kind in ("normal", "offset", "magnitudes", "infinities", "nan"):
+        x = nan_table(rng, 7, cols) if kind == "nan" else table(rng, kind, 7, cols)
         data = rw.float_to_fused_8bit(x) if bits == 8 else rw.float_to_fused_nbit(x, bits)
         lengths = np.array([3, 0, 4, 2], np.int32)
         idx = rng.integers(0, 7, 9)
         weights = (rng.standard_normal(9) * 10.0).astype(np.float32)
         offsets = np.array([0, 2, 2, 7], np.int32)
+        if kind == "nan":   # NaN scales and biases of different payloads, NaN weights
+            payload = rng.integers(0, 1 << (22 if bits == 8 else 9), (4, 2))
+            nans = (0x7FC00000 | payload).astype("<u4") if bits == 8 else \
+                (0x7E00 | payload).astype("<u2")
+            data[::2, -params:] = np.ascontiguousarray(nans).view(np.uint8)
+            weights[::3] = np.float32(np.nan)
         before, after = _before_after(src, [data, idx, lengths, weights, offsets])
         for k, (b, a) in enumerate(zip(before, after)):
             assert b.tobytes() == a.tobytes(), (kind, k)
@@ -163,3 +172,136 @@ func.func @main(%x: {f}) -> ({t}, {f}) {{
     assert res.error is None, res.error
     assert res.results[0].tobytes() == want_q.tobytes()
     assert res.results[1].tobytes() == want_d.tobytes()
+
+
+def _xla():
+    from qcomp.backends import xla
+
+    if not xla.is_available():
+        pytest.skip(xla.INSTALL_HINT)
+    return xla
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
+@pytest.mark.parametrize("engine", ["interpreter", "xla"])
+def test_nan_rows_lowered_to_torchs_bytes(bits, engine):
+    """Rows with NaN (any payload), +-inf and huge values, 8 to 40 columns (fbgemm's
+    blocks of 32 and the columns after them): the lowered quantization and
+    dequantization give torch's bytes and floats (NaN payloads included), run by the
+    interpreter and by XLA; so does the dequantization of rows whose scale and bias are
+    both NaN (the scale's NaN, torch's)."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
+    from tests.quant.rowwise_tables import nan_table
+
+    name = {8: "byte", 4: "4bit", 2: "2bit"}[bits]
+    prepack = getattr(torch.ops.quantized, f"embedding_bag_{name}_prepack")
+    unpack = getattr(torch.ops.quantized, f"embedding_bag_{name}_unpack")
+    rng = np.random.default_rng(90 + bits)
+    for cols in (8, 24, 40):
+        x = nan_table(rng, 12, cols)
+        want_q = prepack(torch.from_numpy(x)).numpy()
+        # rows 0-3: scale and bias both NaN, different payloads
+        params = 8 if bits == 8 else 4
+        crafted = want_q.copy()
+        if bits == 8:
+            crafted[:4, -8:] = np.array([[0x7FC00011, 0xFFC00022], [0x7F800033, 0x7FC00044],
+                                         [0xFFC00055, 0x7F800066], [0x7FC00077, 0x7FC00077]],
+                                        "<u4").view(np.uint8)
+        else:
+            crafted[:4, -4:] = np.array([[0x7E11, 0xFE22], [0x7C33, 0x7E44], [0xFE55, 0x7C66],
+                                         [0x7E77, 0x7E77]], "<u2").view(np.uint8)
+        assert params
+        want_d = unpack(torch.from_numpy(crafted)).numpy()
+        f, t = f"tensor<12x{cols}xf32>", f"tensor<12x{want_q.shape[1]}xui8>"
+        module = parse_module(f"""
+func.func @main(%x: {f}, %c: {t}) -> ({t}, {f}) {{
+  %q = rowwise.float_to_fused_{bits}bit %x : {f} -> {t}
+  %d = rowwise.fused_{bits}bit_to_float %c : {t} -> {f}
+  return %q, %d : {t}, {f}
+}}
+""")
+        before = run(module, [x, crafted])[0]
+        assert before.results[0].tobytes() == want_q.tobytes()
+        assert before.results[1].tobytes() == want_d.tobytes()
+        RowwiseLegalizeToStablehloPass().apply(make_context(), module)
+        (res,) = _xla().run(module, [x, crafted]) if engine == "xla" else run(module, [x, crafted])
+        assert res.error is None, res.error
+        assert res.results[0].tobytes() == want_q.tobytes(), cols
+        assert res.results[1].tobytes() == want_d.tobytes(), cols
+
+
+def _bag_program(n: int, bits: int = 4) -> str:
+    from qcomp.quant import rowwise as rw
+
+    w = rw.fused_width(8, bits)
+    return f"""
+func.func @main(%t: tensor<7x{w}xui8>, %i: tensor<{n}xi64>, %len: tensor<4xi32>, %off: tensor<4xi64>)
+    -> (tensor<4x8xf32>, tensor<4x8xf32>) {{
+  %s = rowwise.sparse_lengths_sum %t, %i, %len {{bits = {bits} : i64}} : (tensor<7x{w}xui8>, tensor<{n}xi64>, tensor<4xi32>) -> tensor<4x8xf32>
+  %e = rowwise.embedding_bag_rowwise_offsets %t, %i, %off {{bits = {bits} : i64}} : (tensor<7x{w}xui8>, tensor<{n}xi64>, tensor<4xi64>) -> tensor<4x8xf32>
+  return %s, %e : tensor<4x8xf32>, tensor<4x8xf32>
+}}
+"""
+
+
+def test_bag_lowering_does_not_grow_with_the_indices():
+    """One while loop over the entries: the same ops for 9 and 5,000 indices."""
+    counts = []
+    for n in (9, 5000):
+        module = parse_module(_bag_program(n))
+        RowwiseLegalizeToStablehloPass().apply(make_context(), module)
+        counts.append(sum(1 for _ in module.walk()))
+    assert counts[0] == counts[1] < 700
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "xla"])
+def test_lowered_bags_refuse_bad_indices_and_lengths(engine):
+    """Valid bags give the interpreter's sums; an index outside the table, a negative
+    length, lengths not adding up, offsets out of order or past the indices give an
+    all-NaN result and a failing check (the interpreter's run error before lowering)."""
+    from qcomp.quant import rowwise as rw
+
+    n = 9
+    rng = np.random.default_rng(4)
+    data = rw.float_to_fused_nbit(rng.standard_normal((7, 8)).astype(np.float32), 4)
+    good = [data, rng.integers(0, 7, n), np.array([3, 0, 4, 2], np.int32),
+            np.array([0, 2, 2, 7], np.int64)]
+    src = _bag_program(n)
+    before = run(parse_module(src), good)[0]
+    lowered = parse_module(src)
+    RowwiseLegalizeToStablehloPass().apply(make_context(), lowered)
+
+    def after(inputs):
+        return (_xla().run(lowered, inputs) if engine == "xla" else run(lowered, inputs))[0]
+
+    res = after(good)
+    assert res.error is None and all(c.passed for c in res.checks)
+    assert [r.tobytes() for r in res.results[:2]] == [r.tobytes() for r in before.results]
+    bad_index = good[1].copy()
+    bad_index[4] = 7
+    cases = {
+        "index outside": [data, bad_index, good[2], good[3]],
+        "negative index": [data, np.where(np.arange(n) == 2, -1, good[1]), good[2], good[3]],
+        "negative length": [data, good[1], np.array([3, -1, 5, 2], np.int32), good[3]],
+        "lengths short": [data, good[1], np.array([3, 0, 4, 1], np.int32), good[3]],
+        "offsets out of order": [data, good[1], good[2], np.array([0, 5, 2, 7], np.int64)],
+        "offset past the end": [data, good[1], good[2], np.array([0, 2, 2, 10], np.int64)],
+    }
+    for what, inputs in cases.items():
+        assert run(parse_module(src), inputs)[0].error is not None, what
+        res = after(inputs)
+        assert res.error is None, (what, res.error)
+        assert not all(c.passed for c in res.checks), what
+        sums, bags = res.results[:2]
+        bad = sums if what in ("index outside", "negative index", "negative length",
+                               "lengths short") else bags
+        assert np.isnan(bad).all(), what
+        if what.startswith("offset"):
+            assert not np.isnan(sums).any(), what
+
+
+def test_guard_nan_leaves_the_check_out():
+    module = parse_module(_bag_program(9))
+    RowwiseLegalizeToStablehloPass(guard="nan").apply(make_context(), module)
+    assert not any(o.dialect_name() == "check" for o in module.walk())
+    assert any(o.name == "stablehlo.while" for o in module.walk())

@@ -38,3 +38,30 @@ def table(rng: np.random.Generator, kind: str, rows: int, cols: int) -> np.ndarr
         raise ValueError(kind)
     with np.errstate(over="ignore"):
         return w.astype(np.float32)
+
+
+def nan_table(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    """A float32 [rows, cols] table of standard normal values with, in most rows, NaNs
+    (quiet and signalling, either sign, random payloads), +-inf, +-0 and values far
+    outside the rest (+-3e38, 1e12) at random places; some rows all NaN. NaN drops out
+    of fbgemm's extremes with the values before it in its lane, so the dropped values
+    quantize outside [min, max] (the rounding of fbgemm's vector blocks and scalar
+    tails)."""
+    w = rng.standard_normal((rows, cols)).astype(np.float32)
+    bits = w.view(np.uint32)
+    for r in range(rows):
+        if rng.random() < 0.1:
+            bits[r] = 0x7FC00000 | rng.integers(0, 1 << 22, cols, dtype=np.uint32)
+            continue
+        for _ in range(int(rng.integers(0, 2 + cols // 4))):
+            j = int(rng.integers(0, cols))
+            kind = int(rng.integers(0, 5))
+            if kind == 0:    # quiet NaN, either sign
+                bits[r, j] = (0x7FC00000 | int(rng.integers(0, 1 << 22))
+                              | (int(rng.integers(0, 2)) << 31))
+            elif kind == 1:  # signalling NaN
+                bits[r, j] = 0x7F800001 | int(rng.integers(0, 1 << 22))
+            else:
+                w[r, j] = rng.choice(np.array([np.inf, -np.inf, -0.0, 0.0, 3e38, -3e38, 1e12],
+                                              np.float32))
+    return w

@@ -3,18 +3,41 @@ so an edit to an inlined helper in another file recompiles the kernels."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from qcomp.quant import jit_cache, rowwise_bags, rowwise_kernels
+import pytest
+
+pytest.importorskip("numba", reason="numba is not installed (pip install -e '.[fast]')")
+
+from qcomp.quant import jit_cache, rowwise_bag_kernels, rowwise_kernels  # noqa: E402
 
 
 def test_kernels_use_the_sources_stamp():
-    for fn in (rowwise_kernels.quantize_8bit, rowwise_bags._bag_kernel_nbit):
+    for fn in (rowwise_kernels.quantize_8bit, rowwise_bag_kernels.bag_nbit):
         locator = fn._cache._impl.locator
         assert isinstance(locator, jit_cache._KernelStampMixin)
         assert locator.get_source_stamp() == jit_cache.sources_stamp()
     names = {p.name for p in jit_cache.kernel_sources()}
-    assert {"rowwise_jit.py", "rowwise_kernels.py", "rowwise_bags.py"} <= names
+    assert {"rowwise_jit.py", "rowwise_kernels.py", "rowwise_bag_kernels.py"} <= names
+
+
+def test_the_cache_is_outside_the_source_tree():
+    """Under NUMBA_CACHE_DIR when set, else the per-user cache directory; never next
+    to the sources."""
+    locator = rowwise_kernels.quantize_8bit._cache._impl.locator
+    path = Path(locator.get_cache_path()).resolve()
+    package = Path(rowwise_kernels.__file__).resolve().parents[1]
+    assert package not in path.parents
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        assert jit_cache.cache_dir().resolve() in path.parents
+
+
+def test_cache_dir_follows_xdg(monkeypatch, tmp_path: Path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert jit_cache.cache_dir() == tmp_path / "qcomp" / "numba"
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    assert jit_cache.cache_dir() == Path.home() / ".cache" / "qcomp" / "numba"
 
 
 def test_the_stamp_follows_every_file(tmp_path: Path):

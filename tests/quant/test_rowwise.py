@@ -1,5 +1,8 @@
 """qcomp.quant.rowwise* against PyTorch's kernels (torch 2.13, fbgemm), bit for bit, plus
-the seed's worked example of the random format and the unbiasedness of its rounding."""
+the seed's worked example of the random format and the unbiasedness of its rounding.
+
+Every test runs on both kernel backends (numba, and its NumPy twin on fewer tables:
+`kernels` fixture)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from tests.quant import rowwise_reference as ref
-from tests.quant.rowwise_tables import KINDS, table
+from tests.quant.rowwise_tables import KINDS, nan_table, table
 
 from qcomp.quant import rowwise as rw
 from qcomp.quant import rowwise_bags as rb
@@ -23,7 +26,22 @@ UNPACK = {8: "embedding_bag_byte_unpack", 4: "embedding_bag_4bit_unpack",
           2: "embedding_bag_2bit_unpack"}
 BAG = {8: "embedding_bag_byte_rowwise_offsets", 4: "embedding_bag_4bit_rowwise_offsets",
        2: "embedding_bag_2bit_rowwise_offsets"}
-TABLES_PER_KIND = 40
+TABLES_PER_KIND = {"numba": 40, "numpy": 8}
+
+
+@pytest.fixture(autouse=True, params=["numba", "numpy"])
+def kernels(request):
+    """Run the test with the numba loops or with their NumPy twins."""
+    if request.param == "numba" and not rw.numba_available():
+        pytest.skip("numba is not installed (pip install -e '.[fast]')")
+    rw.set_kernel_backend(request.param)
+    yield request.param
+    rw.set_kernel_backend(None)
+
+
+def _count(kernels: str, n: int) -> int:
+    """n cases on the numba kernels, a fifth of them on the NumPy ones."""
+    return n if kernels == "numba" else max(1, n // 5)
 
 
 def _qcomp_pack(w: np.ndarray, bits: int) -> np.ndarray:
@@ -38,13 +56,13 @@ def _torch(name: str, *args):
     return getattr(ops, name)(*args).numpy()
 
 
-def _tables(seed: int, bits: int):
+def _tables(seed: int, bits: int, kernels: str):
     """(kind, table) pairs: 1-95 rows... shapes with PyTorch's column rule (a multiple
     of 8 / bits at 4 and 2 bits), including 1, 2, 4 and > 32 columns."""
     rng = np.random.default_rng(seed)
     step = 8 // bits if bits != 8 else 1
     for kind in KINDS:
-        for _ in range(TABLES_PER_KIND):
+        for _ in range(TABLES_PER_KIND[kernels]):
             rows = int(rng.integers(1, 12))
             cols = int(rng.integers(1, 25)) * step
             yield kind, table(rng, kind, rows, cols)
@@ -56,20 +74,81 @@ def _diff(a: np.ndarray, b: np.ndarray) -> str:
 
 
 @pytest.mark.parametrize("bits", [8, 4, 2])
-def test_prepack_bytes_match_torch(bits):
+def test_prepack_bytes_match_torch(bits, kernels):
     count = 0
-    for kind, w in _tables(100 + bits, bits):
+    for kind, w in _tables(100 + bits, bits, kernels):
         want = _torch(PREPACK[bits], torch.from_numpy(w))
         got = _qcomp_pack(w, bits)
         assert got.tobytes() == want.tobytes() and got.shape == want.shape, (kind, _diff(got, want))
         count += 1
-    assert count == len(KINDS) * TABLES_PER_KIND
+    assert count == len(KINDS) * TABLES_PER_KIND[kernels]
 
 
 @pytest.mark.parametrize("bits", [8, 4, 2])
-def test_unpack_bytes_match_torch(bits):
+def test_nan_and_inf_rows_match_torch(bits, kernels):
+    """Rows with NaN (quiet, signalling, any payload), +-inf and huge values: fbgemm's
+    extremes skip a NaN (and the values before it in its lane), a row of NaN gives
+    scale -inf and bias FLT_MAX (8-bit), values outside [min, max] round as fbgemm's
+    vector blocks (clamped) and scalar tails (low byte / lrintf) do; the dequantized
+    floats, NaN payloads included, are torch's."""
+    rng = np.random.default_rng(700 + bits)
+    step = 8 // bits if bits != 8 else 1
+    for _ in range(_count(kernels, 150)):
+        w = nan_table(rng, int(rng.integers(1, 6)), int(rng.integers(1, 24)) * step)
+        want = _torch(PREPACK[bits], torch.from_numpy(w))
+        got = _qcomp_pack(w, bits)
+        assert got.tobytes() == want.tobytes(), (w, _diff(got, want))
+        back = _torch(UNPACK[bits], torch.from_numpy(want))
+        assert _qcomp_unpack(want, bits).tobytes() == back.tobytes()
+
+
+def test_the_issues_nan_rows():
+    """Issue 29's rows: [nan, 1, ..., 7] -> scale 6/255, bias 1; [[nan]] -> scale -inf,
+    bias FLT_MAX (torch's bytes)."""
+    row = np.array([[np.nan, 1, 2, 3, 4, 5, 6, 7]], np.float32)
+    got = rw.float_to_fused_8bit(row)
+    assert got[0, 8:].view("<f4").tolist() == [np.float32(6) / np.float32(255), 1.0]
+    assert list(got[0, :8]) == [0, 0, 42, 85, 128, 170, 212, 255]
+    one = rw.float_to_fused_8bit(np.array([[np.nan]], np.float32))
+    assert one[0, 1:].view("<f4").tolist() == [-np.inf, float(np.finfo(np.float32).max)]
+    assert got.tobytes() == _torch(PREPACK[8], torch.from_numpy(row)).tobytes()
+    assert one.tobytes() == _torch(PREPACK[8], torch.from_numpy(
+        np.array([[np.nan]], np.float32))).tobytes()
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_bags_over_nan_rows_match_torch(bits, kernels):
+    """Bags over tables with NaN / inf scales, biases and values (torch's own bytes of
+    NaN rows, and random bytes): the sums' NaN payloads are torch's."""
+    rng = np.random.default_rng(800 + bits)
+    step = 8 // bits if bits != 8 else 1
+    for i in range(_count(kernels, 60)):
+        w = nan_table(rng, int(rng.integers(1, 12)), int(rng.integers(1, 6)) * 8)
+        packed = _torch(PREPACK[bits], torch.from_numpy(w))
+        if i % 2:
+            packed = rng.integers(0, 256, packed.shape, dtype=np.uint8)
+            tail = 8 if bits == 8 else 4
+            nan = np.uint32(0x7FC00000 | int(rng.integers(0, 1 << 22)))
+            if bits == 8:
+                packed[::2, -tail:-tail + 4] = np.array([nan], "<u4").view(np.uint8)
+            else:
+                packed[::2, -tail:-tail + 2] = np.array([0x7E00 | int(rng.integers(0, 512))],
+                                                        "<u2").view(np.uint8)
+        idx = rng.integers(0, len(w), int(rng.integers(1, 40)))
+        offsets = np.concatenate([[0], np.sort(rng.integers(0, idx.size + 1, 4))])
+        weights = rng.standard_normal(idx.size).astype(np.float32) if i % 3 else None
+        tw = None if weights is None else torch.from_numpy(weights)
+        want = _torch(BAG[bits], torch.from_numpy(packed), torch.from_numpy(idx),
+                      torch.from_numpy(offsets), False, 0, False, tw, None, False)
+        with np.errstate(all="ignore"):
+            got = rb.embedding_bag_offsets(packed, idx, offsets, bits, weights)
+        assert got.tobytes() == want.tobytes(), _diff(got, want)
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
+def test_unpack_bytes_match_torch(bits, kernels):
     """Dequantization of torch's own bytes, float32 bit patterns equal (NaN included)."""
-    for kind, w in _tables(200 + bits, bits):
+    for kind, w in _tables(200 + bits, bits, kernels):
         packed = _torch(PREPACK[bits], torch.from_numpy(w))
         want = _torch(UNPACK[bits], torch.from_numpy(packed))
         got = _qcomp_unpack(packed, bits)
@@ -77,11 +156,11 @@ def test_unpack_bytes_match_torch(bits):
 
 
 @pytest.mark.parametrize("bits", [8, 4, 2])
-def test_unpack_of_arbitrary_bytes_matches_torch(bits):
+def test_unpack_of_arbitrary_bytes_matches_torch(bits, kernels):
     """Rows of random bytes: scales and biases of every magnitude, inf and NaN, which
     is where a multiply-then-add and a fused multiply-add part ways."""
     rng = np.random.default_rng(300 + bits)
-    for _ in range(200):
+    for _ in range(_count(kernels, 200)):
         width = (8 + int(rng.integers(1, 40))) if bits == 8 else (4 + int(rng.integers(1, 10)))
         data = rng.integers(0, 256, (int(rng.integers(1, 6)), width), dtype=np.uint8)
         if rng.random() < 0.5:   # realistic exponents for the scale and bias
@@ -139,12 +218,13 @@ def _bag_cases(seed: int, bits: int, count: int):
 
 
 @pytest.mark.parametrize("bits", [8, 4, 2])
-def test_bags_match_torch(bits):
+def test_bags_match_torch(bits, kernels):
     """SparseLengths(Weighted)Sum and embedding_bag_*_rowwise_offsets equal torch's bag
     kernels bit for bit (offsets with and without include_last_offset, int32 and int64
     indices, per-sample weights)."""
     n = 0
-    for kind, w, idx, lengths, weights, last, itype in _bag_cases(400 + bits, bits, 200):
+    count = _count(kernels, 200)
+    for kind, w, idx, lengths, weights, last, itype in _bag_cases(400 + bits, bits, count):
         packed = _torch(PREPACK[bits], torch.from_numpy(w))
         offsets = np.concatenate([[0], np.cumsum(lengths)])
         if not last:
@@ -159,16 +239,16 @@ def test_bags_match_torch(bits):
         assert by_offsets.tobytes() == want.tobytes(), (kind, _diff(by_offsets, want))
         assert by_lengths.tobytes() == want.tobytes(), (kind, _diff(by_lengths, want))
         n += 1
-    assert n == 200
+    assert n == count
 
 
 @pytest.mark.parametrize("bits", [8, 4, 2])
-def test_bags_of_arbitrary_scales_match_torch(bits):
+def test_bags_of_arbitrary_scales_match_torch(bits, kernels):
     """Bags over rows of random bytes whose scales, biases and weights spread over
     2^-K .. 2^K (sums whose fma rounding differs from a separate multiply and add, and
     from a float64 sum rounded to float32): every sum is torch's bit for bit."""
     rng = np.random.default_rng(500 + bits)
-    for _ in range(150):
+    for _ in range(_count(kernels, 150)):
         rows, cols = int(rng.integers(1, 20)), 8 * int(rng.integers(1, 4))
         width = rw.fused_width(cols, bits)
         data = rng.integers(0, 256, (rows, width), dtype=np.uint8)

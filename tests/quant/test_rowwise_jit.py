@@ -6,9 +6,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
+import pytest
 
-from qcomp.quant.rowwise_jit import f16_bits, f16_value, fma32, get_f16, get_f32, put_f32, put_u16
+pytest.importorskip("numba", reason="numba is not installed (pip install -e '.[fast]')")
+
+from numba import njit  # noqa: E402
+
+from qcomp.quant.rowwise_jit import (  # noqa: E402
+    f16_bits, f16_value, fma32, get_f16, get_f32, put_f32, put_u16)
 
 
 @njit(cache=True)

@@ -31,9 +31,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, INT, check_kinds, compatible_shapes, \
     incompatible
-from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.chlo.ops import NextAfterOp, PolygammaOp, ZetaOp
+from qcomp.dialects.facts import NO_QUANTIZATION, Broadcasting, broadcasting_twin
 from qcomp.dialects.quant import element_type, quantized_element
-from qcomp.dialects.stablehlo import kernels
+from qcomp.dialects.stablehlo import binary, complex as shcomplex
 from qcomp.dialects.stablehlo.attrs import ComparisonDirection, ComparisonType
 from qcomp.dialects.stablehlo.format import (
     array_values,
@@ -182,7 +183,7 @@ class BroadcastAddOp(BroadcastBinaryOp):
     """Broadcasting `a + b`."""
 
     name = "chlo.broadcast_add"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.ADD)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.AddOp))
     ELEMENT_RULE: ClassVar = "compatible"
 
 
@@ -191,7 +192,7 @@ class BroadcastSubtractOp(BroadcastBinaryOp):
     """Broadcasting `a - b`."""
 
     name = "chlo.broadcast_subtract"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.SUBTRACT)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.SubtractOp))
 
 
 @irdl_op_definition
@@ -199,7 +200,7 @@ class BroadcastMultiplyOp(BroadcastBinaryOp):
     """Broadcasting `a * b`."""
 
     name = "chlo.broadcast_multiply"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.MULTIPLY)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.MultiplyOp))
 
 
 @irdl_op_definition
@@ -207,7 +208,7 @@ class BroadcastDivideOp(BroadcastBinaryOp):
     """Broadcasting `a / b`."""
 
     name = "chlo.broadcast_divide"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.DIVIDE)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.DivideOp))
 
 
 @irdl_op_definition
@@ -215,7 +216,7 @@ class BroadcastMaximumOp(BroadcastBinaryOp):
     """Broadcasting max."""
 
     name = "chlo.broadcast_maximum"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.MAXIMUM)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.MaximumOp))
     ELEMENT_RULE: ClassVar = "compatible"
 
 
@@ -224,7 +225,7 @@ class BroadcastMinimumOp(BroadcastBinaryOp):
     """Broadcasting min."""
 
     name = "chlo.broadcast_minimum"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.MINIMUM)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.MinimumOp))
     ELEMENT_RULE: ClassVar = "compatible"
 
 
@@ -233,7 +234,7 @@ class BroadcastRemainderOp(BroadcastBinaryOp):
     """Broadcasting remainder (C's fmod / %)."""
 
     name = "chlo.broadcast_remainder"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.REMAINDER)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.RemainderOp))
 
 
 @irdl_op_definition
@@ -241,7 +242,7 @@ class BroadcastPowerOp(BroadcastBinaryOp):
     """Broadcasting `a ** b`."""
 
     name = "chlo.broadcast_power"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.POWER)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.PowerOp))
 
 
 @irdl_op_definition
@@ -249,7 +250,7 @@ class BroadcastAtan2Op(BroadcastBinaryOp):
     """Broadcasting `atan2(a, b)`."""
 
     name = "chlo.broadcast_atan2"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.ATAN2)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.Atan2Op))
 
 
 @irdl_op_definition
@@ -257,7 +258,7 @@ class BroadcastShiftLeftOp(BroadcastBinaryOp):
     """Broadcasting `a << b`."""
 
     name = "chlo.broadcast_shift_left"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.SHIFT_LEFT)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.ShiftLeftOp))
 
 
 @irdl_op_definition
@@ -265,7 +266,7 @@ class BroadcastShiftRightArithmeticOp(BroadcastBinaryOp):
     """Broadcasting arithmetic `a >> b`."""
 
     name = "chlo.broadcast_shift_right_arithmetic"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.SHIFT_RIGHT_ARITHMETIC)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.ShiftRightArithmeticOp))
 
 
 @irdl_op_definition
@@ -273,7 +274,7 @@ class BroadcastShiftRightLogicalOp(BroadcastBinaryOp):
     """Broadcasting logical `a >> b`."""
 
     name = "chlo.broadcast_shift_right_logical"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.SHIFT_RIGHT_LOGICAL)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.ShiftRightLogicalOp))
 
 
 @irdl_op_definition
@@ -281,7 +282,7 @@ class BroadcastAndOp(BroadcastBinaryOp):
     """Broadcasting and."""
 
     name = "chlo.broadcast_and"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.AND)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.AndOp))
     KINDS: ClassVar = (BOOL, INT)
     ELEMENT_RULE: ClassVar = "operands"
 
@@ -291,7 +292,7 @@ class BroadcastOrOp(BroadcastBinaryOp):
     """Broadcasting or."""
 
     name = "chlo.broadcast_or"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.OR)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.OrOp))
     KINDS: ClassVar = (BOOL, INT)
     ELEMENT_RULE: ClassVar = "operands"
 
@@ -301,7 +302,7 @@ class BroadcastXorOp(BroadcastBinaryOp):
     """Broadcasting xor."""
 
     name = "chlo.broadcast_xor"
-    traits = traits_def(Pure(), NO_QUANTIZATION, kernels.XOR)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.XorOp))
     KINDS: ClassVar = (BOOL, INT)
     ELEMENT_RULE: ClassVar = "operands"
 
@@ -311,7 +312,7 @@ class BroadcastNextAfterOp(BroadcastBinaryOp):
     """Broadcasting `chlo.next_after`."""
 
     name = "chlo.broadcast_next_after"
-    traits = traits_def(Pure(), NO_QUANTIZATION)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(NextAfterOp))
 
 
 @irdl_op_definition
@@ -319,7 +320,7 @@ class BroadcastPolygammaOp(BroadcastBinaryOp):
     """Broadcasting `chlo.polygamma`."""
 
     name = "chlo.broadcast_polygamma"
-    traits = traits_def(Pure(), NO_QUANTIZATION)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(PolygammaOp))
 
 
 @irdl_op_definition
@@ -327,7 +328,7 @@ class BroadcastZetaOp(BroadcastBinaryOp):
     """Broadcasting `chlo.zeta`."""
 
     name = "chlo.broadcast_zeta"
-    traits = traits_def(Pure(), NO_QUANTIZATION)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(ZetaOp))
     KINDS: ClassVar = (FP,)
     RESULT_KINDS: ClassVar = (FP,)
 
@@ -346,6 +347,7 @@ class BroadcastComplexOp(_Complex):
     """Broadcasting `complex(re, im)`."""
 
     name = "chlo.broadcast_complex"
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(shcomplex.ComplexOp))
 
 
 class _Compare(BroadcastBinaryOp):
@@ -371,6 +373,7 @@ class BroadcastCompareOp(_Compare):
     """Broadcasting `stablehlo.compare`."""
 
     name = "chlo.broadcast_compare"
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.CompareOp))
 
 
 @irdl_op_definition
@@ -382,7 +385,7 @@ class BroadcastSelectOp(IRDLOperation):
     on_true = operand_def(TensorType)
     on_false = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure(), NO_QUANTIZATION)
+    traits = traits_def(Pure(), NO_QUANTIZATION, *broadcasting_twin(binary.SelectOp))
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -421,3 +424,6 @@ BROADCAST_OPS = [BroadcastAddOp, BroadcastSubtractOp, BroadcastMultiplyOp, Broad
                  BroadcastShiftRightLogicalOp, BroadcastAndOp, BroadcastOrOp, BroadcastXorOp,
                  BroadcastNextAfterOp, BroadcastPolygammaOp, BroadcastZetaOp, BroadcastComplexOp,
                  BroadcastCompareOp, BroadcastSelectOp]
+BROADCASTING_TWIN = {op.get_trait(Broadcasting).of: op for op in BROADCAST_OPS}
+"""The `chlo.broadcast_*` op broadcasting each op (`stablehlo.add` -> `chlo.broadcast_add`),
+from the ops' `Broadcasting` declarations."""

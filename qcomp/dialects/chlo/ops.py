@@ -6,14 +6,16 @@ Text (upstream's assembly formats):
 `%r = chlo.zeta %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>`,
 `%values, %indices = chlo.top_k(%x, k = 2) : tensor<3x8xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)`,
 `%c = chlo.constant dense<1.0> : tensor<4xf32>`; `chlo.constant_like` has only the
-generic form. The values are the functions chlo-legalize-to-stablehlo decomposes them
-into (qcomp/interpreter/chlo_math.py).
+generic form. The elementwise ops declare their kernels (`Elementwise`, computed step by
+step in the element type: `stepwise`): the functions chlo-legalize-to-stablehlo
+decomposes them into (`special.py`, `gamma.py`, `complex_special.py`).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
 from xdsl.dialects.builtin import BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, \
     TensorType, i64
 from xdsl.ir import Attribute
@@ -33,7 +35,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, check_kinds, compatible_shapes, \
     incompatible
-from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.chlo import complex_special, gamma, special
+from qcomp.dialects.facts import NO_QUANTIZATION, Elementwise
 from qcomp.dialects.stablehlo.format import (
     build_op,
     parse_operand_list,
@@ -42,6 +45,22 @@ from qcomp.dialects.stablehlo.format import (
     resolve,
 )
 from qcomp.dialects.stablehlo.parse_errors import op_error
+
+
+def stepwise(float, complex=None) -> Elementwise:
+    """The kernels of a chlo op, computed step by step in the operands' own type
+    (`Elementwise.in_element_type`)."""
+    return Elementwise(float=float, complex=complex, in_element_type=True)
+
+
+def in_own_type(fn):
+    """A function of `special.Steps` run in the operand's own type."""
+    return lambda x: fn(special.Steps(x.dtype), x)
+
+
+def upcast(fn):
+    """A function of `special.Steps` run in f32 for narrower types (`special.upcast`)."""
+    return lambda x: special.upcast(fn, x)
 
 
 def _element(t: Attribute) -> Attribute:
@@ -99,6 +118,8 @@ class AcosOp(UnaryOp):
     """`acos(x) = atan2(sqrt((1 - x)(1 + x)), x)`."""
 
     name = "chlo.acos"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(in_own_type(special.acos), complex_special.acos))
 
 
 @irdl_op_definition
@@ -106,6 +127,8 @@ class AcoshOp(UnaryOp):
     """`acosh(x) = log1p(sqrt(x - 1) (sqrt(x + 1) + sqrt(x - 1)))` (log 2 + log x for large x)."""
 
     name = "chlo.acosh"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(in_own_type(special.acosh), complex_special.acosh))
 
 
 @irdl_op_definition
@@ -113,6 +136,8 @@ class AsinOp(UnaryOp):
     """`asin(x) = 2 atan2(x, 1 + sqrt((1 - x)(1 + x)))`."""
 
     name = "chlo.asin"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(in_own_type(special.asin), complex_special.asin))
 
 
 @irdl_op_definition
@@ -120,6 +145,8 @@ class AsinhOp(UnaryOp):
     """`asinh(x) = sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))` (log 2 + log|x| for large |x|)."""
 
     name = "chlo.asinh"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(in_own_type(special.asinh), complex_special.asinh))
 
 
 @irdl_op_definition
@@ -127,6 +154,8 @@ class AtanOp(UnaryOp):
     """`atan(x) = atan2(x, 1)`."""
 
     name = "chlo.atan"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(in_own_type(special.atan), complex_special.atan))
 
 
 @irdl_op_definition
@@ -134,6 +163,8 @@ class AtanhOp(UnaryOp):
     """`atanh(x) = (log1p(x) - log1p(-x)) / 2`, NaN for |x| > 1."""
 
     name = "chlo.atanh"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(in_own_type(special.atanh), complex_special.atanh))
 
 
 @irdl_op_definition
@@ -141,6 +172,7 @@ class BesselI1eOp(UnaryOp):
     """`exp(-|x|) I1(x)` (Cephes' Chebyshev series)."""
 
     name = "chlo.bessel_i1e"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(special.bessel_i1e))
 
 
 @irdl_op_definition
@@ -148,6 +180,7 @@ class CoshOp(UnaryOp):
     """`cosh(x) = e^(x + log 1/2) + e^(log 1/2 - x)`."""
 
     name = "chlo.cosh"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(upcast(special.cosh)))
 
 
 @irdl_op_definition
@@ -155,6 +188,7 @@ class SinhOp(UnaryOp):
     """`sinh(x)`: `(e^(x + log 1/2) - e^(log 1/2 - x))`, near 0 from expm1."""
 
     name = "chlo.sinh"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(upcast(special.sinh)))
 
 
 @irdl_op_definition
@@ -162,6 +196,7 @@ class TanOp(UnaryOp):
     """`tan(x)`."""
 
     name = "chlo.tan"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(in_own_type(special.tan)))
 
 
 @irdl_op_definition
@@ -169,6 +204,7 @@ class DigammaOp(UnaryOp):
     """`psi(x) = d/dx log Gamma(x)` (Lanczos)."""
 
     name = "chlo.digamma"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(gamma.digamma))
     KINDS: ClassVar = (FP,)
 
 
@@ -177,6 +213,7 @@ class ErfOp(UnaryOp):
     """The error function (rational approximation)."""
 
     name = "chlo.erf"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(special.erf))
     KINDS: ClassVar = (FP,)
 
 
@@ -185,6 +222,7 @@ class ErfcOp(UnaryOp):
     """The complementary error function `1 - erf(x)` (Cephes approximations)."""
 
     name = "chlo.erfc"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(special.erfc))
     KINDS: ClassVar = (FP,)
 
 
@@ -193,6 +231,7 @@ class ErfInvOp(UnaryOp):
     """The inverse error function (Giles' polynomials)."""
 
     name = "chlo.erf_inv"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(special.erf_inv))
     KINDS: ClassVar = (FP,)
 
 
@@ -201,6 +240,7 @@ class LgammaOp(UnaryOp):
     """`log |Gamma(x)|` (Lanczos, reflection below 1/2)."""
 
     name = "chlo.lgamma"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(gamma.lgamma))
     KINDS: ClassVar = (FP,)
 
 
@@ -209,6 +249,7 @@ class IsInfOp(UnaryOp):
     """`|x| == inf`."""
 
     name = "chlo.is_inf"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(lambda x: np.isinf(x.astype(np.float64))))
     KINDS: ClassVar = (FP,)
     RESULT_KINDS: ClassVar = (BOOL,)
 
@@ -218,6 +259,8 @@ class IsNegInfOp(UnaryOp):
     """`x == -inf`."""
 
     name = "chlo.is_neg_inf"
+    traits = traits_def(Pure(), NO_QUANTIZATION,
+                        stepwise(lambda x: x.astype(np.float64) == -np.inf))
     KINDS: ClassVar = (FP,)
     RESULT_KINDS: ClassVar = (BOOL,)
 
@@ -227,6 +270,7 @@ class IsPosInfOp(UnaryOp):
     """`x == +inf`."""
 
     name = "chlo.is_pos_inf"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(lambda x: x.astype(np.float64) == np.inf))
     KINDS: ClassVar = (FP,)
     RESULT_KINDS: ClassVar = (BOOL,)
 
@@ -282,6 +326,7 @@ class NextAfterOp(BinaryOp):
     """The next float after `x` towards `y` (bit arithmetic)."""
 
     name = "chlo.next_after"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(special.next_after))
 
 
 @irdl_op_definition
@@ -289,6 +334,7 @@ class PolygammaOp(BinaryOp):
     """`psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x)`; digamma for n = 0; NaN for n not natural."""
 
     name = "chlo.polygamma"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(gamma.polygamma))
 
 
 @irdl_op_definition
@@ -296,6 +342,7 @@ class ZetaOp(BinaryOp):
     """Hurwitz zeta `sum_k (q + k)^-x` (Euler-Maclaurin)."""
 
     name = "chlo.zeta"
+    traits = traits_def(Pure(), NO_QUANTIZATION, stepwise(gamma.zeta))
 
 
 @irdl_op_definition

@@ -10,7 +10,8 @@ One module per family of ops, each exporting its list:
   com.microsoft quantized ops;
 - `float_ops`: the float ops of QDQ models (Conv, MatMul, Gemm, Add, ... Identity);
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
-  function body.
+  function body;
+- `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
 """
 
 from __future__ import annotations

@@ -71,6 +71,53 @@ def facts(op: Operation | type[Operation]) -> OnnxFacts | None:
     return op.get_trait(OnnxFacts)
 
 
+@dataclass(frozen=True)
+class Lowering(OpTrait):
+    """The op's meaning in StableHLO: `build(b, op, out)` inserts the StableHLO ops that
+    compute the op's result through `b` (`onnx-legalize-to-stablehlo`'s builder: qcomp's
+    pass `Builder` and the steps of `qcomp.dialects.onnx.to_stablehlo`) and returns the
+    value that replaces it; `out` is the result's static shape. It raises
+    `to_stablehlo.Unsupported` (the message is the pass's remark) for what it does not
+    handle. `onnx-legalize-to-stablehlo` rewrites the op with it, and the interpreter
+    runs the op as the StableHLO it builds. `static_shapes=False`: `build` needs no
+    static shapes and its value replaces the result as it is (Identity). `check(op,
+    *args)`, when given, raises ValueError on run-time values the ONNX operator rejects
+    and StableHLO would not (an integer division by zero, an index out of bounds); the
+    interpreter calls it first."""
+
+    build: Callable = field(hash=False, compare=False)
+    static_shapes: bool = True
+    check: Callable | None = field(default=None, hash=False, compare=False)
+
+
+def lowering(op: Operation | type[Operation]) -> Lowering | None:
+    return op.get_trait(Lowering)
+
+
+@dataclass(frozen=True)
+class QdqRole(OpTrait):
+    """How onnxruntime's QDQ transformers (`qdq_selectors.cc`) treat the op as the target
+    of a DequantizeLinear -> op -> QuantizeLinear group, what `onnx-fuse-qdq`,
+    `onnx-unfuse-qdq` and `onnx_qdq.groups` read:
+
+    - `selector`: `binary`, `unary`, `variadic` (one element type throughout), `conv`,
+      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers);
+    - `fused`: what the group becomes: `QLinearMatMul` / `QLinearConv`, or the
+      com.microsoft contrib op (`QLinearAdd`); None for `drop`;
+    - `fused_attrs`: attributes the fused op carries besides the op's own (si64 ints);
+    - `data_inputs`: the operands that carry quantized data (None: every present one;
+      shapes, axes and indices stay as they are)."""
+
+    selector: str
+    fused: str | None = None
+    fused_attrs: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
+    data_inputs: tuple[int, ...] | None = None
+
+
+def qdq_role(op: Operation | type[Operation]) -> QdqRole | None:
+    return op.get_trait(QdqRole)
+
+
 def si64(v: int) -> IntegerAttr:
     return IntegerAttr(v, SI64)
 

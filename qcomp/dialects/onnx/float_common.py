@@ -90,6 +90,20 @@ def _shapes(*values: SSAValue) -> list[list[int]] | None:
     return None if any(s is None for s in out) else out  # type: ignore[return-value]
 
 
+def _window_attrs(op: IRDLOperation) -> None:
+    _verify_str_attr(op, "auto_pad", AUTO_PAD)
+    for a in ("dilations", "kernel_shape", "pads", "strides"):
+        _verify_ints_attr(op, a)
+
+
+def window_of(op: IRDLOperation, x_shape: Sequence[int], kernel: Sequence[int] | None = None
+              ) -> fs.Window:
+    """The op's resolved window over `x_shape`'s spatial dimensions (NCHW...)."""
+    k = kernel if kernel is not None else ints_attr(op, "kernel_shape")
+    return fs.window(x_shape[2:], k or (), ints_attr(op, "strides"), ints_attr(op, "dilations"),
+                     ints_attr(op, "pads"), attr(op, "auto_pad"), attr(op, "ceil_mode") or 0)
+
+
 class OnnxOp(IRDLOperation):
     """An onnx op: `check()` holds its rules; `infer()` its result shape (None when
     unknown); `verify_` runs both."""

@@ -18,8 +18,11 @@ from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.onnx import float_shapes as fs
+from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
+    Lowering,
     OnnxFacts,
+    QdqRole,
     attr,
     elements_in,
     fail,
@@ -51,7 +54,9 @@ class ReshapeOp(OnnxOp):
     reshaped = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), ("data", "shape"), ("reshaped",),
-        {"allowzero": 0}))
+        {"allowzero": 0}),
+        Lowering(ts.reshape, check=ts.reshape_target),
+        QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -76,7 +81,8 @@ class FlattenOp(OnnxOp):
     axis = opt_prop_def(IntegerAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), ("input",), ("output",), {"axis": 1}))
+        "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), ("input",), ("output",), {"axis": 1}),
+        Lowering(ts.reshape), QdqRole("drop"))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", MOVE_T)
@@ -97,7 +103,8 @@ class TransposeOp(OnnxOp):
     perm = opt_prop_def(ArrayAttr)
     transposed = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Transpose", (1, 13, 21, 23, 24, 25), ("data",), ("transposed",), {"perm": None}))
+        "Transpose", (1, 13, 21, 23, 24, 25), ("data",), ("transposed",), {"perm": None}),
+        Lowering(ts.transpose), QdqRole("drop"))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -118,7 +125,8 @@ class ConcatOp(OnnxOp):
     axis = opt_prop_def(IntegerAttr)
     concat_result = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Concat", (1, 4, 11, 13), ("inputs*",), ("concat_result",)))
+        "Concat", (1, 4, 11, 13), ("inputs*",), ("concat_result",)),
+        Lowering(ts.concat), QdqRole("variadic", "QLinearConcat"))
 
     def check(self) -> None:
         if self.axis is None:
@@ -151,7 +159,8 @@ class SqueezeOp(OnnxOp):
     axes = operand_def()
     squeezed = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Squeeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes?"), ("squeezed",)))
+        "Squeeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes?"), ("squeezed",)),
+        Lowering(ts.reshape, check=ts.squeeze_axes), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -174,7 +183,8 @@ class UnsqueezeOp(OnnxOp):
     axes = operand_def()
     expanded = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes"), ("expanded",)))
+        "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), ("data", "axes"), ("expanded",)),
+        Lowering(ts.reshape), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -197,7 +207,8 @@ class GatherOp(OnnxOp):
     axis = opt_prop_def(IntegerAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Gather", (1, 11, 13), ("data", "indices"), ("output",), {"axis": 0}))
+        "Gather", (1, 11, 13), ("data", "indices"), ("output",), {"axis": 0}),
+        Lowering(ts.gather, check=ts.gather_bounds), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", DATA_T)

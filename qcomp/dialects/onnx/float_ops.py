@@ -11,11 +11,14 @@ optional Indices output, which is what onnx-mlir's importer makes of a MaxPool w
 Indices are unused). Each verifier checks the operator's attribute rules and, when the
 result is ranked, its shape (`float_shapes`). Constant operands (Reshape's shape,
 Squeeze / Unsqueeze axes) are read from `onnx.Constant`.
+
+Each op also declares its StableHLO lowering (`Lowering`, with the builders of
+`to_stablehlo`) and, when onnxruntime's QDQ transformers fuse it, its `QdqRole`
+(docs/design.md, "Adding an ONNX op").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, StringAttr
@@ -31,8 +34,12 @@ from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.onnx import float_shapes as fs
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
+    Lowering,
     OnnxFacts,
+    QdqRole,
     attr,
     elements_in,
     fail,
@@ -55,8 +62,10 @@ from qcomp.dialects.onnx.float_common import (  # noqa: F401 (re-exported)
     _shapes,
     _verify_ints_attr,
     _verify_str_attr,
+    _window_attrs,
     const_ints,
     ints_attr,
+    window_of,
 )
 from qcomp.dialects.onnx.float_data_ops import (  # noqa: F401 (re-exported)
     ConcatOp,
@@ -69,20 +78,6 @@ from qcomp.dialects.onnx.float_data_ops import (  # noqa: F401 (re-exported)
 )
 
 # -- contractions and windows -----------------------------------------------------------
-
-def _window_attrs(op: OnnxOp) -> None:
-    _verify_str_attr(op, "auto_pad", AUTO_PAD)
-    for a in ("dilations", "kernel_shape", "pads", "strides"):
-        _verify_ints_attr(op, a)
-
-
-def window_of(op: IRDLOperation, x_shape: Sequence[int], kernel: Sequence[int] | None = None
-              ) -> fs.Window:
-    """The op's resolved window over `x_shape`'s spatial dimensions (NCHW...)."""
-    k = kernel if kernel is not None else ints_attr(op, "kernel_shape")
-    return fs.window(x_shape[2:], k or (), ints_attr(op, "strides"), ints_attr(op, "dilations"),
-                     ints_attr(op, "pads"), attr(op, "auto_pad"), attr(op, "ceil_mode") or 0)
-
 
 @irdl_op_definition
 class ConvOp(OnnxOp):
@@ -102,7 +97,8 @@ class ConvOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Conv", (1, 11, 22), ("X", "W", "B?"), ("Y",),
         {"auto_pad": "NOTSET", "group": 1, "dilations": None, "kernel_shape": None,
-         "pads": None, "strides": None}))
+         "pads": None, "strides": None}),
+        Lowering(ts.conv), QdqRole("conv", "QLinearConv"))
 
     def check(self) -> None:
         for i, v in enumerate((self.X, self.W)):
@@ -147,7 +143,8 @@ class MatMulOp(OnnxOp):
     B = operand_def()
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("MatMul", (1, 9, 13), ("A", "B"), ("Y",)))
+                        OnnxFacts("MatMul", (1, 9, 13), ("A", "B"), ("Y",)),
+                        Lowering(ts.matmul), QdqRole("matmul", "QLinearMatMul"))
 
     def check(self) -> None:
         elements_in(self, self.A, "operand #0", MATMUL_T)
@@ -174,7 +171,8 @@ class GemmOp(OnnxOp):
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gemm", (1, 6, 7, 9, 11, 13), ("A", "B", "C?"), ("Y",),
-        {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}))
+        {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}),
+        Lowering(ts.gemm))
 
     def check(self) -> None:
         elements_in(self, self.A, "operand #0", MATMUL_T)
@@ -223,7 +221,9 @@ class AddOp(BinaryOp):
 
     name = "onnx.Add"
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Add", _BINARY_SINCE, ("A", "B"), ("C",)))
+                        OnnxFacts("Add", _BINARY_SINCE, ("A", "B"), ("C",)),
+                        Lowering(ts.binary(sh.AddOp)),
+                        QdqRole("binary", "QLinearAdd"))
 
 
 @irdl_op_definition
@@ -232,7 +232,8 @@ class SubOp(BinaryOp):
 
     name = "onnx.Sub"
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Sub", _BINARY_SINCE, ("A", "B"), ("C",)))
+                        OnnxFacts("Sub", _BINARY_SINCE, ("A", "B"), ("C",)),
+                        Lowering(ts.binary(sh.SubtractOp)))
 
 
 @irdl_op_definition
@@ -241,7 +242,9 @@ class MulOp(BinaryOp):
 
     name = "onnx.Mul"
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Mul", _BINARY_SINCE, ("A", "B"), ("C",)))
+                        OnnxFacts("Mul", _BINARY_SINCE, ("A", "B"), ("C",)),
+                        Lowering(ts.binary(sh.MultiplyOp)),
+                        QdqRole("binary", "QLinearMul"))
 
 
 @irdl_op_definition
@@ -250,7 +253,8 @@ class DivOp(BinaryOp):
 
     name = "onnx.Div"
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Div", _BINARY_SINCE, ("A", "B"), ("C",)))
+                        OnnxFacts("Div", _BINARY_SINCE, ("A", "B"), ("C",)),
+                        Lowering(ts.binary(sh.DivideOp), check=ts.integer_division_by_zero))
 
 
 class UnaryOp(OnnxOp):
@@ -273,7 +277,8 @@ class ReluOp(UnaryOp):
     X = operand_def()
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Relu", (1, 6, 13, 14), ("X",), ("Y",)))
+                        OnnxFacts("Relu", (1, 6, 13, 14), ("X",), ("Y",)),
+                        Lowering(ts.relu))
 
 
 @irdl_op_definition
@@ -284,7 +289,9 @@ class SigmoidOp(UnaryOp):
     X = operand_def()
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Sigmoid", (1, 6, 13), ("X",), ("Y",)))
+                        OnnxFacts("Sigmoid", (1, 6, 13), ("X",), ("Y",)),
+                        Lowering(ts.unary(sh.LogisticOp)),
+                        QdqRole("unary", "QLinearSigmoid"))
 
 
 @irdl_op_definition
@@ -295,7 +302,8 @@ class TanhOp(UnaryOp):
     input = operand_def()
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("Tanh", (1, 6, 13), ("input",), ("output",)))
+                        OnnxFacts("Tanh", (1, 6, 13), ("input",), ("output",)),
+                        Lowering(ts.unary(sh.TanhOp)))
 
 
 @irdl_op_definition
@@ -307,7 +315,8 @@ class IdentityOp(UnaryOp):
     input = operand_def()
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), ("input",), ("output",)))
+        "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), ("input",), ("output",)),
+        Lowering(ts.identity, static_shapes=False))
 
 
 @irdl_op_definition
@@ -321,7 +330,8 @@ class ClipOp(OnnxOp):
     max = operand_def()
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Clip", (1, 6, 11, 12, 13), ("input", "min?", "max?"), ("output",)))
+        "Clip", (1, 6, 11, 12, 13), ("input", "min?", "max?"), ("output",)),
+        Lowering(ts.clip))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", ARITH_T)
@@ -348,7 +358,8 @@ class SoftmaxOp(OnnxOp):
     axis = opt_prop_def(IntegerAttr)
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "Softmax", (1, 11, 13), ("input",), ("output",), {"axis": -1}))
+        "Softmax", (1, 11, 13), ("input",), ("output",), {"axis": -1}),
+        Lowering(ts.softmax))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", FLOAT_T)
@@ -401,7 +412,8 @@ class MaxPoolSingleOutOp(PoolOp):
     strides = opt_prop_def(ArrayAttr)
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "MaxPool", (1, 8, 10, 11, 12, 22), ("X",), ("Y",),
-        {"auto_pad": "NOTSET", "ceil_mode": 0, "storage_order": 0}))
+        {"auto_pad": "NOTSET", "ceil_mode": 0, "storage_order": 0}),
+        Lowering(ts.max_pool), QdqRole("drop"))
 
     def check(self) -> None:
         super().check()
@@ -423,7 +435,8 @@ class AveragePoolOp(PoolOp):
     strides = opt_prop_def(ArrayAttr)
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "AveragePool", (1, 7, 10, 11, 19, 22), ("X",), ("Y",),
-        {"auto_pad": "NOTSET", "ceil_mode": 0, "count_include_pad": 0}))
+        {"auto_pad": "NOTSET", "ceil_mode": 0, "count_include_pad": 0}),
+        Lowering(ts.average_pool))
 
     def check(self) -> None:
         super().check()
@@ -438,7 +451,9 @@ class GlobalAveragePoolOp(OnnxOp):
     X = operand_def()
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
-                        OnnxFacts("GlobalAveragePool", (1, 22), ("X",), ("Y",)))
+                        OnnxFacts("GlobalAveragePool", (1, 22), ("X",), ("Y",)),
+                        Lowering(ts.global_average_pool),
+                        QdqRole("unary", "QLinearGlobalAveragePool", {"channels_last": 0}))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", FLOAT_T)

@@ -21,7 +21,7 @@ from xdsl.irdl import (
 from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import Commutative, NoMemoryEffect
 
-from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, dq_op_q
+from qcomp.dialects.facts import NO_QUANTIZATION, XLA_APPROXIMATION, UpstreamGeneric, dq_op_q
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
 from qcomp.dialects.stablehlo.assembly import (
@@ -78,7 +78,7 @@ class Atan2Op(BinaryElementwiseOp):
         NoMemoryEffect(),
         ElementKinds.same(FP_COMPLEX_Q, 2),
         dq_op_q(),
-        kernels.ATAN2)
+        kernels.ATAN2, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -141,7 +141,7 @@ class PowerOp(BinaryElementwiseOp):
         NoMemoryEffect(),
         ElementKinds.same(INT_FP_COMPLEX_Q, 2),
         dq_op_q(),
-        kernels.POWER)
+        kernels.POWER, XLA_APPROXIMATION)
 
 
 @irdl_op_definition

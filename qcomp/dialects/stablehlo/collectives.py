@@ -47,7 +47,6 @@ from xdsl.traits import Pure
 from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, type_only
 from qcomp.dialects.stablehlo import verify_collectives as check
 from qcomp.dialects.stablehlo.format import int_value
-from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
 from qcomp.dialects.stablehlo.kinds import RANKED, TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.op_attrs import ChannelHandleAttr
 from qcomp.ir.splat import dense_values, splat_value
@@ -225,10 +224,10 @@ class CollectivePermuteOp(CollectiveOp):
         check.verify_collective_permute(self)
 
 
-class _ProcessIdOp(KeywordOp):
+class _ProcessIdOp(IRDLOperation):
     """`stablehlo.replica_id : tensor<ui32>`."""
 
-    PRETTY_TYPES: ClassVar[str] = "results"
+    assembly_format = "attr-dict `:` type(results)"
     result = result_def()
 
     def verify_(self) -> None:

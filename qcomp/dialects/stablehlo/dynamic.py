@@ -15,7 +15,6 @@ Quantization facts follow the spec: the ops that move elements are type-only.
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseArrayBase, IntegerAttr
 from xdsl.irdl import (
@@ -36,14 +35,13 @@ from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, own_lowering,
 NOT_GENERIC = UpstreamGeneric.NEVER
 """Not in upstream quant-to-math's ConvertGenericOp list."""
 from qcomp.dialects.stablehlo import verify_dynamic as check
-from qcomp.dialects.stablehlo.assembly import FUNCTIONAL
+from qcomp.dialects.stablehlo.assembly import FIELD_DIRECTIVES, FUNCTIONAL, FUNCTIONAL_TAIL
 from qcomp.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     PrecisionAttr,
 )
 from qcomp.dialects.stablehlo.format import array_values, int_value
-from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
 from qcomp.dialects.stablehlo.kinds import (
     INT,
     ONE_D,
@@ -59,11 +57,14 @@ SHAPE = (ONE_D, INT)
 
 
 @irdl_op_definition
-class DynamicBroadcastInDimOp(KeywordOp):
+class DynamicBroadcastInDimOp(IRDLOperation):
     """broadcast_in_dim to the shape `output_dimensions` holds."""
 
     name = "stablehlo.dynamic_broadcast_in_dim"
-    PRETTY_FIELDS: ClassVar[tuple] = (("dims", "broadcast_dimensions", "list"),)
+    assembly_format = ("$operand `,` $output_dimensions `,` `dims` `=` "
+                       "custom<I64List>($broadcast_dimensions) " + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
+    irdl_options = (ParsePropInAttrDict(),)
     operand = operand_def()
     output_dimensions = operand_def()
     result = result_def()
@@ -83,11 +84,12 @@ class DynamicBroadcastInDimOp(KeywordOp):
 
 
 @irdl_op_definition
-class DynamicIotaOp(KeywordOp):
+class DynamicIotaOp(IRDLOperation):
     """iota of the shape `output_shape` holds."""
 
     name = "stablehlo.dynamic_iota"
-    PRETTY_FIELDS: ClassVar[tuple] = (("dim", "iota_dimension", "int"),)
+    assembly_format = "$output_shape `,` `dim` `=` custom<I64>($iota_dimension) " + FUNCTIONAL_TAIL
+    custom_directives = FIELD_DIRECTIVES
     output_shape = operand_def()
     result = result_def()
     iota_dimension_attr = prop_def(IntegerAttr, prop_name="iota_dimension")
@@ -162,11 +164,13 @@ class DynamicPadOp(_FunctionalOp):
 
 
 @irdl_op_definition
-class DynamicSliceOp(KeywordOp):
+class DynamicSliceOp(IRDLOperation):
     """`operand[start_i : start_i + size_i]`, each start clamped into the operand."""
 
     name = "stablehlo.dynamic_slice"
-    PRETTY_FIELDS: ClassVar[tuple] = (("sizes", "slice_sizes", "list"),)
+    assembly_format = ("$operand `,` custom<VariadicOperandWithAttribute>($start_indices) "
+                       "`sizes` `=` custom<I64List>($slice_sizes) " + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     operand = operand_def()
     start_indices = var_operand_def()
     result = result_def()
@@ -201,11 +205,12 @@ class DynamicUpdateSliceOp(_FunctionalOp):
 
 
 @irdl_op_definition
-class GetDimensionSizeOp(KeywordOp):
+class GetDimensionSizeOp(IRDLOperation):
     """The size of dimension `dimension` of `operand`, as `tensor<i32>`."""
 
     name = "stablehlo.get_dimension_size"
-    PRETTY_FIELDS: ClassVar[tuple] = (("dim", "dimension", "int"),)
+    assembly_format = "$operand `,` `dim` `=` custom<I64>($dimension) " + FUNCTIONAL_TAIL
+    custom_directives = FIELD_DIRECTIVES
     operand = operand_def()
     result = result_def()
     dimension_attr = prop_def(IntegerAttr, prop_name="dimension")

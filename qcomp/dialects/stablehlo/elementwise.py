@@ -22,7 +22,7 @@ from xdsl.irdl import (
 from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import NoMemoryEffect
 
-from qcomp.dialects.facts import NO_QUANTIZATION, dq_op_q, own_lowering
+from qcomp.dialects.facts import NO_QUANTIZATION, XLA_APPROXIMATION, dq_op_q, own_lowering
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
 from qcomp.dialects.stablehlo.assembly import (
@@ -131,7 +131,7 @@ class CbrtOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.CBRT)
+        kernels.CBRT, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -170,7 +170,7 @@ class CosineOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.COSINE)
+        kernels.COSINE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -182,7 +182,7 @@ class ExponentialOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.EXPONENTIAL)
+        kernels.EXPONENTIAL, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -194,7 +194,7 @@ class ExponentialMinusOneOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.EXPONENTIAL_MINUS_ONE)
+        kernels.EXPONENTIAL_MINUS_ONE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -218,7 +218,7 @@ class LogOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.LOG)
+        kernels.LOG, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -230,7 +230,7 @@ class LogPlusOneOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.LOG_PLUS_ONE)
+        kernels.LOG_PLUS_ONE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -242,7 +242,7 @@ class LogisticOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.LOGISTIC)
+        kernels.LOGISTIC, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -326,7 +326,7 @@ class RsqrtOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.RSQRT)
+        kernels.RSQRT, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -350,7 +350,7 @@ class SineOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.SINE)
+        kernels.SINE, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -374,7 +374,7 @@ class TanOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.TAN)
+        kernels.TAN, XLA_APPROXIMATION)
 
 
 @irdl_op_definition
@@ -386,7 +386,7 @@ class TanhOp(AccurateUnaryOp):
         NoMemoryEffect(),
         ElementKinds.unary(FP_COMPLEX_Q, FP_COMPLEX_Q),
         dq_op_q(),
-        kernels.TANH)
+        kernels.TANH, XLA_APPROXIMATION)
 
 
 @irdl_op_definition

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -35,15 +34,17 @@ from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import (
     NO_QUANTIZATION,
+    XLA_EXPANSION,
     Quantization,
     QuantSemantics,
     UpstreamGeneric,
+    XlaInexact,
     dq_op_q,
     type_only,
 )
 from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.format import array_values, int_value
-from qcomp.dialects.stablehlo.keyword_syntax import KeywordOp
+from qcomp.dialects.stablehlo.assembly import FIELD_DIRECTIVES, FUNCTIONAL_TAIL, SAME_TYPE_TAIL
 from qcomp.dialects.stablehlo.kinds import (
     FP_Q,
     INT,
@@ -81,12 +82,12 @@ def _dims(d) -> str:
 
 
 @irdl_op_definition
-class ReverseOp(KeywordOp):
+class ReverseOp(IRDLOperation):
     """`result[i] = operand[i with i_d = size_d - 1 - i_d for d in dimensions]`."""
 
     name = "stablehlo.reverse"
-    PRETTY_FIELDS: ClassVar[tuple] = (("dims", "dimensions", "list"),)
-    PRETTY_TYPES: ClassVar[str] = "same"
+    assembly_format = "$operand `,` `dims` `=` custom<I64List>($dimensions) " + SAME_TYPE_TAIL
+    custom_directives = FIELD_DIRECTIVES
     operand = operand_def()
     result = result_def()
     dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
@@ -113,18 +114,18 @@ class ReverseOp(KeywordOp):
 
 
 @irdl_op_definition
-class CholeskyOp(KeywordOp):
+class CholeskyOp(IRDLOperation):
     """The Cholesky factor of each matrix of `a` (`lower`: L with A = L L*, else U)."""
 
     name = "stablehlo.cholesky"
-    PRETTY_FIELDS: ClassVar[tuple] = (("lower", "lower", "bool?"),)
-    PRETTY_TYPES: ClassVar[str] = "same"
+    assembly_format = "$a custom<TrueKeyword>($lower) " + SAME_TYPE_TAIL
+    custom_directives = FIELD_DIRECTIVES
     a = operand_def()
     result = result_def()
     lower = opt_prop_def(BoolAttr)
     traits = traits_def(NoMemoryEffect(),
                         ElementKinds(((RANKED, ("F", "C", "Q")),), (RANKED, ("F", "C", "Q"))),
-                        dq_op_q())
+                        dq_op_q(), XLA_EXPANSION)
 
     def verify_(self) -> None:
         verify_value_kinds(self)
@@ -152,7 +153,10 @@ class TriangularSolveOp(IRDLOperation):
     transpose_a = prop_def(TransposeAttr)
     traits = traits_def(NoMemoryEffect(),
                         ElementKinds(((RANKED, ("F", "C")),) * 2, (RANKED, ("F", "C"))),
-                        dq_op_q())
+                        dq_op_q(),
+                        XlaInexact("XLA's blocked solve (multiply-adds, its own order); qcomp "
+                                   "substitutes as the reference interpreter does, each step "
+                                   "rounded"))
 
     def verify_(self) -> None:
         verify_value_kinds(self)
@@ -178,19 +182,22 @@ class TriangularSolveOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FftOp(KeywordOp):
+class FftOp(IRDLOperation):
     """FFT / IFFT (complex to complex), RFFT (real to complex), IRFFT (complex to real)
     over the innermost `len(fft_length)` dimensions."""
 
     name = "stablehlo.fft"
-    PRETTY_FIELDS: ClassVar[tuple] = (("type", "fft_type", FftTypeAttr),
-                                      ("length", "fft_length", "list"))
+    assembly_format = ("$operand `,` `type` `=` custom<EnumCase>($fft_type) `,` `length` `=` "
+                       "custom<I64List>($fft_length) " + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     operand = operand_def()
     result = result_def()
     fft_type = prop_def(FftTypeAttr)
     fft_length_attr = prop_def(DenseArrayBase, prop_name="fft_length")
     traits = traits_def(NoMemoryEffect(), ElementKinds(((RANKED, ("F", "C")),), (RANKED, ("F", "C"))),
-                        NO_QUANTIZATION)
+                        NO_QUANTIZATION,
+                        XlaInexact("XLA's FFT library and NumPy's FFT (float64, rounded once) "
+                                   "round differently"))
 
     @property
     def fft_length(self) -> tuple[int, ...]:
@@ -275,7 +282,7 @@ class BatchNormTrainingOp(IRDLOperation):
     batch_var = result_def()
     epsilon = prop_def(FloatAttr)
     feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
-    traits = traits_def(NoMemoryEffect(), ElementKinds(_BN_KINDS), BATCH_NORM)
+    traits = traits_def(NoMemoryEffect(), ElementKinds(_BN_KINDS), BATCH_NORM, XLA_EXPANSION)
 
     @property
     def feature_index(self) -> int:
@@ -305,7 +312,7 @@ class BatchNormGradOp(IRDLOperation):
     feature_index_attr = prop_def(IntegerAttr, prop_name="feature_index")
     traits = traits_def(NoMemoryEffect(), ElementKinds((*_BN_KINDS, (ONE_D, FP_Q),
                                                         (ONE_D, FP_Q), (RANKED, FP_Q))),
-                        BATCH_NORM)
+                        BATCH_NORM, XLA_EXPANSION)
 
     @property
     def feature_index(self) -> int:
@@ -320,11 +327,13 @@ class BatchNormGradOp(IRDLOperation):
 
 
 @irdl_op_definition
-class RngOp(KeywordOp):
+class RngOp(IRDLOperation):
     """Random numbers of `shape`: UNIFORM in [a, b), NORMAL with mean a and deviation b."""
 
     name = "stablehlo.rng"
-    PRETTY_FIELDS: ClassVar[tuple] = (("distribution", "rng_distribution", RngDistributionAttr),)
+    assembly_format = ("$a `,` $b `,` $shape_ `,` `distribution` `=` "
+                       "custom<EnumCase>($rng_distribution) " + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     a = operand_def()
     b = operand_def()
     shape_ = operand_def()
@@ -342,11 +351,13 @@ class RngOp(KeywordOp):
 
 
 @irdl_op_definition
-class RngBitGeneratorOp(KeywordOp):
+class RngBitGeneratorOp(IRDLOperation):
     """Random bits of `output`'s type from `initial_state` (THREE_FRY, PHILOX or DEFAULT)."""
 
     name = "stablehlo.rng_bit_generator"
-    PRETTY_FIELDS: ClassVar[tuple] = (("algorithm", "rng_algorithm", RngAlgorithmAttr),)
+    assembly_format = ("$initial_state `,` `algorithm` `=` custom<EnumCase>($rng_algorithm) "
+                       + FUNCTIONAL_TAIL)
+    custom_directives = FIELD_DIRECTIVES
     initial_state = operand_def()
     output_state = result_def()
     output = result_def()

@@ -48,7 +48,9 @@ from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 
 from qcomp.dialects.facts import (
     NO_QUANTIZATION,
+    XLA_SUM_ORDER,
     UpstreamGeneric,
+    WorkingMemory,
     dq_op_q,
     own_lowering,
     type_only,
@@ -57,6 +59,7 @@ from qcomp.dialects.stablehlo import syntax as syntax
 from qcomp.dialects.stablehlo.assembly import FUNCTIONAL
 from qcomp.dialects.stablehlo import syntax_nn as syntax_nn
 from qcomp.dialects.stablehlo import verify as check
+from qcomp.dialects.stablehlo.working_memory import contraction_scratch, convolution_scratch
 from qcomp.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     DotAlgorithmAttr,
@@ -383,7 +386,8 @@ class DotOp(IRDLOperation):
     rhs = operand_def()
     result = result_def()
     precision_config = opt_prop_def(_Prec)
-    traits = traits_def(Pure(), CONTRACTION_KINDS, CONTRACTION)
+    traits = traits_def(Pure(), CONTRACTION_KINDS, CONTRACTION, XLA_SUM_ORDER,
+                        WorkingMemory(contraction_scratch))
 
     parse = classmethod(syntax_nn.parse_dot)
     print = syntax_nn.print_dot
@@ -403,7 +407,8 @@ class DotGeneralOp(IRDLOperation):
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(_Prec)
     algorithm = opt_prop_def(DotAlgorithmAttr)
-    traits = traits_def(NoMemoryEffect(), DOT_GENERAL_KINDS, CONTRACTION)
+    traits = traits_def(NoMemoryEffect(), DOT_GENERAL_KINDS, CONTRACTION, XLA_SUM_ORDER,
+                        WorkingMemory(contraction_scratch))
 
     def __init__(self, lhs, rhs, dot_dimension_numbers: DotDimensionNumbersAttr,
                  result_type: Attribute, precision_config: ArrayAttr | None = None):
@@ -443,7 +448,8 @@ class ConvolutionOp(IRDLOperation):
     feature_group_count_attr = prop_def(IntegerAttr, prop_name="feature_group_count")
     batch_group_count_attr = prop_def(IntegerAttr, prop_name="batch_group_count")
     precision_config = opt_prop_def(_Prec)
-    traits = traits_def(NoMemoryEffect(), CONVOLUTION_KINDS, CONTRACTION)
+    traits = traits_def(NoMemoryEffect(), CONVOLUTION_KINDS, CONTRACTION, XLA_SUM_ORDER,
+                        WorkingMemory(convolution_scratch))
 
     parse = classmethod(syntax_nn.parse_convolution)
     print = syntax_nn.print_convolution

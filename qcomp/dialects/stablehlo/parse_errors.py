@@ -7,7 +7,8 @@ prefix of the op being parsed. Below `attrs.py` and `format.py`, which both rais
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 from xdsl.parser import AttrParser, Parser
@@ -15,15 +16,23 @@ from xdsl.parser import AttrParser, Parser
 _parsing: list[str] = []
 
 
+@contextmanager
+def parsing_op(cls) -> Iterator[None]:
+    """Within this block `op_error` prefixes its messages with `cls`'s name (a custom
+    parser, or a custom directive of a declarative format)."""
+    _parsing.append(cls.name)
+    try:
+        yield
+    finally:
+        _parsing.pop()
+
+
 def custom_parser(fn: Callable) -> Callable:
     """Mark `fn(cls, parser)` as the custom parser of `cls` (for `op_error`'s prefix)."""
     @functools.wraps(fn)
     def wrapper(cls, parser: Parser):
-        _parsing.append(cls.name)
-        try:
+        with parsing_op(cls):
             return fn(cls, parser)
-        finally:
-            _parsing.pop()
 
     return wrapper
 

@@ -35,7 +35,7 @@ from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from qcomp.dialects.facts import NO_QUANTIZATION, type_only
+from qcomp.dialects.facts import NO_QUANTIZATION, XLA_SUM_ORDER, type_only
 from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.ops import ReturnOp
@@ -188,7 +188,8 @@ class ReduceOp(IRDLOperation):
     dimensions_attr = prop_def(DenseArrayBase, prop_name="dimensions")
     body = region_def("single_block")
     irdl_options = (SameVariadicOperandSize(),)
-    traits = traits_def(RecursiveMemoryEffect(), ElementKinds.same(TENSOR, 1), NO_QUANTIZATION)
+    traits = traits_def(RecursiveMemoryEffect(), ElementKinds.same(TENSOR, 1), NO_QUANTIZATION,
+                        XLA_SUM_ORDER)
 
     parse = classmethod(parse_reduce_body)
     print = print_reduce_body
@@ -218,7 +219,7 @@ class ReduceWindowOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(
         RecursiveMemoryEffect(), ElementKinds.same(TENSOR, 1),
-        type_only(fusable=False))
+        type_only(fusable=False), XLA_SUM_ORDER)
 
     def _rank(self) -> int:
         t = self.inputs[0].type if self.inputs else None

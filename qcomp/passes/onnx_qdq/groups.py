@@ -6,7 +6,7 @@ defaults: int8 activations allowed, 16-bit and 4-bit types not):
   with other users is duplicated for the group, as `EnsureUniqueDQForNodeUnit` does);
 - the target's one result goes to exactly one QuantizeLinear and to nothing else (not a
   graph output);
-- per target kind: `binary` (Add, Mul): both inputs and the output of one element type;
+- per target selector (the op's declared `QdqRole`): `binary` (Add, Mul): both inputs and the output of one element type;
   `unary` (Sigmoid, GlobalAveragePool): input and output of one type; `variadic`
   (Concat): all of one type; `conv`: input and output of one type, an int8 input needs
   int8 weights, the bias int32; `matmul`: an int8 input needs int8 weights, output of
@@ -20,27 +20,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects.onnx import core
-from qcomp.dialects.onnx import float_ops as fo
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx.types import onnx_name
 from qcomp.ir.splat import dense_array
 
-KIND: dict[type[Operation], str] = {
-    fo.AddOp: "binary", fo.MulOp: "binary", fo.SigmoidOp: "unary",
-    fo.GlobalAveragePoolOp: "unary", fo.ConcatOp: "variadic", fo.ConvOp: "conv",
-    fo.MatMulOp: "matmul", fo.ReshapeOp: "drop", fo.FlattenOp: "drop",
-    fo.TransposeOp: "drop", fo.SqueezeOp: "drop", fo.UnsqueezeOp: "drop",
-    fo.MaxPoolSingleOutOp: "drop", fo.GatherOp: "drop"}
-"""The target ops onnxruntime's QDQ transformers fuse, by selector."""
 
-QUANTIZED_INPUTS: dict[type[Operation], tuple[int, ...]] = {
-    fo.ReshapeOp: (0,), fo.SqueezeOp: (0,), fo.UnsqueezeOp: (0,), fo.GatherOp: (0,)}
-"""Operands that carry quantized data where not all present operands do; the rest
-(shapes, axes, indices) stay as they are."""
+def kind(op: Operation | type[Operation]) -> str | None:
+    """The op's selector (its declared `QdqRole`), None when onnxruntime's QDQ
+    transformers do not fuse it."""
+    role = core.qdq_role(op)
+    return None if role is None else role.selector
+
+
+def targets() -> dict[str, type[Operation]]:
+    """Each fused form (`QLinearMatMul`, com.microsoft `QLinearAdd`, ...) -> the ONNX op
+    whose declared `QdqRole` fuses to it (the ops registered in the onnx dialect now)."""
+    from qcomp.dialects import onnx
+
+    return {r.fused: cls for cls in onnx.ONNX.operations
+            if (r := core.qdq_role(cls)) is not None and r.fused is not None}
+
+
+def target_of(fused: Operation) -> type[Operation]:
+    """The ONNX op a fused op (QLinearMatMul, QLinearConv) stands for."""
+    f = core.facts(fused)
+    assert f is not None
+    return targets()[f.op_type]
+
+
+def as_si64(a: Attribute) -> Attribute:
+    """An ONNX INT attribute as onnx-mlir writes it (`1 : si64`); others as they are."""
+    return IntegerAttr(a.value.data, core.SI64) if isinstance(a, IntegerAttr) else a
+
 
 NARROW = ("int16", "uint16", "int4", "uint4")
 
@@ -58,7 +73,10 @@ def _dq(v: SSAValue) -> oq.DequantizeLinearOp | None:
 
 
 def data_operands(op: Operation) -> list[SSAValue]:
-    idx = QUANTIZED_INPUTS.get(type(op))
+    """The operands that carry quantized data (the role's `data_inputs`, else every
+    present one)."""
+    role = core.qdq_role(op)
+    idx = None if role is None else role.data_inputs
     if idx is None:
         return [v for v in op.operands if not core.is_none(v)]
     return [op.operands[i] for i in idx]
@@ -67,8 +85,8 @@ def data_operands(op: Operation) -> list[SSAValue]:
 def find(op: Operation) -> Group | str | None:
     """The group around `op`, the reason onnxruntime would not fuse it (str), or None
     when `op` is not a QDQ target at all (no DequantizeLinear feeds it)."""
-    kind = KIND.get(type(op))
-    if kind is None:
+    selector = kind(op)
+    if selector is None:
         return None
     inputs = data_operands(op)
     dqs = [_dq(v) for v in inputs]
@@ -85,7 +103,7 @@ def find(op: Operation) -> Group | str | None:
     if len(qs) != 1:
         return "the result goes to several QuantizeLinear"
     group = Group(op, dqs, qs[0])  # type: ignore[arg-type]
-    why = _check(kind, group)
+    why = _check(selector, group)
     return why if why is not None else group
 
 

@@ -169,10 +169,36 @@ class RowwiseBuilder(Builder):
                        dimension_numbers=dn, slice_sizes=i64_array(sizes))
 
     # -- numerics ------------------------------------------------------------------------
+    def quiet(self, x: SSAValue) -> SSAValue:
+        """f32 x with the quiet bit set (what an arithmetic op makes of a NaN operand)."""
+        shp = shape(x)
+        bits = self.or_(self.bitcast(x, i32, shp), self.splat(0x00400000, i32, shp))
+        return self.bitcast(bits, f32, shp)
+
+    def nan_first(self, result: SSAValue, operands: list[SSAValue]) -> SSAValue:
+        """`result`, but the first NaN operand (quieted) where one is NaN: the x86 and
+        `qcomp.quant.rowwise.fma_f32` choice, made explicit so that no compiler's
+        operand swap changes which NaN comes out."""
+        for x in reversed(operands):
+            result = self.select(self.is_nan(x), self.quiet(x), result)
+        return result
+
+    def add_nan_first(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """f32 `a + b`, a NaN a before a NaN b."""
+        return self.nan_first(self.add(a, b), [a, b])
+
+    def mul_nan_first(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """f32 `a * b`, a NaN a before a NaN b."""
+        return self.nan_first(self.mul(a, b), [a, b])
+
     def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         """float32 `a * b + c` rounded once: float64 product (exact) and sum, then the
         sum moved one float64 ulp toward the exact value when it was inexact and its last
-        bit is even (round to odd; TwoSum gives the error), then rounded to float32."""
+        bit is even (round to odd; TwoSum gives the error), then rounded to float32.
+        NaN: the first NaN of a, b, c (`nan_first`), else the default NaN of 0 * inf."""
+        return self.nan_first(self._fma(a, b, c), [a, b, c])
+
+    def _fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         a, b, c = (self.convert(v, f64) for v in (a, b, c))
         p = self.mul(a, b)
         s = self.add(p, c)
@@ -219,9 +245,31 @@ class RowwiseBuilder(Builder):
         mx = self.reduce(x, 1, sh.MaximumOp, float("-inf"))
         return self._signed_zero(key, mn), self._signed_zero(key, mx)
 
+    def _fbgemm_active(self, x: SSAValue) -> SSAValue:
+        """[R, C] i1: the values fbgemm's extremes see. A NaN in lane l (columns l,
+        l + 8, ... of the first C - C % 8) replaces the lane's running value, which the
+        next value replaces again: only the values after the lane's last NaN count;
+        the later columns count unless NaN."""
+        r, c = shape(x)
+        v = c // 8 * 8
+        nan = self.is_nan(x)
+        parts = []
+        if v:
+            n3 = self.reshape(self.slice_cols(nan, 0, v), (r, v // 8, 8))
+            j = self.iota(1, i32, (r, v // 8, 8))
+            last = self.reduce(self.select(n3, j, self.splat(-1, i32, (r, v // 8, 8))), 1,
+                               sh.MaximumOp, -1)                                     # [R, 8]
+            after = self.cmp("GT", j, self.bcast(last, (r, v // 8, 8), [0, 2]))
+            parts.append(self.reshape(after, (r, v)))
+        if c > v:
+            parts.append(self.op(sh.NotOp, [self.slice_cols(nan, v, c)]))
+        return self.concat(parts, 1)
+
     def fbgemm_min_max(self, x: SSAValue) -> tuple[SSAValue, SSAValue]:
         r, c = shape(x)
+        active = self._fbgemm_active(x)
         zero, neg = self._zero_keys(x)
+        zero = self.and_(zero, active)
         v = c // 8 * 8
         key = None
         if v:
@@ -240,8 +288,12 @@ class RowwiseBuilder(Builder):
         if c > v:
             tail = self._first_key(self.slice_cols(zero, v, c), self.slice_cols(neg, v, c))
             key = tail if key is None else self.select(self.cmp_const("GE", key, 0), key, tail)
-        mn = self.min(self.reduce(x, 1, sh.MinimumOp, float("inf")), self.splat(FLT_MAX, f32, (r,)))
-        mx = self.max(self.reduce(x, 1, sh.MaximumOp, float("-inf")),
+        inf = self.splat(float("inf"), f32, (r, c))
+        seen_lo = self.select(active, x, inf)
+        seen_hi = self.select(active, x, self.splat(float("-inf"), f32, (r, c)))
+        mn = self.min(self.reduce(seen_lo, 1, sh.MinimumOp, float("inf")),
+                      self.splat(FLT_MAX, f32, (r,)))
+        mx = self.max(self.reduce(seen_hi, 1, sh.MaximumOp, float("-inf")),
                       self.splat(-FLT_MAX, f32, (r,)))
         if key is None:
             return mn, mx

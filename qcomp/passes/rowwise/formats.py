@@ -7,7 +7,17 @@ import math
 
 from xdsl.ir import SSAValue
 
-from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, f16, f32, f64, shape, ui8, ui64
+from qcomp.passes.rowwise.emit import (
+    RowwiseBuilder as Builder,
+    f16,
+    f32,
+    f64,
+    i32,
+    i64,
+    shape,
+    ui8,
+    ui64,
+)
 from qcomp.quant.rowwise import EPSILON_8BIT
 from qcomp.quant.rowwise_rand import GOLDEN, HEADER, MIX1, MIX2, QEPSILON, tail_of
 
@@ -25,13 +35,53 @@ def fused_rows(b: Builder, data: SSAValue) -> tuple[SSAValue, tuple[int, ...]]:
     return b.reshape(data, (math.prod(s[:-1]), s[-1])), s[:-1]
 
 
-def _quantize_values(b: Builder, t: SSAValue, top: int) -> SSAValue:
-    """clamp(rint(t), 0, top) as ui8, NaN -> 0."""
+def _saturated(b: Builder, t: SSAValue, top: int) -> SSAValue:
+    """fbgemm's blocks of 32 columns (`rowwise_kernels._saturated`): rint, 0 for NaN and
+    t >= 2^31, clamped to [0, top]; ui8."""
+    shp = shape(t)
+    zero = b.splat(0.0, f32, shp)
+    q = b.rint(t)
+    q = b.select(b.cmp_const("LT", q, 2.0 ** 31), q, zero)
+    q = b.select(b.cmp_const("GT", q, 0.0), q, zero)
+    return b.convert(b.min(q, b.splat(float(top), f32, shp)), ui8)
+
+
+def _low_byte(b: Builder, t: SSAValue) -> SSAValue:
+    """fbgemm's 8-bit columns after the blocks (`rowwise_kernels._low_byte`): the low
+    byte of rint(t), 0 for NaN and |t| >= 2^31; ui8."""
     shp = shape(t)
     q = b.rint(t)
-    q = b.select(b.is_nan(q), b.splat(0.0, f32, shp), q)
-    q = b.clamp(b.scalar(0.0, f32), q, b.scalar(float(top), f32))
-    return b.convert(q, ui8)
+    inside = b.and_(b.cmp_const("LT", q, 2.0 ** 31), b.cmp_const("GE", q, -2.0 ** 31))
+    q = b.convert(b.select(inside, q, b.splat(0.0, f32, shp)), i32)
+    return b.convert(b.and_(q, b.splat(0xFF, i32, shp)), ui8)
+
+
+def _lrint_clamped(b: Builder, t: SSAValue, top: int) -> SSAValue:
+    """fbgemm's n-bit columns after the blocks (`rowwise_kernels._lrint_clamped`):
+    lrintf's long (0 for NaN and out of range) truncated to int, clamped; ui8."""
+    shp = shape(t)
+    r = b.rint(b.convert(t, f64))
+    inside = b.and_(b.cmp_const("LT", r, 2.0 ** 63), b.cmp_const("GE", r, -2.0 ** 63))
+    v = b.convert(b.select(inside, r, b.splat(0.0, f64, shp)), i64)
+    low = b.and_(v, b.splat(0xFFFFFFFF, i64, shp))
+    low = b.select(b.cmp_const("GE", low, 1 << 31), b.sub(low, b.splat(1 << 32, i64, shp)), low)
+    return b.convert(b.clamp(b.scalar(0, i64), low, b.scalar(top, i64)), ui8)
+
+
+def _fbgemm_values(b: Builder, t: SSAValue, bits: int) -> SSAValue:
+    """The quantized values of fused 8/4/2-bit rows as fbgemm rounds them: its blocks of
+    32 columns saturate, the columns after them take the low byte (8-bit) or lrintf's
+    truncated long (4/2-bit)."""
+    c = shape(t)[1]
+    top = (1 << bits) - 1
+    blocks = c // 32 * 32
+    parts = []
+    if blocks:
+        parts.append(_saturated(b, b.slice_cols(t, 0, blocks), top))
+    if c > blocks:
+        rest = b.slice_cols(t, blocks, c)
+        parts.append(_low_byte(b, rest) if bits == 8 else _lrint_clamped(b, rest, top))
+    return b.concat(parts, 1)
 
 
 def _finish(b: Builder, parts: list[SSAValue], lead: tuple[int, ...], out_elem=None) -> SSAValue:
@@ -49,7 +99,7 @@ def float_to_fused_8bit(b: Builder, x: SSAValue) -> SSAValue:
     scale = b.div(rng, b.splat(255.0, f32, (r,)))
     inverse = b.div(b.splat(255.0, f32, (r,)), b.add(rng, b.splat(float(EPSILON_8BIT), f32, (r,))))
     t = b.mul(b.sub(rows, b.rows(mn, (r, c))), b.rows(inverse, (r, c)))
-    q = _quantize_values(b, t, 255)
+    q = _fbgemm_values(b, t, 8)
     return _finish(b, [q, b.float_bytes(scale), b.float_bytes(mn)], lead)
 
 
@@ -102,7 +152,7 @@ def float_to_fused_nbit(b: Builder, x: SSAValue, bits: int) -> SSAValue:
     mn, mx = b.fbgemm_min_max(rows)
     bias16, scale16, m, inverse = nbit_params(b, mn, mx, bits)
     t = b.mul(b.sub(rows, b.rows(m, (r, c))), b.rows(inverse, (r, c)))
-    q = _quantize_values(b, t, (1 << bits) - 1)
+    q = _fbgemm_values(b, t, bits)
     packed = b.pack(q, bits, segments=False)
     return _finish(b, [packed, b.float_bytes(scale16), b.float_bytes(bias16)], lead)
 

@@ -41,16 +41,6 @@ from qcomp.quant.uniform import expressed_numpy_dtype
 
 OpT = TypeVar("OpT", bound=Operation)
 
-BROADCASTING: dict[type[Operation], type[Operation]] = {
-    sh.AddOp: chlo.BroadcastAddOp, sh.SubtractOp: chlo.BroadcastSubtractOp,
-    sh.MultiplyOp: chlo.BroadcastMultiplyOp, sh.DivideOp: chlo.BroadcastDivideOp,
-    sh.MaximumOp: chlo.BroadcastMaximumOp, sh.MinimumOp: chlo.BroadcastMinimumOp,
-    sh.ShiftRightArithmeticOp: chlo.BroadcastShiftRightArithmeticOp,
-    sh.ShiftLeftOp: chlo.BroadcastShiftLeftOp, sh.AndOp: chlo.BroadcastAndOp,
-    sh.OrOp: chlo.BroadcastOrOp, sh.RemainderOp: chlo.BroadcastRemainderOp,
-    sh.PowerOp: chlo.BroadcastPowerOp}
-"""The `chlo.broadcast_*` twin of each StableHLO binary op (dynamic shapes)."""
-
 
 def is_dynamic(shape) -> bool:
     return any(d < 0 for d in shape)
@@ -153,7 +143,7 @@ class Builder:
         dims = self.pending[small]
         if dims and len(shape_of(small)) < len(shape_of(big)):
             props = {**props, "broadcast_dimensions": i64_array(dims)}
-        return self.emit(BROADCASTING[cls].create(
+        return self.emit(chlo.BROADCASTING_TWIN[cls].create(
             operands=operands, result_types=[tensor_type(element, shape_of(big))],
             properties=props))
 

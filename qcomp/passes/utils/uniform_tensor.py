@@ -27,11 +27,6 @@ from qcomp.quant.ranges import storage_range
 
 Shape = tuple[int, ...]
 
-# the chlo op broadcasting each StableHLO binary op (dynamic shapes)
-_BROADCASTING = {sh.AddOp: chlo.BroadcastAddOp, sh.SubtractOp: chlo.BroadcastSubtractOp,
-                 sh.MultiplyOp: chlo.BroadcastMultiplyOp, sh.DivideOp: chlo.BroadcastDivideOp}
-
-
 def signless(width: int) -> IntegerType:
     return IntegerType(width)
 
@@ -79,7 +74,7 @@ def with_params(b: Builder, cls: type[Operation], v: SSAValue, q: UniformQuantiz
         small = b.constant(values.reshape(-1), element)
         dims = i64_array([q.quantized_dimension])
     props = {} if dims is None else {"broadcast_dimensions": dims}
-    return b.op(_BROADCASTING[cls], [v, small], element, shape, **props)
+    return b.op(chlo.BROADCASTING_TWIN[cls], [v, small], element, shape, **props)
 
 
 def broadcast_params(b: Builder, q: UniformQuantizedType, values: np.ndarray,

@@ -2,14 +2,16 @@
 // The shape of each lowering (the whole sequences are long; the test suite also runs
 // this file under --verify-numerics, which checks the numbers on random inputs).
 
-// 8-bit: row extremes by reduce (fbgemm's FLT_MAX start), f32 scale and inverse, rint,
-// NaN -> 0, clamp, ui8; scale and bias bytes by bitcast_convert, then concatenate.
+// 8-bit: row extremes by reduce (fbgemm's FLT_MAX start, NaN masked out), f32 scale and
+// inverse, rint; 10 columns are past fbgemm's blocks of 32, so the low byte of the i32
+// (NaN -> 0) to ui8; scale and bias bytes by bitcast_convert, then concatenate.
 // CHECK-LABEL: func.func @q8
 // CHECK-NOT:   rowwise.
 // CHECK:       stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.minimum across dimensions = [1] : (tensor<3x10xf32>, tensor<f32>) -> tensor<3xf32>
 // CHECK:       stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.maximum across dimensions = [1] : (tensor<3x10xf32>, tensor<f32>) -> tensor<3xf32>
 // CHECK:       stablehlo.round_nearest_even %{{.*}} : tensor<3x10xf32>
-// CHECK:       stablehlo.convert %{{.*}} : (tensor<3x10xf32>) -> tensor<3x10xui8>
+// CHECK:       stablehlo.convert %{{.*}} : (tensor<3x10xf32>) -> tensor<3x10xi32>
+// CHECK:       stablehlo.convert %{{.*}} : (tensor<3x10xi32>) -> tensor<3x10xui8>
 // CHECK:       stablehlo.bitcast_convert %{{.*}} : (tensor<3xf32>) -> tensor<3x4xui8>
 // CHECK:       stablehlo.concatenate %{{.*}}, %{{.*}}, %{{.*}}, dim = 1 : (tensor<3x10xui8>, tensor<3x4xui8>, tensor<3x4xui8>) -> tensor<3x18xui8>
 func.func @q8(%x: tensor<3x10xf32>) -> tensor<3x18xui8> {
@@ -100,13 +102,21 @@ func.func @rand_nearest(%x: tensor<3x11xf32>) -> tensor<3x12xui8> {
 
 // -----
 
-// Bags: one gather of the indexed rows, segment starts from the lengths, then one
-// step per possible entry (4 indices: 4 steps), each a gather, the fma and a select.
+// Bags: segment starts from the lengths, the validity flag (indices in the table,
+// lengths >= 0 adding up to 4), one gather of the indexed rows, then a while over the
+// steps k < max(lengths), each a gather of entry k of every segment, the fma and a
+// select; the flag checked and the result NaN where it is false.
 // Indices are masked into the table (`and 7`) so that every random input is valid.
 // CHECK-LABEL: func.func @bags
-// CHECK:       "stablehlo.gather"(%{{.*}}, %{{.*}}) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>}> : (tensor<8x8xui8>, tensor<4x1xi64>) -> tensor<4x8xui8>
 // CHECK:       stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<3x3xi64>, tensor<i64>) -> tensor<3xi64>
-// CHECK-COUNT-4: stablehlo.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<3x8xi1>, tensor<3x8xf32>
+// CHECK:       stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.and across dimensions = [0] : (tensor<4xi1>, tensor<i1>) -> tensor<i1>
+// CHECK:       "stablehlo.gather"(%{{.*}}, %{{.*}}) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 8>}> : (tensor<8x8xui8>, tensor<4x1xi64>) -> tensor<4x8xui8>
+// CHECK:       stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.maximum across dimensions = [0] : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+// CHECK:       stablehlo.while(%iterArg = %{{.*}}) : tensor<i64>, tensor<i64>, tensor<3x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3xi64>, tensor<3xi64>
+// CHECK:       stablehlo.compare LT, %iterArg, %iterArg_{{[0-9]+}}, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+// CHECK:       } do {
+// CHECK:       stablehlo.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<3x8xi1>, tensor<3x8xf32>
+// CHECK:       check.expect_eq_const %{{.*}}, dense<true> : tensor<i1>
 // CHECK-NOT:   rowwise.
 func.func @bags(%x: tensor<8x8xf32>, %i: tensor<4xi32>, %w: tensor<4xf32>) -> (tensor<3x8xf32>, tensor<3x8xf32>) {
   %q = rowwise.float_to_fused_4bit %x : tensor<8x8xf32> -> tensor<8x8xui8>

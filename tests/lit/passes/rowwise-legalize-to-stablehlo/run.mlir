@@ -2,7 +2,7 @@
 // The lowered programs pass the same checks as tests/lit/dialects/rowwise/run.mlir: no
 // rowwise op is left and every float and byte is the interpreter's (and torch's).
 
-// CHECK: 17 passed, 0 failed
+// CHECK: 22 passed, 0 failed
 
 // REFERENCE.md section 10: a 3 x 8 table -> 3 x 16 bytes: 8 values, f32 scale 7/255
 // (0x3CE0E0E1), f32 bias (0, 8, 16); torch's embedding_bag_byte_prepack gives the same bytes.

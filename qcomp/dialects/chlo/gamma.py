@@ -1,5 +1,5 @@
 """`chlo.lgamma`, `digamma`, `zeta` and `polygamma` as chlo-legalize-to-stablehlo
-decomposes them (one StableHLO op per step: `chlo_math.Steps`), in f32 for narrower
+decomposes them (one StableHLO op per step: `special.Steps`), in f32 for narrower
 types.
 
 - lgamma, digamma: Lanczos (g = 7, 8 terms) on `z = x - 1`, reflected below 1/2
@@ -16,7 +16,7 @@ import math
 import ml_dtypes
 import numpy as np
 
-from qcomp.interpreter.chlo_math import Steps, upcast
+from qcomp.dialects.chlo.special import Steps, upcast
 
 _G = 7.0
 _BASE = 0.99999999999980993227684700473478

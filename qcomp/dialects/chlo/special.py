@@ -7,7 +7,8 @@ rounded in it; transcendental steps (log, exp, pow, atan2, sin, ...) are compute
 float64 and rounded once, as the reference interpreter does for f16/bf16/f32. Functions
 that upstream upcasts (erf, erfc, erf_inv, lgamma, digamma, polygamma, zeta, bessel_i1e,
 sinh, cosh) run in f32 for narrower types and round the result back.
-Gamma-family functions are in `chlo_gamma.py`.
+Gamma-family functions are in `gamma.py`, the complex ones in `complex_special.py`;
+the ops declare them as their `Elementwise` kernels (`ops.py`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.float_rounding import to_float
+from qcomp.dialects.facts import UndefinedOperands
+from qcomp.quant.float_storage import to_float
 
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
@@ -79,11 +80,11 @@ def upcast(fn, x: np.ndarray, *rest: np.ndarray) -> np.ndarray:
     return to_float(r, dt)
 
 
-def only_ieee_widths(name: str, x: np.ndarray) -> None:
+def only_ieee_widths(x: np.ndarray) -> None:
     """erf / erfc / bessel_i1e: upstream legalizes f16, bf16, f32 and f64 only."""
     if x.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
-        raise RunError(f"'chlo.{name}' on {x.dtype.name}: chlo-legalize-to-stablehlo supports "
-                       "f16, bf16, f32 and f64 only")
+        raise UndefinedOperands(f"on {x.dtype.name}: chlo-legalize-to-stablehlo supports "
+                                "f16, bf16, f32 and f64 only")
 
 
 # -- trigonometric and hyperbolic (computed in the element type) ------------------------
@@ -244,14 +245,14 @@ def _erfc_f32(s: Steps, x):
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    only_ieee_widths("erf", x)
+    only_ieee_widths(x)
     if x.dtype == F64:
         return _erf_f64(Steps(F64), x)
     return upcast(_erf_f32, x)
 
 
 def erfc(x: np.ndarray) -> np.ndarray:
-    only_ieee_widths("erfc", x)
+    only_ieee_widths(x)
     if x.dtype == F64:
         return _erfc_f64(Steps(F64), x)
     return upcast(_erfc_f32, x)
@@ -366,7 +367,7 @@ def _i1e(s: Steps, x, a_coefficients, b_coefficients):
 
 
 def bessel_i1e(x: np.ndarray) -> np.ndarray:
-    only_ieee_widths("bessel_i1e", x)
+    only_ieee_widths(x)
     if x.dtype == F64:
         return _i1e(Steps(F64), x, _I1E_A64, _I1E_B64)
     return upcast(lambda s, v: _i1e(s, v, _f32(_I1E_A64[12:]), _f32(_I1E_B64[18:])), x)

@@ -1,7 +1,7 @@
 """`chlo.asin/acos/asinh/acosh/atan/atanh` on complex operands, as upstream's
 chlo-legalize-to-stablehlo decomposes them (ChloDecompositionPatternsMath.td, generated
 by functional_algorithms): one NumPy step per StableHLO op on the real and imaginary
-parts, in their float type (`chlo_math.Steps`).
+parts, in their float type (`special.Steps`).
 
 With `w = asin_acos_kernel(z)` (Hull et al, modified; `z = x + iy`):
   asin(z)  = (atan2(x, w.re),  sign(y) w.im)      acos(z)  = (atan2(w.re, x), -sign(y) w.im)
@@ -15,7 +15,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from qcomp.interpreter.chlo_math import Steps
+from qcomp.dialects.chlo.special import Steps
 
 
 def _parts(z: np.ndarray) -> tuple[Steps, np.ndarray, np.ndarray]:

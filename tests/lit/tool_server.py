@@ -1,0 +1,225 @@
+"""A warm fork server for the lit suite's tools: `qcomp-opt`, `qcomp-run`, `FileCheck`
+and `%python SCRIPT` (the scripts that write the ONNX models).
+
+A cold `qcomp-opt` spends most of its time importing (NumPy, xDSL, qcomp's dialects);
+a RUN line starts one or more. `lit.cfg.py` starts one server per lit run, which
+imports the tools once and then forks a fresh copy of itself per command: the copy runs
+the tool's `main` on the command's own stdin/stdout/stderr (the client's file
+descriptors, passed over a Unix socket), arguments, working directory and environment,
+and exits with the tool's exit code, which the client exits with. lit's internal shell
+still runs the RUN lines (pipes, `not`, redirections, `%t` files); only each tool's
+process is the small client instead of a cold Python.
+
+    python3 tool_server.py serve SOCKET      # lit.cfg.py: prints `ready` once listening
+    python3 -I -S tool_server.py client SOCKET qcomp-opt ARGS...
+
+Every command gets a copy of the server as it was after the imports, so no state passes
+from one command to the next. The server exits when its stdin (a pipe held by lit)
+closes. `QCOMP_LIT_COLD=1` makes lit.cfg.py run the installed console scripts instead.
+"""
+
+import json
+import os
+import socket
+import struct
+import sys
+
+TOOLS = {
+    "qcomp-opt": ("qcomp.tools.qcomp_opt", "main"),
+    "qcomp-run": ("qcomp.tools.qcomp_run", "main"),
+    "filecheck": ("filecheck.main", "main"),
+}
+"""Tool name -> (module, entry function): what the console scripts call."""
+
+_HEADER = struct.Struct("!I")
+
+
+# -- client: the process lit starts; stdlib only (started with -I -S) -------------------
+
+def client(path: str, argv: list[str]) -> int:
+    request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(path)
+        s.sendmsg([_HEADER.pack(len(request)) + request],
+                  [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("3i", 0, 1, 2))])
+        status = b""
+        while len(status) < 4:
+            chunk = s.recv(4 - len(status))
+            if not chunk:
+                sys.stderr.write(f"tool_server: {argv[0]}: the server closed the connection\n")
+                return 70
+            status += chunk
+    return _HEADER.unpack(status)[0]
+
+
+# -- server -----------------------------------------------------------------------------
+
+def _preload() -> None:
+    """Import the tools and what they load on demand, so that a forked copy starts warm."""
+    import importlib
+
+    for module, _ in TOOLS.values():
+        importlib.import_module(module)
+    from qcomp.interpreter import runner
+    from qcomp.registry import DIALECTS, PASSES, XDSL_PASSES, make_context
+
+    for factory in (*DIALECTS.values(), *PASSES.values(), *XDSL_PASSES.values()):
+        factory()
+    runner.dialect_functions({*DIALECTS, "arith", "math"})
+    make_context()
+    import qcomp.importers.tflite  # noqa: F401
+    import qcomp.tools.verify_numerics  # noqa: F401
+    import qcomp.tools.run_inputs  # noqa: F401
+    import qcomp.tools.run_lowered  # noqa: F401
+    try:
+        import qcomp.importers.onnx  # noqa: F401
+        import onnx  # noqa: F401
+    except ImportError:
+        pass
+
+
+def _recv_request(conn: socket.socket) -> tuple[dict, list[int]]:
+    fds: list[int] = []
+    data = b""
+    size = None
+    while size is None or len(data) < _HEADER.size + size:
+        msg, ancdata, _, _ = conn.recvmsg(1 << 16, socket.CMSG_SPACE(3 * 4))
+        if not msg:
+            raise EOFError("client went away")
+        for level, kind, payload in ancdata:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds += struct.unpack(f"{len(payload) // 4}i", payload[:len(payload) // 4 * 4])
+        data += msg
+        if size is None and len(data) >= _HEADER.size:
+            size = _HEADER.unpack(data[:_HEADER.size])[0]
+    return json.loads(data[_HEADER.size:]), fds
+
+
+def _fresh_std_streams() -> None:
+    """sys.stdin/stdout/stderr made anew on fds 0-2 (now the client's), as Python's
+    start-up makes them: the server's were made for its own (different) files."""
+    import io
+
+    def stream(fd: int, like: io.TextIOWrapper, mode: str, line_buffering: bool) -> io.TextIOWrapper:
+        return io.TextIOWrapper(open(fd, mode + "b", closefd=False), encoding=like.encoding,
+                                errors=like.errors, line_buffering=line_buffering)
+
+    sys.stdin = sys.__stdin__ = stream(0, sys.__stdin__, "r", False)
+    sys.stdout = sys.__stdout__ = stream(1, sys.__stdout__, "w", os.isatty(1))
+    sys.stderr = sys.__stderr__ = stream(2, sys.__stderr__, "w", True)
+
+
+def _run_script(argv: list[str]) -> None:
+    """`python SCRIPT ARGS...` (lit's `%python`; a script, no interpreter options)."""
+    import runpy
+
+    if not argv or argv[0].startswith("-"):
+        raise SystemExit(f"tool_server: python: give a script, not options ({argv})")
+    sys.argv = list(argv)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(argv[0])))
+    runpy.run_path(argv[0], run_name="__main__")
+
+
+def _run_tool(request: dict, fds: list[int]) -> None:
+    """In the forked copy: become the tool's process and exit with its code."""
+    code = 1
+    try:
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        _fresh_std_streams()
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        argv = request["argv"]
+        try:
+            if argv[0] == "python":
+                _run_script(argv[1:])
+                code = 0
+            else:
+                module, entry = TOOLS[argv[0]]
+                sys.argv = list(argv)
+                main = getattr(sys.modules[module], entry)
+                result = main(argv) if argv[0] == "filecheck" else main(argv[1:])
+                code = 0 if result is None else result
+        except SystemExit as e:
+            if e.code is None:
+                code = 0
+            elif isinstance(e.code, int):
+                code = e.code
+            else:
+                sys.stderr.write(f"{e.code}\n")
+                code = 1
+    except BaseException:  # noqa: BLE001 - a tool's uncaught error, as Python reports it
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (BrokenPipeError, OSError):
+                pass
+        os._exit(code & 0xFF)
+
+
+def _serve_one(conn: socket.socket) -> None:
+    """In the forked supervisor: run the command in its own fork, report its status."""
+    import signal
+
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    try:
+        request, fds = _recv_request(conn)
+    except (EOFError, OSError, ValueError):
+        os._exit(0)
+    pid = os.fork()
+    if pid == 0:
+        conn.close()
+        _run_tool(request, fds)
+    for fd in fds:
+        os.close(fd)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    code = 128 - code if code < 0 else code  # killed by a signal: as a shell reports it
+    try:
+        conn.sendall(_HEADER.pack(code))
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def serve(path: str) -> None:
+    import select
+    import signal
+
+    _preload()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(64)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    lifeline = sys.stdin.fileno()
+    while True:
+        readable, _, _ = select.select([listener, lifeline], [], [])
+        if lifeline in readable and not os.read(lifeline, 4096):
+            break  # lit has exited
+        if listener in readable:
+            conn, _ = listener.accept()
+            if os.fork() == 0:
+                listener.close()
+                _serve_one(conn)
+            conn.close()
+    listener.close()
+    os.unlink(path)
+    os.rmdir(os.path.dirname(path))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "client":
+        sys.exit(client(sys.argv[2], sys.argv[3:]))
+    serve(sys.argv[2])
