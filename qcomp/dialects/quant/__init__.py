@@ -3,8 +3,6 @@
 
 from xdsl.ir import Dialect
 
-from qcomp.ir.parser import UNKNOWN_TYPE_MESSAGES
-
 from qcomp.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from qcomp.dialects.quant.syntax import MAX_STORAGE_BITS, mlir_double_text
 from qcomp.dialects.quant.types import (
@@ -19,8 +17,6 @@ from qcomp.dialects.quant.types import (
     storage_of,
     storage_type_range,
 )
-
-UNKNOWN_TYPE_MESSAGES["quant"] = "unknown quantized type {}"  # MLIR's QuantDialect::parseType
 
 Quant = Dialect(
     "quant",
