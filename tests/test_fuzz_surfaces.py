@@ -269,7 +269,6 @@ def _xla_program(rng: random.Random) -> str:
     kind = rng.random()
     if kind < 0.3:  # a call chain, maybe closed into a cycle
         depth = rng.choice([1, 3, 20, 99, 100, 150])
-        text = XLA_SEEDS[0].replace("@f(", "@f0(").replace("@f(", "@f0(")
         text = f"func.func @main(%a: {T}) -> {T} {{\n  %0 = func.call @f0(%a) : ({T}) -> {T}\n  return %0 : {T}\n}}\n"
         for i in range(depth):
             last = i == depth - 1
