@@ -190,6 +190,12 @@ def _onnx_fuse_qdq() -> type[ModulePass]:
     return OnnxFuseQDQPass
 
 
+def _set_batch_size() -> type[ModulePass]:
+    from qcomp.passes.set_batch_size import SetBatchSizePass
+
+    return SetBatchSizePass
+
+
 def _onnx_unfuse_qdq() -> type[ModulePass]:
     from qcomp.passes.onnx_unfuse_qdq import OnnxUnfuseQDQPass
 
@@ -213,6 +219,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "onnx-legalize-qdq-to-quant": _onnx_legalize_qdq_to_quant,
     "onnx-fuse-qdq": _onnx_fuse_qdq,
     "onnx-unfuse-qdq": _onnx_unfuse_qdq,
+    "set-batch-size": _set_batch_size,
 }
 """qcomp's passes (name -> factory)."""
 

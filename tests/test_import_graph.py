@@ -143,6 +143,8 @@ def with_package_inits(graph: dict[str, list[Edge]]) -> dict[str, list[Edge]]:
 
 
 def layer_of(module: str, layers: dict[str, int] = LAYERS) -> int | None:
+    if module == "qcomp":  # the package's front door (`qcomp.compile`, ...) is on top
+        return max(layers.values()) + 1
     parts = module.split(".")
     while parts:
         if (layer := layers.get(".".join(parts))) is not None:
@@ -279,7 +281,10 @@ def test_qcomp_has_no_import_cycle():
 
 def test_qcomp_package_inits_and_tools():
     graph = import_graph(QCOMP)
-    assert not graph["qcomp"], "qcomp/__init__.py imports: " + ", ".join(map(str, graph["qcomp"]))
+    top = [n for n in ast.parse((QCOMP / "__init__.py").read_text()).body
+           if isinstance(n, ast.Import | ast.ImportFrom) and n.module != "__future__"]
+    assert not top, "qcomp/__init__.py imports at the top (its exports are lazy): " + \
+        ", ".join(ast.unparse(n) for n in top)
     found = package_rule_breaks(graph, QCOMP)
     assert not found, "\n".join(found)
 

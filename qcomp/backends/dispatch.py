@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from qcomp.interpreter import DEFAULT_MAX_MEMORY, FunctionRun, RunError
-
-BACKENDS = ("numpy", "xla")
+from qcomp.backends.compiled import BACKENDS
+from qcomp.interpreter import DEFAULT_MAX_MEMORY, FunctionRun
 
 
 def run(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,
@@ -19,19 +18,12 @@ def run(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray
     """Run the module's entry function(s) on `backend` (see `qcomp.interpreter.run`).
 
     `max_memory` bounds the NumPy backend only; `device` (a PJRT device: `cpu`, `gpu`,
-    `gpu:1`) is for `xla` only.
+    `gpu:1`) is for `xla` only. What is prepared for the module is kept while it is
+    unchanged (`qcomp.backends.compiled.cached`): a second call only runs.
     """
-    if backend == "numpy":
-        if device != "cpu":
-            raise RunError(f"the numpy backend runs on the cpu, not on '{device}'")
-        from qcomp.interpreter import run as run_numpy
+    from qcomp.backends.compiled import cached
 
-        return run_numpy(module, inputs, semantics=semantics, entry=entry, max_memory=max_memory)
-    if backend == "xla":
-        from qcomp.backends import xla
-
-        return xla.run(module, inputs, semantics=semantics, entry=entry, device=device)
-    raise RunError(f"unknown backend '{backend}' (one of {', '.join(BACKENDS)})")
+    return cached(module, backend, semantics, entry, max_memory, device).run(inputs)
 
 
 __all__ = ["BACKENDS", "run"]

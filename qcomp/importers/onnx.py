@@ -202,22 +202,117 @@ def _infer(model, nodes_by_name):
         raise OnnxImportError(f"shape inference failed: {text.splitlines()[0]}") from None
 
 
-def _matmul_nbits_type(node, types, copy):
-    """com.microsoft MatMulNBits: Y has A's element type and shape A[..., :-1] + [N]."""
-    a = types.get(node.input[0])
-    n = next((x.i for x in node.attribute if x.name == "N"), None)
-    if a is None or n is None or not a.tensor_type.HasField("shape") \
-            or not a.tensor_type.shape.dim:
+def _dims(tp) -> list[int | None] | None:
+    """A typed tensor's dimensions (None for an unknown one), None when unranked."""
+    tt = tp.tensor_type
+    if not tt.HasField("shape"):
         return None
-    y = copy(a)
-    y.tensor_type.shape.dim[-1].Clear()
-    y.tensor_type.shape.dim[-1].dim_value = n
-    return y
+    return [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
 
 
-CONTRIB_TYPES = {("com.microsoft", "MatMulNBits"): _matmul_nbits_type}
+def _typed(elem_type: int, dims) -> object:
+    from onnx import helper
+
+    return helper.make_tensor_type_proto(elem_type, [d if d is not None else "?" for d in dims])
+
+
+def _int_attr(node, name: str, default: int) -> int:
+    return next((a.i for a in node.attribute if a.name == name), default)
+
+
+def _input(node, types, i):
+    return types.get(node.input[i]) if i < len(node.input) and node.input[i] else None
+
+
+def _matmul_nbits_type(node, types):
+    """com.microsoft MatMulNBits: Y has A's element type and shape A[..., :-1] + [N]."""
+    a = _input(node, types, 0)
+    n = next((x.i for x in node.attribute if x.name == "N"), None)
+    d = None if a is None else _dims(a)
+    if n is None or not d:
+        return None
+    return _typed(a.tensor_type.elem_type, [*d[:-1], n])
+
+
+def _like_input(i: int):
+    """Y has input i's type (QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax: X)."""
+    def rule(node, types):
+        return _input(node, types, i)
+    return rule
+
+
+def _broadcast_type(node, types):
+    """QLinearAdd / QLinearMul: C has A's element type, A and B (inputs 0, 3) broadcast."""
+    a, b = _input(node, types, 0), _input(node, types, 3)
+    da, db = (None if t is None else _dims(t) for t in (a, b))
+    if da is None or db is None:
+        return None
+    n = max(len(da), len(db))
+    da, db = [1] * (n - len(da)) + da, [1] * (n - len(db)) + db
+    out = [y if x == 1 else x if y == 1 or x == y else None if None in (x, y) else -1
+           for x, y in zip(da, db)]
+    if -1 in out:
+        return None  # not broadcastable: the op's verifier says so
+    return _typed(a.tensor_type.elem_type, out)
+
+
+def _global_pool_type(node, types):
+    """QLinearGlobalAveragePool: [N, C, 1, ...] (channels_last: [N, 1, ..., C])."""
+    x = _input(node, types, 0)
+    d = None if x is None else _dims(x)
+    if not d or len(d) < 3:
+        return None
+    ones = [1] * (len(d) - 2)
+    out = [d[0], *ones, d[-1]] if _int_attr(node, "channels_last", 0) else [d[0], d[1], *ones]
+    return _typed(x.tensor_type.elem_type, out)
+
+
+def _concat_type(node, types):
+    """QLinearConcat(Y_scale, Y_zp, (X, X_scale, X_zp)...): the Xs joined along axis."""
+    xs = [_input(node, types, i) for i in range(2, len(node.input), 3)]
+    ds = [None if t is None else _dims(t) for t in xs]
+    if not ds or any(d is None for d in ds) or len({len(d) for d in ds}) != 1:
+        return None
+    axis = _int_attr(node, "axis", 0)
+    rank = len(ds[0])
+    if not -rank <= axis < rank:
+        return None
+    axis %= rank
+    out = list(ds[0])
+    sizes = [d[axis] for d in ds]
+    out[axis] = None if None in sizes else sum(sizes)
+    return _typed(xs[0].tensor_type.elem_type, out)
+
+
+def _qgemm_type(node, types):
+    """QGemm(A, a_scale, a_zp, B, b_scale, b_zp, C?, y_scale?, y_zp?): [M, N] (transA,
+    transB); y_zp's element type when y_scale is given (uint8 without y_zp), else float."""
+    a, b = _input(node, types, 0), _input(node, types, 3)
+    da, db = (None if t is None else _dims(t) for t in (a, b))
+    if da is None or db is None or len(da) != 2 or len(db) != 2:
+        return None
+    m = da[1] if _int_attr(node, "transA", 0) else da[0]
+    n = db[0] if _int_attr(node, "transB", 0) else db[1]
+    if _input(node, types, 7) is None:
+        elem = 1  # FLOAT
+    else:
+        zp = _input(node, types, 8)
+        elem = 2 if zp is None else zp.tensor_type.elem_type  # UINT8 by default
+    return _typed(elem, [m, n])
+
+
+_MS = "com.microsoft"
+CONTRIB_TYPES = {(_MS, "MatMulNBits"): _matmul_nbits_type,
+                 (_MS, "QLinearAdd"): _broadcast_type, (_MS, "QLinearMul"): _broadcast_type,
+                 (_MS, "QLinearSigmoid"): _like_input(0),
+                 (_MS, "QLinearLeakyRelu"): _like_input(0),
+                 (_MS, "QLinearSoftmax"): _like_input(0),
+                 (_MS, "QLinearGlobalAveragePool"): _global_pool_type,
+                 (_MS, "QLinearConcat"): _concat_type, (_MS, "QGemm"): _qgemm_type}
 """Output types of contrib ops that ONNX's shape inference does not know (it leaves
-their outputs untyped, and everything computed from them)."""
+their outputs untyped, and everything computed from them), as onnxruntime's schemas
+(`contrib_defs.cc`, `quantization_defs.cc`) infer them; a rule returns None when its
+inputs' types do not tell."""
 
 
 def _infer_with_contrib(model, nodes_by_name):
@@ -229,14 +324,16 @@ def _infer_with_contrib(model, nodes_by_name):
     inferred = _infer(model, nodes_by_name)
     rules = [n for n in model.graph.node if (n.domain, n.op_type) in CONTRIB_TYPES]
     known: dict = {}
+    consts = {t.name: _typed(t.data_type, list(t.dims)) for t in model.graph.initializer}
     while rules:
         g = inferred.graph
         types = {vi.name: vi.type for vi in (*g.value_info, *g.input, *g.output)
                  if vi.type.WhichOneof("value") and vi.type.tensor_type.HasField("shape")}
+        types = {**consts, **types, **known}
         added = False
         for n in rules:
-            if n.output and n.output[0] and n.output[0] not in types | known:
-                t = CONTRIB_TYPES[(n.domain, n.op_type)](n, types, copy.deepcopy)
+            if n.output and n.output[0] and n.output[0] not in types:
+                t = CONTRIB_TYPES[(n.domain, n.op_type)](n, types)
                 if t is not None:
                     known[n.output[0]] = t
                     added = True
@@ -246,6 +343,14 @@ def _infer_with_contrib(model, nodes_by_name):
         m.graph.value_info.extend(onnx.ValueInfoProto(name=k, type=t) for k, t in known.items())
         inferred = _infer(m, nodes_by_name)
     return inferred
+
+
+def _supported_contrib() -> set[str]:
+    """The com.microsoft ops qcomp has (each has an `onnx.Custom` verifier)."""
+    import qcomp.dialects.onnx  # noqa: F401 - registers the contrib verifiers
+    from qcomp.dialects.onnx.core import CONTRIB_VERIFIERS
+
+    return set(CONTRIB_VERIFIERS)
 
 
 def _check_schema(node, opset: int, label: str, elem_of) -> None:
@@ -292,7 +397,8 @@ def _op_class(op_type: str, outputs: int = 1):
     for cls in ONNX.operations:
         f = facts(cls)
         if f is not None and not f.domain and f.op_type == op_type:
-            return cls if outputs <= len(f.outputs) else None
+            variadic = any(o.endswith("*") for o in f.outputs)
+            return cls if variadic or outputs <= len(f.outputs) else None
     return None
 
 
@@ -344,6 +450,8 @@ def import_model(model) -> ModuleOp:
         operands = []
         for name in node.input:
             operands.append(values[name] if name else no_value())  # check_order
+        if node.domain == _MS and node.op_type not in _supported_contrib():
+            raise OnnxImportError(f"{label}: unsupported op")
         result_types = []
         for name in node.output:
             if name not in vtypes:

@@ -120,14 +120,21 @@ def binary(impl: Elementwise, name: str, a: np.ndarray, b: np.ndarray, e: Attrib
     raise RunError(f"unsupported element type {e} for '{name}'")
 
 
+_DECLARED: dict[type, tuple[Elementwise | None, str]] = {}
+"""Each op class's `Elementwise` trait and short name."""
+
+
 def apply(op: Operation | type[Operation], arrays: list[np.ndarray], e: Attribute,
           result_e: Attribute) -> np.ndarray:
     """`op`'s declared `Elementwise` implementation on one or two arrays of element
     type `e`, the result of element type `result_e`."""
-    impl = op.get_trait(Elementwise)
+    cls = op if isinstance(op, type) else type(op)
+    found = _DECLARED.get(cls)
+    if found is None:
+        found = _DECLARED[cls] = (cls.get_trait(Elementwise), cls.name.split(".", 1)[-1])
+    impl, name = found
     if impl is None:
         raise RunError(f"'{op.name}' declares no elementwise implementation")
-    name = op.name.split(".", 1)[-1]
     try:
         if len(arrays) == 1:
             return unary(impl, name, arrays[0], e, result_e)

@@ -48,7 +48,8 @@ def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
     block_args = iter(block.args)
     operands: list[SSAValue] = []
     none: SSAValue | None = None
-    for v, a in zip(op.operands, args):
+    constants = core.lowering(op).constants  # type: ignore[union-attr]
+    for i, (v, a) in enumerate(zip(op.operands, args)):
         if core.is_none(v):
             if none is None:
                 none = core.NoValueOp().none_val
@@ -57,7 +58,7 @@ def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
             continue
         arg = next(block_args)
         a = np.asarray(a)
-        if dynamic and a.dtype.kind in "iu" and a.size <= _SMALL:
+        if (dynamic and a.dtype.kind in "iu" and a.size <= _SMALL) or i in constants:
             c = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(arg.type, a.reshape(-1).tolist()))
             block.add_op(c)
             arg = c.results[0]
@@ -71,10 +72,11 @@ def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
         if shape is None or any(d < 0 for d in shape):
             raise RunError(f"'{op.name}': the result shape is not known from the operands")
         result_type = TensorType(result_type.element_type, tuple(shape))  # type: ignore[attr-defined]
-    step = op.create(operands=operands, result_types=[result_type],
+    types = [result_type] if dynamic else [r.type for r in op.results]  # Split: several
+    step = op.create(operands=operands, result_types=types,
                      properties=dict(op.properties), attributes=dict(op.attributes))
     block.add_op(step)
-    block.add_op(func.ReturnOp(step.results[0]))
+    block.add_op(func.ReturnOp(*step.results))
     why = lower_op(step, PatternRewriter(step), [])
     if why is not None:
         raise RunError(why.removeprefix("onnx-legalize-to-stablehlo: "))
@@ -96,6 +98,8 @@ def run_declared(ft: InterpreterFunctions, interpreter: Interpreter, op: Operati
         key += tuple(tuple(np.ravel(a).tolist()) for a in args
                      if a is not None and np.asarray(a).dtype.kind in "iu"
                      and np.size(a) <= _SMALL)
+    key += tuple(tuple(np.ravel(args[i]).tolist()) for i in declared.constants
+                 if i < len(args) and args[i] is not None)
     cache: dict = ft.__dict__.setdefault("steps", {})
     if key not in cache:
         cache[key] = _steps(op, args)

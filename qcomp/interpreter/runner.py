@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.interpreter import Interpreter, OpImplResult
-from xdsl.ir import Operation
+from xdsl.interpreter import Interpreter, OpImplResult, PythonValues, ReturnedValues, Successor
+from xdsl.ir import Block, Operation, Region
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise, WorkingMemory
@@ -71,17 +71,56 @@ def _working_bytes(op: Operation) -> int:
     return total if scratch is None else total + scratch.scratch(op)
 
 
+@dataclass
+class Preparation:
+    """What every run of a module under one semantics and memory budget reuses: the
+    interpreter functions (registered afresh in each run's interpreter, a dictionary
+    update) and each op's plan, made the first time the op runs: its implementation,
+    found once, and its memory estimate, checked once."""
+
+    semantics: str | QuantSemantics = "spec"
+    max_memory: int = DEFAULT_MAX_MEMORY
+    dialects: frozenset[str] = frozenset()
+    """The dialects of the module's ops: only their interpreter functions are loaded."""
+    functions: list = field(default_factory=list)
+    elementwise: StablehloFunctions | None = None
+    plans: dict[Operation, tuple] = field(default_factory=dict)
+    block_plans: dict[Block, list] = field(default_factory=dict)
+    memos: dict = field(default_factory=dict)
+    """Per-op facts of the interpreter functions (`qcomp.interpreter.plans.static`)."""
+
+    def __post_init__(self) -> None:
+        if not self.functions:
+            self.elementwise = StablehloFunctions(self.semantics)
+            self.functions = [FuncFunctions(), self.elementwise, CheckFunctions(),
+                              BuiltinFunctions(),
+                              *dialect_functions(self.dialects, self.semantics)]
+
+
 class QcompInterpreter(Interpreter):
-    """xDSL's interpreter with diagnostics that name the op, and a memory budget."""
+    """xDSL's interpreter with diagnostics that name the op, and a memory budget.
+
+    Regions run through `run_ssacfg_region` (xDSL's public method, overridden): each op
+    is dispatched from its plan (`Preparation`), found once through the functions
+    registered with xDSL's `register_implementations` (its implementation table is read
+    directly: xDSL 0.74 has no public lookup), ops that declare an `Elementwise`
+    implementation and have no function of their own falling back to it."""
 
     max_memory: int = DEFAULT_MAX_MEMORY
     elementwise: StablehloFunctions | None = None
     """Runs ops that declare an `Elementwise` implementation and have no function of
     their own (`stablehlo_functions.run_elementwise`)."""
+    plans: dict[Operation, tuple]
+    """Each op's `(functions, implementation, operands, results)`, from
+    `Preparation.plans`."""
+    memos: dict
+    """`Preparation.memos`."""
+    block_plans: dict[Block, list]
+    """Each block's `(op, plan)` list, from `Preparation.block_plans`."""
 
-    def _run_op(self, op: Operation, inputs) -> OpImplResult:
-        impls = self._impls
-        entry = impls._impl_dict.get(type(op))
+    def _plan(self, op: Operation) -> tuple:
+        """`(functions, implementation, operands, results)` of `op`, made once."""
+        entry = self._impls._impl_dict.get(type(op))  # xDSL has no public lookup
         if entry is None and self.elementwise is not None and op.has_trait(Elementwise):
             entry = (self.elementwise, run_elementwise)  # the op's declared NumPy function
         if entry is None:
@@ -91,7 +130,11 @@ class QcompInterpreter(Interpreter):
             raise MemoryLimitError(
                 f"'{op.name}' would need about {_fmt_bytes(need)}, over the memory limit of "
                 f"{_fmt_bytes(self.max_memory)} (--max-memory)", op)
-        ft, fn = entry
+        plan = self.plans[op] = (*entry, tuple(op.operands), tuple(op.results))
+        return plan
+
+    def _call(self, op: Operation, plan: tuple, inputs) -> OpImplResult:
+        ft, fn = plan[0], plan[1]
         try:
             result = fn(ft, self, op, inputs)
         except RunError as e:
@@ -105,6 +148,45 @@ class QcompInterpreter(Interpreter):
             raise RunError(f"'{op.name}' produced {len(result.values)} values for "
                            f"{len(op.results)} results", op)
         return result
+
+    def run_ssacfg_region(self, region: Region, args: PythonValues, name: str = "unknown"
+                          ) -> PythonValues:
+        """xDSL's loop (each block in a new scope; a terminator returns or branches),
+        reading each block's plans instead of deriving operands and implementations."""
+        results: PythonValues = ()
+        block = region.blocks.first
+        scopes = 0
+        while block is not None:
+            self.push_scope(name)
+            scopes += 1
+            self.set_values(zip(block.args, args))
+            steps = self.block_plans.get(block)
+            current, block = block, None
+            for op, plan in steps if steps is not None else self._steps(current):
+                result = self._call(op, plan, self.get_values(plan[2]))
+                self.set_values(zip(plan[3], result.values))
+                term = result.terminator_value
+                if term is not None:
+                    if isinstance(term, ReturnedValues):
+                        results = term.values
+                    elif isinstance(term, Successor):
+                        block, args = term
+                    break
+        for _ in range(scopes):
+            self.pop_scope()
+        return results
+
+    def _steps(self, block: Block):
+        """`(op, plan)` of each op of `block`, planned as it is reached; the list is
+        kept once the last op is planned."""
+        made = []
+        op = block.first_op
+        while op is not None:
+            made.append((op, self.plans.get(op) or self._plan(op)))
+            if op.next_op is None:
+                self.block_plans[block] = made
+            yield made[-1]
+            op = op.next_op
 
 
 def _functions(module: ModuleOp) -> list[func.FuncOp]:
@@ -145,17 +227,26 @@ def semantics_matter(module: ModuleOp) -> bool:
     return False
 
 
+def prepare(module: ModuleOp, semantics: str | QuantSemantics = "spec",
+            max_memory: int = DEFAULT_MAX_MEMORY) -> Preparation:
+    """A `Preparation` for runs of `module` (its dialects' functions)."""
+    return Preparation(semantics, max_memory, frozenset(_dialects_of(module)))
+
+
 def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
-                     max_memory: int = DEFAULT_MAX_MEMORY) -> QcompInterpreter:
+                     max_memory: int = DEFAULT_MAX_MEMORY,
+                     preparation: Preparation | None = None) -> QcompInterpreter:
+    """A fresh interpreter (values, check log, prints) for one run; `preparation` (of
+    the same semantics and budget) shares its functions and op plans."""
+    prep = preparation if preparation is not None else prepare(module, semantics, max_memory)
     interp = QcompInterpreter(module)
-    interp.max_memory = max_memory
-    interp.register_implementations(FuncFunctions())
-    interp.elementwise = StablehloFunctions(semantics)
-    interp.register_implementations(interp.elementwise)
-    interp.register_implementations(CheckFunctions())
-    interp.register_implementations(BuiltinFunctions())
-    for extra in dialect_functions(_dialects_of(module), semantics):
-        interp.register_implementations(extra)
+    interp.max_memory = prep.max_memory
+    interp.elementwise = prep.elementwise
+    interp.plans = prep.plans
+    interp.memos = prep.memos
+    interp.block_plans = prep.block_plans
+    for functions in prep.functions:
+        interp.register_implementations(functions)
     return interp
 
 
@@ -228,13 +319,15 @@ def dialect_functions(dialects: set[str], semantics: str | QuantSemantics = "spe
 def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] = (),
                  semantics: str | QuantSemantics = "spec",
                  max_memory: int = DEFAULT_MAX_MEMORY, process: Process | None = None,
-                 output: RunOutput | None = None) -> FunctionRun:
+                 output: RunOutput | None = None,
+                 preparation: Preparation | None = None) -> FunctionRun:
     """Run one function (as `process` of a grid, if given); errors are captured in the
     result, never raised. `output`: where prints and probe files go (shared by the
-    functions of one module run; a fresh one if not given)."""
+    functions of one module run; a fresh one if not given). `preparation`: reused from
+    earlier runs of the module (`Preparation`; its semantics and budget apply)."""
     name = f.sym_name.data
     out = FunctionRun(name, result_types=list(f.function_type.outputs.data))
-    interp = make_interpreter(module, semantics, max_memory)
+    interp = make_interpreter(module, semantics, max_memory, preparation)
     interp.run_output = output = output if output is not None else RunOutput()
     mark = len(output.printed)
     if process is not None:

@@ -21,6 +21,7 @@ from qcomp.interpreter import checks, elementwise, kernels, regions
 from qcomp.interpreter.bitcast import bitcast
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
+from qcomp.interpreter.plans import static
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.values import (
     budget,
@@ -41,6 +42,11 @@ def _any_quant(op) -> bool:
     return any(quant_of(v.type) is not None for v in (*op.operands, *op.results))
 
 
+def _types(op) -> tuple[bool, Any, Any]:
+    """(any value quantized, operand 0's element type, result 0's element type)."""
+    return (_any_quant(op), element_type(op.operands[0].type), element_type(op.results[0].type))
+
+
 def _apply(op):
     """`op`'s declared NumPy implementation as a `QuantSemantics` float function."""
     return lambda vals, elems, res_e: elementwise.apply(op, vals, elems[0], res_e)
@@ -51,10 +57,9 @@ def run_elementwise(ft: StablehloFunctions, interpreter: Interpreter, op: Operat
     """Any op that declares an `Elementwise` implementation and has no interpreter
     function of its own (the interpreter's fallback): quantized operands and results
     through the semantics' dequantize -> op -> quantize."""
-    if not _any_quant(op):
-        return OpImplResult((elementwise.apply(
-            op, list(args), element_type(op.operands[0].type),
-            element_type(op.results[0].type)),), None)
+    quantized, e, result_e = static(interpreter, op, _types)
+    if not quantized:
+        return OpImplResult((elementwise.apply(op, list(args), e, result_e),), None)
     types = [v.type for v in op.operands]
     ot = op.results[0].type
     facts = quantization(op)
@@ -66,6 +71,15 @@ def run_elementwise(ft: StablehloFunctions, interpreter: Interpreter, op: Operat
         pick_a = va >= vb if isinstance(op, sh.MaximumOp) else va <= vb
         return OpImplResult((np.where(pick_a, a, b),), None)
     return OpImplResult((ft.sem.qdq(_apply(op), list(args), types, ot),), None)
+
+
+def _broadcast_shapes(op: sh.BroadcastInDimOp) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the broadcast dimensions, the result's shape)."""
+    return tuple(op.broadcast_dimensions), shape_of(op.results[0].type)
+
+
+def _slices(op: sh.SliceOp) -> tuple[slice, ...]:
+    return tuple(slice(a, b, c) for a, b, c in zip(op.start_indices, op.limit_indices, op.strides))
 
 
 @register_impls
@@ -82,12 +96,12 @@ class StablehloFunctions(InterpreterFunctions):
         value = op.value
         if not hasattr(value, "get_type") or not hasattr(value, "data"):
             raise RunError(f"unsupported constant value {value}")
-        cached = _CONSTANTS.get(op)
-        if cached is None:
+        seen, cached = _CONSTANTS.get(op, (None, None))
+        if seen is not value:  # a new op, or its value replaced since
             cached = dense_to_array(value, op.results[0].type, budget(interpreter))
             cached.flags.writeable = False
             try:
-                _CONSTANTS[op] = cached
+                _CONSTANTS[op] = (value, cached)
             except TypeError:  # not weak-referenceable: no cache
                 pass
         return (cached,)
@@ -144,10 +158,11 @@ class StablehloFunctions(InterpreterFunctions):
     @impl(sh.AddOp)
     def run_add(self, interpreter: Interpreter, op: sh.AddOp, args: tuple[Any, ...]):
         a, b = args
-        lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
-        if _any_quant(op):
+        quantized, e, result_e = static(interpreter, op, _types)
+        if quantized:
+            lt, rt, ot = op.operands[0].type, op.operands[1].type, op.results[0].type
             return (self.sem.add(a, b, lt, rt, ot, _apply(op)),)
-        return (elementwise.apply(op, [a, b], element_type(lt), element_type(ot)),)
+        return (elementwise.apply(op, [a, b], e, result_e),)
 
     @impl(sh.ClampOp)
     def run_clamp(self, interpreter: Interpreter, op: sh.ClampOp, args: tuple[Any, ...]):
@@ -211,8 +226,7 @@ class StablehloFunctions(InterpreterFunctions):
     @impl(sh.BroadcastInDimOp)
     def run_broadcast_in_dim(self, interpreter: Interpreter, op: sh.BroadcastInDimOp, args: tuple[Any, ...]):
         (x,) = args
-        out = shape_of(op.results[0].type)
-        dims = op.broadcast_dimensions
+        dims, out = static(interpreter, op, _broadcast_shapes)
         shape = [1] * len(out)
         for i, d in enumerate(dims):
             shape[d] = x.shape[i]
@@ -224,8 +238,7 @@ class StablehloFunctions(InterpreterFunctions):
 
     @impl(sh.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: sh.SliceOp, args: tuple[Any, ...]):
-        sl = tuple(slice(a, b, c) for a, b, c in zip(op.start_indices, op.limit_indices, op.strides))
-        return (args[0][sl],)
+        return (args[0][static(interpreter, op, _slices)],)
 
     @impl(sh.PadOp)
     def run_pad(self, interpreter: Interpreter, op: sh.PadOp, args: tuple[Any, ...]):

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError
@@ -91,6 +91,10 @@ def _is_splat_text(body: str, element) -> bool:
     return "[" not in text
 
 
+_PLAIN_TENSOR = re.compile(r"tensor<(?:[0-9]+x)*(?:[su]?i[0-9]+|f16|bf16|f32|f64|index)>")
+"""A ranked static tensor type of a builtin integer or float (no encoding)."""
+
+
 class _LinearStringLexer(MLIRLexer):
     """MLIR's lexer with a string-literal pattern whose alternatives start with different
     characters, so a failed match backtracks once per character (xDSL's `[^"\\]+` inside
@@ -135,6 +139,7 @@ class QcompParser(Parser):
         text = input.decode("utf-8") if isinstance(input, bytes) else input
         self._parser_state = ParserState(_LinearStringLexer(Input(text, name)))
         self.op_positions: dict[Operation, int] = {}
+        self._tensor_types: dict[str, Attribute] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -146,27 +151,8 @@ class QcompParser(Parser):
         self.op_positions[op] = results.end() if results is not None else start
         return op
 
-    def _get_op_by_name(self, name: str):
-        generic = getattr(self, "_generic_at", None) is not None
-        if generic and name.partition(".")[0] in ALLOWS_UNKNOWN_OPERATIONS and \
-                self.ctx.get_optional_op(name) is None:
-            return UnregisteredOp.with_name(name)
-        return super()._get_op_by_name(name)
-
-    def _parse_dialect_type_or_attribute_body(self, attr_name, is_type, is_opaque,
-                                              starting_opaque_pos):
-        dialect, dot, mnemonic = attr_name.partition(".")
-        unknown = is_type and dot and self.ctx.get_optional_type(attr_name) is None
-        message = None
-        if unknown and self.ctx.get_optional_dialect(dialect) is not None:  # loads it
-            message = UNKNOWN_TYPE_MESSAGES.get(dialect)
-        if message is not None:
-            end = self._current_token.span.start
-            start = self.lexer.input.content.rfind(mnemonic, 0, end)
-            raise ParseError(Span(start, start + len(mnemonic), self.lexer.input),
-                             message.format(mnemonic))
-        return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque,
-                                                             starting_opaque_pos)
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Attribute, Operation
 
     def _parse_optional_integer_or_float_type(self):
         # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)

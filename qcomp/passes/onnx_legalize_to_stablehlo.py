@@ -181,10 +181,12 @@ def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation]) 
         result = declared.build(b, op, out)
     except Unsupported as e:
         return str(e)
-    if declared.static_shapes and result.type != op.results[0].type:
-        return (f"{PASS}: the lowering gives '{core.type_str(result.type)}', the op "
-                f"'{core.type_str(op.results[0].type)}'")
-    rewriter.replace(op, [], [result])
+    results = list(result) if isinstance(result, list | tuple) else [result]
+    for r, want in zip(results, op.results, strict=True):
+        if declared.static_shapes and r.type != want.type:
+            return (f"{PASS}: the lowering gives '{core.type_str(r.type)}', the op "
+                    f"'{core.type_str(want.type)}'")
+    rewriter.replace(op, [], results)
     return None
 
 

@@ -6,13 +6,17 @@ the QDQ group it stands for (onnxruntime's QDQ format, what `quantize_static` wi
     QLinearConv(x, ..., w, ..., sy, zy, B)       ->  Q(Conv(DQ(x), DQ(w), DQ(B, sx * sw, 0)), sy, zy)
     com.microsoft QLinearAdd / QLinearMul / QLinearSigmoid / QLinearGlobalAveragePool /
     QLinearConcat                                ->  Q(Add / Mul / Sigmoid / GlobalAveragePool / Concat(DQ...))
+    com.microsoft QGemm(a, sa, za, b, sb, zb, C, sy, zy)
+                                                 ->  Q(Gemm(DQ(a), DQ(b), DQ(C, sa * sb, 0)), sy, zy)
+    com.microsoft QLinearSoftmax(x, sx, zx, sy, zy)  ->  Q(Softmax(DQ(x, sx, zx)), sy, zy)
 
 (the float op is the one whose declared `QdqRole` fuses to the QLinear op).
 
 A per-channel weight scale dequantizes along axis 0 (Conv's output channels) or 1
 (MatMul's columns); the bias scale is `Mul(x_scale, w_scale)` (the scale QLinearConv
 gives its int32 bias, a float32 constant when both scales are constants). Data-movement ops on integers stay as they are (their scale is
-not on them). QLinearGlobalAveragePool with channels_last = 1 stays, with a remark.
+not on them). QLinearGlobalAveragePool with channels_last = 1 stays, with a remark; so
+does QGemm with alpha != 1 or without y_scale (a float result).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from xdsl.rewriter import InsertPoint
 from qcomp.dialects.onnx import core
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx import quantized as oz
-from qcomp.dialects.onnx.float_ops import MulOp
+from qcomp.dialects.onnx.float_ops import GemmOp, MulOp, SoftmaxOp
 from qcomp.passes.onnx_legalize_qdq_to_quant import constant_values
 from qcomp.passes.onnx_qdq import groups
 from qcomp.passes.utils.diagnostics import remark
@@ -114,6 +118,12 @@ class UnfuseQDQ(RewritePattern):
         if not isinstance(op, core.CustomOp) or op.function_name is None:
             return
         fn = op.function_name.data
+        if fn == "QGemm":
+            _unfuse_qgemm(b, op, rewriter)
+            return
+        if fn == "QLinearSoftmax":
+            _unfuse_qlinear_softmax(b, op, rewriter)
+            return
         target = groups.targets().get(fn)
         if target is None:
             return
@@ -138,6 +148,45 @@ class UnfuseQDQ(RewritePattern):
         y = b.add(target.create(operands=ins_f, result_types=[_float(out.type, ys)],
                                 properties=props))
         rewriter.replace(op, [], [b.q(y, ys, yz, out.type)])
+
+
+def _unfuse_qgemm(b: _Emit, op: core.CustomOp, rewriter: PatternRewriter) -> None:
+    ins = list(op.inputs) + [None] * (9 - len(op.inputs))
+    a, sa, za, w, sw, zw, c, sy, zy = ins
+    alpha = core.attr(op, "alpha")
+    if alpha not in (None, 1.0) or sy is None or core.is_none(sy):
+        remark(op, f"{PASS}: QGemm with alpha = {alpha} or a float result has no QDQ "
+                   "form here; it stays")
+        return
+    trans_b = core.attr(op, "transB") or 0
+    x = b.dq(a, sa, za)
+    wf = b.dq(w, sw, zw, (0 if trans_b else 1) if _per_channel(sw) else None)
+    if c is not None and not core.is_none(c):
+        s = _bias_scale(b, sa, sw)
+        c = b.dq(c, s, b.add(core.NoValueOp()), 0 if _per_channel(sw) else None)
+    else:
+        c = b.add(core.NoValueOp())
+    props = {k: groups.as_si64(v) for k, v in op.attributes.items() if k in ("transA", "transB")}
+    out = op.results[0]
+    y = b.add(GemmOp.create(operands=[x, wf, c], result_types=[_float(out.type, sy)],
+                            properties=props))
+    if zy is None:
+        zy = b.add(core.NoValueOp())
+    rewriter.replace(op, [], [b.q(y, sy, zy, out.type)])
+
+
+def _unfuse_qlinear_softmax(b: _Emit, op: core.CustomOp, rewriter: PatternRewriter) -> None:
+    if (core.attr(op, "opset") or 13) < 13:
+        remark(op, f"{PASS}: QLinearSoftmax of opset < 13 (over the flattened trailing "
+                   "axes) stays")
+        return
+    ins = list(op.inputs)
+    ys, yz = ins[3], ins[4] if len(ins) > 4 else b.add(core.NoValueOp())
+    props = {k: groups.as_si64(v) for k, v in op.attributes.items() if k == "axis"}
+    out = op.results[0]
+    y = b.add(SoftmaxOp.create(operands=[b.dq(*ins[:3])], result_types=[_float(out.type, ys)],
+                               properties=props))
+    rewriter.replace(op, [], [b.q(y, ys, yz, out.type)])
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@
     QLinearConv:    y = saturate(round_half_even((conv(x - x_zp, w - w_zp) + B) * (x_s * w_s / y_s)) + y_zp)
     com.microsoft QLinearAdd / Mul / Sigmoid / LeakyRelu / GlobalAveragePool / Concat:
                     y = quantize(f(dequantize(inputs)))  (float32, round half to even)
+    com.microsoft QGemm: acc = (A' - a_zp) @ (B' - b_zp) + C (A' = A^T when transA, B'
+                    likewise; C int32 of scale alpha * a_s * b_s, zero point 0);
+                    y = saturate(round_half_even(acc * (alpha * a_s * b_s / y_s)) + y_zp),
+                    or float32 `acc * (alpha * a_s * b_s)` without y_scale
+    com.microsoft QLinearSoftmax (opset >= 13): quantize(softmax(dequantize(x))) along axis
     com.microsoft MatMulNBits: y = a @ dequantize(b)^T (+ bias), b packed `bits`-wide (low
                     bits first) in blocks of `block_size` along K,
                     w[n, k] = (q[n, k] - zp[n, g]) * scale[n, g] with g = g_idx[k] (default
@@ -132,6 +137,21 @@ def qlinear_conv(x, x_s, x_zp, w, w_s, w_zp, y_s, y_zp, B=None, *, out: str, **k
 
 # -- com.microsoft ---------------------------------------------------------------------------
 
+def qgemm(a, a_s, a_zp, b, b_s, b_zp, c=None, y_s=None, y_zp=None, *, out, alpha=1.0,
+          transA=0, transB=0, **_):
+    a = np.asarray(a).T if transA else np.asarray(a)
+    b = np.asarray(b).T if transB else np.asarray(b)
+    b_s, b_zp = (np.asarray(p).reshape(-1) if p is not None and np.size(p) > 1 else p
+                 for p in (b_s, b_zp))
+    acc = np.matmul(_sub(a, a_zp, False), _sub(b, b_zp, False))
+    if c is not None:
+        acc = acc + np.asarray(c).astype(np.int64)
+    scale = np.float32(alpha) * np.asarray(a_s, np.float32) * np.asarray(b_s, np.float32)
+    if y_s is None:
+        return [(acc.astype(np.float32) * scale).astype(np.float32)]
+    return [_requantize(acc, scale / np.asarray(y_s, np.float32), y_zp, out[0])]
+
+
 def _dq(x, s, zp):
     return dequantize_linear(x, np.asarray(s, np.float32), zp, "float")
 
@@ -163,6 +183,15 @@ def qlinear_global_average_pool(x, x_s, x_zp, y_s, y_zp, *, out, channels_last=0
     f = _dq(x, x_s, x_zp)
     axes = tuple(range(1, f.ndim - 1)) if channels_last else tuple(range(2, f.ndim))
     return [_q(f.mean(axis=axes, keepdims=True, dtype=np.float32), y_s, y_zp, out[0])]
+
+
+def qlinear_softmax(x, x_s, x_zp, y_s, y_zp=None, *, out, axis=-1, opset=13, **_):
+    if opset < 13:
+        raise ValueError("opset < 13 (Softmax over the flattened trailing axes) is not "
+                         "supported")
+    f = _dq(x, x_s, x_zp)
+    e = np.exp(f - f.max(axis=axis, keepdims=True))
+    return [_q(e / e.sum(axis=axis, keepdims=True, dtype=np.float32), y_s, y_zp, out[0])]
 
 
 def qlinear_concat(y_s, y_zp, *inputs, out, axis=0, **_):
@@ -215,5 +244,6 @@ STANDARD = {"MatMulInteger": matmul_integer, "ConvInteger": conv_integer,
 CONTRIB = {"QLinearAdd": qlinear_add, "QLinearMul": qlinear_mul,
            "QLinearSigmoid": qlinear_sigmoid, "QLinearLeakyRelu": qlinear_leaky_relu,
            "QLinearGlobalAveragePool": qlinear_global_average_pool,
-           "QLinearConcat": qlinear_concat, "MatMulNBits": matmul_nbits}
+           "QLinearConcat": qlinear_concat, "MatMulNBits": matmul_nbits, "QGemm": qgemm,
+           "QLinearSoftmax": qlinear_softmax}
 """The ops by ONNX op_type (standard domain) and com.microsoft function name."""

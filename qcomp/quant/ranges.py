@@ -9,6 +9,8 @@ holds them; `wrap` reduces any int64 value modulo 2^b into that range and
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 
@@ -43,6 +45,7 @@ def literal_range(bitwidth: int, signed: bool | None) -> tuple[int, int]:
     return (0 if signed is not None else lo), (1 << bitwidth) - 1
 
 
+@functools.lru_cache(maxsize=None)
 def container_dtype(bitwidth: int, signed: bool) -> np.dtype:
     """Smallest NumPy integer dtype holding every `bitwidth`-bit value (i4 -> int8, u2 -> uint8)."""
     if bitwidth < 1 or bitwidth > 64:

@@ -1,7 +1,7 @@
 """qcomp-run: run StableHLO programs (quantized or not) and report their checks.
 
     qcomp-run FILE [--split-input-file] [--entry NAME]
-              [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz]
+              [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz [--samples]]
               [--args "[dense<...> : tensor<...>, ...]"]
               [--output OUT.npz] [--semantics spec|stablehlo] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
@@ -107,6 +107,10 @@ def _arg_parser() -> ArgParser:
                    metavar="SHAPExTYPE=VALUES|@FILE",
                    help="the next argument of the entry function (repeat, in order; see below)")
     p.add_argument("--inputs", metavar="IN.npz", help="arrays arg0, arg1, ... for the entry's arguments")
+    p.add_argument("--samples", action="store_true",
+                   help="--inputs holds a dataset: each array's leading dimension numbers the "
+                        "samples; the program is prepared once and run on each, the results "
+                        "stacked the same way (--output writes them)")
     p.add_argument("--args", metavar="[dense<...> : T, ...]",
                    help="the entry's arguments as an MLIR array of dense attributes "
                         "(stablehlo-translate --interpret --args)")
@@ -252,7 +256,7 @@ class _Runner:
         runs = []
         for f in funcs:
             try:
-                f_inputs = self.inputs_for(f)
+                f_inputs = self.inputs_for(f) if not self.args.samples else []
             except InputError as e:
                 self.io.err(f"{PROG}: error: {e}\n")
                 self.error = True
@@ -262,7 +266,19 @@ class _Runner:
                 self.diagnose(source, e.message, op_offset(f, positions))
                 self.failed += 1
                 continue
-            if self.args.backend == "xla":
+            if self.args.samples:
+                from qcomp.tools.run_samples import run_samples
+
+                a = self.args
+                try:
+                    r = run_samples(module, f, self.npz, a.backend, a.semantics,
+                                    a.max_memory, a.device)
+                except InputError as e:
+                    self.io.err(f"{PROG}: error: {e}\n")
+                    self.error = True
+                    self.failed += 1
+                    continue
+            elif self.args.backend == "xla":
                 from qcomp.backends import xla
 
                 (xf,) = xla.compiled(module, self.args.semantics, f.sym_name.data,
@@ -286,6 +302,9 @@ class _Runner:
                 self.compare(source, positions, module, f, f_inputs, r)
             elif self.args.interpret or self.args.interpreter_print_dense:
                 self.print_interpreted(r.results, r.result_types)
+            elif self.args.samples:
+                self.io.out(f"@{f.sym_name.data}: {len(r.results[0]) if r.results else 0} "
+                            f"samples\n")
             elif self.args.print_results or f.function_type.inputs.data:
                 self.print_results(f.sym_name.data, r.results, r.result_types)
             self.outputs = r.results
@@ -417,6 +436,8 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             raise UsageError("the following arguments are required: input")
         if sum(map(bool, (args.input_values, args.inputs, args.args is not None))) > 1:
             raise UsageError("give the arguments with one of --input, --inputs, --args")
+        if args.samples and (not args.inputs or args.num_replicas * args.num_partitions > 1):
+            raise UsageError("--samples needs --inputs IN.npz (and one process)")
     except UsageError as e:
         io.err(f"{PROG}: error: {e}\n")
         return 2

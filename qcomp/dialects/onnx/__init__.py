@@ -9,6 +9,9 @@ One module per family of ops, each exporting its list:
 - `quantized`: QLinearMatMul, QLinearConv, MatMulInteger, ConvInteger and onnxruntime's
   com.microsoft quantized ops;
 - `float_ops`: the float ops of QDQ models (Conv, MatMul, Gemm, Add, ... Identity);
+- `float_math`: Neg, Exp, Sqrt, Erf, Pow, HardSigmoid, HardSwish, Equal / Less / Greater,
+  Where, BatchNormalization, LayerNormalization, ReduceMean;
+- `float_slices`: Slice, Split;
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
   function body;
 - `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
@@ -19,10 +22,12 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
+from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
+from qcomp.dialects.onnx.float_slices import SLICE_OPS
 from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
 from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
 from qcomp.dialects.onnx.reduce_ops import REDUCE_OPS
 
 ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS,
-                        *REDUCE_OPS], [*CORE_ATTRS])
+                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS], [*CORE_ATTRS])

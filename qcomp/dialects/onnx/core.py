@@ -83,11 +83,14 @@ class Lowering(OpTrait):
     static shapes and its value replaces the result as it is (Identity). `check(op,
     *args)`, when given, raises ValueError on run-time values the ONNX operator rejects
     and StableHLO would not (an integer division by zero, an index out of bounds); the
-    interpreter calls it first."""
+    interpreter calls it first. `constants`: the operands `build` reads as constants
+    (Slice's starts and ends); the interpreter gives it their run-time values as
+    constants."""
 
     build: Callable = field(hash=False, compare=False)
     static_shapes: bool = True
     check: Callable | None = field(default=None, hash=False, compare=False)
+    constants: tuple[int, ...] = ()
 
 
 def lowering(op: Operation | type[Operation]) -> Lowering | None:

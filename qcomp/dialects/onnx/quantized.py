@@ -228,6 +228,8 @@ CONTRIB_VERIFIERS.update({  # onnxruntime's com.microsoft schemas (version 1)
         "K": ("INT", True), "N": ("INT", True), "block_size": ("INT", True),
         "bits": ("INT", False), "accuracy_level": ("INT", False),
         "weight_prepacked": ("INT", False)}),
+    "QGemm": _contrib((6, 9), ((0, 2), (3, 5)), required=(0, 1, 3, 4)),
+    "QLinearSoftmax": _contrib((4, 5), ((0, 2),), required=(0, 1, 3)),
 })  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
 
 QUANTIZED_OPS: list[type[IRDLOperation]] = [

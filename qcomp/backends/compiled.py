@@ -1,0 +1,175 @@
+"""Compile once, run many: a module prepared for a backend, run on input after input.
+
+    import qcomp
+    prog = qcomp.compile(module, backend="xla", semantics="spec")  # prepares once
+    runs = prog.run({"arg0": x})                                    # list[FunctionRun]
+    stacked, n = prog.run_samples({"arg0": xs})                    # xs[i]: one sample
+
+What a preparation is, per backend:
+- `numpy`: the entry functions chosen, the interpreter's functions registered and each
+  op's plan (its implementation and memory estimate, `qcomp.interpreter.runner.Preparation`)
+  made on the first run and reused;
+- `xla`: the lowering, the printed per-entry programs and XLA's executables
+  (`qcomp.backends.xla.compile_module`).
+
+`compile` snapshots the module (a clone): later edits of `module` do not reach the
+handle. `qcomp.backends.run` keeps one handle per module object, semantics, entry,
+budget and device while the module is unchanged (`fingerprint`), so calling it again
+on the same module does not prepare again. Every preparation calls each function of
+`PREPARE_HOOKS` with the handle (tests count preparations with it).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from qcomp.interpreter import DEFAULT_MAX_MEMORY, FunctionRun, RunError, entry_functions
+from qcomp.interpreter.quantized import QuantSemantics
+
+BACKENDS = ("numpy", "xla")
+
+PREPARE_HOOKS: list[Callable[[Compiled], None]] = []
+"""Called with each newly prepared handle."""
+
+
+class Compiled:
+    """`module` prepared for `backend`; `run` as often as wanted (module docstring)."""
+
+    def __init__(self, module: ModuleOp, backend: str = "numpy", semantics: str = "spec",
+                 entry: str | None = None, max_memory: int = DEFAULT_MAX_MEMORY,
+                 device: str = "cpu", snapshot: bool = True) -> None:
+        if backend not in BACKENDS:
+            raise RunError(f"unknown backend '{backend}' (one of {', '.join(BACKENDS)})")
+        if backend == "numpy" and device != "cpu":
+            raise RunError(f"the numpy backend runs on the cpu, not on '{device}'")
+        QuantSemantics(semantics)  # validates the name
+        self.module = module.clone() if snapshot else module
+        self.backend, self.semantics, self.entry = backend, semantics, entry
+        self.max_memory, self.device = max_memory, device
+        if backend == "numpy":
+            from qcomp.interpreter.runner import prepare
+
+            self.functions = entry_functions(self.module, entry)
+            self.preparation = prepare(self.module, semantics, max_memory)
+        else:
+            from qcomp.backends import xla
+
+            self.xla_functions = xla.compile_module(self.module, semantics, entry, device)
+        for hook in PREPARE_HOOKS:
+            hook(self)
+
+    def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None
+            ) -> list[FunctionRun]:
+        """Each entry function's run on `inputs` (as `qcomp.backends.run` takes them)."""
+        from qcomp.interpreter.runner import _inputs_for
+
+        if self.backend == "xla":
+            return [fn.run(_inputs_for(fn.function, inputs)) for fn in self.xla_functions]
+        from qcomp.interpreter.runner import run_function
+
+        return [run_function(self.module, f, _inputs_for(f, inputs), self.semantics,
+                             self.max_memory, preparation=self.preparation)
+                for f in self.functions]
+
+    def run_samples(self, samples: Sequence[np.ndarray] | Mapping[str, np.ndarray]
+                    ) -> tuple[list[FunctionRun], int]:
+        """Run sample after sample (`samples`: arrays with one leading sample dimension
+        of the same length; sample `i` is their `[i]`): `run_each` of them."""
+        named = dict(samples) if isinstance(samples, Mapping) else \
+            {f"arg{i}": a for i, a in enumerate(samples)}
+        sizes = {np.shape(a)[0] if np.ndim(a) else None for a in named.values()}
+        if None in sizes or len(sizes) != 1:
+            raise RunError("samples need one leading sample dimension of the same length")
+        n = sizes.pop()
+        return self.run_each({k: a[i] for k, a in named.items()} for i in range(n))
+
+    def run_each(self, samples: Iterable[Sequence[np.ndarray] | Mapping[str, np.ndarray]]
+                 ) -> tuple[list[FunctionRun], int]:
+        """Run each sample's inputs; (each function's results stacked on a new leading
+        dimension, the number of samples run). The first sample whose run fails (an
+        error, a failed check) stops it: then its own runs are returned, the error
+        naming the sample."""
+        per_sample: list[list[FunctionRun]] = []
+        for i, inputs in enumerate(samples):
+            runs = self.run(inputs)
+            bad = next((r for r in runs if not r.passed), None)
+            if bad is not None:
+                if bad.error is not None:
+                    bad.error = RunError(f"sample {i}: {bad.error.message}", bad.error.op)
+                return runs, i + 1
+            per_sample.append(runs)
+        if not per_sample:
+            raise RunError("no samples to run")
+        return stack_runs(per_sample), len(per_sample)
+
+
+def stack_runs(per_sample: list[list[FunctionRun]]) -> list[FunctionRun]:
+    """One FunctionRun per function (of at least one sample) whose results are the
+    samples' results stacked on a new leading dimension (checks and prints of every
+    sample, in order)."""
+    out = []
+    for runs in zip(*per_sample):
+        fr = FunctionRun(runs[0].name, result_types=runs[0].result_types)
+        fr.results = [np.stack(rs) for rs in zip(*(r.results for r in runs))]
+        fr.checks = [c for r in runs for c in r.checks]
+        fr.printed = [p for r in runs for p in r.printed]
+        out.append(fr)
+    return out
+
+
+def compile(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",  # noqa: A001
+            entry: str | None = None, max_memory: int = DEFAULT_MAX_MEMORY,
+            device: str = "cpu") -> Compiled:
+    """`module` prepared once for `backend` (a snapshot of it; module docstring)."""
+    return Compiled(module, backend, semantics, entry, max_memory, device)
+
+
+def fingerprint(module: ModuleOp) -> list[tuple]:
+    """Changes whenever the module does: every op and block in order, with its operand
+    and result tuples (xDSL replaces the tuple when an operand or result is replaced),
+    properties and attributes (immutable values: an edit replaces the object), block
+    arguments. IR nodes compare by identity, so comparing two fingerprints of an
+    unchanged module is a pass of identity checks."""
+    out = []
+    add = out.append
+    for op in module.walk():
+        props = op.properties
+        add((op, op._operands, op.results, len(props), *props.items(), *op.attributes.items()))
+        if op.regions:
+            for region in op.regions:
+                for block in region.blocks:
+                    add((block, block.args))
+    return out
+
+
+_CACHE: OrderedDict[tuple, tuple[ModuleOp, list[tuple], Compiled]] = OrderedDict()
+_CACHE_SIZE = 8
+"""Handles of the modules run last (each holds its module, so an id is not reused)."""
+
+
+def cached(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",
+           entry: str | None = None, max_memory: int = DEFAULT_MAX_MEMORY,
+           device: str = "cpu") -> Compiled:
+    """The handle for `module` as it is now: the one made before if the module has not
+    changed since, else a new one (of the module itself, no snapshot)."""
+    key = (id(module), backend, semantics, entry,
+           max_memory if backend == "numpy" else None, device)
+    fp = fingerprint(module)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is module and hit[1] == fp:
+        _CACHE.move_to_end(key)
+        return hit[2]
+    handle = Compiled(module, backend, semantics, entry, max_memory, device, snapshot=False)
+    _CACHE[key] = (module, fp, handle)
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return handle
+
+
+__all__ = ["BACKENDS", "PREPARE_HOOKS", "Compiled", "cached", "compile", "fingerprint",
+           "stack_runs"]

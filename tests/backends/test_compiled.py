@@ -1,0 +1,144 @@
+"""Compile once, run many (`qcomp.compile`, `qcomp.backends.compiled`): a handle's runs
+equal `qcomp.backends.run` bit for bit on both backends (and LiteRT's reference kernels,
+the oracle, on lowered `.tflite` models), a second run prepares nothing (counted with
+`PREPARE_HOOKS`), an edited module is prepared again, a handle keeps its snapshot."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ai_edge_litert.interpreter")
+
+import qcomp  # noqa: E402
+from qcomp.backends import run, xla  # noqa: E402
+from qcomp.backends.compiled import PREPARE_HOOKS  # noqa: E402
+from qcomp.importers.tflite import import_tflite  # noqa: E402
+from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass  # noqa: E402
+from qcomp.registry import make_context, parse_module  # noqa: E402
+from tests.importers.litert_cases import CASES  # noqa: E402
+from tests.importers.tflite_models import run_litert  # noqa: E402
+
+BACKENDS = ["numpy"] + (["xla"] if xla.is_available() else [])
+MODELS = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SOFTMAX", "MEAN"]
+
+
+def lowered(model: bytes):
+    ctx = make_context()
+    module = parse_module(import_tflite(model), ctx)
+    LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
+    return module
+
+
+@pytest.fixture
+def preparations():
+    seen: list = []
+    PREPARE_HOOKS.append(seen.append)
+    yield seen
+    PREPARE_HOOKS.remove(seen.append)
+
+
+def bits(a: np.ndarray) -> bytes:
+    return np.ascontiguousarray(a).tobytes()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", MODELS)
+def test_compiled_runs_equal_backend_run_and_litert(op, backend, preparations):
+    model, feeds = CASES[op](np.random.default_rng(7))
+    module = lowered(model)
+    want = run_litert(model, feeds)
+    handle = qcomp.compile(module, backend=backend, semantics="spec")
+    assert len(preparations) == 1
+    for _ in range(2):
+        (got,) = handle.run(feeds)
+        (ref,) = run(module, feeds, backend=backend)
+        assert got.error is None and ref.error is None
+        for g, r, w in zip(got.results, ref.results, want, strict=True):
+            assert g.dtype == r.dtype and bits(g) == bits(r)
+            assert np.array_equal(g.reshape(w.shape), w)
+    assert len(preparations) == 2  # the handle once, backends.run once
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_backend_run_prepares_again_only_after_an_edit(backend, preparations):
+    module = parse_module("""
+func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {
+  %c = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %y = stablehlo.add %x, %c : tensor<3xi32>
+  return %y : tensor<3xi32>
+}""")
+    x = np.array([10, 20, 30], np.int32)
+    assert run(module, [x], backend=backend)[0].results[0].tolist() == [11, 22, 33]
+    assert run(module, [x], backend=backend)[0].results[0].tolist() == [11, 22, 33]
+    assert len(preparations) == 1
+    handle = qcomp.compile(module, backend=backend)
+    const = next(op for op in module.walk() if op.name == "stablehlo.constant")
+    other = parse_module("""
+func.func @f() -> tensor<3xi32> {
+  %c = stablehlo.constant dense<[5, 6, 7]> : tensor<3xi32>
+  return %c : tensor<3xi32>
+}""")
+    const.properties["value"] = next(op for op in other.walk()
+                                     if op.name == "stablehlo.constant").properties["value"]
+    assert run(module, [x], backend=backend)[0].results[0].tolist() == [15, 26, 37]
+    assert len(preparations) == 3
+    assert handle.run([x])[0].results[0].tolist() == [11, 22, 33]  # its snapshot
+    assert len(preparations) == 3
+
+
+def test_numpy_plans_are_made_once(preparations):
+    model, feeds = CASES["CONV_2D"](np.random.default_rng(3))
+    handle = qcomp.compile(lowered(model))
+    handle.run(feeds)
+    plans = dict(handle.preparation.plans)
+    assert len(plans) == sum(1 for f in handle.functions for _ in f.body.walk())
+    handle.run(feeds)
+    assert handle.preparation.plans == plans
+
+
+def test_unknown_backend_is_an_error():
+    module = parse_module("func.func @main() -> () {\n  return\n}")
+    with pytest.raises(qcomp.backends.compiled.RunError, match="unknown backend 'tpu'"):
+        qcomp.compile(module, backend="tpu")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_qcomp_run_samples_stacks_the_per_sample_results(tmp_path, backend):
+    import io
+
+    from qcomp.ir import print_module
+    from qcomp.tools.qcomp_run import main
+
+    model, feeds = CASES["CONV_2D"](np.random.default_rng(4))
+    module = lowered(model)
+    src = tmp_path / "conv.mlir"
+    src.write_text(print_module(module))
+    rng = np.random.default_rng(9)
+    xs = rng.integers(-128, 128, (5, *feeds[0].shape)).astype(np.int8)
+    np.savez(tmp_path / "samples.npz", arg0=xs)
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(src), "--inputs", str(tmp_path / "samples.npz"), "--samples",
+                 "--backend", backend, "--output", str(tmp_path / "out.npz")],
+                stdout=out, stderr=err)
+    assert (code, err.getvalue(), out.getvalue()) == (0, "", "@main: 5 samples\n")
+    got = np.load(tmp_path / "out.npz")["result0"]
+    want = np.stack([run_litert(model, [x])[0] for x in xs])
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_qcomp_run_samples_needs_one_sample_dimension(tmp_path):
+    import io
+
+    from qcomp.tools.qcomp_run import main
+
+    src = tmp_path / "add.mlir"
+    src.write_text("func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {\n"
+                   "  %c = stablehlo.add %a, %b : tensor<2xi32>\n  return %c : tensor<2xi32>\n}\n")
+    np.savez(tmp_path / "s.npz", arg0=np.zeros((3, 2), np.int32), arg1=np.zeros((4, 2), np.int32))
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(src), "--inputs", str(tmp_path / "s.npz"), "--samples"], stdout=out, stderr=err)
+    assert code == 2
+    assert err.getvalue() == ("qcomp-run: error: --samples needs arrays with one leading sample "
+                              "dimension of the same length, at least 1 (leading sizes: arg0: 3, "
+                              "arg1: 4)\n")

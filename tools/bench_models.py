@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Issue 27's table, measured side by side in one run (a benchmark, never a timed test).
+
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python3 tools/bench_models.py
+        [--repeat 20] [--no-workloads] [--quick]
+
+Rows (each: qcomp's time, the reference's, the ratio, the target):
+1. start-up: `qcomp-opt examples/quantized_add.mlir` and `qcomp-run` on it, against the
+   floor `python3 -c "import numpy, xdsl.dialects.builtin"` (best of N processes);
+2. MLIR text: parse + print of the lowered MobileNetV2 in-process (qcomp's parser and
+   printer) against upstream MLIR's C++ (jaxlib's `ir.Module.parse` + `str`);
+3. int8 MobileNetV2 (TF's converter, alpha 0.35, 32x32, 10 classes:
+   `tests/models/tflite/mobilenet_v2.tflite`; without it a MobileNetV2-shaped model with
+   random weights and 1000 classes, `tests/importers/tflite_mobilenet.py`),
+   imported from `.tflite` and lowered with `rescale=fixed-point`, batch 1:
+   `qcomp.backends.run(..., backend="xla")` called repeatedly, the `qcomp.compile`
+   handle's `run`, and the NumPy backend, against LiteRT's reference kernels
+   (`BUILTIN_REF`); every result checked bit for bit against them;
+4. the same at batch 64 (`set-batch-size{n=64}`) on XLA, per input, against LiteRT's
+   optimised kernels (XNNPACK, `BUILTIN`) per batch-1 input; the 64 results checked
+   bit for bit against the reference kernels' per-sample ones;
+5. the benchmark workloads (MLP, conv, transformer): `tools/bench_interp.py` run as a
+   child (NumPy backend / float32 floor, XLA / onnxruntime), its table printed as is.
+The CPU's `avx512_vnni` flag is printed first (onnxruntime's int8 GEMM uses it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def process_seconds(argv: list[str], repeat: int) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def go():
+        subprocess.run(argv, env=env, check=True, capture_output=True, cwd=ROOT)
+    go()
+    return best(go, repeat)
+
+
+ROWS: list[tuple[str, float, float, str]] = []
+
+
+def row(what: str, ours: float, ref: float, target: str) -> None:
+    ROWS.append((what, ours, ref, target))
+    print(f"{what:<66} {ours * 1e3:10.3f} ms {ref * 1e3:10.3f} ms {ours / ref:8.2f}x  "
+          f"(target {target})", flush=True)
+
+
+def startup(repeat: int) -> None:
+    floor = process_seconds([sys.executable, "-c", "import numpy, xdsl.dialects.builtin"], repeat)
+    ex = str(ROOT / "examples" / "quantized_add.mlir")
+    row("qcomp-opt examples/quantized_add.mlir / import floor",
+        process_seconds([sys.executable, "-m", "qcomp.tools.qcomp_opt", ex], repeat), floor,
+        "<= 1.5x")
+    row("qcomp-run examples/quantized_add.mlir / import floor",
+        process_seconds([sys.executable, "-m", "qcomp.tools.qcomp_run", ex,
+                         "--input=4xf32=1,2.5,-3,0.2", "--input=4xf32=0.5,-1,7.25,2"], repeat),
+        floor, "<= 2x")
+
+
+def lowered_mobilenet(batch: int = 1):
+    from qcomp.importers.tflite import import_tflite
+    from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
+    from qcomp.registry import make_context, parse_module
+    from tests.importers.tflite_mobilenet import mobilenet_v2
+
+    zoo = ROOT / "tests" / "models" / "tflite" / "mobilenet_v2.tflite"
+    model = zoo.read_bytes() if zoo.exists() and batch == 1 else mobilenet_v2(batch=batch)
+    ctx = make_context()
+    module = parse_module(import_tflite(model), ctx)
+    LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
+    return model, module
+
+
+def text_speed(text: str, repeat: int) -> None:
+    from jax._src.interpreters import mlir as jmlir
+    from jax._src.lib.mlir import ir
+
+    from qcomp.ir import print_module
+    from qcomp.registry import make_context, parse_module
+
+    def ours():
+        print_module(parse_module(text, make_context()))
+
+    def upstream():
+        with jmlir.make_ir_context(), ir.Location.unknown():
+            str(ir.Module.parse(text))
+    row(f"parse + print, lowered MobileNetV2 ({len(text) / 1e6:.1f} MB) / jaxlib C++",
+        best(ours, max(2, repeat // 10)), best(upstream, repeat), "<= 10x")
+
+
+def mobilenet(repeat: int) -> str:
+    import qcomp
+    from qcomp.backends import run
+    from qcomp.ir import print_module
+    from qcomp.passes.set_batch_size import SetBatchSizePass
+    from qcomp.registry import make_context
+    from tests.importers.tflite_models import run_litert
+
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    model, module = lowered_mobilenet()
+    rng = np.random.default_rng(0)
+    x = rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8)
+    want = run_litert(model, [x])[0]
+
+    def litert(resolver):
+        it = Interpreter(model_content=model,
+                         experimental_op_resolver_type=getattr(OpResolverType, resolver))
+        it.allocate_tensors()
+        i, o = it.get_input_details()[0]["index"], it.get_output_details()[0]["index"]
+        it.set_tensor(i, x)
+
+        def go():
+            it.invoke()
+            it.get_tensor(o)
+        return go
+    ref = best(litert("BUILTIN_REF"), repeat)
+    xnn = best(litert("BUILTIN"), repeat)
+
+    for backend in ("xla", "numpy"):
+        (r,) = run(module, [x], backend=backend)  # prepares (compiles) once
+        assert r.error is None and np.array_equal(r.results[0], want), backend
+        n = repeat if backend == "xla" else max(3, repeat // 4)
+        row(f"MobileNetV2 int8, qcomp.backends.run {backend} (repeated) / LiteRT ref",
+            best(lambda: run(module, [x], backend=backend), n), ref,
+            "<= 1x" if backend == "xla" else "<= 20x")
+        handle = qcomp.compile(module, backend=backend)
+        row(f"MobileNetV2 int8, qcomp.compile(..., {backend}).run / LiteRT ref",
+            best(lambda: handle.run([x]), n), ref, "<= 1x" if backend == "xla" else "<= 20x")
+
+    batch = 64
+    big = module.clone()
+    SetBatchSizePass(n=batch).apply(make_context(), big)
+    xs = rng.integers(-128, 128, (batch, 32, 32, 3)).astype(np.int8)
+    handle = qcomp.compile(big, backend="xla")
+    (r,) = handle.run([xs])
+    exact = all(np.array_equal(r.results[0][i:i + 1], run_litert(model, [xs[i:i + 1]])[0])
+                for i in range(batch))
+    t = best(lambda: handle.run([xs]), repeat) / batch
+    row(f"MobileNetV2 int8, batch {batch} on XLA, per input / LiteRT XNNPACK per input",
+        t, xnn, "<= 2x")
+    return (f"batch {batch} results bit for bit with LiteRT's reference kernels: {exact}; "
+            f"lowered MobileNetV2: {len(print_module(module)) / 1e6:.1f} MB of MLIR")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--no-workloads", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    a = ap.parse_args(argv)
+    repeat = 3 if a.quick else a.repeat
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    print(f"cpu: avx512_vnni {'yes' if 'avx512_vnni' in flags else 'no'}; "
+          f"{len(os.sched_getaffinity(0))} cores; OPENBLAS_CORETYPE="
+          f"{os.environ.get('OPENBLAS_CORETYPE', '(unset)')}; load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"{'what':<66} {'qcomp':>13} {'reference':>13} {'ratio':>9}")
+    startup(max(3, repeat // 4))
+    from qcomp.ir import print_module
+
+    _, module = lowered_mobilenet()
+    text_speed(print_module(module), repeat)
+    note = mobilenet(repeat)
+    print(note)
+    if not a.no_workloads:
+        print("\nworkloads (tools/bench_interp.py):", flush=True)
+        subprocess.run([sys.executable, str(ROOT / "tools" / "bench_interp.py"), "--repeat",
+                        str(max(3, repeat // 4)), "--no-reference"], check=False)
+    print(f"\nmedian ratio of the rows above: "
+          f"{statistics.median(o / r for _, o, r, _ in ROWS):.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
