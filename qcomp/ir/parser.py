@@ -151,8 +151,45 @@ class QcompParser(Parser):
         self.op_positions[op] = results.end() if results is not None else start
         return op
 
-from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Attribute, Operation
+    def _get_op_by_name(self, name: str):
+        generic = getattr(self, "_generic_at", None) is not None
+        if generic and name.partition(".")[0] in ALLOWS_UNKNOWN_OPERATIONS and \
+                self.ctx.get_optional_op(name) is None:
+            return UnregisteredOp.with_name(name)
+        return super()._get_op_by_name(name)
+
+    def _parse_dialect_type_or_attribute_body(self, attr_name, is_type, is_opaque,
+                                              starting_opaque_pos):
+        dialect, dot, mnemonic = attr_name.partition(".")
+        unknown = is_type and dot and self.ctx.get_optional_type(attr_name) is None
+        message = None
+        if unknown and self.ctx.get_optional_dialect(dialect) is not None:  # loads it
+            message = UNKNOWN_TYPE_MESSAGES.get(dialect)
+        if message is not None:
+            end = self._current_token.span.start
+            start = self.lexer.input.content.rfind(mnemonic, 0, end)
+            raise ParseError(Span(start, start + len(mnemonic), self.lexer.input),
+                             message.format(mnemonic))
+        return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque,
+                                                             starting_opaque_pos)
+
+    def _parse_optional_builtin_parametrized_type(self):
+        """xDSL's, remembering each plain `tensor<AxBx...xT>` spelling's type: a large
+        program spells the same few types thousands of times."""
+        token = self._current_token
+        if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
+            return super()._parse_optional_builtin_parametrized_type()
+        plain = _PLAIN_TENSOR.match(self.lexer.input.content, token.span.start)
+        if plain is None:
+            return super()._parse_optional_builtin_parametrized_type()
+        known = self._tensor_types.get(plain.group())
+        if known is not None:
+            self._resume_from(plain.end())
+            return known
+        t = super()._parse_optional_builtin_parametrized_type()
+        if self._current_token.span.start >= plain.end():  # it read exactly that text
+            self._tensor_types[plain.group()] = t
+        return t
 
     def _parse_optional_integer_or_float_type(self):
         # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)
