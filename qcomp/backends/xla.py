@@ -216,12 +216,15 @@ class XlaFunction:
             return out
         try:
             outs = self._execute(inputs)
+            out.results = [_host(v, numpy_dtype(quant_of(t) or element_type(t)))
+                           for v, t in zip(outs[:self.n_results], self.result_types)]
         except RunError as e:
             out.error = e
             return out
-        res_types = self.result_types
-        out.results = [_host(v, numpy_dtype(quant_of(t) or element_type(t)))
-                       for v, t in zip(outs[:self.n_results], res_types)]
+        except MemoryError as e:
+            out.error = RunError(f"out of host memory for the results of @{self.name}: "
+                                 f"{_one_line(e)}", self.function)
+            return out
         pos = self.n_results
         for c, n in zip(self.checks, self.check_arity):
             vals = [_host(v, numpy_dtype(quant_of(o.type) or element_type(o.type)))
@@ -263,16 +266,15 @@ class XlaFunction:
         _, dev = get_device(self.device)
         args = [np.ascontiguousarray(check_input(a, t, f"arg{i}")).astype(dt, copy=False)
                 for i, (a, t, dt) in enumerate(zip(inputs, arg_types, self.arg_dtypes))]
-        with jx.jax.enable_x64(True):  # f64/i64 arguments stay 64-bit
-            bufs = [jx.jax.device_put(a, dev) for a in args]
-            if self._constant_buffers is None:
-                self._constant_buffers = [jx.jax.device_put(c, dev) for c in self.constants]
-        bufs += self._constant_buffers
-        try:
-            outs = self.executable.execute(bufs)
-        except Exception as e:  # noqa: BLE001 - a runtime failure inside XLA
+        try:  # RESOURCE_EXHAUSTED can come from any step: copies in, the run, copies out
+            with jx.jax.enable_x64(True):  # f64/i64 arguments stay 64-bit
+                bufs = [jx.jax.device_put(a, dev) for a in args]
+                if self._constant_buffers is None:
+                    self._constant_buffers = [jx.jax.device_put(c, dev) for c in self.constants]
+            outs = self.executable.execute(bufs + self._constant_buffers)
+            return [np.asarray(o) for o in outs]
+        except Exception as e:  # noqa: BLE001 - a runtime failure inside XLA, out of memory
             raise RunError(f"XLA failed running @{self.name}: {_one_line(e)}", self.function) from None
-        return [np.asarray(o) for o in outs]
 
 
 def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None = None,

@@ -107,8 +107,51 @@ def _unsupported_reason(op: Operation) -> str | None:
     return None
 
 
+MAX_CALL_DEPTH = 100
+"""Calls nested deeper than this are refused: XLA's CPU compiler overflows its stack
+(SIGSEGV) on a chain of about 180 nested `func.call`s (jaxlib 0.8, measured)."""
+
+
+def call_problem(module: ModuleOp, entry: func.FuncOp) -> RunError | None:
+    """A call reachable from `entry` that XLA cannot take: one that names a function
+    already being called (a cycle of the call graph: `func.call`, a composite's
+    decomposition), or one nested past `MAX_CALL_DEPTH`. A depth-first walk with its
+    own stack, so a long call chain is no Python recursion."""
+    funcs = _functions(module)
+
+    def calls(f: func.FuncOp):
+        return ((op, callee) for op in f.walk() for callee in _symbol_uses(op)
+                if callee in funcs)
+
+    on_path, done = {_name(entry)}, set()
+    stack = [(_name(entry), calls(entry))]
+    while stack:
+        name, todo = stack[-1]
+        step = next(todo, None)
+        if step is None:
+            stack.pop()
+            on_path.discard(name)
+            done.add(name)
+            continue
+        op, callee = step
+        if callee in on_path:
+            return RunError(f"the xla backend cannot run the recursive call to @{callee}: "
+                            "XLA has no recursion; run it with --backend numpy", op)
+        if callee not in done:
+            if len(stack) >= MAX_CALL_DEPTH:
+                return RunError(f"the xla backend cannot run calls nested more than "
+                                f"{MAX_CALL_DEPTH} deep (XLA's compiler overflows its stack); "
+                                "run it with --backend numpy", op)
+            on_path.add(callee)
+            stack.append((callee, calls(funcs[callee])))
+    return None
+
+
 def unsupported_op(module: ModuleOp, entry: func.FuncOp) -> RunError | None:
     """The first reason XLA cannot run `entry` of `module`, as a RunError at its op."""
+    problem = call_problem(module, entry)
+    if problem is not None:
+        return problem
     for f in called_functions(module, entry):
         if f.body.blocks.first is None:
             return RunError(f"the xla backend cannot call the external function @{_name(f)}", f)

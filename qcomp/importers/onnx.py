@@ -50,13 +50,16 @@ from xdsl.irdl import VarOperandDef, VarResultDef
 
 from qcomp.dialects.onnx.core import SI64, ConstantOp, CustomOp, NoValueOp
 from qcomp.dialects.onnx.types import NAME_OF_DTYPE, mlir_type
+from qcomp.importers.onnx_checks import (
+    OnnxImportError,
+    check_names,
+    check_order,
+    inference_message,
+    node_label,
+)
 
 INSTALL_HINT = "the ONNX importer needs the onnx package: pip install 'qcomp[onnx]'"
 STANDARD_DOMAINS = ("", "ai.onnx")
-
-
-class OnnxImportError(Exception):
-    """A model that cannot be imported (the message is the whole diagnostic)."""
 
 
 def _onnx():
@@ -191,7 +194,7 @@ def _infer(model, nodes_by_name):
     try:
         return onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=strict)
     except Exception as e:  # noqa: BLE001 - onnx's InferenceError / ValidationError
-        text = str(e).strip()
+        text = inference_message(e)
         m = _NODE_IN_MESSAGE.search(text)
         if m:
             raise OnnxImportError(f"node '{m.group(2)}' ({m.group(1)}): "
@@ -350,10 +353,6 @@ def _supported_contrib() -> set[str]:
     return set(CONTRIB_VERIFIERS)
 
 
-def _node_label(node, index: int) -> str:
-    return f"node '{node.name or f'#{index}'}' ({node.op_type})"
-
-
 def _check_schema(node, opset: int, label: str, elem_of) -> None:
     """The node's attributes and input/output element types are those of its opset."""
     from onnx import defs, helper
@@ -409,6 +408,8 @@ def import_model(model) -> ModuleOp:
     opsets = {("" if o.domain == "ai.onnx" else o.domain): o.version for o in model.opset_import}
     if "" not in opsets and any(n.domain in STANDARD_DOMAINS for n in g.node):
         raise OnnxImportError("the model imports no opset of the default domain")
+    check_names(model)
+    check_order(model)
     nodes_by_name = {n.name: n for n in g.node}
     inferred = _infer_with_contrib(model, nodes_by_name).graph
     vtypes = {}
@@ -438,7 +439,7 @@ def import_model(model) -> ModuleOp:
         return none[0]
 
     for index, node in enumerate(g.node):
-        label = _node_label(node, index)
+        label = node_label(node, index)
         standard = node.domain in STANDARD_DOMAINS
         domain = "" if standard else node.domain
         if domain not in opsets:
@@ -448,12 +449,7 @@ def import_model(model) -> ModuleOp:
             _check_schema(node, opsets[""], label, elem_of)
         operands = []
         for name in node.input:
-            if not name:
-                operands.append(no_value())
-            elif name not in values:
-                raise OnnxImportError(f"{label}: input '{name}' is not defined before it")
-            else:
-                operands.append(values[name])
+            operands.append(values[name] if name else no_value())  # check_order
         if node.domain == _MS and node.op_type not in _supported_contrib():
             raise OnnxImportError(f"{label}: unsupported op")
         result_types = []

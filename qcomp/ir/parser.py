@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -114,6 +115,18 @@ class _LinearStringLexer(MLIRLexer):
         raise ParseError(Span(stop, stop + 1, self.input), message)
 
 
+UNKNOWN_TYPE_MESSAGES: dict[str, str] = {}
+"""A dialect's message for a type name it does not have, by dialect (`{}`: the name
+after the dialect's `.`), as that dialect's MLIR type parser words it; a dialect
+registers its own (qcomp/dialects/quant: `unknown quantized type {}`)."""
+
+
+ALLOWS_UNKNOWN_OPERATIONS: set[str] = set()
+"""Dialects whose unknown ops, in the generic form, parse as unregistered ops (MLIR's
+`allowUnknownOperations()`: mlir-opt's `test` dialect; qcomp-opt adds `test` when it
+loads xDSL's)."""
+
+
 class QcompParser(Parser):
     """xDSL's parser with MLIR's `dense<>` rules and op source positions.
 
@@ -132,9 +145,33 @@ class QcompParser(Parser):
         start = self._current_token.span.start
         # like MLIR, an op is located at its name, after any `%r:2, %s =`
         results = _RESULT_LIST.match(self.lexer.input.content, start)
+        at = results.end() if results is not None else start
+        self._generic_at = at if self.lexer.input.content.startswith('"', at) else None
         op = super().parse_operation()
         self.op_positions[op] = results.end() if results is not None else start
         return op
+
+    def _get_op_by_name(self, name: str):
+        generic = getattr(self, "_generic_at", None) is not None
+        if generic and name.partition(".")[0] in ALLOWS_UNKNOWN_OPERATIONS and \
+                self.ctx.get_optional_op(name) is None:
+            return UnregisteredOp.with_name(name)
+        return super()._get_op_by_name(name)
+
+    def _parse_dialect_type_or_attribute_body(self, attr_name, is_type, is_opaque,
+                                              starting_opaque_pos):
+        dialect, dot, mnemonic = attr_name.partition(".")
+        unknown = is_type and dot and self.ctx.get_optional_type(attr_name) is None
+        message = None
+        if unknown and self.ctx.get_optional_dialect(dialect) is not None:  # loads it
+            message = UNKNOWN_TYPE_MESSAGES.get(dialect)
+        if message is not None:
+            end = self._current_token.span.start
+            start = self.lexer.input.content.rfind(mnemonic, 0, end)
+            raise ParseError(Span(start, start + len(mnemonic), self.lexer.input),
+                             message.format(mnemonic))
+        return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque,
+                                                             starting_opaque_pos)
 
     def _parse_optional_builtin_parametrized_type(self):
         """xDSL's, remembering each plain `tensor<AxBx...xT>` spelling's type: a large

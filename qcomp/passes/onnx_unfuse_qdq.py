@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     TensorType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -58,8 +59,7 @@ class _Emit:
 
     def dq(self, x: SSAValue, scale: SSAValue, zp: SSAValue, axis: int | None = None
            ) -> SSAValue:
-        et = scale.type.element_type  # type: ignore[attr-defined]
-        t = TensorType(et, x.type.get_shape())  # type: ignore[attr-defined]
+        t = _float(x.type, scale)
         props = {} if axis is None else {"axis": IntegerAttr(axis, core.SI64)}
         return self.add(oq.DequantizeLinearOp.create(operands=[x, scale, zp], result_types=[t],
                                                      properties=props))
@@ -68,8 +68,12 @@ class _Emit:
         return self.add(oq.QuantizeLinearOp.create(operands=[y, scale, zp], result_types=[out]))
 
 
-def _float(t: Attribute, like: SSAValue) -> TensorType:
-    return TensorType(like.type.element_type, t.get_shape())  # type: ignore[attr-defined]
+def _float(t: Attribute, like: SSAValue) -> TensorType | UnrankedTensorType:
+    """`t`'s shape (or its unrankedness) with `like`'s float element type."""
+    et = like.type.element_type  # type: ignore[attr-defined]
+    if isinstance(t, UnrankedTensorType):
+        return UnrankedTensorType(et)
+    return TensorType(et, t.get_shape())  # type: ignore[attr-defined]
 
 
 def _per_channel(scale: SSAValue) -> bool:

@@ -320,8 +320,11 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
 def _load_test_dialect(ctx) -> None:
     """xDSL's `test` dialect (`"test.op"`), registered like mlir-opt's test dialect
     (imported when an input first uses it)."""
+    from qcomp.ir.parser import ALLOWS_UNKNOWN_OPERATIONS
+
     if "test" not in ctx.registered_dialect_names:
         ctx.register_dialect("test", _test_dialect)
+    ALLOWS_UNKNOWN_OPERATIONS.add("test")  # mlir-opt's test dialect allows unknown ops
 
 
 def _test_dialect():

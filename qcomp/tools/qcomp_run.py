@@ -47,7 +47,7 @@ from qcomp.tools.cli import (
     read_input,
     split_chunks,
 )
-from qcomp.tools.output_file import write_output
+from qcomp.tools.output_file import refuse_inputs, write_output
 
 PROG = "qcomp-run"
 DEFAULT_MAX_MEMORY = 4 << 30
@@ -128,8 +128,12 @@ def _arg_parser() -> ArgParser:
                    help="the entry's arguments as an MLIR array of dense attributes "
                         "(stablehlo-translate --interpret --args)")
     p.add_argument("--output", metavar="OUT.npz", help="write the results as result0, result1, ... "
-                   "(quantized results as their storage integers) in a NumPy .npz archive named "
-                   "exactly OUT.npz (no suffix is added), replaced whole or not at all")
+                   "(quantized results as their storage integers; a bf16 / f8 / f4 / i4 result "
+                   "NumPy has no dtype for as its raw bits, uint8 or uint16, with its ml_dtypes "
+                   "name in resultN_dtype: np.load(f)['result0'].view(ml_dtypes.bfloat16)) "
+                   "in a NumPy .npz archive named "
+                   "exactly OUT.npz (no suffix is added), replaced whole or not at all; never "
+                   "one of the run's input files; a hard-linked file is rewritten in place")
     p.add_argument("--semantics", choices=("spec", "stablehlo", "litert"), default=None,
                    help="meaning of quantized ops: the StableHLO spec (default), upstream's "
                         "reference interpreter, bit for bit, or LiteRT's reference kernels "
@@ -497,19 +501,32 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         except RunError as e:
             io.err(f"{PROG}: error: {e.message}\n")
             return 1
+    if args.output:
+        try:
+            refuse_inputs(args.output, _input_files(args))
+        except OSError as e:
+            io.err(f"{PROG}: error: cannot write '{args.output}': {e.strerror}\n")
+            return 2
     runner = _Runner(args, io, given, npz)
     for chunk in split_chunks(text, args.split_input_file):
         if chunk.strip():
             runner.run_chunk(name, chunk)
     if args.output and not runner.error:
-        _write_output(args.output, runner, io)
+        _write_output(args.output, runner, io, _input_files(args))
     if runner.checks:
         io.out(f"{runner.passed} passed, {runner.failed} failed\n")
     stdout.flush()
     return 1 if runner.error or runner.failed or runner.differ else 0
 
 
-def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
+def _input_files(args) -> list[str]:
+    """The files the run reads: the program, `--input=@FILE`s and `--inputs`."""
+    files = [args.input] if args.input != "-" else []
+    files += [v[1:] for v in args.input_values if v.startswith("@")]
+    return files + ([args.inputs] if args.inputs else [])
+
+
+def _write_output(path: str, runner: _Runner, io: _Streams, inputs=()) -> None:
     if runner.functions_run != 1:
         io.err(f"{PROG}: error: --output needs exactly one entry function, "
                f"{runner.functions_run} ran\n")
@@ -520,10 +537,13 @@ def _write_output(path: str, runner: _Runner, io: _Streams) -> None:
                "a token\n")
         runner.error = True
         return
+    from qcomp.tools.npy_files import savable_arrays
+
     buffer = io_module.BytesIO()  # the whole archive first: nothing half-written on disk
-    np.savez(buffer, **{f"result{i}": np.asarray(v) for i, v in enumerate(runner.outputs)})
+    np.savez(buffer, **savable_arrays({f"result{i}": np.asarray(v)
+                                       for i, v in enumerate(runner.outputs)}))
     try:
-        write_output(path, buffer.getvalue())
+        write_output(path, buffer.getvalue(), inputs)
     except OSError as e:
         io.err(f"{PROG}: error: cannot write '{path}': {e.strerror}\n")
         runner.error = True

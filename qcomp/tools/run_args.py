@@ -28,6 +28,9 @@ def read_args(text: str, max_bytes: int | None = None) -> list[GivenInput]:
         attr = parser.parse_attribute()
     except ParseError:
         raise InputError(NOT_ARRAY) from None
+    except RecursionError:
+        raise InputError("--args: nesting too deep: the array or its attributes are nested "
+                         "past the depth qcomp's parser follows") from None
     if not isinstance(attr, ArrayAttr):
         raise InputError(NOT_ARRAY)
     values = []

@@ -85,18 +85,20 @@ def read_inputs(flags: list[str], max_bytes: int = 1 << 62) -> list[GivenInput]:
         if flag.startswith("@"):
             values.extend(_read_file(flag[1:], max_bytes))
         else:
-            values.append(parse_value(flag, len(values)))
+            values.append(parse_value(flag, len(values), max_bytes))
     return values
 
 
-def parse_value(text: str, index: int = 0) -> GivenInput:
-    """`SHAPExTYPE=VALUES` as a typed array (for argument `index`, named in errors)."""
+def parse_value(text: str, index: int = 0, max_bytes: int = 1 << 62) -> GivenInput:
+    """`SHAPExTYPE=VALUES` as a typed array (for argument `index`, named in errors); the
+    array must fit in `max_bytes` (checked before it is made)."""
     where = f"--input={_short(text)} (argument {index})"
     spec, eq, body = text.partition("=")
     if not eq:
         raise InputError(f"{where}: expected SHAPExTYPE=VALUES (e.g. 2x2xf32=1,2,3,4), "
                          "@file.npy or @file.npz")
     t = parse_tensor_type(spec.strip(), where)
+    _check_size(t, where, max_bytes)
     e = t.get_element_type()
     shape = tuple(t.get_shape())
     tokens = [tok for tok in re.split(r"[\s,\[\]]+", body) if tok]
@@ -131,6 +133,28 @@ def parse_tensor_type(spec: str, where: str) -> TensorType:
     if e is None or not at_end or hasattr(e, "get_shape"):
         raise InputError(f"{where}: '{etext}' is not an element type (e.g. f32, i8, bf16)")
     return TensorType(e, dims)
+
+
+def _check_size(t: TensorType, where: str, max_bytes: int) -> None:
+    """The element type can be held and the array fits the budget (`--max-memory`)."""
+    e = t.get_element_type()
+    if any(d >= 1 << 63 for d in t.get_shape()):
+        raise InputError(f"{where}: a dimension is larger than 2^63 - 1")
+    if math.prod(d for d in t.get_shape() if d) >= 1 << 63:  # NumPy's limit, zeros aside
+        raise InputError(f"{where}: the nonzero dimensions have 2^63 elements or more")
+    if (is_int(e) or isinstance(e, UniformQuantizedType)) and not is_bool(e):
+        width = int_info(e)[0]
+        if not 1 <= width <= 64:
+            raise InputError(f"{where}: element type {e} is not supported (integers of 1 to "
+                             "64 bits)")
+    try:
+        itemsize = numpy_dtype(e).itemsize
+    except RunError:
+        return  # _convert names the element type
+    size = math.prod(t.get_shape()) * itemsize
+    if size > max_bytes:
+        raise InputError(f"{where}: {type_text(t)} needs {size} bytes, over the memory limit "
+                         f"of {max_bytes} (--max-memory)")
 
 
 def _convert(tokens: list[str], e: Attribute, where: str) -> np.ndarray:
@@ -286,6 +310,8 @@ def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
         raise mismatch
     dt = numpy_dtype(q or e)
     a = g.array
+    if a.dtype.kind == "V" and a.dtype.fields is None:
+        a = _from_void(a, q or e, dt, mismatch)
     if dt.kind in "iu" and a.dtype.kind in "iu" and not is_bool(e):
         # checked even when the dtype matches: an int8 array may hold 100 for an i4
         lo, hi = ((q.storage_min, q.storage_max) if q is not None else
@@ -297,6 +323,22 @@ def _fit(g: GivenInput, t: Attribute, label: str) -> np.ndarray:
     if a.dtype == dt:
         return a
     raise mismatch
+
+
+def _from_void(a: np.ndarray, e: Attribute, dt: np.dtype, mismatch: InputError) -> np.ndarray:
+    """An array NumPy saved as raw bytes (`|V1`, `|V2`: what `np.savez` writes for
+    ml_dtypes' int4, uint4, int2, uint2, float4_e2m1fn, float8_*, bfloat16) taken as
+    the bits of element type `e`: a float type's bits as they are, an integer's low
+    `width` bits (sign-extended when signed)."""
+    if a.dtype.itemsize != dt.itemsize:
+        raise mismatch
+    if dt.kind not in "iu" or is_bool(e):
+        return a.view(dt)
+    width, signed = int_info(e)
+    bits = a.view(np.dtype(f"u{dt.itemsize}")).astype(np.int64) & ((1 << width) - 1)
+    if signed:
+        bits = np.where(bits >= 1 << (width - 1), bits - (1 << width), bits)
+    return bits.astype(dt)
 
 
 def _int_range(width: int, signed: bool) -> tuple[int, int]:

@@ -101,6 +101,11 @@ def _unranked_shape(f: func.FuncOp) -> tuple[int, ...]:
     return (3, 2)
 
 
+DRAW_BLOCK = 1 << 20
+"""Elements drawn at a time: the draws' int64 / float64 temporaries stay a few MiB
+whatever the argument's size; only the argument itself, in its own dtype, is whole."""
+
+
 def _draw(t: Attribute, rng: np.random.Generator, pool: np.ndarray,
           unranked: tuple[int, ...] = (3, 2)) -> np.ndarray | None:
     shape_get = getattr(t, "get_shape", None)
@@ -110,35 +115,62 @@ def _draw(t: Attribute, rng: np.random.Generator, pool: np.ndarray,
     if any(d < 0 for d in shape):
         return None
     e = element_type(t)
+    draw = _drawer(e, pool)
+    if draw is None:
+        return None
     n = int(np.prod(shape, dtype=np.int64))
+    if n <= DRAW_BLOCK:
+        return draw(rng, n).reshape(shape)
+    out = np.empty(n, dtype=np.bool_ if is_bool(e) else numpy_dtype(e))
+    for start in range(0, n, DRAW_BLOCK):
+        stop = min(n, start + DRAW_BLOCK)
+        out[start:stop] = draw(rng, stop - start)
+    return out.reshape(shape)
+
+
+def _drawer(e: Attribute, pool: np.ndarray):
+    """`draw(rng, n)`: n values of element type `e` in its dtype (module docstring), or
+    None for a type the validator cannot draw."""
     if isinstance(e, UniformQuantizedType):
         lo, hi = e.storage_min, e.storage_max
         zp = e.zero_points.ravel()
         edges = np.array([lo, hi, int(zp[0]), min(hi, int(zp[0]) + 1), max(lo, int(zp[0]) - 1)])
-        vals = rng.integers(lo, hi, size=n, endpoint=True)
-        pick = rng.random(n) < 0.25
-        vals[pick] = rng.choice(edges, size=int(pick.sum()))
-        return vals.astype(numpy_dtype(e)).reshape(shape)
+        dt = numpy_dtype(e)
+
+        def quantized(rng, n):
+            vals = rng.integers(lo, hi, size=n, endpoint=True)
+            pick = rng.random(n) < 0.25
+            vals[pick] = rng.choice(edges, size=int(pick.sum()))
+            return vals.astype(dt)
+        return quantized
     if is_bool(e):
-        return rng.random(n).reshape(shape) < 0.5
+        return lambda rng, n: rng.random(n) < 0.5
     if is_float(e):
         dt = numpy_dtype(e)
-        normal = rng.standard_normal(n) * 10.0 ** rng.integers(-2, 3, size=n)
-        vals = np.where(rng.random(n) < 0.6, rng.choice(pool, size=n), normal)
-        with np.errstate(over="ignore"):  # values past a narrow type's range become inf
-            return vals.astype(dt).reshape(shape)
+
+        def floats(rng, n):
+            normal = rng.standard_normal(n) * 10.0 ** rng.integers(-2, 3, size=n)
+            vals = np.where(rng.random(n) < 0.6, rng.choice(pool, size=n), normal)
+            with np.errstate(over="ignore"):  # values past a narrow type's range become inf
+                return vals.astype(dt)
+        return floats
     try:
         width, signed = int_info(e)
+        dt = numpy_dtype(e)
     except Exception:  # noqa: BLE001 - an element type the validator cannot draw
         return None
     lo, hi = storage_range(width, signed)
     lo, hi = max(lo, -(1 << 62)), min(hi, (1 << 62))
-    vals = rng.integers(lo, hi, size=n, endpoint=True)
-    small = rng.random(n) < 0.5
-    vals[small] = rng.integers(max(lo, -8), min(hi, 8), size=int(small.sum()), endpoint=True)
-    edge = rng.random(n) < 0.1
-    vals[edge] = rng.choice(np.array([lo, hi]), size=int(edge.sum()))
-    return vals.astype(numpy_dtype(e)).reshape(shape)
+
+    def integers(rng, n):
+        vals = rng.integers(lo, hi, size=n, endpoint=True)
+        small = rng.random(n) < 0.5
+        vals[small] = rng.integers(max(lo, -8), min(hi, 8), size=int(small.sum()),
+                                   endpoint=True)
+        edge = rng.random(n) < 0.1
+        vals[edge] = rng.choice(np.array([lo, hi]), size=int(edge.sum()))
+        return vals.astype(dt)
+    return integers
 
 
 def _as_type(a: np.ndarray, t: Attribute) -> np.ndarray:
@@ -177,13 +209,21 @@ class NumericsValidator:
         self.inputs: dict[str, list[list[np.ndarray]]] = {}
         for f in _functions(module):
             arg_types = list(f.function_type.inputs.data)
+            count = self.samples if arg_types else 1
             need = sum(_nbytes(t) for t in arg_types)
             if need > max_memory:
                 raise CannotVerify(f,
                     f"the arguments of @{f.sym_name.data} need {_fmt_bytes(need)}, over the "
                     f"memory limit of {_fmt_bytes(max_memory)} that qcomp-run also keeps "
                     "(--max-memory); check this function with smaller shapes")
-            count = self.samples if arg_types else 1
+            if need * count > max_memory:
+                raise CannotVerify(f,
+                    f"{count} samples of the arguments of @{f.sym_name.data} need "
+                    f"{_fmt_bytes(need * count)} ({_fmt_bytes(need)} each), over the memory "
+                    f"limit of {_fmt_bytes(max_memory)} that qcomp-run also keeps "
+                    "(--max-memory); give fewer samples "
+                    f"(--verify-numerics={max(1, max_memory // need)}) or check this function "
+                    "with smaller shapes")
             draws = []
             for _ in range(count):
                 args = [_draw(t, rng, pool, _unranked_shape(f)) for t in arg_types]

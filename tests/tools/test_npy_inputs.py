@@ -53,7 +53,7 @@ def files(tmp_path):
 
 @pytest.mark.parametrize("flag", ["--inputs", "--input=@"])
 @pytest.mark.parametrize("name, message", [
-    ("trunc.npz", "not a NumPy .npy or .npz file"),
+    ("trunc.npz", "corrupt or truncated (a zip archive without its central directory)"),
     ("crc.npz", "Bad CRC-32"),
     ("huge.npy", "needs 10000000000 bytes, over the memory limit"),
 ])
@@ -90,3 +90,51 @@ def test_header_is_read_before_any_data(tmp_path):
     with pytest.raises(ArrayFileError, match="over the memory limit of 47"):
         load_arrays(str(tmp_path / "a.npy"), 47)
     assert load_arrays(str(tmp_path / "a.npy"), 48).shape == (3, 4)
+
+
+ML_TYPES = [  # (MLIR element type, ml_dtypes type, values)
+    ("bf16", "bfloat16", [1.5, -2.0, 0.1]),
+    ("f8E4M3FN", "float8_e4m3fn", [1.5, -2.0, 448.0]),
+    ("f8E5M2", "float8_e5m2", [1.5, -2.0, 57344.0]),  # np.savez writes '<f1'
+    ("f8E4M3FNUZ", "float8_e4m3fnuz", [1.5, -2.0, 240.0]),
+    ("f8E5M2FNUZ", "float8_e5m2fnuz", [1.5, -2.0, 0.5]),
+    ("f8E8M0FNU", "float8_e8m0fnu", [1.0, 2.0, 0.5]),
+    ("f4E2M1FN", "float4_e2m1fn", [1.5, -2.0, 6.0]),
+    ("i4", "int4", [-8, 7, -1]),
+    ("ui4", "uint4", [0, 15, 9]),
+    ("i2", "int2", [-2, 1, -1]),
+    ("ui2", "uint2", [0, 3, 2]),
+]
+
+
+@pytest.mark.parametrize("mlir, name, values", ML_TYPES, ids=[t[0] for t in ML_TYPES])
+def test_ml_dtypes_arrays_round_trip_through_npz(tmp_path, mlir, name, values):
+    """np.savez writes ml_dtypes arrays as `|V1` / `|V2` (or `<f1`) bytes: qcomp-run
+    takes them as the argument type's bits; --output writes the raw bits as unsigned
+    integers with the ml_dtypes name beside them, which plain np.load reads."""
+    import ml_dtypes
+
+    dt = getattr(ml_dtypes, name)
+    arr = np.array(values, dt)
+    np.savez(tmp_path / "x.npz", arg0=arr)
+    program = (f"func.func @main(%a: tensor<3x{mlir}>) -> tensor<3x{mlir}> {{\n"
+               f"  return %a : tensor<3x{mlir}>\n}}\n")
+    r = run(tmp_path, program, "--inputs", str(tmp_path / "x.npz"), "--output",
+            str(tmp_path / "y.npz"))
+    assert r.returncode == 0, r.stderr
+    z = np.load(tmp_path / "y.npz")  # no pickle, no ml_dtypes
+    got = z["result0"]
+    if mlir in ("i4", "ui4", "i2", "ui2"):  # qcomp holds them in int8 / uint8
+        assert sorted(z.files) == ["result0"]
+        assert got.tolist() == [int(v) for v in values]
+    else:
+        assert sorted(z.files) == ["result0", "result0_dtype"]
+        assert str(z["result0_dtype"]) == name
+        assert got.dtype == np.dtype(f"u{arr.itemsize}")
+        assert got.tobytes() == arr.tobytes()
+
+
+def test_void_array_of_another_width_is_a_mismatch(tmp_path):
+    np.savez(tmp_path / "x.npz", arg0=np.zeros(2, "V2"))
+    r = run(tmp_path, I4, "--inputs", str(tmp_path / "x.npz"))
+    one_line_error(r, "@main argument 0 (%a): expected 2xi4, got 2xvoid16 from --inputs")

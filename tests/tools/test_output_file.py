@@ -131,3 +131,53 @@ def test_write_output_text_is_utf8(tmp_path):
     f = tmp_path / "t.mlir"
     write_output(str(f), "// é\n")
     assert f.read_bytes() == "// é\n".encode()
+
+
+def _run(*argv: str):
+    import io
+
+    from qcomp.tools.qcomp_run import main
+
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), io.StringIO(""), out, err), out.getvalue(), err.getvalue()
+
+
+RUN_PROGRAM = "func.func @main(%a: tensor<2xi8>) -> tensor<2xi8> {\n  return %a : tensor<2xi8>\n}\n"
+
+
+@pytest.mark.parametrize("which", ["program", "hard link of the program", "symlink", "npz"])
+def test_qcomp_run_refuses_to_write_over_an_input(tmp_path, which):
+    prog = tmp_path / "p.mlir"
+    prog.write_text(RUN_PROGRAM)
+    npz = tmp_path / "in.npz"
+    np.savez(npz, arg0=np.array([1, 2], np.int8))
+    target = {"program": prog, "npz": npz}.get(which, tmp_path / "other.mlir")
+    if which == "hard link of the program":
+        os.link(prog, target)
+    elif which == "symlink":
+        target.symlink_to(prog)
+    before = {p: p.read_bytes() for p in (prog, npz)}
+    code, out, err = _run(str(prog), "--inputs", str(npz), "--output", str(target))
+    named = npz if which == "npz" else prog
+    assert (code, out, err) == (2, "", f"qcomp-run: error: cannot write '{target}': it is "
+                                f"the input file '{named}'\n")
+    assert {p: p.read_bytes() for p in (prog, npz)} == before
+
+
+@pytest.mark.parametrize("tool", ["qcomp-opt", "qcomp-run"])
+def test_a_hard_linked_output_is_rewritten_in_place(tmp_path, tool):
+    """Every name of a hard-linked output sees the new contents (replacing the file by
+    rename would leave the other link on the old one)."""
+    prog = tmp_path / "p.mlir"
+    prog.write_text(RUN_PROGRAM)
+    out = tmp_path / "out"
+    out.write_bytes(b"old contents, longer than what replaces them? no: shorter" * 50)
+    other = tmp_path / "other-name"
+    os.link(out, other)
+    if tool == "qcomp-opt":
+        assert opt(str(prog), "-o", str(out))[0] == 0
+        assert other.read_text() == out.read_text() and "func.func @main(" in other.read_text()
+    else:
+        assert _run(str(prog), "--input=2xi8=1,2", "--output", str(out))[0] == 0
+        assert np.load(other)["result0"].tolist() == [1, 2]
+    assert out.stat().st_ino == other.stat().st_ino and out.stat().st_nlink == 2

@@ -12,12 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+)
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION
-from qcomp.dialects.onnx.core import CONTRIB_VERIFIERS, OnnxFacts, elements_in, fail, verify_int_attr
+from qcomp.dialects.onnx.core import (
+    CONTRIB_VERIFIERS,
+    OnnxFacts,
+    elements_in,
+    fail,
+    is_none,
+    verify_int_attr,
+)
 from qcomp.dialects.onnx.types import FLOAT8, FLOATS
 
 I8 = ("int8", "uint8")
@@ -158,15 +171,39 @@ class QLinearConvOp(IRDLOperation):
         _verify_conv_attrs(self)
 
 
-def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...]) -> Callable:
-    """A com.microsoft op's check: `n_in` = (min, max) inputs, and each (value, zero
-    point) pair of operand indices of one element type (int8 / uint8)."""
+_ATTR_KINDS = {IntegerAttr: "INT", FloatAttr: "FLOAT", StringAttr: "STRING",
+               ArrayAttr: "a list", DenseIntOrFPElementsAttr: "TENSOR"}
+
+
+def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
+             required: tuple[int, ...] = (), attrs: dict[str, tuple[str, bool]] = {},
+             triples_from: int | None = None) -> Callable:
+    """A com.microsoft op's check, as onnxruntime's schema states it: `n_in` = (min,
+    max) inputs, each (value, zero point) pair of operand indices of one element type
+    (int8 / uint8), the `required` inputs present, each attribute of `attrs` (name:
+    (INT or FLOAT, required)) of its type; `triples_from`: the inputs from that index
+    on are (value, scale, zero point) triples (QLinearConcat)."""
 
     def check(op) -> None:
         fn = op.function_name.data
         n = len(op.inputs)
         if not n_in[0] <= n <= n_in[1]:
             fail(f"'onnx.Custom' op {fn} takes {n_in[0]} to {n_in[1]} inputs, got {n}")
+        if triples_from is not None and (n - triples_from) % 3:
+            fail(f"'onnx.Custom' op {fn} takes {triples_from} inputs then (value, scale, "
+                 f"zero point) triples, got {n} inputs")
+        for i in required:
+            if i < n and is_none(op.inputs[i]):
+                fail(f"'onnx.Custom' op {fn}: input #{i} is required")
+        for name, (kind, needed) in attrs.items():
+            a = op.attributes.get(name)
+            if a is None:
+                if needed:
+                    fail(f"'onnx.Custom' op {fn} requires attribute '{name}'")
+                continue
+            got = next((k for c, k in _ATTR_KINDS.items() if isinstance(a, c)), "another kind")
+            if got != kind:
+                fail(f"'onnx.Custom' op {fn} attribute '{name}' must be {kind}, got {got}")
         for v, z in pairs:
             if z < n and not isinstance(op.inputs[z].type, type(None)):
                 t = elements_in(op, op.inputs[v], f"operand #{v}", I8)
@@ -177,16 +214,22 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...]) -> Calla
     return check
 
 
-CONTRIB_VERIFIERS.update({
-    "QLinearAdd": _contrib((7, 8), ((0, 2), (3, 5))),
-    "QLinearMul": _contrib((7, 8), ((0, 2), (3, 5))),
-    "QLinearSigmoid": _contrib((4, 5), ((0, 2),)),
-    "QLinearLeakyRelu": _contrib((4, 5), ((0, 2),)),
-    "QLinearGlobalAveragePool": _contrib((5, 5), ((0, 2),)),
-    "QLinearConcat": _contrib((5, 1 << 20), ()),
-    "MatMulNBits": _contrib((3, 6), ()),
-    "QGemm": _contrib((6, 9), ((0, 2), (3, 5))),
-    "QLinearSoftmax": _contrib((4, 5), ((0, 2),)),
+CONTRIB_VERIFIERS.update({  # onnxruntime's com.microsoft schemas (version 1)
+    "QLinearAdd": _contrib((7, 8), ((0, 2), (3, 5)), required=(0, 1, 3, 4, 6)),
+    "QLinearMul": _contrib((7, 8), ((0, 2), (3, 5)), required=(0, 1, 3, 4, 6)),
+    "QLinearSigmoid": _contrib((4, 5), ((0, 2),), required=(0, 1, 3)),
+    "QLinearLeakyRelu": _contrib((4, 5), ((0, 2),), required=(0, 1, 3),
+                                 attrs={"alpha": ("FLOAT", False)}),
+    "QLinearGlobalAveragePool": _contrib((5, 5), ((0, 2),), required=(0, 1, 2, 3, 4),
+                                         attrs={"channels_last": ("INT", False)}),
+    "QLinearConcat": _contrib((5, 1 << 20), (), required=(0, 1),
+                              attrs={"axis": ("INT", True)}, triples_from=2),
+    "MatMulNBits": _contrib((3, 6), (), required=(0, 1, 2), attrs={
+        "K": ("INT", True), "N": ("INT", True), "block_size": ("INT", True),
+        "bits": ("INT", False), "accuracy_level": ("INT", False),
+        "weight_prepacked": ("INT", False)}),
+    "QGemm": _contrib((6, 9), ((0, 2), (3, 5)), required=(0, 1, 3, 4)),
+    "QLinearSoftmax": _contrib((4, 5), ((0, 2),), required=(0, 1, 3)),
 })  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
 
 QUANTIZED_OPS: list[type[IRDLOperation]] = [

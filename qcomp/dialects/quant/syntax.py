@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from qcomp.ir.float_text import KIND_TYPES, float_kind, format_float, parse_float
+from qcomp.ir.parser import UNKNOWN_TYPE_MESSAGES
 from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.ranges import float_storage_range, storage_range
 
@@ -401,4 +402,8 @@ def parse_quant_body(mnemonic: str, text: str, types: Mapping[str, type]) -> Att
         p.punct(">")
         p.at_end()
         return CalibratedQuantizedType(expressed, FloatData(lo), FloatData(hi))
-    raise QuantParseError(0, f"unknown quantized type {mnemonic}")
+    raise QuantParseError(0, UNKNOWN_TYPE.format(mnemonic))
+
+
+UNKNOWN_TYPE = "unknown quantized type {}"  # MLIR's QuantDialect::parseType
+UNKNOWN_TYPE_MESSAGES["quant"] = UNKNOWN_TYPE  # for the parser: a !quant.NAME it lacks

@@ -294,13 +294,7 @@ class UniformQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribut
         width = self.storage_bitwidth
         if width == 0 or width > MAX_STORAGE_BITS:
             raise VerifyException(f"illegal storage type size: {width}")
-        lo, hi = storage_parts(self.storage_type, self.is_signed)[2]
-        if self.storage_min < lo or self.storage_max > hi:
-            raise VerifyException(
-                f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")
-        if self.storage_max - self.storage_min <= 0:
-            raise VerifyException(
-                f"illegal storage min and storage max: ({self.storage_min}:{self.storage_max})")
+        verify_storage_range(self)
         scales = [s.data for s in self.scales_attr.data]
         zps = [z.data for z in self.zero_points_attr.data]
         if len(scales) != len(zps):
@@ -392,6 +386,14 @@ def _nest(items: list[str], shape: Sequence[int]) -> str:
     return level[0] if level else "{}"
 
 
+def verify_storage_range(t: StorageAccessors) -> None:
+    """MLIR's QuantizedType::verifyInvariants: min < max, both inside the storage type."""
+    lo, hi = storage_parts(t.storage_type, t.is_signed)[2]
+    if t.storage_min < lo or t.storage_max > hi or t.storage_max - t.storage_min <= 0:
+        raise VerifyException(
+            f"illegal storage min and storage max: ({t.storage_min}:{t.storage_max})")
+
+
 @irdl_attr_definition
 class AnyQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribute):
     """`!quant.any<i8:f32>`: quantized storage whose parameters are not yet chosen."""
@@ -424,6 +426,9 @@ class AnyQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribute):
         if not isinstance(self.expressed, ArrayAttr):
             text += ":" + _type_text(self.expressed)
         printer.print_string(f"<{text}>")
+
+    def verify(self) -> None:
+        verify_storage_range(self)
 
 
 @irdl_attr_definition

@@ -460,3 +460,20 @@ func.func @ui_width(%arg0: tensor<4xf32>) {
   %0 = quant.qcast %arg0 : tensor<4xf32> to tensor<4x!quant.uniform<ui33:f32, 1.0>>
   return
 }
+
+// -----
+
+// MLIR's QuantizedType::verifyInvariants holds for !quant.any too
+// expected-error@+1 {{illegal storage min and storage max: (2:1)}}
+func.func private @any_range(tensor<4x!quant.any<i8<2:1>:f32>>)
+
+// -----
+
+// expected-error@+1 {{illegal storage min and storage max: (-8:-8)}}
+func.func private @any_empty(tensor<4x!quant.any<i8<-8:-8>>>)
+
+// -----
+
+// MLIR's QuantDialect::parseType words for a name it does not have
+// expected-error@+1 {{unknown quantized type foobar}}
+func.func private @unknown(tensor<4x!quant.foobar<i8:f32>>)

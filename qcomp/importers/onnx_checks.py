@@ -1,0 +1,87 @@
+"""What an `.onnx` graph must be before ONNX's shape inference may see it, and the
+checks the importer makes of `com.microsoft` nodes (their schemas are onnxruntime's,
+which the onnx package does not have).
+
+ONNX's C++ shape inference trusts its input: names that are not UTF-8 come back as
+Python `bytes` (and its own messages as undecodable text), and a graph whose nodes use
+values before they are made can abort the process. So, before it runs:
+
+- every name (graph, node, op type, domain, value, attribute, initializer, opset
+  domain) is valid UTF-8;
+- the nodes are in topological order: each input is a graph input, an initializer or
+  an output of an earlier node, and no value is made twice (ONNX's own rule, which
+  `onnx.checker` states; onnx-mlir's importer relies on it too).
+
+Each problem is an `OnnxImportError` naming the node (`node 'n' (Relu): ...`).
+"""
+
+from __future__ import annotations
+
+
+class OnnxImportError(Exception):
+    """A model that cannot be imported (the message is the whole diagnostic)."""
+
+
+def _text(v) -> str:
+    """A protobuf string field as text (proto2 gives `bytes` when it is not UTF-8)."""
+    return v.decode("utf-8", "backslashreplace") if isinstance(v, bytes) else v
+
+
+def node_label(node, index: int) -> str:
+    name = _text(node.name)
+    return f"node '{name or f'#{index}'}' ({_text(node.op_type)})"
+
+
+def _utf8(v, what: str) -> None:
+    if isinstance(v, bytes):
+        raise OnnxImportError(f"{what} '{_text(v)}' is not valid UTF-8")
+
+
+def check_names(model) -> None:
+    """Every name in the model is valid UTF-8 (module docstring)."""
+    g = model.graph
+    _utf8(g.name, "the graph's name")
+    for o in model.opset_import:
+        _utf8(o.domain, "opset domain")
+    for what, infos in (("graph input", g.input), ("graph output", g.output),
+                        ("value_info", g.value_info)):
+        for vi in infos:
+            _utf8(vi.name, f"{what} name")
+    for t in g.initializer:
+        _utf8(t.name, "initializer name")
+    for index, node in enumerate(g.node):
+        label = f"node '#{index}'"
+        _utf8(node.name, f"{label}: its name")
+        label = node_label(node, index)
+        _utf8(node.op_type, f"{label}: its op type")
+        _utf8(node.domain, f"{label}: its domain")
+        for v in (*node.input, *node.output):
+            _utf8(v, f"{label}: value name")
+        for a in node.attribute:
+            _utf8(a.name, f"{label}: attribute name")
+
+
+def check_order(model) -> None:
+    """The nodes are in topological order and make each value once (module docstring)."""
+    g = model.graph
+    known = {vi.name for vi in g.input} | {t.name for t in g.initializer}
+    for index, node in enumerate(g.node):
+        label = node_label(node, index)
+        for name in node.input:
+            if name and name not in known:
+                raise OnnxImportError(f"{label}: input '{name}' is not defined before it "
+                                      "(ONNX graphs list their nodes in topological order)")
+        for name in node.output:
+            if name in known:
+                raise OnnxImportError(f"{label}: output '{name}' is already defined "
+                                      "(each value is made once)")
+            if name:
+                known.add(name)
+
+
+def inference_message(e: Exception) -> str:
+    """The text of an exception from ONNX's shape inference, as UTF-8 text (a message
+    pybind11 could not decode is its bytes, invalid ones escaped)."""
+    if isinstance(e, UnicodeDecodeError) and isinstance(e.object, bytes):
+        return e.object.decode("utf-8", "backslashreplace").strip()
+    return str(e).strip()
