@@ -14,6 +14,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 from qcomp import ir
+from qcomp.passes import PASS_ALIASES, PASSES, canonical_name, pass_class  # noqa: F401 - re-exported
 
 
 def _func() -> Dialect:
@@ -102,126 +103,7 @@ emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts
 `interpreter` is StableHLO's reference-interpreter dialect (`interpreter.probe`,
 `interpreter.run_parallel`)."""
 
-def _strip_func_quant_types() -> type[ModulePass]:
-    from qcomp.passes.strip_func_quant_types import StripFuncQuantTypesPass
 
-    return StripFuncQuantTypesPass
-
-
-def _normalize_quant_types() -> type[ModulePass]:
-    from qcomp.passes.normalize_quant_types import NormalizeQuantTypesPass
-
-    return NormalizeQuantTypesPass
-
-
-def _lower_quant_ops() -> type[ModulePass]:
-    from qcomp.passes.lower_quant_ops import LowerQuantOpsPass
-
-    return LowerQuantOpsPass
-
-
-def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import StablehloLegalizeQDQToQuantizedOpPass
-
-    return StablehloLegalizeQDQToQuantizedOpPass
-
-
-def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_quantized_op_to_qdq import StablehloLegalizeQuantizedOpToQDQPass
-
-    return StablehloLegalizeQuantizedOpToQDQPass
-
-
-def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_quant_legalize_to_tosa_rescale import StablehloQuantLegalizeToTosaRescalePass
-
-    return StablehloQuantLegalizeToTosaRescalePass
-
-
-def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
-    from qcomp.passes.tosa_rescale_legalize_to_stablehlo import TosaRescaleLegalizeToStablehloPass
-
-    return TosaRescaleLegalizeToStablehloPass
-
-
-def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
-
-    return LegalizeQuantToMathPass
-
-
-def _stablehlo_legalize_quant_to_int() -> type[ModulePass]:
-    from qcomp.passes.stablehlo_legalize_quant_to_int import LegalizeQuantToIntPass
-
-    return LegalizeQuantToIntPass
-
-
-def _rowwise_legalize_to_stablehlo() -> type[ModulePass]:
-    from qcomp.passes.rowwise_legalize_to_stablehlo import RowwiseLegalizeToStablehloPass
-
-    return RowwiseLegalizeToStablehloPass
-
-
-def _litert_verify_int8() -> type[ModulePass]:
-    from qcomp.passes.litert_verify_int8 import LitertVerifyInt8Pass
-
-    return LitertVerifyInt8Pass
-
-
-def _litert_quantize_weights() -> type[ModulePass]:
-    from qcomp.passes.litert_quantize_weights import LitertQuantizeWeightsPass
-
-    return LitertQuantizeWeightsPass
-def _onnx_legalize_to_stablehlo() -> type[ModulePass]:
-    from qcomp.passes.onnx_legalize_to_stablehlo import OnnxLegalizeToStablehloPass
-
-    return OnnxLegalizeToStablehloPass
-
-
-def _onnx_legalize_qdq_to_quant() -> type[ModulePass]:
-    from qcomp.passes.onnx_legalize_qdq_to_quant import OnnxLegalizeQDQToQuantPass
-
-    return OnnxLegalizeQDQToQuantPass
-
-
-def _onnx_fuse_qdq() -> type[ModulePass]:
-    from qcomp.passes.onnx_fuse_qdq import OnnxFuseQDQPass
-
-    return OnnxFuseQDQPass
-
-
-def _set_batch_size() -> type[ModulePass]:
-    from qcomp.passes.set_batch_size import SetBatchSizePass
-
-    return SetBatchSizePass
-
-
-def _onnx_unfuse_qdq() -> type[ModulePass]:
-    from qcomp.passes.onnx_unfuse_qdq import OnnxUnfuseQDQPass
-
-    return OnnxUnfuseQDQPass
-
-
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {
-    "strip-func-quant-types": _strip_func_quant_types,
-    "normalize-quant-types": _normalize_quant_types,
-    "lower-quant-ops": _lower_quant_ops,
-    "stablehlo-legalize-qdq-to-quantized-op": _stablehlo_legalize_qdq_to_quantized_op,
-    "stablehlo-legalize-quantized-op-to-qdq": _stablehlo_legalize_quantized_op_to_qdq,
-    "stablehlo-quant-legalize-to-tosa-rescale": _stablehlo_quant_legalize_to_tosa_rescale,
-    "tosa-rescale-legalize-to-stablehlo": _tosa_rescale_legalize_to_stablehlo,
-    "stablehlo-legalize-quant-to-math": _stablehlo_legalize_quant_to_math,
-    "stablehlo-legalize-quant-to-int": _stablehlo_legalize_quant_to_int,
-    "rowwise-legalize-to-stablehlo": _rowwise_legalize_to_stablehlo,
-    "litert-verify-int8": _litert_verify_int8,
-    "litert-quantize-weights": _litert_quantize_weights,
-    "onnx-legalize-to-stablehlo": _onnx_legalize_to_stablehlo,
-    "onnx-legalize-qdq-to-quant": _onnx_legalize_qdq_to_quant,
-    "onnx-fuse-qdq": _onnx_fuse_qdq,
-    "onnx-unfuse-qdq": _onnx_unfuse_qdq,
-    "set-batch-size": _set_batch_size,
-}
-"""qcomp's passes (name -> factory)."""
 
 
 def _xdsl_pass(name: str) -> Callable[[], type[ModulePass]]:

@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT))
 from qcomp.ir import print_module
 
 from qcomp.registry import parse_module  # noqa: E402
-from qcomp.registry import PASSES, PIPELINES, make_context  # noqa: E402
-from qcomp.tools.pipeline import build_passes  # noqa: E402
+from qcomp.pipeline import build_passes  # noqa: E402
+from qcomp.registry import PIPELINES, make_context  # noqa: E402
 
 PIPELINE = "stablehlo-lower-quant"
 OPS_PER_LAYER = 4  # weight constant, contraction, add, elementwise op
@@ -131,7 +131,7 @@ def measure(n_ops: int, profile: bool = False) -> dict:
     ctx = make_context()
     module, t_parse = _timed(lambda: parse_module(text, ctx))
     ops = count_ops(module)
-    passes = build_passes([PIPELINE], PASSES)
+    passes = build_passes([PIPELINE])
     pass_times: list[tuple[str, float]] = []
     profiler = cProfile.Profile() if profile else None
     for p in passes:

@@ -22,7 +22,6 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.kernels import complex_divide, complex_multiply
 from qcomp.dialects.stablehlo.op_attrs import FftType, Transpose
-from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of
 

@@ -84,7 +84,7 @@ class StablehloControlFunctions(InterpreterFunctions):
         """The decomposition function, called with the composite's operands."""
         try:
             target = interpreter.get_op_for_symbol(op.decomposition)
-        except Exception as e:  # noqa: BLE001 - xDSL's lookup error, reported at the op
+        except Exception as e:  # xDSL's lookup error, reported at the op
             raise RunError(f"cannot find the decomposition "
                            f"@{op.decomposition.root_reference.data}: {e}") from e
         return tuple(interpreter.call_op(target, tuple(args)))

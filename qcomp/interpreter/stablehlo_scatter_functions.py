@@ -32,7 +32,6 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import ComparisonDirection, ComparisonType
 from qcomp.interpreter import regions
-from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import quant_of, shape_of
 
 _UFUNCS = {sh.AddOp: np.add, sh.MultiplyOp: np.multiply, sh.MaximumOp: np.maximum,

@@ -313,7 +313,7 @@ def dense_from_text(text: str, type: Attribute) -> DenseIntOrFPElementsAttr:
     if fast is not None:
         return DenseIntOrFPElementsAttr(type, _bytes_attr(fast))
     tokens, starts, skeleton = _tokens(text)
-    splat = _check_structure(text, tokens, starts, skeleton, shape)
+    _check_structure(text, tokens, starts, skeleton, shape)
     if isinstance(element, AnyFloat):
         arr = _float_values(tokens, starts, element)
     else:

@@ -233,6 +233,6 @@ def parse_float(text: str, kind: str = "f64") -> float:
         raise ValueError(f"expected float literal, got '{text}'")
     value = float(t)
     rounded = _round_to(value, kind)
-    if math.isinf(rounded) and not math.isinf(value) or math.isinf(value):
+    if (math.isinf(rounded) and not math.isinf(value)) or math.isinf(value):
         raise ValueError(f"float literal '{text}' out of range for {kind}")
     return rounded

@@ -225,7 +225,7 @@ class QcompParser(Parser):
             if attr is not None:
                 attr.verify()
             return attr
-        except Exception as e:  # noqa: BLE001 - xDSL raises several kinds here
+        except Exception as e:  # xDSL raises several kinds here
             if scalar is None:
                 raise
             msg = _scalar_message(scalar, e)

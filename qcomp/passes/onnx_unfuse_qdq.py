@@ -14,9 +14,10 @@ the QDQ group it stands for (onnxruntime's QDQ format, what `quantize_static` wi
 
 A per-channel weight scale dequantizes along axis 0 (Conv's output channels) or 1
 (MatMul's columns); the bias scale is `Mul(x_scale, w_scale)` (the scale QLinearConv
-gives its int32 bias, a float32 constant when both scales are constants). Data-movement ops on integers stay as they are (their scale is
-not on them). QLinearGlobalAveragePool with channels_last = 1 stays, with a remark; so
-does QGemm with alpha != 1 or without y_scale (a float result).
+gives its int32 bias, a float32 constant when both scales are constants).
+Data-movement ops on integers stay as they are (their scale is not on them).
+QLinearGlobalAveragePool with channels_last = 1 stays, with a remark; so does QGemm
+with alpha != 1 or without y_scale (a float result).
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ and float math (helpers in `qcomp/passes/rowwise/`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -118,6 +119,9 @@ class RowwiseLegalizeToStablehloPass(ModulePass):
     """
 
     name = "rowwise-legalize-to-stablehlo"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"guard": ("check", "nan")}
+    """The values each option allows (checked when the pass is built by name)."""
+
     guard: str = "check"
     """`check` or `nan`: what a lowered bag does with bad indices or lengths."""
 

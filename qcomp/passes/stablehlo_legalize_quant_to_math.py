@@ -1,13 +1,15 @@
-"""The `stablehlo-legalize-quant-to-math` pass (also `stablehlo-legalize-quant-to-int`)."""
+"""The `stablehlo-legalize-quant-to-math` pass (alias: `stablehlo-legalize-quant-to-int`,
+upstream's older name, `qcomp.passes.PASS_ALIASES`)."""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -266,6 +268,8 @@ class LegalizeQuantToMathPass(ModulePass):
     """
 
     name = "stablehlo-legalize-quant-to-math"
+    OPTION_CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"rescale": RESCALE_MODES}
+    """The values each option allows (checked when the pass is built by name)."""
 
     rescale: str = "float"
 
@@ -286,4 +290,4 @@ class LegalizeQuantToMathPass(ModulePass):
         _check_no_quant_left(op)
 
 
-__all__ = ["LegalizeQuantToMathPass", "RESCALE_MODES"]
+__all__ = ["RESCALE_MODES", "LegalizeQuantToMathPass"]

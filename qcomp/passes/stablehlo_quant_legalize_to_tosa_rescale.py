@@ -365,7 +365,7 @@ class LegalizeQuantElementwise(RewritePattern):
             break
         else:
             raise _fail(b, "divide: no pre-scale 2^K makes every rescale valid for these scales")
-        l, l_rng = to_i32(b, op.operands[0], q_l, float(1 << k), f"lhs rescale (2^{k})")
+        l, _ = to_i32(b, op.operands[0], q_l, float(1 << k), f"lhs rescale (2^{k})")
         r, _ = to_i32(b, op.operands[1], q_r, 1.0, "rhs rescale")
         zero, one = _splat(b, 0, r), _splat(b, 1, r)
         eq = ComparisonTypeAttr(ComparisonType.SIGNED)

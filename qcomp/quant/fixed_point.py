@@ -15,7 +15,7 @@ from qcomp.quant.ranges import storage_range
 
 def _round_half_away(v: float) -> int:
     """std::round on a non-negative exact double."""
-    return int(math.floor(abs(v) + 0.5)) * (1 if v >= 0 else -1)
+    return math.floor(abs(v) + 0.5) * (1 if v >= 0 else -1)
 
 
 def multiplier_and_shift(scale: float, bits: int = 32) -> tuple[int, int]:

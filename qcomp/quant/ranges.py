@@ -45,7 +45,7 @@ def literal_range(bitwidth: int, signed: bool | None) -> tuple[int, int]:
     return (0 if signed is not None else lo), (1 << bitwidth) - 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def container_dtype(bitwidth: int, signed: bool) -> np.dtype:
     """Smallest NumPy integer dtype holding every `bitwidth`-bit value (i4 -> int8, u2 -> uint8)."""
     if bitwidth < 1 or bitwidth > 64:

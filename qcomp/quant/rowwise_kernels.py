@@ -26,7 +26,6 @@ from qcomp.quant.rowwise_jit import (
     f16_round,
     f16_value,
     f32_from_bits,
-    f32_to_bits,
     fma32,
     get_f16,
     get_f32,
@@ -267,7 +266,6 @@ def quantize_nbit(x, ib, out, bits, start, stop):
     lanes = np.empty((2, 8), F32)
     c = x.shape[1]
     blocks = c // 32 * 32
-    k = 8 // bits
     nb = out.shape[1] - 4
     top = F32((1 << bits) - 1)
     q = np.zeros(4 * nb, np.uint8)         # a row's values; slots past C stay 0

@@ -39,7 +39,7 @@ def quantize_multiplier(m: float) -> tuple[int, int]:
     if m == 0.0:
         return 0, 0
     q, e = math.frexp(m)
-    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)
+    fixed = math.floor(abs(q) * (1 << 31) + 0.5) * (1 if q >= 0 else -1)
     if fixed == 1 << 31:
         fixed //= 2
         e += 1
@@ -376,6 +376,29 @@ def abs_int8(q, s_in: float, z_in: int, s_out: float, z_out: int) -> np.ndarray:
     return np.clip(v + z_out, -128, 127)
 
 
-__all__ = ["abs_int8", "average_pool", "gelu_f", "inv_sqrt_multiplier", "rsqrt_int8", "squared_difference_int8", "bilinear_weights", "fully_connected_rescale", "hard_swish_int8", "leaky_relu_int8", "lut_int8", "logistic_f", "mbqm", "mean_int8", "mean_multiplier",
-           "quantize_f32", "quantize_multiplier", "quantize_multipliers", "rdbpot",
-           "requantize", "round_half_away", "softmax_int8", "softmax_table", "srdhm"]
+__all__ = [
+    "abs_int8",
+    "average_pool",
+    "bilinear_weights",
+    "fully_connected_rescale",
+    "gelu_f",
+    "hard_swish_int8",
+    "inv_sqrt_multiplier",
+    "leaky_relu_int8",
+    "logistic_f",
+    "lut_int8",
+    "mbqm",
+    "mean_int8",
+    "mean_multiplier",
+    "quantize_f32",
+    "quantize_multiplier",
+    "quantize_multipliers",
+    "rdbpot",
+    "requantize",
+    "round_half_away",
+    "rsqrt_int8",
+    "softmax_int8",
+    "softmax_table",
+    "squared_difference_int8",
+    "srdhm",
+]

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, f32, i32, i64
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, f32, i64
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -53,7 +53,7 @@ def transpose_conv(ctx: OpContext) -> list[SSAValue]:
     _not_16x8(ctx, x, w)
     if w.data is None:
         raise ctx.fail(f"the filter {w.label} must be a constant")
-    if w.per_axis and w.axis != 0 or np.any(w.zero_points):
+    if (w.per_axis and w.axis != 0) or np.any(w.zero_points):
         raise ctx.fail(f"the filter {w.label} must be symmetric, per-tensor or per "
                        "output channel (dimension 0)")
     want = [int(v) for v in need_constant(ctx, shape_t, "output shape").reshape(-1)]
@@ -138,7 +138,7 @@ def lower_resize_bilinear(op_: Operation, b: Builder, st) -> SSAValue | None:
     props = composite_props(op_)
     align = bool(props["align_corners"].value.data)
     half = bool(props["half_pixel_centers"].value.data)
-    (n, ih, iw, c), shape = shape_of(x), shape_of(op_.results[0])
+    (_, ih, iw, _), shape = shape_of(x), shape_of(op_.results[0])
     wy = b.constant(bilinear_weights(ih, shape[1], align, half), i64)
     wx = b.constant(bilinear_weights(iw, shape[2], align, half), i64)
     v = _interpolate(b, b.convert(st(x), i64), wy, wx, i64, shape)

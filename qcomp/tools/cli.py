@@ -10,7 +10,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import Literal, TextIO
 
 SPLIT_MARKER = "// -----"
 _SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
@@ -25,10 +25,35 @@ class UsageError(Exception):
 
 
 class ArgParser(argparse.ArgumentParser):
-    """argparse that raises `UsageError` instead of exiting (never sys.exit from main)."""
+    """argparse that raises `UsageError` instead of exiting (never sys.exit from main),
+    and takes no abbreviated option (as LLVM's tools: `--split-input-fil` is unknown)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         raise UsageError(message)
+
+
+def parse_command_line(parser: argparse.ArgumentParser, argv: list[str], prog: str,
+                       passes: list[str] | None = None) -> argparse.Namespace:
+    """`argv` parsed; UsageError for an unknown argument naming the nearest option (or
+    pass, given `passes`) by edit distance, as LLVM's "Did you mean" does."""
+    from qcomp.pipeline import suggestion
+
+    args, unknown = parser.parse_known_args(argv)
+    for arg in unknown:
+        if arg.startswith("-") and arg != "-":
+            key = arg.partition("=")[0]
+            options = [s for a in parser._actions for s in a.option_strings]
+            near = suggestion(key, [*options, *(f"--{n}" for n in passes or ())])
+            what = "pass or option" if passes is not None else "option"
+            hint = f"; did you mean '{near}'?" if near else ""
+            raise UsageError(f"unknown {what} '{key}'{hint} ({prog} --help lists them)")
+    if unknown:
+        raise UsageError(f"unexpected argument '{unknown[0]}' (one input file at most)")
+    return args
 
 
 def split_chunks(text: str, split: bool) -> Iterator[str]:
@@ -93,7 +118,7 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str
 
 
 def import_model(prog: str, name: str, raw: bytes, stderr: TextIO
-                 ) -> tuple[str, str] | None | bool:
+                 ) -> tuple[str, str] | Literal[False] | None:
     """A model file as (name, MLIR text): `.onnx` (by suffix or a ModelProto's first
     byte) in the `onnx` dialect, `.tflite` (by suffix or its `TFL3` identifier) as
     quantized StableHLO; None after writing `prog: error: name: ...` when it cannot be
@@ -131,23 +156,23 @@ def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO |
     # MLIR reads integer literals of any length (APInt): no 4300-digit limit, so a long
     # literal is judged by its value ("integer constant out of range for type")
     sys.set_int_max_str_digits(0)
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
-    stderr = sys.stderr if stderr is None else stderr
+    in_: TextIO = sys.stdin if stdin is None else stdin
+    out: TextIO = sys.stdout if stdout is None else stdout
+    err: TextIO = sys.stderr if stderr is None else stderr
     try:
-        return run(argv, stdin, stdout, stderr)
+        return run(argv, in_, out, err)
     except KeyboardInterrupt:
-        stderr.write(f"{prog}: interrupted\n")
+        err.write(f"{prog}: interrupted\n")
         return 130
     except BrokenPipeError:
         # the reader went away (`qcomp-run ... | head`): stop quietly, as a shell tool does
-        _silence(stdout)
+        _silence(out)
         return 141
     except Exception as e:  # noqa: BLE001 - the last line of defence: no tracebacks
         what = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
-        stderr.write(f"{prog}: internal error: {what}\n")
+        err.write(f"{prog}: internal error: {what}\n")
         if os.environ.get("QCOMP_DEBUG") == "1":
-            traceback.print_exc(file=stderr)
+            traceback.print_exc(file=err)
         return 2
 
 

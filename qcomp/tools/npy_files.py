@@ -127,7 +127,8 @@ def _read_npz(f, path: str, max_bytes: int) -> dict[str, np.ndarray]:
 def savable_arrays(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """`arrays` as any NumPy reads them back without ml_dtypes: an array of an
     ml_dtypes type (bfloat16, float8_*, float4_e2m1fn, int4, ...: NumPy would save it
-    as `|V1` / `|V2` bytes, float8_e5m2 as `<f1`, which np.load refuses) becomes its raw bits as unsigned integers of its width, with
+    as `|V1` / `|V2` bytes, float8_e5m2 as `<f1`, which np.load refuses) becomes its
+    raw bits as unsigned integers of its width, with
     an entry `NAME_dtype` holding the type's ml_dtypes name, so that
     `z[NAME].view(getattr(ml_dtypes, str(z[NAME + "_dtype"])))` is the array again."""
     out: dict[str, np.ndarray] = {}

@@ -4,8 +4,10 @@ name changed:
 
     qcomp-opt x.mlir --stablehlo-legalize-quant-to-math -split-input-file -verify-diagnostics
 
-Exit codes: 0 success, 1 a diagnostic (bad input, failed pass, failed
-verify-diagnostics), 2 an internal error. `QCOMP_DEBUG=1` shows tracebacks.
+Exit codes (qcomp-run's too): 0 success; 1 a diagnostic about the input (it does not
+parse or verify, a pass fails on it, --verify-diagnostics or --verify-numerics finds a
+difference, the file cannot be read); 2 a bad command line (unknown pass or option, bad
+option value) or an internal error. `QCOMP_DEBUG=1` shows tracebacks.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from qcomp.tools.cli import (
     UsageError,
     guarded_main,
     op_offset,
+    parse_command_line,
     parser_message,
     read_input,
     split_chunks,
@@ -45,11 +48,11 @@ from qcomp.tools.diagnostics import (
     render,
 )
 from qcomp.tools.pipeline import (
-    PipelineError,
-    build_passes,
+    list_passes,
     normalize_argv,
     passes_help,
     split_pipeline_args,
+    tool_version,
 )
 from qcomp.tools.output_file import write_output
 from qcomp.tools.verify import verify_module
@@ -68,9 +71,12 @@ def _arg_parser() -> ArgParser:
     p = ArgParser(prog=PROG, add_help=False,
                    usage=f"{PROG} [options] [FILE|-] [--<pass-name>[='opt=value ...']]",
                    description="Parse, verify, transform and print MLIR with qcomp's "
-                               "dialects (quant, stablehlo, chlo, tosa, ...) and passes. "
-                               "MLIR's single-dash spellings are accepted.")
-    p.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+                               "dialects (quant, stablehlo, chlo, tosa, onnx, ...) and passes; "
+                               "an .onnx or .tflite model is imported first. MLIR's "
+                               "single-dash spellings are accepted.",
+                   epilog=EXIT_CODES)
+    p.add_argument("input", nargs="?", default="-",
+                   help="input: MLIR text, an .onnx or a .tflite model (default: stdin)")
     p.add_argument("-o", dest="output", metavar="FILE",
                    help="output file, written only when the whole run succeeds")
     p.add_argument("-p", "--pass-pipeline", "--passes", dest="_pipeline", metavar="PIPELINE",
@@ -115,8 +121,22 @@ def _arg_parser() -> ArgParser:
     compat.add_argument("--mlir-print-local-scope", action="store_true")
     compat.add_argument("--strip-debuginfo", action="store_true")
     compat.add_argument("--debug-only", metavar="NAME")
-    p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    p.add_argument("-h", "--help", action="store_true",
+                   help="show this help (options and every pass) and exit")
+    p.add_argument("--list-passes", action="store_true",
+                   help="list every pass, alias and pipeline, one a line, and exit")
+    p.add_argument("--version", action="store_true", help="show qcomp's version and exit")
     return p
+
+
+EXIT_CODES = ("exit codes: 0 success; 1 a diagnostic about the input (parse, verify, a pass "
+              "failing, --verify-diagnostics or --verify-numerics finding a difference); 2 a "
+              "bad command line or an internal error.")
+
+
+def _usage_error(message: str, stderr: TextIO) -> int:
+    stderr.write(f"{PROG}: error: {message}\n")
+    return 2
 
 
 @dataclass
@@ -314,23 +334,27 @@ def _test_dialect():
 
 
 def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from qcomp.registry import PASSES
+    from qcomp.pipeline import PipelineError, all_names, build_passes
 
     argv = normalize_argv(argv)
     try:
-        argv, specs = split_pipeline_args(argv, PASSES)
-        args = _arg_parser().parse_args(argv)
+        argv, specs = split_pipeline_args(argv)
+        args = parse_command_line(_arg_parser(), argv, PROG, all_names())
     except (UsageError, PipelineError) as e:
-        stderr.write(f"{PROG}: error: {e}\n")
-        return 1
+        return _usage_error(str(e), stderr)
     if args.help:
-        stdout.write(_arg_parser().format_help() + "\n" + passes_help(PASSES) + "\n")
+        stdout.write(_arg_parser().format_help() + "\n" + passes_help() + "\n")
+        return 0
+    if args.version:
+        stdout.write(f"{PROG} (qcomp) {tool_version()}\n")
+        return 0
+    if args.list_passes:
+        stdout.write(list_passes() + "\n")
         return 0
     try:
-        passes = build_passes(specs, PASSES)
+        passes = build_passes(specs)
     except PipelineError as e:
-        stderr.write(f"{PROG}: error: {e}\n")
-        return 1
+        return _usage_error(str(e), stderr)
     if args.backend == "xla":
         from qcomp.backends import xla
         from qcomp.interpreter import RunError

@@ -1,4 +1,5 @@
-"""qcomp-run: run StableHLO programs (quantized or not) and report their checks.
+"""qcomp-run: run StableHLO programs (quantized or not), or an .onnx / .tflite model
+imported as one, on NumPy (qcomp's interpreter) or XLA, and report their checks.
 
     qcomp-run FILE [--split-input-file] [--entry NAME]
               [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz [--samples]]
@@ -19,10 +20,11 @@ stdout before the results; `--probe-output-dir` writes probes as upstream does.
 whether both agree bit for bit; `--print-lowered` prints that lowered program
 (`qcomp.tools.run_lowered`). Each failing check is reported at its location with the
 mismatching elements; when the program has checks, the last line is
-`N passed, M failed` (checks, plus functions stopped by an error). Exit codes: 0 all
-checks passed (and the lowered program agreed), 1 a check failed or the lowered
-program's results differ, 2 an error in the program or the command line (diagnostic,
-never a traceback).
+`N passed, M failed` (checks, plus functions stopped by an error). Exit codes
+(qcomp-opt's too): 0 all checks passed (and the lowered program agreed); 1 a
+diagnostic about the input: a check failed, the lowered program's results differ, the
+program or an input value is wrong or cannot be read, or the backend cannot run it;
+2 a bad command line or an internal error (a diagnostic, never a traceback).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from qcomp.tools.cli import (
     UsageError,
     guarded_main,
     op_offset,
+    parse_command_line,
     parser_message,
     read_input,
     split_chunks,
@@ -75,6 +78,12 @@ lowering:
   the results) with a comment line saying whether qcomp-run ran it: without
   --compare-lowered qcomp-run runs the quantized program only (--semantics stablehlo
   computes it as the lowered program does).
+
+exit codes (as qcomp-opt's):
+  0  every check passed (and the lowered program agreed)
+  1  a diagnostic about the input: a failed check, lowered results that differ, a
+     program or input value that is wrong or unreadable, a backend that cannot run it
+  2  a bad command line, or an internal error
 """
 
 
@@ -94,11 +103,15 @@ def _positive(text: str) -> int:
 
 
 def _arg_parser() -> ArgParser:
-    p = ArgParser(prog=PROG, description="Run StableHLO programs on NumPy and report checks.",
+    p = ArgParser(prog=PROG, description="Run a StableHLO program (MLIR text, quantized or "
+                  "not) or an .onnx / .tflite model\non NumPy (qcomp's interpreter, the "
+                  "default) or XLA, and report its results and checks.",
                   epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                   add_help=False)
-    p.add_argument("input", nargs="?", help="input .mlir file ('-' for stdin)")
+    p.add_argument("input", nargs="?",
+                   help="the program: an .mlir file, an .onnx or a .tflite model ('-': stdin)")
     p.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    p.add_argument("--version", action="store_true", help="show qcomp's version and exit")
     p.add_argument("--split-input-file", action="store_true",
                    help="run each '// -----'-separated chunk on its own")
     p.add_argument("--entry", metavar="NAME", help="function to run (default: @main, else "
@@ -436,9 +449,14 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
 
     io = _Streams(stdout, stderr)
     try:
-        args = _arg_parser().parse_args(argv)
+        args = parse_command_line(_arg_parser(), argv, PROG)
         if args.help:
             io.out(_arg_parser().format_help())
+            return 0
+        if args.version:
+            from qcomp.tools.pipeline import tool_version
+
+            io.out(f"{PROG} (qcomp) {tool_version()}\n")
             return 0
         if args.input is None:
             raise UsageError("the following arguments are required: input")
@@ -449,6 +467,9 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     except UsageError as e:
         io.err(f"{PROG}: error: {e}\n")
         return 2
+    if args.device != "cpu" and args.backend != "xla":
+        io.err(f"{PROG}: error: --device {args.device} needs --backend xla\n")
+        return 2
     if args.semantics is None:
         args.semantics = "litert" if args.input.endswith(".tflite") else "spec"
     if args.semantics == "litert" and (args.compare_lowered or args.print_lowered):
@@ -457,7 +478,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         return 2
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:
-        return 2
+        return 1
     name, text = source
     try:
         given = read_inputs(args.input_values, args.max_memory) if args.input_values else None
@@ -468,20 +489,18 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
         npz = read_archive(args.inputs, args.max_memory) if args.inputs else None
     except InputError as e:
         io.err(f"{PROG}: error: {e}\n")
-        return 2
+        return 1
     except RunError as e:
         io.err(f"{PROG}: error: {e.message}\n")
-        return 2
-    if args.backend != "numpy" or args.device != "cpu":
+        return 1
+    if args.backend == "xla":
         from qcomp.backends import xla
 
         try:
-            if args.backend != "xla":
-                raise RunError(f"--device {args.device} needs --backend xla")
             xla.get_device(args.device)
         except RunError as e:
             io.err(f"{PROG}: error: {e.message}\n")
-            return 2
+            return 1
     if args.output:
         try:
             refuse_inputs(args.output, _input_files(args))
@@ -497,9 +516,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     if runner.checks:
         io.out(f"{runner.passed} passed, {runner.failed} failed\n")
     stdout.flush()
-    if runner.error:
-        return 2
-    return 1 if runner.failed or runner.differ else 0
+    return 1 if runner.error or runner.failed or runner.differ else 0
 
 
 def _input_files(args) -> list[str]:

@@ -26,12 +26,11 @@ def lower_in_place(ctx, module, semantics: str, positions, verify):
     positions)` is the tool's verifier, run after every pass."""
     from xdsl.utils.exceptions import DiagnosticException
 
-    from qcomp.registry import PASSES
+    from qcomp.pipeline import build_passes
     from qcomp.tools.cli import InternalError, op_offset
     from qcomp.tools.diagnostics import Diagnostic
-    from qcomp.tools.pipeline import build_passes
 
-    for p in build_passes([lowering_spec(semantics)], PASSES):
+    for p in build_passes([lowering_spec(semantics)]):
         try:
             p.apply(ctx, module)
         except DiagnosticException as e:

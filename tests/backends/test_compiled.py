@@ -138,7 +138,7 @@ def test_qcomp_run_samples_needs_one_sample_dimension(tmp_path):
     np.savez(tmp_path / "s.npz", arg0=np.zeros((3, 2), np.int32), arg1=np.zeros((4, 2), np.int32))
     out, err = io.StringIO(), io.StringIO()
     code = main([str(src), "--inputs", str(tmp_path / "s.npz"), "--samples"], stdout=out, stderr=err)
-    assert code == 2
+    assert code == 1  # input data that does not fit: a diagnostic about the input
     assert err.getvalue() == ("qcomp-run: error: --samples needs arrays with one leading sample "
                               "dimension of the same length, at least 1 (leading sizes: arg0: 3, "
                               "arg1: 4)\n")

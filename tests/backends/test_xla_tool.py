@@ -121,7 +121,7 @@ def test_unsupported_ops_are_errors_at_the_op(tmp_path):
                  ': () -> tensor<2xi8>\n  check.expect_eq_const %x, dense<[1, 2]> : tensor<2xi8>\n'
                  '  func.return\n}\n')
     code, out, err = _cli(run_main, [str(f), "--backend", "xla"])
-    assert code == 2
+    assert code == 1
     assert err.startswith(f"{f}:2:8: error: the xla backend cannot run 'tosa.const': XLA has no TOSA "
                           "dialect; run it with --backend numpy\n")
     assert _cli(run_main, [str(f)])[0] == 0  # the interpreter runs it
@@ -157,7 +157,7 @@ def test_device_errors(tmp_path):
         xla.get_device("gpu")
     except RunError as e:
         code, _, err = _cli(run_main, [str(f), "--backend", "xla", "--device", "gpu"])
-        assert code == 2 and err == f"qcomp-run: error: {e.message}\n" and err.count("\n") == 1
+        assert code == 1 and err == f"qcomp-run: error: {e.message}\n" and err.count("\n") == 1
         assert "no PJRT device 'gpu'" in err
     with pytest.raises(RunError, match="cpu has 1 device"):
         xla.get_device("cpu:7")
@@ -171,7 +171,7 @@ def test_without_jax_the_message_says_how_to_install(tmp_path):
             f"sys.exit(main([{str(f)!r}, '--backend', 'xla']))\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert p.returncode == 2, p.stderr
+    assert p.returncode == 1, p.stderr
     assert p.stderr.count("\n") == 1 and "pip install 'qcomp[xla]'" in p.stderr, p.stderr
     assert p.stderr.startswith("qcomp-run: error: the xla backend needs jax and jaxlib")
 

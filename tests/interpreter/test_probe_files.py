@@ -83,7 +83,7 @@ def test_types_upstream_cannot_serialize_are_an_error(tmp_path):
   func.return
 }
 """)
-    assert code == 2
+    assert code == 1
     assert "upstream cannot serialize i4 values" in err
 
 
@@ -92,4 +92,4 @@ def test_missing_directory_is_upstreams_error(tmp_path):
     src.write_text(PROGRAM)
     out, err = io.StringIO(), io.StringIO()
     code = main([str(src), f"--probe-output-dir={tmp_path / 'absent'}"], None, out, err)
-    assert code == 2 and "Failed to open NumPy file." in err.getvalue()
+    assert code == 1 and "Failed to open NumPy file." in err.getvalue()

@@ -53,7 +53,7 @@ TOO_DEEP = ("--args: nesting too deep: the array or its attributes are nested pa
 ])
 def test_bad_inputs_are_one_line(tmp_path, argv, message):
     code, out, err = cli(tmp_path, *argv)
-    assert (code, out, err) == (2, "", f"qcomp-run: error: {message}\n")
+    assert (code, out, err) == (1, "", f"qcomp-run: error: {message}\n")
 
 
 def test_a_pipe_is_read_no_further_than_the_memory_limit(tmp_path):
@@ -75,7 +75,7 @@ def test_a_pipe_is_read_no_further_than_the_memory_limit(tmp_path):
     t.start()
     code, out, err = cli(tmp_path, f"--input=@{fifo}", "--max-memory=1K")
     t.join()
-    assert (code, out, err) == (2, "", f"qcomp-run: error: --input=@{fifo}: not a regular "
+    assert (code, out, err) == (1, "", f"qcomp-run: error: --input=@{fifo}: not a regular "
                                 "file, and longer than the memory limit of 1024 bytes "
                                 "(--max-memory)\n")
 
@@ -139,7 +139,7 @@ def test_a_zip_feature_python_lacks_is_a_diagnostic(tmp_path):
     path = tmp_path / "enc.npz"
     path.write_bytes(bytes(raw))
     code, out, err = cli(tmp_path, "--inputs", str(path))
-    assert (code, out, err) == (2, "", f"qcomp-run: error: --inputs {path}: unsupported zip "
+    assert (code, out, err) == (1, "", f"qcomp-run: error: --inputs {path}: unsupported zip "
                                 "archive (strong encryption (flag bit 6))\n")
 
 
@@ -152,7 +152,7 @@ def test_an_encrypted_archive_is_a_diagnostic(tmp_path):
     path = tmp_path / "enc.npz"
     path.write_bytes(bytes(raw))
     code, out, err = cli(tmp_path, "--inputs", str(path))
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith(f"qcomp-run: error: --inputs {path}: unsupported zip archive (File ")
     assert err.endswith("is encrypted, password required for extraction)\n")
 
@@ -169,4 +169,4 @@ def test_headers_past_what_an_array_can_be(tmp_path, header, message):
     text += b" " * (-(10 + len(text) + 1) % 64) + b"\n"
     path.write_bytes(b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text)
     code, out, err = cli(tmp_path, f"--input=@{path}")
-    assert (code, out, err) == (2, "", f"qcomp-run: error: --input=@{path}: {message}\n")
+    assert (code, out, err) == (1, "", f"qcomp-run: error: --input=@{path}: {message}\n")

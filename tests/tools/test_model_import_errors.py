@@ -12,7 +12,7 @@ import pytest
 
 from qcomp.tools import qcomp_opt, qcomp_run
 
-CODES = {"qcomp-opt": (qcomp_opt.main, 1), "qcomp-run": (qcomp_run.main, 2)}
+CODES = {"qcomp-opt": (qcomp_opt.main, 1), "qcomp-run": (qcomp_run.main, 1)}  # one rule
 
 
 def _run(tool: str, path) -> tuple[int, str, str]:

@@ -28,7 +28,7 @@ def run(tmp_path, program: str, *argv: str) -> subprocess.CompletedProcess:
 
 
 def one_line_error(r: subprocess.CompletedProcess, *parts: str) -> None:
-    assert r.returncode == 2 and r.stdout == ""
+    assert r.returncode == 1 and r.stdout == ""
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("qcomp-run: error: "), r.stderr
     for p in parts:

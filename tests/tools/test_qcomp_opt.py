@@ -14,7 +14,8 @@ from xdsl.passes import ModulePass
 
 from qcomp import registry
 from qcomp.passes.utils.diagnostics import PassDiagnostic
-from qcomp.tools.pipeline import flatten_mlir_pipeline, normalize_argv, summary
+from qcomp.pipeline import flatten_mlir_pipeline, summary
+from qcomp.tools.pipeline import normalize_argv
 from qcomp.tools.qcomp_opt import main
 
 GOOD = """func.func @f(%arg0: tensor<2xf32>) -> tensor<2xf32> {
@@ -208,15 +209,61 @@ def test_pipeline_order_is_command_line_order():
     assert code == 0 and "func.func @f_a_b_c(" in out
 
 
-def test_bad_pipelines_exit_1():
+def test_bad_command_lines_exit_2():
     code, _, err = opt("-", "-pass-pipeline=builtin.module(nope)", stdin=GOOD)
-    assert (code, err) == (1, "qcomp-opt: error: 'nope' does not refer to a registered pass "
+    assert (code, err) == (2, "qcomp-opt: error: 'nope' does not refer to a registered pass "
                               "or pass pipeline\n")
     code, _, err = opt("-", "--test-rename-funcs=colour=red", stdin=GOOD)
-    assert code == 1 and err.startswith("qcomp-opt: error: invalid options for pass "
-                                        "'test-rename-funcs'")
+    assert (code, err) == (2, "qcomp-opt: error: pass 'test-rename-funcs' has no option "
+                              "'colour' (it takes suffix)\n")
     code, _, err = opt("-", "--no-such-flag", stdin=GOOD)
-    assert code == 1 and "unrecognized arguments: --no-such-flag" in err
+    assert (code, err) == (2, "qcomp-opt: error: unknown pass or option '--no-such-flag' "
+                              "(qcomp-opt --help lists them)\n")
+    code, _, err = opt("-", "a.mlir", stdin=GOOD)
+    assert (code, err) == (2, "qcomp-opt: error: unexpected argument 'a.mlir' (one input file "
+                              "at most)\n")
+
+
+def test_a_misspelt_pass_or_option_gets_the_nearest_name():
+    code, out, err = opt("-", "--stablehlo-legalize-quant-to-mth", stdin=GOOD)
+    assert (code, out) == (2, "")
+    assert err == ("qcomp-opt: error: unknown pass or option '--stablehlo-legalize-quant-to-mth'; "
+                   "did you mean '--stablehlo-legalize-quant-to-math'? (qcomp-opt --help lists "
+                   "them)\n")
+    # MLIR's single dash, an option's value, and no abbreviations (as LLVM's options)
+    assert opt("-", "-split-input-fil", stdin=GOOD)[2] == (
+        "qcomp-opt: error: unknown pass or option '--split-input-fil'; did you mean "
+        "'--split-input-file'? (qcomp-opt --help lists them)\n")
+    assert "did you mean '--stablehlo-lower-quant'?" in opt("-", "--stablehlo-lower-qaunt=x=1")[2]
+    code, _, err = opt("-", "-p", "stablehlo-legalize-quant-to-mth{rescale=float}", stdin=GOOD)
+    assert (code, err) == (2, "qcomp-opt: error: 'stablehlo-legalize-quant-to-mth' does not "
+                              "refer to a registered pass or pass pipeline; did you mean "
+                              "'stablehlo-legalize-quant-to-math'?\n")
+
+
+def test_a_bad_option_value_is_a_command_line_error():
+    code, out, err = opt("-", "--stablehlo-legalize-quant-to-math=rescale=bogus", stdin=GOOD)
+    assert (code, out) == (2, "")
+    assert err == ("qcomp-opt: error: invalid value 'bogus' for option 'rescale' of pass "
+                   "'stablehlo-legalize-quant-to-math' (one of float, fixed-point, stablehlo)\n")
+
+
+def test_version_and_list_passes():
+    from importlib import metadata
+
+    code, out, err = opt("--version")
+    assert (code, out, err) == (0, f"qcomp-opt (qcomp) {metadata.version('qcomp')}\n", "")
+    code, out, _ = opt("-list-passes")
+    assert code == 0
+    names = [ln.split()[0] for ln in out.splitlines()]
+    assert names == sorted({*registry.PASSES, *registry.PASS_ALIASES, *registry.PIPELINES,
+                            *registry.XDSL_PASSES})
+    lines = dict(ln.split(None, 1) for ln in out.splitlines())
+    assert lines["stablehlo-legalize-quant-to-int"] == "alias of stablehlo-legalize-quant-to-math"
+    assert lines["stablehlo-lower-quant"] == ("pipeline: stablehlo-legalize-quant-to-math,"
+                                              "canonicalize,cse")
+    assert lines["strip-func-quant-types"] == ("Replace quantized types in function signatures "
+                                               "by their storage types.")
 
 
 def test_pass_diagnostic_points_at_the_op():
@@ -339,12 +386,17 @@ def test_unwritable_output_is_a_diagnostic(tmp_path):
 def test_help_lists_every_registered_pass_with_summary_and_options():
     code, out, _ = opt("--help")
     assert code == 0
+    text = " ".join(out.split())
     for name, factory in registry.PASSES.items():
         cls = factory()
-        line = next((ln for ln in out.splitlines() if ln.strip().startswith(f"--{name} ")), None)
-        assert line is not None, f"--{name} missing from --help"
-        assert summary(cls) in line
-    assert "      suffix: str (default: _x)" in out
+        assert f"\n  --{name}\n" in out, f"--{name} missing from --help"
+        assert f"--{name} {summary(cls)}" in text  # the whole first paragraph
+    assert "\n      suffix: str, default _x\n" in out
+    assert ("\n  --stablehlo-legalize-quant-to-math\n" in out and
+            "\n      alias: --stablehlo-legalize-quant-to-int\n"
+            "      rescale: str (float|fixed-point|stablehlo), default float\n" in out)
+    assert "\n      per-channel: bool (true|false), default true\n" in out
+    assert "exit codes: 0 success; 1 a diagnostic about the input" in text
     assert opt("-help")[1] == out
 
 

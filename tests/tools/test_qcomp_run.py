@@ -81,18 +81,18 @@ def test_inputs_outputs_and_print(tmp_path):
     assert data["result1"].tolist() == [9, -112, 0]
 
 
-def test_input_errors_exit_2(tmp_path):
+def test_input_errors_exit_1(tmp_path):
     f = write(tmp_path, "m.mlir", MAIN)
     bad = tmp_path / "bad.npz"
     np.savez(bad, arg0=np.zeros(2, np.float32), arg1=np.zeros(3, np.int8))
     code, _, err = cli(f, "--inputs", str(bad))
-    assert code == 2 and err == (f"qcomp-run: error: @main argument 0 (%a): expected 3xf32, "
+    assert code == 1 and err == (f"qcomp-run: error: @main argument 0 (%a): expected 3xf32, "
                                  f"got 2xf32 from --inputs {bad} ('arg0')\n")
     np.savez(bad, arg0=np.zeros(3, np.float32))
     code, _, err = cli(f, "--inputs", str(bad))
-    assert code == 2 and "--inputs has no array named arg1" in err
+    assert code == 1 and "--inputs has no array named arg1" in err
     code, _, err = cli(f)
-    assert code == 2
+    assert code == 1
     assert err.splitlines()[0] == (
         f"{f}:1:1: error: @main takes 2 argument(s) (3xf32, 3xi8): pass them with "
         "--input=3xf32=... --input=3xi8=... (in order) or --inputs IN.npz")
@@ -107,14 +107,14 @@ def test_program_errors_are_diagnostics_not_tracebacks(tmp_path):
     inp = tmp_path / "in.npz"
     np.savez(inp, arg0=np.zeros(3, np.float32))
     code, out, err = cli(f, "--inputs", str(inp))
-    assert (code, out) == (2, "")  # no checks in the program: no `0 passed, 1 failed`
+    assert (code, out) == (1, "")  # no checks in the program: no `0 passed, 1 failed`
     assert "u.mlir:2:8: error: unsupported custom_call target @my.kernel" in err
     assert "Traceback" not in err
     p = write(tmp_path, "p.mlir", "func.func @f() { %c = stablehlo.constant dense<[1, 2]> : tensor<3xi8> }")
     code, _, err = cli(p)
-    assert code == 2 and "p.mlir:1:48: error:" in err and "Traceback" not in err
+    assert code == 1 and "p.mlir:1:48: error:" in err and "Traceback" not in err
     code, _, err = cli(str(tmp_path / "missing.mlir"))
-    assert code == 2 and "could not open input file" in err
+    assert code == 1 and "could not open input file" in err
     code, _, err = cli()
     assert code == 2 and "error:" in err
 
@@ -126,7 +126,7 @@ def test_max_memory(tmp_path):
 }
 """)
     code, _, err = cli(f, "--max-memory", "1M")
-    assert code == 2 and "over the memory limit of 1.0 MiB (--max-memory)" in err
+    assert code == 1 and "over the memory limit of 1.0 MiB (--max-memory)" in err
     assert cli(f, "--max-memory", "1G")[0] == 0
 
 
@@ -170,7 +170,7 @@ def test_count_line_only_for_programs_with_checks(tmp_path):
 }
 """)
     code, out, err = cli(bad)
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err.startswith(f"{bad}:3:8: error: unsupported custom_call target @my.kernel\n")
 
 
@@ -179,7 +179,7 @@ def test_count_line_comes_after_the_diagnostics(tmp_path):
     both = io.StringIO()  # stdout and stderr into one stream, as `2>&1` does
     code = main([f, "--split-input-file"], io.StringIO(), both, both)
     lines = both.getvalue().splitlines()
-    assert code == 2
+    assert code == 1
     assert lines[0] == f"{f}:13:8: error: unsupported custom_call target @my.kernel"
     assert lines[-1] == "1 passed, 1 failed"
     assert sum("passed" in ln for ln in lines) == 1
@@ -192,7 +192,7 @@ def test_count_line_after_diagnostics_through_a_pipe(tmp_path):
                         "--print-results"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     lines = r.stdout.splitlines()
-    assert r.returncode == 2
+    assert r.returncode == 1
     assert lines[0] == f"{f}:13:8: error: unsupported custom_call target @my.kernel"
     assert lines[-1] == "1 passed, 1 failed"
 
@@ -214,3 +214,21 @@ def test_reader_going_away_is_not_an_internal_error(tmp_path):
     assert p.wait(timeout=300) == 141
     assert first.startswith(b"@main result[0]: 1000xf32=[0.123456 0.123456 ")
     assert err == b""
+
+
+def test_version_help_and_misspelt_options():
+    from importlib import metadata
+
+    assert cli("--version") == (0, f"qcomp-run (qcomp) {metadata.version('qcomp')}\n", "")
+    code, out, _ = cli("--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "or an .onnx / .tflite model on NumPy (qcomp's interpreter, the default) or XLA" in text
+    assert "the program: an .mlir file, an .onnx or a .tflite model ('-': stdin)" in text
+    assert "2 a bad command line, or an internal error" in text
+    assert cli("x.mlir", "--entri=f") == (
+        2, "", "qcomp-run: error: unknown option '--entri'; did you mean '--entry'? "
+               "(qcomp-run --help lists them)\n")
+    assert cli("x.mlir", "--semantics", "spek")[0] == 2
+    assert cli("x.mlir", "--device", "gpu") == (
+        2, "", "qcomp-run: error: --device gpu needs --backend xla\n")

@@ -124,7 +124,7 @@ def test_quantized_argument_takes_storage_integers(tmp_path):
 def test_input_errors_are_one_line(tmp_path, argv, message):
     f = write(tmp_path, "m.mlir", MAIN)
     code, out, err = cli(f, *argv)
-    assert (code, out, err) == (2, "", f"qcomp-run: error: {message}\n")
+    assert (code, out, err) == (1, "", f"qcomp-run: error: {message}\n")
 
 
 def test_file_input_errors_name_the_argument(tmp_path):
@@ -133,10 +133,10 @@ def test_file_input_errors_name_the_argument(tmp_path):
     np.save(tmp_path / "big.npy", np.array([1, 2, 300]))
     np.save(tmp_path / "a.npy", np.zeros(3, np.float32))
     code, _, err = cli(f, f"--input=@{tmp_path}/a64.npy", "--input=3xi8=1,2,3")
-    assert (code, err) == (2, f"qcomp-run: error: @main argument 0 (%a): expected 3xf32, got "
+    assert (code, err) == (1, f"qcomp-run: error: @main argument 0 (%a): expected 3xf32, got "
                               f"3xf64 from --input=@{tmp_path}/a64.npy\n")
     code, _, err = cli(f, f"--input=@{tmp_path}/a.npy", f"--input=@{tmp_path}/big.npy")
-    assert (code, err) == (2, f"qcomp-run: error: @main argument 1 (%b): --input=@{tmp_path}/"
+    assert (code, err) == (1, f"qcomp-run: error: @main argument 1 (%b): --input=@{tmp_path}/"
                               "big.npy has values outside [-128, 127] of i8\n")
     code, _, err = cli(f, "--input=3xf32=1,2,3", "--inputs", str(tmp_path / "x.npz"))
     assert (code, err) == (2, "qcomp-run: error: give the arguments with one of --input, "

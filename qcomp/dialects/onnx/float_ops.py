@@ -67,7 +67,7 @@ from qcomp.dialects.onnx.float_common import (  # noqa: F401 (re-exported)
     ints_attr,
     window_of,
 )
-from qcomp.dialects.onnx.float_data_ops import (  # noqa: F401 (re-exported)
+from qcomp.dialects.onnx.float_data_ops import (  # re-exported
     ConcatOp,
     FlattenOp,
     GatherOp,

@@ -106,7 +106,7 @@ def _is_int_or_quant(t: Attribute, other: Attribute) -> bool:
     the float type of float storage (`f8E4M3FN` for `!quant.uniform<f8E4M3FN:f32, ...>`;
     MLIR has no storage cast for float storage, qcomp's lower-quant-ops needs one)."""
     e = element_type(t)
-    if isinstance(e, IntegerType) and e.signedness.data == Signedness.UNSIGNED or \
+    if (isinstance(e, IntegerType) and e.signedness.data == Signedness.UNSIGNED) or \
             isinstance(e, AnyFloat):
         return _storage_matches(_any_quant_element(other), e)
     return (isinstance(e, IntegerType) and e.signedness.data == Signedness.SIGNLESS) \

@@ -454,8 +454,8 @@ class CalibratedQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     def verify(self) -> None:
         if self.min_value.data >= self.max_value.data:
-            raise VerifyException("illegal min and max: (%s:%s)" % (
-                mlir_double_text(self.min_value.data), mlir_double_text(self.max_value.data)))
+            raise VerifyException(f"illegal min and max: ({mlir_double_text(self.min_value.data)}:"
+                                  f"{mlir_double_text(self.max_value.data)})")
 
 
 QuantType = UniformQuantizedType | AnyQuantizedType | CalibratedQuantizedType

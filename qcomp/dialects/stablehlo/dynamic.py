@@ -32,8 +32,6 @@ from xdsl.traits import NoMemoryEffect, Pure
 
 from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, own_lowering, type_only
 
-NOT_GENERIC = UpstreamGeneric.NEVER
-"""Not in upstream quant-to-math's ConvertGenericOp list."""
 from qcomp.dialects.stablehlo import verify_dynamic as check
 from qcomp.dialects.stablehlo.assembly import FIELD_DIRECTIVES, FUNCTIONAL, FUNCTIONAL_TAIL
 from qcomp.dialects.stablehlo.attrs import (
@@ -51,6 +49,9 @@ from qcomp.dialects.stablehlo.kinds import (
     TENSOR_PA,
     ElementKinds,
 )
+
+NOT_GENERIC = UpstreamGeneric.NEVER
+"""Not in upstream quant-to-math's ConvertGenericOp list."""
 
 SHAPE = (ONE_D, INT)
 """HLO_StaticDimensionTensor: a 1-D tensor of integers."""

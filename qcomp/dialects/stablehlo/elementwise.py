@@ -45,7 +45,6 @@ from qcomp.dialects.stablehlo.kinds import (
     INT_FP_COMPLEX_Q,
     NON_QUANTIZED,
     PRED_INT,
-    QUANTIZED,
     QUANTIZED_SUB,
     SINT_FP_COMPLEX_Q,
     ElementKinds,

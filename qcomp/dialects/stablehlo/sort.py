@@ -69,5 +69,5 @@ class SortOp(IRDLOperation):
                      "incompatible with return type(s) of operation "
                      f"{types_text([v.type for v in self.results])}")
         if len(self.results) != len(types):
-            fail(f"requires the same number of operands and results")
+            fail("requires the same number of operands and results")
         verify_sort(types, self.dimension, self.comparator)

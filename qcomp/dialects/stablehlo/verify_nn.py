@@ -43,7 +43,7 @@ def _check_in_range(rank: int, dims: Sequence[int], name: str) -> None:
 def _check_precision(op) -> None:
     p = op.precision_config
     if p is not None and len(p.data) not in (0, 2):
-        fail(f"expects precision config to be empty or have <= 2 elements.")
+        fail("expects precision config to be empty or have <= 2 elements.")
 
 
 def verify_dot(op) -> None:

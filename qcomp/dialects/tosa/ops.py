@@ -490,7 +490,7 @@ class RescaleOp(EnumAttrDictFormat):
                 f"expected output shape {shape_list_text(out_shape)} to be compatible with "
                 f"inferred shape {shape_list_text(in_shape)}")
         for what, t in (("multiplier", m_t), ("shift", s_t)):
-            size = tuple(t.get_shape())[0]  # rank 1, checked above
+            size = t.get_shape()[0]  # rank 1, checked above
             if size != DYN and channels != DYN and size != channels:
                 raise VerifyException(
                     f"expect shape of {{ {channels} }} for {what} input, got {{ {size} }}")

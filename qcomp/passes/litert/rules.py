@@ -106,8 +106,8 @@ class Checker:
         err = self._reporter(m)
         if wide and not converts:
             if not row.int16:
-                err(m.anchor, "", "int16x8", f"has no 16x8 kernel: its activations must be "
-                    f"i8")
+                err(m.anchor, "", "int16x8", "has no 16x8 kernel: its activations must be "
+                    "i8")
             elif 8 in widths:
                 err(m.anchor, "", "int16x8", "mixes i8 and i16 activations; in 16x8 mode "
                     "every activation is i16")

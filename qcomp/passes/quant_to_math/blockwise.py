@@ -101,7 +101,7 @@ def lower_blockwise(b: Builder, op: Operation, lq: UniformQuantizedType,
                     rq: UniformQuantizedType, oq: UniformQuantizedType, lhs: SSAValue,
                     rhs: SSAValue, mode: RescaleMode) -> SSAValue:
     """The module docstring's lowering; `lhs` / `rhs` are the storage values."""
-    shape, rs = shape_of(op.result), shape_of(op.rhs)
+    rs = shape_of(op.rhs)
     if any(d < 0 for v in (op.lhs, op.rhs, op.result) for d in shape_of(v)):
         raise PassDiagnostic(op, f"{short_name(op)}: a blockwise rhs needs static shapes")
     lk, rk, size, contract, scales_of = _plan(op, rq)

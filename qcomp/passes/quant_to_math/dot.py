@@ -369,7 +369,7 @@ def lower_exact(b: Builder, c: Contraction, lhs: SSAValue, rhs: SSAValue,
     acc_t = accumulator_type(c)
     fixed = _fixed_point_params(c) if mode.integer_only else None
     dynamic = any(d < 0 for d in c.result_shape) or c.k < 0
-    if dynamic or np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis):
+    if dynamic or (np.any(c.rhs_q.zero_points != 0) and (c.is_conv or c.rhs_q.is_per_axis)):
         acc = _kernel(b, c, centered(b, lhs, c.lhs_q, acc_t),
                       centered(b, rhs, c.rhs_q, acc_t), acc_t, pad_with_zero_point=False)
     else:

@@ -239,7 +239,15 @@ def upstream_requantize(b: Builder, s: SSAValue, q_in: UniformQuantizedType,
 
 
 __all__ = [
-    "spec_quantize", "spec_dequantize", "tflite_quantize",
-    "fixed_point_rescale", "fixed_point_requantize", "mbqm_ir", "upstream_quantize",
-    "upstream_dequantize", "upstream_requantize", "upstream_storage", "upstream_storage_type",
+    "fixed_point_requantize",
+    "fixed_point_rescale",
+    "mbqm_ir",
+    "spec_dequantize",
+    "spec_quantize",
+    "tflite_quantize",
+    "upstream_dequantize",
+    "upstream_quantize",
+    "upstream_requantize",
+    "upstream_storage",
+    "upstream_storage_type",
 ]

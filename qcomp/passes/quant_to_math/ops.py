@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, f32, i32
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -33,7 +33,7 @@ from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.quant_to_math.tflite import lower_fc_requantize
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.passes.utils.storage_boundaries import retype_block_args
-from qcomp.quant.ranges import signed_view, storage_range
+from qcomp.quant.ranges import signed_view
 
 Storage = Callable[[SSAValue], SSAValue]
 

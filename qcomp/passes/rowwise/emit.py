@@ -334,5 +334,17 @@ class RowwiseBuilder(Builder):
         return self.bitcast(self.slice_cols(data, start, start + n), elem, (shape(data)[0],))
 
 
-__all__ = ["Builder", "f16", "f32", "f64", "i1", "i32", "i64", "ui8", "ui64",
-           "shape", "element", "tensor"]
+__all__ = [
+    "Builder",
+    "element",
+    "f16",
+    "f32",
+    "f64",
+    "i1",
+    "i32",
+    "i64",
+    "shape",
+    "tensor",
+    "ui8",
+    "ui64",
+]

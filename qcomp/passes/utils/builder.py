@@ -1,7 +1,8 @@
 """`Builder`: how every qcomp pass inserts new IR.
 
 A `Builder` inserts ops before one anchor op (the op being rewritten; or at another
-`InsertPoint`) through the pattern's `PatternRewriter`, each after the previous one. Ops are built by class (`b.op(sh.AddOp, [x, y], i32)`,
+`InsertPoint`) through the pattern's `PatternRewriter`, each after the previous one.
+Ops are built by class (`b.op(sh.AddOp, [x, y], i32)`,
 `b.emit(arith.AddiOp(x, y))`); tensor results are `tensor<shape x element>`, the
 shape defaulting to the first operand's. Constants hold exactly the values of their
 element type (floats rounded to it first: 65535 is inf in f16, as the spec's
@@ -218,7 +219,7 @@ class Builder:
              axis: int | None = None) -> SSAValue:
         """A rank-0 (axis None) or rank-1 constant broadcast to `shape` (along `axis`)."""
         a = np.asarray(values)
-        if axis is None or a.size == 1 and a.ndim == 0:
+        if axis is None or (a.size == 1 and a.ndim == 0):
             return self.broadcast(self.constant(a.reshape(()), element), shape, [])
         return self.broadcast(self.constant(a.reshape(-1), element), shape, [axis])
 

@@ -5,7 +5,7 @@
 // "failed to legalize" message (reduce: its body would have to be rewritten;
 // custom_call: opaque).
 
-// OPTION: error: stablehlo-legalize-quant-to-math: rescale must be one of float, fixed-point, stablehlo, not 'bogus'
+// OPTION: qcomp-opt: error: invalid value 'bogus' for option 'rescale' of pass 'stablehlo-legalize-quant-to-math' (one of float, fixed-point, stablehlo)
 
 func.func @reduce(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5>>, %init: tensor<!quant.uniform<i8:f32, 0.5>>) -> tensor<!quant.uniform<i8:f32, 0.5>> {
   // expected-error @+1 {{failed to legalize operation 'stablehlo.reduce' that was explicitly marked illegal}}
