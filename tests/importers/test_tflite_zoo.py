@@ -1,0 +1,113 @@
+"""The LiteRT model zoo (tests/models/tflite/, made by TensorFlow 2.21's converter through
+tools/make_tflite_models.py): every model qcomp supports imports, passes
+`--litert-verify-int8`, lowers with `rescale=fixed-point` to a program with no `!quant`
+type, and computes LiteRT's reference kernels' outputs bit for bit on the all-minimum,
+the all-maximum and a random input; every model it does not support yet fails with the
+one-line diagnostic naming the first operator it lacks (`UNSUPPORTED`: the table the
+next operators shrink). `python3 tools/tflite_zoo.py` runs 20 inputs per model and times
+them."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ai_edge_litert")
+
+from qcomp.interpreter import run  # noqa: E402
+from qcomp.registry import parse_module  # noqa: E402
+from qcomp.tools.qcomp_opt import main as opt_main  # noqa: E402
+
+ZOO = Path(__file__).resolve().parent.parent / "models" / "tflite"
+SUPPORTED = ["cnn", "cnn_float_io", "dscnn", "squeeze_excite", "mobilenet_v2",
+             "mobilenet_v2_float_io"]
+UNSUPPORTED = {  # model -> the diagnostic's operator
+    "activations": r"operator 4 \(LEAKY_RELU\)",
+    "mobilenet_v1": r"operator 28 \(SHAPE\)",
+    "mobilenet_v3_small": r"operator 1 \(HARD_SWISH\)",
+    "transformer": r"operator \d+ \(BATCH_MATMUL\)",
+    "unet": r"operator 5 \(TRANSPOSE_CONV\)",
+    "cnn_16x8": r"operator 0 \(CONV_2D\)",
+    "mobilenet_v2_16x8": r"operator 0 \(CONV_2D\)",
+}
+
+
+def _opt(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = opt_main(list(argv), io.StringIO(""), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _reference(path: Path, x: np.ndarray) -> list[np.ndarray]:
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_path=str(path),
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], x)
+    it.invoke()
+    return [it.get_tensor(d["index"]).copy() for d in it.get_output_details()]
+
+
+def _inputs(path: Path) -> list[np.ndarray]:
+    from ai_edge_litert.interpreter import Interpreter
+
+    detail = Interpreter(model_path=str(path)).get_input_details()[0]
+    dtype, shape = detail["dtype"], tuple(detail["shape"])
+    rng = np.random.default_rng(5)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return [np.full(shape, info.min, dtype), np.full(shape, info.max, dtype),
+                rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)]
+    return [np.full(shape, -3.0, dtype), np.full(shape, 3.0, dtype),
+            rng.standard_normal(shape).astype(dtype)]
+
+
+def test_zoo_is_the_declared_one():
+    assert sorted(p.stem for p in ZOO.glob("*.tflite")) == sorted([*SUPPORTED, *UNSUPPORTED])
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_model_is_litert_bit_for_bit(name: str, tmp_path):
+    path = ZOO / f"{name}.tflite"
+    code, _, err = _opt(str(path), "--litert-verify-int8")
+    assert (code, err) == (0, "")
+    lowered = tmp_path / "lowered.mlir"
+    code, _, err = _opt(str(path), "--stablehlo-legalize-quant-to-math=rescale=fixed-point",
+                        "-o", str(lowered))
+    assert (code, err) == (0, "")
+    text = lowered.read_text()
+    assert "!quant" not in text
+    module = parse_module(text)
+    for x in _inputs(path):
+        [r] = run(module, [x])
+        assert r.error is None, r.error
+        for got, want in zip(r.results, _reference(path, x), strict=True):
+            assert got.dtype == want.dtype and np.array_equal(got, want), name
+
+
+def test_lowered_model_on_xla_is_litert_bit_for_bit(tmp_path):
+    pytest.importorskip("jax")
+    from qcomp.backends import run as run_on
+
+    path = ZOO / "squeeze_excite.tflite"
+    lowered = tmp_path / "lowered.mlir"
+    assert _opt(str(path), "--stablehlo-legalize-quant-to-math=rescale=fixed-point",
+                "-o", str(lowered))[0] == 0
+    module = parse_module(lowered.read_text())
+    for x in _inputs(path):
+        [r] = run_on(module, [x], backend="xla")
+        assert r.error is None, r.error
+        assert np.array_equal(r.results[0], _reference(path, x)[0])
+
+
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
+def test_unsupported_model_names_its_operator(name: str):
+    code, out, err = _opt(str(ZOO / f"{name}.tflite"))
+    assert (code, out) == (1, "")
+    assert len(err.splitlines()) == 1, err
+    assert re.search(UNSUPPORTED[name], err), err
