@@ -17,9 +17,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from qcomp.backends.xla import XlaFunction
-from qcomp.interpreter import RunError
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import XlaInexact
+from qcomp.interpreter import RunError
 from qcomp.interpreter.values import element_type, is_float, quant_of
 
 

@@ -32,8 +32,8 @@ from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorTyp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.ir.splat import is_held_splat, splat_attr
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
+from qcomp.ir.splat import is_held_splat, splat_attr
 
 _ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
                sh.Atan2Op)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (

@@ -8,8 +8,15 @@
 """
 
 from qcomp.interpreter.errors import MemoryLimitError, RunError
-from qcomp.interpreter.runner import (DEFAULT_MAX_MEMORY, FunctionRun, entry_functions, run, run_function,
-                                    run_on_grid, semantics_matter)
+from qcomp.interpreter.runner import (
+                                    DEFAULT_MAX_MEMORY,
+                                    FunctionRun,
+                                    entry_functions,
+                                    run,
+                                    run_function,
+                                    run_on_grid,
+                                    semantics_matter,
+)
 
 __all__ = ["DEFAULT_MAX_MEMORY", "FunctionRun", "MemoryLimitError", "RunError", "entry_functions",
            "run", "run_function", "run_on_grid", "semantics_matter"]

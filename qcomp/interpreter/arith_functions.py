@@ -29,8 +29,8 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.float_rounding import round_float64
+from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.values import (
     budget,
     dense_to_array,

@@ -11,7 +11,6 @@ the sign fill).
 
 from __future__ import annotations
 
-
 import numpy as np
 from xdsl.ir import Attribute, Operation
 

@@ -18,8 +18,8 @@ from xdsl.interpreter import Interpreter, impl, register_impls
 
 from qcomp.interpreter.arith_functions import signed_view, unsigned_view
 from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.float_rounding import to_float
+from qcomp.interpreter.generated import generated_functions
 from qcomp.interpreter.values import element_type, int_info, is_bool, numpy_dtype, to_type
 from qcomp.quant.rounding import round_half_away_from_zero
 

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, ComplexType, Float16Type, Float32Type, \
-    Float64Type, IntegerType, Signedness
+from xdsl.dialects.builtin import BFloat16Type, ComplexType, Float16Type, Float32Type, Float64Type, IntegerType, Signedness
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Operation
 

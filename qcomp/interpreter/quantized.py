@@ -33,11 +33,10 @@ from qcomp.interpreter.blockwise import blockwise_conv, blockwise_dot
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.frozen import cached
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
-from qcomp.quant import float_storage
+from qcomp.quant import float_storage, uniform
 from qcomp.quant import stablehlo as up
-from qcomp.quant import uniform
-from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.accumulator import rescale_accumulator
+from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.ranges import container_dtype, wrap
 
 SEMANTICS = ("spec", "stablehlo")

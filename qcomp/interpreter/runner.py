@@ -23,11 +23,11 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise, WorkingMemory
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
 from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
-from qcomp.interpreter.probe_functions import ProbeFunctions, RunOutput
 from qcomp.interpreter.collective_functions import CollectiveFunctions, set_process
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.errors import fmt_bytes as _fmt_bytes
 from qcomp.interpreter.func_functions import FuncFunctions
+from qcomp.interpreter.probe_functions import ProbeFunctions, RunOutput
 from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.stablehlo_control_functions import Token

@@ -11,8 +11,15 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import i64
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, impl_terminator, register_impls
-from xdsl.interpreter import OpImplResult, ReturnedValues
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    OpImplResult,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
 from xdsl.ir import Operation
 
 from qcomp.dialects import stablehlo as sh
@@ -26,8 +33,8 @@ from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.values import (
     budget,
     dense_to_array,
-    fits_shape,
     element_type,
+    fits_shape,
     numpy_dtype,
     quant_of,
     shape_of,

@@ -22,8 +22,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
-from xdsl.dialects.builtin import BytesAttr, ComplexType, DenseIntOrFPElementsAttr, IntegerType, \
-    TensorType
+from xdsl.dialects.builtin import BytesAttr, ComplexType, DenseIntOrFPElementsAttr, IntegerType, TensorType
 from xdsl.ir import Attribute
 
 from qcomp.interpreter.values import quant_of

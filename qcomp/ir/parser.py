@@ -27,9 +27,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     TensorType,
+    UnregisteredOp,
     VectorType,
 )
-from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -40,8 +40,6 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from qcomp.ir.dense_complex import complex_from_text
 from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
 from qcomp.ir.splat import dense_attr
-
-
 
 _SCALAR = re.compile(
     r"(?P<minus>-?)\s*(?P<value>0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"

@@ -13,8 +13,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, f64, i64
-from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, UnregisteredOp, f64, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove

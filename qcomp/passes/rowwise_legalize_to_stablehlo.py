@@ -14,7 +14,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from qcomp.dialects import rowwise as rw
 from qcomp.passes.rowwise import bags, formats
-from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, element, i64, shape
+from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder
+from qcomp.passes.rowwise.emit import element, i64, shape
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.utils.float_storage import refuse_float_storage
 

@@ -22,6 +22,7 @@ from xdsl.pattern_rewriter import (
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import UpstreamGeneric, quantization
 from qcomp.dialects.quant import StorageCastOp, float_kind, quantized_element
+from qcomp.passes.quant_to_math.blockwise import lower_blockwise
 from qcomp.passes.quant_to_math.dot import (
     conv_contraction,
     dot_contraction,
@@ -42,7 +43,6 @@ from qcomp.passes.quant_to_math.ops import (
     lower_uniform_quantize,
     lower_upstream_add,
 )
-from qcomp.passes.quant_to_math.blockwise import lower_blockwise
 from qcomp.passes.quant_to_math.tflite import lower_composite, lower_tflite
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name

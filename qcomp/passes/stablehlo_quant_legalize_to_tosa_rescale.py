@@ -36,9 +36,9 @@ from qcomp.dialects.stablehlo.attrs import (
 from qcomp.dialects.tosa import ClampOp, ConstOp, RescaleOp, RoundingMode, RoundingModeAttr
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
+from qcomp.passes.utils.float_storage import refuse_float_storage
 from qcomp.quant.fixed_point import RescaleError, multiplier_and_shift, tosa_rescale
 from qcomp.quant.ranges import storage_range
-from qcomp.passes.utils.float_storage import refuse_float_storage
 
 PASS = "stablehlo-quant-legalize-to-tosa-rescale"
 I32_MIN, I32_MAX = storage_range(32, True)

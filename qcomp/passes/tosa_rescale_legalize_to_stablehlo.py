@@ -37,8 +37,8 @@ from qcomp.dialects.stablehlo.attrs import (
 from qcomp.dialects.tosa import ConstOp, RescaleOp
 from qcomp.passes.utils.builder import Builder, tensor_type
 from qcomp.passes.utils.diagnostics import PassDiagnostic
-from qcomp.quant.ranges import storage_range
 from qcomp.passes.utils.float_storage import refuse_float_storage
+from qcomp.quant.ranges import storage_range
 
 PASS = "tosa-rescale-legalize-to-stablehlo"
 _GE_SIGNED = {"comparison_direction": ComparisonDirectionAttr(ComparisonDirection.GE),

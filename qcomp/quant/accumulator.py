@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from qcomp.quant.ieee import ieee
-
 from qcomp.quant.fixed_point import multiplier_and_shift
+from qcomp.quant.ieee import ieee
 
 
 @ieee

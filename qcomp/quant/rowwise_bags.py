@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcomp.quant import rowwise_numpy
 from qcomp.quant.rowwise import (
     F32,
     RowwiseError,
@@ -30,7 +31,6 @@ from qcomp.quant.rowwise import (
     kernel,
     kernel_backend,
 )
-from qcomp.quant import rowwise_numpy
 from qcomp.quant.threads import for_blocks
 
 

@@ -17,8 +17,8 @@ Elsewhere the bit formulas do everything.
 
 from __future__ import annotations
 
-import numpy as np
 import llvmlite.binding as llvm
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic

@@ -33,7 +33,6 @@ from qcomp.quant.rowwise_jit import (
     put_u16,
 )
 
-
 _ONE = F32(1)
 _ZERO = F32(0)
 _INF = F32(np.inf)

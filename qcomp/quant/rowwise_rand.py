@@ -41,7 +41,6 @@ from qcomp.quant.rowwise_base import GOLDEN, HEADER, MIX1, MIX2, QEPSILON  # noq
 from qcomp.quant.threads import for_blocks
 
 
-
 def rand_width(cols: int, bits: int) -> int:
     """10 + ceil(cols * bits / 8)."""
     return HEADER + packed_bytes(cols, bits)

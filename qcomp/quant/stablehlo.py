@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 
 from qcomp.quant.ieee import ieee
-
 from qcomp.quant.ranges import signed_view, storage_range, wrap
 from qcomp.quant.uniform import float_to_int
 from qcomp.quant.uniform import quantize as _quantize

@@ -18,7 +18,6 @@ from __future__ import annotations
 import numpy as np
 
 from qcomp.quant.ieee import ieee
-
 from qcomp.quant.ranges import container_dtype
 from qcomp.quant.rounding import round_half_to_even
 

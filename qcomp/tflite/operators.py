@@ -13,8 +13,8 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     pooling,
     reductions,
     shapes,
-    upsampling,
     spec_rules,
+    upsampling,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import io
 import math
-import re
 import os
+import re
 import stat
 import zipfile
 import zlib

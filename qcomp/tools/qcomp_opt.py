@@ -47,6 +47,7 @@ from qcomp.tools.diagnostics import (
     collect_expected,
     render,
 )
+from qcomp.tools.output_file import write_output
 from qcomp.tools.pipeline import (
     list_passes,
     normalize_argv,
@@ -54,7 +55,6 @@ from qcomp.tools.pipeline import (
     split_pipeline_args,
     tool_version,
 )
-from qcomp.tools.output_file import write_output
 from qcomp.tools.verify import verify_module
 
 PROG = "qcomp-opt"

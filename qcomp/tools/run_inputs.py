@@ -35,18 +35,18 @@ from xdsl.ir import Attribute
 from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.float_rounding import to_float
-from qcomp.tools.npy_files import ArrayFileError, load_arrays
 from qcomp.interpreter.values import (
     element_type,
+    fits_shape,
     int_info,
     is_bool,
     is_float,
     is_int,
     numpy_dtype,
     quant_of,
-    fits_shape,
     shape_of,
 )
+from qcomp.tools.npy_files import ArrayFileError, load_arrays
 
 MAX_PRINTED_ELEMENTS = 1024
 """Elements printed per result before `...` (iree-run-module's --print_max_element_count)."""

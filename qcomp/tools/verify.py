@@ -8,7 +8,7 @@ structure of regions and blocks); the message is MLIR's `'<op>' op <message>`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import OpResult, Operation
+from xdsl.ir import Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException
 
 from qcomp.ir.errors import UnprefixedVerifyException

@@ -18,9 +18,9 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
-    prop_def,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -29,12 +29,12 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, INT, check_kinds, compatible_shapes, \
-    incompatible
+from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, INT, check_kinds, compatible_shapes, incompatible
 from qcomp.dialects.chlo.ops import NextAfterOp, PolygammaOp, ZetaOp
 from qcomp.dialects.facts import NO_QUANTIZATION, Broadcasting, broadcasting_twin
 from qcomp.dialects.quant import element_type, quantized_element
-from qcomp.dialects.stablehlo import binary, complex as shcomplex
+from qcomp.dialects.stablehlo import binary
+from qcomp.dialects.stablehlo import complex as shcomplex
 from qcomp.dialects.stablehlo.attrs import ComparisonDirection, ComparisonType
 from qcomp.dialects.stablehlo.format import (
     array_values,

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyFloat, ComplexType, Float32Type, Float64Type, IntegerType, \
-    Signedness, TensorType
+from xdsl.dialects.builtin import AnyFloat, ComplexType, Float32Type, Float64Type, IntegerType, Signedness, TensorType
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from xdsl.dialects.builtin import BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, \
-    TensorType, i64
+from xdsl.dialects.builtin import BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType, i64
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -33,9 +32,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, check_kinds, compatible_shapes, \
-    incompatible
 from qcomp.dialects.chlo import complex_special, gamma, special
+from qcomp.dialects.chlo.kinds import BOOL, COMPLEX, FP, check_kinds, compatible_shapes, incompatible
 from qcomp.dialects.facts import NO_QUANTIZATION, Elementwise
 from qcomp.dialects.stablehlo.format import (
     build_op,

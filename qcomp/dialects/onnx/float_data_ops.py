@@ -42,6 +42,7 @@ from qcomp.dialects.onnx.float_common import (
     ints_attr,
 )
 
+
 @irdl_op_definition
 class ReshapeOp(OnnxOp):
     """`reshaped = data` in the shape `shape` (0 copies data's size unless allowzero, -1 is

@@ -32,9 +32,9 @@ from xdsl.irdl import (
 )
 from xdsl.traits import NoMemoryEffect
 
+from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.onnx import float_shapes as fs
-from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
     Lowering,

@@ -26,7 +26,6 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.facts import own_lowering
-from qcomp.ir.errors import UnprefixedVerifyException
 from qcomp.dialects.quant.types import (
     AnyQuantizedType,
     CalibratedQuantizedType,
@@ -35,6 +34,7 @@ from qcomp.dialects.quant.types import (
     element_type,
     quantized_element,
 )
+from qcomp.ir.errors import UnprefixedVerifyException
 
 
 def _verify_tensor_quant(t: Attribute) -> None:

@@ -4,10 +4,9 @@ type facts they need. `qcomp.dialects.quant` builds the types from what this rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import math
 import re
+from collections.abc import Mapping
 
 import ml_dtypes
 from xdsl.dialects import builtin

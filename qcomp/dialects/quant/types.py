@@ -42,16 +42,15 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.ir.float_text import format_float
 from qcomp.dialects.quant.storage import (
     StorageAccessors,
     print_storage,
     storage_params,
 )
 from qcomp.dialects.quant.syntax import (
+    EXPRESSED_TYPES,
     MAX_STORAGE_BITS,
     QuantParseError,
-    EXPRESSED_TYPES,
     expressed_kind,
     expressed_limits,
     float_kind,
@@ -59,6 +58,7 @@ from qcomp.dialects.quant.syntax import (
     parse_quant_body,
     storage_parts,
 )
+from qcomp.ir.float_text import format_float
 from qcomp.quant.ranges import storage_range
 
 storage_type_range = storage_range

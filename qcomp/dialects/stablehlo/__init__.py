@@ -11,10 +11,21 @@ select_and_scatter), `sort`, `syntax` / `syntax_nn` (custom assembly), `format` 
 from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation
 
-from qcomp.dialects.stablehlo.attrs import STABLEHLO_ATTRS
 from qcomp.dialects.stablehlo import binary, elementwise
+from qcomp.dialects.stablehlo.attrs import STABLEHLO_ATTRS
 from qcomp.dialects.stablehlo.binary import *  # noqa: F403
+from qcomp.dialects.stablehlo.collectives import *  # noqa: F403
+from qcomp.dialects.stablehlo.collectives import COLLECTIVE_OPS
+from qcomp.dialects.stablehlo.complex import *  # noqa: F403
+from qcomp.dialects.stablehlo.complex import COMPLEX_OPS
+from qcomp.dialects.stablehlo.control import *  # noqa: F403
+from qcomp.dialects.stablehlo.control import CONTROL_OPS, CONTROL_TYPES
+from qcomp.dialects.stablehlo.dynamic import *  # noqa: F403
+from qcomp.dialects.stablehlo.dynamic import DYNAMIC_OPS
 from qcomp.dialects.stablehlo.elementwise import *  # noqa: F403
+from qcomp.dialects.stablehlo.linalg import *  # noqa: F403
+from qcomp.dialects.stablehlo.linalg import LINALG_OPS
+from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
 from qcomp.dialects.stablehlo.ops import *  # noqa: F403
 from qcomp.dialects.stablehlo.ops import (
     BatchNormInferenceOp,
@@ -36,23 +47,12 @@ from qcomp.dialects.stablehlo.ops import (
     TransposeOp,
 )
 from qcomp.dialects.stablehlo.reduce import ReduceOp, ReduceWindowOp
-from qcomp.dialects.stablehlo.control import *  # noqa: F403
-from qcomp.dialects.stablehlo.control import CONTROL_OPS, CONTROL_TYPES
 from qcomp.dialects.stablehlo.scatter import (
     ScatterDimensionNumbersAttr,
     ScatterOp,
     SelectAndScatterOp,
 )
 from qcomp.dialects.stablehlo.sort import SortOp
-from qcomp.dialects.stablehlo.dynamic import *  # noqa: F403
-from qcomp.dialects.stablehlo.dynamic import DYNAMIC_OPS
-from qcomp.dialects.stablehlo.complex import *  # noqa: F403
-from qcomp.dialects.stablehlo.complex import COMPLEX_OPS
-from qcomp.dialects.stablehlo.linalg import *  # noqa: F403
-from qcomp.dialects.stablehlo.linalg import LINALG_OPS
-from qcomp.dialects.stablehlo.collectives import *  # noqa: F403
-from qcomp.dialects.stablehlo.collectives import COLLECTIVE_OPS
-from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
 
 ELEMENTWISE_OPS = [
     cls for module in (elementwise, binary) for cls in vars(module).values()

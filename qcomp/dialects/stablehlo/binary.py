@@ -24,11 +24,11 @@ from xdsl.traits import Commutative, NoMemoryEffect
 from qcomp.dialects.facts import NO_QUANTIZATION, XLA_APPROXIMATION, UpstreamGeneric, dq_op_q
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.assembly import (
     SAME_OPERANDS_AND_RESULT_TYPE,
     SameOperandsAndResultType,
 )
-from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,

@@ -38,7 +38,7 @@ from qcomp.dialects.stablehlo.format import (
     print_operand_list,
     resolve,
 )
-from qcomp.dialects.stablehlo.kinds import ElementKinds, FP_Q, PRED, RANKED, type_text, verify_value_kinds
+from qcomp.dialects.stablehlo.kinds import FP_Q, PRED, RANKED, ElementKinds, type_text, verify_value_kinds
 from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
 from qcomp.dialects.stablehlo.verify_shapes import check_inferred, fail, shape, shapes_compatible
 

@@ -15,7 +15,6 @@ Quantization facts follow the spec: the ops that move elements are type-only.
 
 from __future__ import annotations
 
-
 from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseArrayBase, IntegerAttr
 from xdsl.irdl import (
     IRDLOperation,
@@ -31,7 +30,6 @@ from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.traits import NoMemoryEffect, Pure
 
 from qcomp.dialects.facts import NO_QUANTIZATION, UpstreamGeneric, own_lowering, type_only
-
 from qcomp.dialects.stablehlo import verify_dynamic as check
 from qcomp.dialects.stablehlo.assembly import FIELD_DIRECTIVES, FUNCTIONAL, FUNCTIONAL_TAIL
 from qcomp.dialects.stablehlo.attrs import (
@@ -44,9 +42,9 @@ from qcomp.dialects.stablehlo.kinds import (
     INT,
     ONE_D,
     RANKED,
-    ZERO_D,
     TENSOR,
     TENSOR_PA,
+    ZERO_D,
     ElementKinds,
 )
 

@@ -25,13 +25,13 @@ from xdsl.traits import NoMemoryEffect
 from qcomp.dialects.facts import NO_QUANTIZATION, XLA_APPROXIMATION, dq_op_q, own_lowering
 from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.stablehlo import syntax as syntax
+from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.assembly import (
     REDUCE_PRECISION,
     SAME_OPERANDS_AND_RESULT_TYPE,
     ExponentMantissa,
     SameOperandsAndResultType,
 )
-from qcomp.dialects.stablehlo import verify as check
 from qcomp.dialects.stablehlo.attrs import (
     ResultAccuracyAttr,
     ResultAccuracyMode,
@@ -49,7 +49,6 @@ from qcomp.dialects.stablehlo.kinds import (
     SINT_FP_COMPLEX_Q,
     ElementKinds,
 )
-
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-
 from xdsl.dialects.builtin import (
     BoolAttr,
     ComplexType,
@@ -43,8 +42,8 @@ from qcomp.dialects.facts import (
     type_only,
 )
 from qcomp.dialects.quant import element_type
-from qcomp.dialects.stablehlo.format import array_values, int_value
 from qcomp.dialects.stablehlo.assembly import FIELD_DIRECTIVES, FUNCTIONAL_TAIL, SAME_TYPE_TAIL
+from qcomp.dialects.stablehlo.format import array_values, int_value
 from qcomp.dialects.stablehlo.kinds import (
     FP_Q,
     INT,

@@ -56,10 +56,9 @@ from qcomp.dialects.facts import (
     type_only,
 )
 from qcomp.dialects.stablehlo import syntax as syntax
-from qcomp.dialects.stablehlo.assembly import FUNCTIONAL
 from qcomp.dialects.stablehlo import syntax_nn as syntax_nn
 from qcomp.dialects.stablehlo import verify as check
-from qcomp.dialects.stablehlo.working_memory import contraction_scratch, convolution_scratch
+from qcomp.dialects.stablehlo.assembly import FUNCTIONAL
 from qcomp.dialects.stablehlo.attrs import (
     ConvDimensionNumbersAttr,
     DotAlgorithmAttr,
@@ -67,7 +66,13 @@ from qcomp.dialects.stablehlo.attrs import (
     GatherDimensionNumbersAttr,
     PrecisionAttr,
 )
-
+from qcomp.dialects.stablehlo.format import (
+    array_values,
+    i64_array,
+    i64_attr,
+    int_value,
+    padding_values,
+)
 from qcomp.dialects.stablehlo.kinds import (
     FP_Q,
     INT,
@@ -82,13 +87,7 @@ from qcomp.dialects.stablehlo.kinds import (
     ZERO_D,
     ElementKinds,
 )
-from qcomp.dialects.stablehlo.format import (
-    array_values,
-    i64_array,
-    i64_attr,
-    int_value,
-    padding_values,
-)
+from qcomp.dialects.stablehlo.working_memory import contraction_scratch, convolution_scratch
 
 _Prec = ArrayAttr[PrecisionAttr]  # precision_config
 

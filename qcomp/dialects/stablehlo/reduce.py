@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, FunctionType, TensorType
+from xdsl.ir import Block, Region
 from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
@@ -30,15 +31,12 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import Commutative, RecursiveMemoryEffect
-from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import Commutative, RecursiveMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION, XLA_SUM_ORDER, type_only
 from qcomp.dialects.stablehlo import verify as check
-from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
-from qcomp.dialects.stablehlo.ops import ReturnOp
 from qcomp.dialects.stablehlo.format import (
     array_values,
     build_op,
@@ -50,7 +48,10 @@ from qcomp.dialects.stablehlo.format import (
     print_functional_type,
     resolve,
 )
+from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
+from qcomp.dialects.stablehlo.ops import ReturnOp
 from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
+
 
 def _compact_eligible(inner: Any) -> bool:
     """Upstream prints `applies <op>` for a commutative stablehlo op as the body."""

@@ -44,6 +44,7 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 
 from qcomp.dialects.facts import Quantization, QuantSemantics
+from qcomp.dialects.quant import element_type
 from qcomp.dialects.stablehlo.attrs import format_struct, int_tuple, ints, parse_struct
 from qcomp.dialects.stablehlo.format import array_values, padding_values
 from qcomp.dialects.stablehlo.kinds import (
@@ -54,14 +55,14 @@ from qcomp.dialects.stablehlo.kinds import (
     verify_value_kinds,
 )
 from qcomp.dialects.stablehlo.verify_regions import (
-    check_group_kinds,
-    types_text,
     check_dim_in_bounds,
     check_dims_distinct,
     check_dims_in_bounds,
     check_dims_sorted_unique,
+    check_group_kinds,
     check_reducer_shape,
     terminator_types,
+    types_text,
     window_output_shape,
 )
 from qcomp.dialects.stablehlo.verify_shapes import (
@@ -71,7 +72,6 @@ from qcomp.dialects.stablehlo.verify_shapes import (
     shape,
     shapes_compatible,
 )
-from qcomp.dialects.quant import element_type
 
 DQ_OP_Q = Quantization(QuantSemantics.DEQUANTIZE_OP_QUANTIZE)
 """Per-tensor quantized operands mean dequantize -> op -> quantize (upstream's

@@ -11,8 +11,8 @@ from typing import Any
 
 from xdsl.dialects.builtin import (
     FunctionType,
-    StringAttr,
     ShapedType,
+    StringAttr,
 )
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
@@ -25,12 +25,12 @@ from qcomp.dialects.stablehlo.attrs import (
     ComparisonTypeAttr,
 )
 from qcomp.dialects.stablehlo.format import (
-    parse_enum,
     array_values,
     build_op,
     fmt_list,
     i64_array,
     i64_attr,
+    parse_enum,
     parse_functional_type,
     parse_i64_list,
     parse_operand_list,

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import ComplexType, IntegerType, TensorType
 from xdsl.ir import Attribute
 
-from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.quant import UniformQuantizedType, element_type, quantized_element, storage_of
+from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
 from qcomp.dialects.stablehlo.verify_nn import (  # the verifiers of the other ops
     verify_batch_norm_inference,

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 
-from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.quant import element_type
+from qcomp.dialects.stablehlo import quant_verify as qv
 from qcomp.dialects.stablehlo.kinds import type_text, verify_value_kinds
 from qcomp.dialects.stablehlo.verify_shapes import (
     check_inferred,

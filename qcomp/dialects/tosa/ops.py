@@ -41,8 +41,8 @@ from xdsl.traits import Commutative, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.facts import NO_QUANTIZATION, own_lowering
-from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.dialects.stablehlo import kernels
 from qcomp.dialects.tosa.support import (
     DYN,
     FUNCTIONAL,

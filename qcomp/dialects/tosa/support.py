@@ -23,8 +23,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from qcomp.ir import QcompPrinter
 from qcomp.dialects.quant import UniformQuantizedType
+from qcomp.ir import QcompPrinter
 
 # -- types and shapes --------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo.undefined import op_name, quantization_of
 
+
 def _q(t: Attribute) -> UniformQuantizedType | None:
     return quantized_element(t)
 

@@ -46,10 +46,10 @@ from qcomp.dialects.quant import (
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
 from qcomp.ir.splat import is_splat_array
-from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.quant_to_math.emit import fixed_point_rescale, spec_dequantize, upstream_storage
 from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.utils.builder import Builder, element_of, is_dynamic, shape_of
+from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
 from qcomp.passes.utils.uniform_tensor import broadcast_params
 from qcomp.quant.accumulator import accumulator_multiplier
 from qcomp.quant.ranges import signed_view, storage_range

@@ -29,8 +29,8 @@ from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.passes.utils.builder import Builder, element_of, is_dynamic, shape_of
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.utils.uniform_tensor import dequantize_tensor, quantize_tensor
-from qcomp.quant.tflite import quantize_multipliers
 from qcomp.quant.stablehlo import merged_scale_and_zero_point
+from qcomp.quant.tflite import quantize_multipliers
 
 
 def upstream_storage(q: UniformQuantizedType) -> IntegerType:

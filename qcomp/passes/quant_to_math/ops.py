@@ -16,7 +16,6 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
-from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.ir.splat import splat_attr, splat_value
 from qcomp.passes.quant_to_math.dot import illegal
 from qcomp.passes.quant_to_math.emit import (
@@ -32,6 +31,7 @@ from qcomp.passes.quant_to_math.emit import (
 from qcomp.passes.quant_to_math.mode import RescaleMode
 from qcomp.passes.quant_to_math.tflite import lower_fc_requantize
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
+from qcomp.passes.utils.diagnostics import PassDiagnostic
 from qcomp.passes.utils.storage_boundaries import retype_block_args
 from qcomp.quant.ranges import signed_view
 

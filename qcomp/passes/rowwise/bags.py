@@ -26,7 +26,8 @@ from xdsl.rewriter import InsertPoint
 
 from qcomp.dialects import check as chk
 from qcomp.dialects import stablehlo as sh
-from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder, f32, i1, i32, i64, shape
+from qcomp.passes.rowwise.emit import RowwiseBuilder as Builder
+from qcomp.passes.rowwise.emit import f32, i1, i32, i64, shape
 from qcomp.passes.rowwise.formats import decode
 
 

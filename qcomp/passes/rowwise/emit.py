@@ -15,7 +15,6 @@ Every value is a statically shaped tensor; scalars are rank-0 constants broadcas
 
 from __future__ import annotations
 
-
 import numpy as np
 from xdsl.dialects.builtin import (
     IntegerType,

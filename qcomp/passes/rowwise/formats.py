@@ -9,6 +9,8 @@ from xdsl.ir import SSAValue
 
 from qcomp.passes.rowwise.emit import (
     RowwiseBuilder as Builder,
+)
+from qcomp.passes.rowwise.emit import (
     f16,
     f32,
     f64,
