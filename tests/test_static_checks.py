@@ -29,7 +29,9 @@ def test_ruff_finds_nothing():
 
 
 def test_pyright_finds_no_error():
-    proc = subprocess.run([_tool("pyright"), "--outputjson", "--pythonpath", sys.executable],
+    # --project: this checkout's [tool.pyright], whatever config lies above it
+    proc = subprocess.run([_tool("pyright"), "--outputjson", "--project", str(ROOT),
+                           "--pythonpath", sys.executable],
                           cwd=ROOT, capture_output=True, text=True, timeout=1800)
     report = json.loads(proc.stdout)
     errors = [f"{d['file']}:{d['range']['start']['line'] + 1}: {d['message']}"
