@@ -7,7 +7,8 @@
 2. `lower(module, semantics)`: a copy of the module lowered by the pipeline that
    matches the semantics (`spec` → `stablehlo-legalize-quant-to-math{rescale=float}`,
    `stablehlo` → `{rescale=stablehlo}`, then `canonicalize,cse`: what
-   `qcomp-opt -p stablehlo-lower-quant` does).
+   `qcomp-opt -p stablehlo-lower-quant` does), after `ONNX_LOWERING` when the module
+   has `onnx` ops; an `onnx` op left is a `RunError` at that op.
 3. `for_entry(lowered, name, semantics)`: one module per entry function, as XLA wants
    it: the entry renamed `@main`, every other function private and dropped unless
    `@main` calls it, and each check op removed, its operands returned as extra results
@@ -51,6 +52,10 @@ LOWERING = {
     "stablehlo": "stablehlo-legalize-quant-to-math{rescale=stablehlo},canonicalize,cse",
 }
 """The pipeline the xla backend lowers a program with, per `--semantics`."""
+
+ONNX_LOWERING = ("onnx-legalize-qdq-to-quant", "onnx-legalize-to-stablehlo")
+"""Run first on a program with `onnx` ops (an imported `.onnx` model): the documented
+pipeline's ONNX passes, then `LOWERING`."""
 
 _XLA_DIALECTS = frozenset({"builtin", "func", "stablehlo", "chlo", "check"})
 _WHY = {
@@ -96,6 +101,8 @@ def _unsupported_reason(op: Operation) -> str | None:
     if isinstance(op, UnregisteredOp):
         return f"XLA cannot run the unregistered op '{op.op_name.data}'"
     dialect = op.name.split(".", 1)[0]
+    if dialect == "onnx":
+        return None  # lowered first (`ONNX_LOWERING`); what stays is refused after `lower`
     if dialect not in _XLA_DIALECTS:
         why = _WHY.get(dialect, f"XLA has no '{dialect}' dialect")
         return f"the xla backend cannot run '{op.name}': {why}; run it with --backend numpy"
@@ -194,13 +201,23 @@ def lower(module: ModuleOp, semantics: str, ctx: Context | None = None) -> Modul
     copy = module.clone()
     copied = list(copy.walk())  # kept alive so that ids stay unique during the passes
     originals = dict(zip((id(op) for op in copied), module.walk()))
-    for p in lowering_passes(semantics):
+    passes = lowering_passes(semantics)
+    if any(op.dialect_name() == "onnx" for op in copied):
+        from qcomp.registry import PASSES
+
+        passes = [PASSES[name]()() for name in ONNX_LOWERING] + passes
+    for p in passes:
         try:
             p.apply(ctx, copy)
         except DiagnosticException as e:
             op = originals.get(id(getattr(e, "op", None)))
             msg = getattr(e, "message", None) or str(e).strip().splitlines()[0]
             raise RunError(f"{p.name} failed: {msg}", op) from None
+    left = next((op for op in copy.walk() if op.dialect_name() == "onnx"), None)
+    if left is not None:
+        raise RunError(f"the xla backend cannot run '{left.name}': {', '.join(ONNX_LOWERING)} "
+                       f"leave it (qcomp-opt prints their remark saying why); run it with "
+                       f"--backend numpy", originals.get(id(left))) from None
     return copy
 
 
