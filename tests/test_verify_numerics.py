@@ -157,3 +157,14 @@ def test_nan_payloads_are_compared_where_the_contract_fixes_them():
     assert k == 0 and what == ("result 0 at index [1]: nan (0x7fc00001) before, "
                                "nan (0x7fc00002) after (1 of 2 elements differ)")
     assert _compare(before, [before[0].copy()], 0, 0.0, nan_payloads=True) is None
+
+
+def test_batched_results_compare_block_by_block_only_under_a_batched_contract():
+    from qcomp.tools.verify_numerics import _compare
+
+    before = [np.array([[1, 2]], np.int32)]
+    same = [np.array([[1, 2], [1, 2], [1, 2]], np.int32)]
+    one_off = [np.array([[1, 2], [1, 3], [1, 2]], np.int32)]
+    assert _compare(before, same, 0, 0.0, batched=True) is None
+    assert _compare(before, one_off, 0, 0.0, batched=True) is not None
+    assert _compare(before, same, 0, 0.0) == ("result 0: shape (1, 2) before, (3, 2) after", 0)

@@ -68,6 +68,11 @@ class SetBatchSizePass(ModulePass):
     name = PASS
     n: int = 1
 
+    def numerics_contract(self) -> tuple[str, int, bool, bool]:
+        """For `qcomp-opt --verify-numerics`: bit for bit, each sample of the batch the
+        per-sample program's result (a sample repeated across the new batch)."""
+        return ("spec", 0, False, True)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.n < 1:
             raise PassDiagnostic(op, f"{PASS}: n must be at least 1, got {self.n}")

@@ -53,11 +53,15 @@ class Contract:
     semantics: str = "spec"
     storage_tolerance: int = 0
     nan_payloads: bool = False
+    batched: bool = False
+    """The pass grows the leading (batch) dimension from B to N = k * B: each of the k
+    blocks of a result must be the result of the per-sample program (`set-batch-size`)."""
 
 
 def contract_of(p: ModulePass) -> Contract:
-    """A pass states its contract as `numerics_contract() -> (semantics, tolerance)` or
-    `(semantics, tolerance, nan_payloads)`."""
+    """A pass states its contract as `numerics_contract() -> (semantics, tolerance)`,
+    `(semantics, tolerance, nan_payloads)` or `(semantics, tolerance, nan_payloads,
+    batched)`."""
     get = getattr(p, "numerics_contract", None)
     return Contract(*get()) if get is not None else Contract()
 
@@ -335,7 +339,8 @@ class NumericsValidator:
         message = None
         for name, runs in before.items():
             for i, (b, a) in enumerate(zip(runs, after.get(name, []))):
-                found = _compare(b, a, tol, tol * step, contract.nan_payloads)
+                found = _compare(b, a, tol, tol * step, contract.nan_payloads,
+                                 contract.batched)
                 if found is not None:
                     what, k = found
                     message = (f"--verify-numerics: pass '{p.name}' changed the results of "
@@ -370,10 +375,12 @@ class XlaCannotRun(Exception):
     """`--backend xla` met a program XLA cannot run (nothing falls back to NumPy)."""
 
 
-def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool = False
-             ) -> tuple[str, int | None] | None:
+def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool = False,
+             batched: bool = False) -> tuple[str, int | None] | None:
     """(what differs, the result index or None), or None when the results agree
-    (`nan_payloads`: NaNs of the same float type must have the same bits)."""
+    (`nan_payloads`: NaNs of the same float type must have the same bits; `batched`: a
+    result whose leading dimension is k times the one before is k blocks, each compared
+    with the result before)."""
     if isinstance(before, str):
         return None  # the interpreter could not run the program before: nothing to compare
     if isinstance(after, str):
@@ -382,8 +389,8 @@ def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool =
         return f"{len(before)} results before, {len(after)} after", None
     for k, (b, a) in enumerate(zip(before, after)):
         b, a = np.asarray(b), np.asarray(a)
-        if b.ndim and b.ndim == a.ndim and b.shape[1:] == a.shape[1:] and b.shape[0] \
-                and a.shape[0] > b.shape[0] and a.shape[0] % b.shape[0] == 0:
+        if batched and b.ndim and b.ndim == a.ndim and b.shape[1:] == a.shape[1:] \
+                and b.shape[0] and a.shape[0] > b.shape[0] and a.shape[0] % b.shape[0] == 0:
             b = np.concatenate([b] * (a.shape[0] // b.shape[0]))  # a batch of repeated samples
         if b.shape != a.shape:
             return f"result {k}: shape {b.shape} before, {a.shape} after", k
