@@ -19,6 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from markdown_table import print_header, print_row
+
 from tests.importers.onnx_zoo import measure, models
 
 COLS = ["model", "import", "lowered", "left", "run", "exact", "unit", "max_diff", "xla",
@@ -34,17 +36,12 @@ def main() -> None:
     paths = [p for p in models() if not args.models
              or any(p.stem.startswith(m) for m in args.models)]
     cols = [c for c in COLS if args.xla or not c.startswith("xla")]
-    print("| " + " | ".join(cols) + " |")
-    print("|" + "---|" * len(cols))
+    print_header(cols)
     for path in paths:
         row = measure(path, args.inputs, args.xla)
         if "exact" in row:
             row["exact"] = f"{row['exact']}/{row['inputs']}"
-        cells = []
-        for c in cols:
-            v = row.get(c, "")
-            cells.append(f"{v:.3g}" if isinstance(v, float) else str(v).replace("|", "/"))
-        print("| " + " | ".join(cells) + " |", flush=True)
+        print_row(row, cols)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@ tools/make_tflite_models.py) through qcomp and compare with LiteRT's reference k
 For each model: import and `--litert-verify-int8` (`qcomp-opt model.tflite
 --litert-verify-int8`), lower with `stablehlo-legalize-quant-to-math{rescale=fixed-point}`,
 run the lowered program in qcomp's interpreter (and on XLA with `--xla`) on N inputs —
-the all-minimum and all-maximum inputs of the input type, then seeded random ones — and
-compare every output with LiteRT's `BUILTIN_REF` resolver bit for bit. Prints one row per
+the all-minimum and all-maximum inputs of the input type (-3 and 3 for float), then
+seeded random ones — and compare every output with LiteRT's `BUILTIN_REF` resolver bit
+for bit. Prints one row per
 model: import / verify / lowered / exact inputs / max difference in output steps / time
 per input (qcomp NumPy, qcomp XLA, LiteRT reference, LiteRT default with XNNPACK).
 
@@ -27,6 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ZOO = ROOT / "tests" / "models" / "tflite"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from markdown_table import print_header, print_row  # noqa: E402
 
 
 def _opt(argv: list[str]) -> tuple[int, str]:
@@ -54,21 +57,6 @@ def _invoke(it, x: np.ndarray) -> list[np.ndarray]:
     it.set_tensor(it.get_input_details()[0]["index"], x)
     it.invoke()
     return [it.get_tensor(d["index"]).copy() for d in it.get_output_details()]
-
-
-def _inputs(detail: dict, n: int, seed: int) -> list[np.ndarray]:
-    dtype, shape = detail["dtype"], tuple(detail["shape"])
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        xs = [np.full(shape, info.min, dtype), np.full(shape, info.max, dtype)]
-        rng = np.random.default_rng(seed)
-        xs += [rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)
-               for _ in range(max(0, n - 2))]
-    else:
-        rng = np.random.default_rng(seed)
-        xs = [np.full(shape, -4.0, dtype), np.full(shape, 4.0, dtype)]
-        xs += [rng.standard_normal(shape).astype(dtype) for _ in range(max(0, n - 2))]
-    return xs[:n]
 
 
 def _steps(a: np.ndarray, b: np.ndarray, scale: float) -> float:
@@ -108,7 +96,9 @@ def measure(path: Path, n: int, xla: bool) -> dict:
         import qcomp
 
         compiled = qcomp.compile(module, backend="xla")
-    for x in _inputs(detail, n, seed=7):
+    from tests.importers.tflite_models import litert_inputs
+
+    for x in litert_inputs(detail, n, seed=7):
         t0 = time.perf_counter()
         want = _invoke(ref, x)
         t_ref.append(time.perf_counter() - t0)
@@ -147,15 +137,10 @@ def main() -> None:
     paths = [ZOO / f"{m}.tflite" for m in args.models] or sorted(ZOO.glob("*.tflite"))
     cols = ["model", "import", "verify", "lowered", "run", "inputs", "exact", "max_steps",
             "numpy_ms", "xla_ms", "ref_ms", "xnnpack_ms"]
-    print("| " + " | ".join(cols) + " |")
-    print("|" + "---|" * len(cols))
+    print_header(cols)
     for path in paths:
         row = measure(path, args.inputs, args.xla)
-        cells = []
-        for c in cols:
-            v = row.get(c, "")
-            cells.append(f"{v:.3g}" if isinstance(v, float) else str(v).replace("|", "/"))
-        print("| " + " | ".join(cells) + " |", flush=True)
+        print_row(row, cols)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ pytest.importorskip("ai_edge_litert")
 from qcomp.interpreter import run  # noqa: E402
 from qcomp.registry import parse_module  # noqa: E402
 from qcomp.tools.qcomp_opt import main as opt_main  # noqa: E402
+from tests.importers.tflite_models import litert_inputs, reference_model, run_litert  # noqa: E402
 
 ZOO = Path(__file__).resolve().parent.parent / "models" / "tflite"
 SUPPORTED = ["cnn", "cnn_float_io", "dscnn", "squeeze_excite", "mobilenet_v2",
@@ -39,30 +40,13 @@ def _opt(*argv: str) -> tuple[int, str, str]:
 
 
 def _reference(path: Path, x: np.ndarray) -> list[np.ndarray]:
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-
-    from tests.importers.tflite_models import reference_model
-
-    it = Interpreter(model_content=reference_model(path),
-                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    it.allocate_tensors()
-    it.set_tensor(it.get_input_details()[0]["index"], x)
-    it.invoke()
-    return [it.get_tensor(d["index"]).copy() for d in it.get_output_details()]
+    return run_litert(reference_model(path), [x])
 
 
 def _inputs(path: Path) -> list[np.ndarray]:
     from ai_edge_litert.interpreter import Interpreter
 
-    detail = Interpreter(model_path=str(path)).get_input_details()[0]
-    dtype, shape = detail["dtype"], tuple(detail["shape"])
-    rng = np.random.default_rng(5)
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return [np.full(shape, info.min, dtype), np.full(shape, info.max, dtype),
-                rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)]
-    return [np.full(shape, -3.0, dtype), np.full(shape, 3.0, dtype),
-            rng.standard_normal(shape).astype(dtype)]
+    return litert_inputs(Interpreter(model_path=str(path)).get_input_details()[0], 3, seed=5)
 
 
 def test_zoo_is_the_declared_one():

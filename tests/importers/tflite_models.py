@@ -95,6 +95,23 @@ def run_litert(model: bytes, inputs: list[np.ndarray], resolver: str = "BUILTIN_
     return [it.get_tensor(d["index"]).copy() for d in it.get_output_details()]
 
 
+
+def litert_inputs(detail: dict, n: int, seed: int) -> list[np.ndarray]:
+    """`n` inputs for a model input (`detail`: LiteRT's input details): the all-minimum
+    and all-maximum values of an integer type (-3 and 3 for a float one), then seeded
+    random ones."""
+    dtype, shape = detail["dtype"], tuple(detail["shape"])
+    rng = np.random.default_rng(seed)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        xs = [np.full(shape, info.min, dtype), np.full(shape, info.max, dtype)]
+        xs += [rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)
+               for _ in range(max(0, n - 2))]
+    else:
+        xs = [np.full(shape, -3.0, dtype), np.full(shape, 3.0, dtype)]
+        xs += [rng.standard_normal(shape).astype(dtype) for _ in range(max(0, n - 2))]
+    return xs[:n]
+
 REF_VERSIONS = {"TILE": 2}
 """Operators whose newest version LiteRT's BUILTIN_REF resolver does not register, with
 the newest it does: TensorFlow 2.21's converter writes TILE as version 3 (its int16
