@@ -101,9 +101,11 @@ def test_docs_block_runs(page: Path, index: int, kind: str, text: str, tmp_path,
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(text, f"{page.name} block {index}", "exec"), {"__name__": "__docs__"})
         return
-    # earlier blocks of the same page may write files later ones read
+    # an earlier block of the same page that writes (`-o`) a file this block reads
+    # runs first
+    reads = set(re.findall(r"(?<!-o )(/tmp/\S+)", text))
     for earlier_kind, earlier in _blocks(page)[:index]:
-        if earlier_kind == "sh" and "-o /tmp/" in earlier:
+        if earlier_kind == "sh" and reads & set(re.findall(r"-o (/tmp/\S+)", earlier)):
             _run_sh(earlier, tmp_path, check=False)
     _run_sh(text, tmp_path, check=True)
 
