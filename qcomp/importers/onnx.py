@@ -91,9 +91,19 @@ def import_bytes(raw: bytes) -> ModuleOp:
 
 def import_text(raw: bytes) -> str:
     """The printed module of a serialized model."""
+    return import_text_with_origins(raw)[0]
+
+
+def import_text_with_origins(raw: bytes) -> tuple[str, dict[int, str]]:
+    """The printed module of a serialized model and its line -> origin map (`node 'n'
+    (Conv)`, `initializer 'w'`: `qcomp.importers.origins`)."""
+    from qcomp.importers.origins import line_origins
     from qcomp.ir import print_module
 
-    return print_module(import_bytes(raw))
+    origins: dict = {}
+    module = import_model(load(raw), origins)
+    text = print_module(module)
+    return text, line_origins(module, text, origins)
 
 
 # -- types and constants ------------------------------------------------------------------
@@ -402,8 +412,9 @@ def _op_class(op_type: str, outputs: int = 1):
     return None
 
 
-def import_model(model) -> ModuleOp:
-    """The `onnx` dialect module of a ModelProto (see the module docstring)."""
+def import_model(model, origins: dict | None = None) -> ModuleOp:
+    """The `onnx` dialect module of a ModelProto (see the module docstring); `origins`,
+    when given, receives each op built -> the node or initializer it stands for."""
     g = model.graph
     opsets = {("" if o.domain == "ai.onnx" else o.domain): o.version for o in model.opset_import}
     if "" not in opsets and any(n.domain in STANDARD_DOMAINS for n in g.node):
@@ -430,7 +441,10 @@ def import_model(model) -> ModuleOp:
     values: dict[str, SSAValue] = {vi.name: a for vi, a in zip(graph_inputs, block.args)}
     b = Builder(InsertPoint.at_end(block))
     for t in g.initializer:
-        values[t.name] = b.insert(_constant(t, f"initializer '{t.name}'")).results[0]
+        const = b.insert(_constant(t, f"initializer '{t.name}'"))
+        values[t.name] = const.results[0]
+        if origins is not None:
+            origins[const] = f"initializer '{t.name}'"
     none: list[SSAValue] = []
 
     def no_value() -> SSAValue:
@@ -485,6 +499,8 @@ def import_model(model) -> ModuleOp:
                 attrs["onnx_node_name"] = StringAttr(node.name)
             op = CustomOp(operands, result_types, node.op_type, node.domain, attrs)
         b.insert(op)
+        if origins is not None:
+            origins[op] = label
         try:
             op.verify()
         except Exception as e:  # noqa: BLE001 - VerifyException from the op's verifier

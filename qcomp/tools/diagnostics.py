@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 
 
 class SourceFile:
-    """Text of one input with offset -> (line, column) lookup (both 1-based)."""
+    """Text of one input with offset -> (line, column) lookup (both 1-based).
+    `origins`: for the printed module of a model file, line -> the node it came from
+    (`node 'conv1' (Conv)`); its diagnostics name that, not the text's line and column."""
 
-    def __init__(self, name: str, text: str):
+    def __init__(self, name: str, text: str, origins: dict[int, str] | None = None):
         self.name = name
         self.text = text
+        self.origins = origins
         self._line_starts: list[int] | None = None
 
     @property
@@ -50,9 +53,15 @@ class Diagnostic:
 
 
 def render(source: SourceFile, diag: Diagnostic) -> str:
-    """MLIR's text for a diagnostic (and its notes), each with line and caret."""
+    """MLIR's text for a diagnostic (and its notes), each with line and caret; for a
+    model file's module (`source.origins`), `model.onnx: node 'n' (Conv): error: ...`
+    (`model.onnx: error: ...` at an op of no node)."""
     out = []
     for d in [diag, *diag.notes]:
+        if source.origins is not None:
+            where = None if d.offset is None else source.origins.get(source.line_col(d.offset)[0])
+            out.append(f"{source.name}: {where + ': ' if where else ''}{d.severity}: {d.message}\n")
+            continue
         if d.offset is None:
             out.append(f"loc(unknown): {d.severity}: {d.message}\n")
             continue

@@ -367,7 +367,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:
         return 1
-    name, text = source
+    name, text, origins = source
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
                    args.print_ir_after_all, args.print_ir_after_change, passes,
                    args.hex_limit, args.verify_numerics, args.backend, args.keep_ssa_names)
@@ -375,7 +375,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     outputs: list[str] = []
     failed = False
     for chunk in split_chunks(text, args.split_input_file):
-        source = SourceFile(name, chunk)
+        source = SourceFile(name, chunk, origins)
         out, diags = process_chunk(chunk, name, opts, timing, stderr)
         outputs.append(out + "\n" if out else "")  # mlir-opt: a blank line after each module
         if args.verify_diagnostics:

@@ -1,0 +1,98 @@
+"""Diagnostics about an imported `.onnx` model name the node, not a line and column of
+the MLIR text the importer printed (which the user never saw): `model.onnx: node 'q'
+(QuantizeLinear): remark: ...` from a pass, `... error: ...` from qcomp-run."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnx")
+from onnx import TensorProto as T  # noqa: E402
+from onnx import helper as h  # noqa: E402
+from onnx import numpy_helper as nh  # noqa: E402
+
+
+def _tool(main, argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, io.StringIO(""), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _write(tmp_path, nodes, inputs, outputs, inits, name="model.onnx"):
+    g = h.make_graph(nodes, "g", inputs, outputs, inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 21)])
+    m.ir_version = 10
+    path = tmp_path / name
+    path.write_bytes(m.SerializeToString())
+    return str(path)
+
+
+def _negative_scale(tmp_path, name="q"):
+    return _write(tmp_path, [h.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name=name)],
+                  [h.make_tensor_value_info("x", T.FLOAT, [2, 3])],
+                  [h.make_tensor_value_info("y", T.UINT8, [2, 3])],
+                  [nh.from_array(np.array(-0.5, np.float32), "s"),
+                   nh.from_array(np.array(3, np.uint8), "z")])
+
+
+def test_pass_remark_names_the_node(tmp_path):
+    from qcomp.tools.qcomp_opt import main
+
+    path = _negative_scale(tmp_path)
+    code, out, err = _tool(main, [path, "--onnx-legalize-qdq-to-quant"])
+    assert code == 0 and '"onnx.QuantizeLinear"' in out
+    assert err == (f"{path}: node 'q' (QuantizeLinear): remark: onnx-legalize-qdq-to-quant: "
+                   "'onnx.QuantizeLinear' stays: !quant.uniform needs positive finite scales\n")
+
+
+def test_unnamed_node_is_named_by_its_index(tmp_path):
+    from qcomp.tools.qcomp_opt import main
+
+    path = _negative_scale(tmp_path, name="")
+    code, _, err = _tool(main, [path, "--onnx-legalize-qdq-to-quant", "-o", str(tmp_path / "o")])
+    assert code == 0
+    assert err.startswith(f"{path}: node '#0' (QuantizeLinear): remark: ")
+
+
+def test_run_error_names_the_node(tmp_path):
+    from qcomp.tools.qcomp_run import main
+
+    path = _write(tmp_path, [h.make_node("Gather", ["d", "i"], ["y"], name="gather1", axis=0)],
+                  [h.make_tensor_value_info("i", T.INT64, [2])],
+                  [h.make_tensor_value_info("y", T.FLOAT, [2])],
+                  [nh.from_array(np.arange(3, dtype=np.float32), "d")])
+    code, _, err = _tool(main, [path, "--input=2xi64=5"])
+    assert code == 1
+    assert err == (f"{path}: node 'gather1' (Gather): error: onnx.Gather: an index is out "
+                   "of bounds [-3, 2]\n")
+
+
+def test_mlir_text_keeps_line_and_column(tmp_path):
+    """The same remark on the printed module, read as MLIR text: line:col and caret."""
+    from qcomp.importers.onnx import import_text
+    from qcomp.tools.qcomp_opt import main
+
+    mlir = tmp_path / "m.mlir"
+    mlir.write_text(import_text(open(_negative_scale(tmp_path), "rb").read()))
+    code, _, err = _tool(main, [str(mlir), "--onnx-legalize-qdq-to-quant"])
+    assert code == 0
+    assert err.startswith(f"{mlir}:5:10: remark: onnx-legalize-qdq-to-quant: ")
+
+
+def test_line_origins_cover_nodes_and_initializers():
+    from qcomp.importers.onnx import import_text_with_origins
+
+    g = h.make_graph([h.make_node("Relu", ["x"], ["r"], name="relu"),
+                      h.make_node("Add", ["r", "c"], ["y"])], "g",
+                     [h.make_tensor_value_info("x", T.FLOAT, [2])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [2])],
+                     [nh.from_array(np.ones(2, np.float32), "c")])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 21)])
+    text, origins = import_text_with_origins(m.SerializeToString())
+    lines = text.split("\n")
+    assert {lines[k - 1].split("=")[1].split("(")[0].split()[0]: v for k, v in origins.items()} == {
+        "onnx.Constant": "initializer 'c'", '"onnx.Relu"': "node 'relu' (Relu)",
+        '"onnx.Add"': "node '#1' (Add)"}
