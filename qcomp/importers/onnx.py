@@ -55,6 +55,7 @@ from qcomp.importers.onnx_checks import (
     check_names,
     check_order,
     inference_message,
+    isolated,
     node_label,
 )
 
@@ -201,8 +202,14 @@ _NODE_IN_MESSAGE = re.compile(r"\(op_type:([^,]*), node name: ([^)]*)\):\s*(.*)"
 def _infer(model, nodes_by_name):
     onnx = _onnx()
     strict = all(n.domain in STANDARD_DOMAINS for n in model.graph.node)
+
+    def infer(m):
+        return onnx.shape_inference.infer_shapes(m, check_type=True, strict_mode=strict)
+
     try:
-        return onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=strict)
+        return isolated(infer, model)  # an abort in onnx's C++ cannot take qcomp down
+    except OnnxImportError:
+        raise
     except Exception as e:  # noqa: BLE001 - onnx's InferenceError / ValidationError
         text = inference_message(e)
         m = _NODE_IN_MESSAGE.search(text)

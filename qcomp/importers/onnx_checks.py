@@ -13,9 +13,17 @@ values before they are made can abort the process. So, before it runs:
   `onnx.checker` states; onnx-mlir's importer relies on it too).
 
 Each problem is an `OnnxImportError` naming the node (`node 'n' (Relu): ...`).
+
+What the checks do not foresee cannot take qcomp down either: `isolated` runs shape
+inference in a forked child (where the OS allows), and a child killed by a signal
+(onnx's C++ `Assertion ... failed`, SIGABRT) is a diagnostic, not a crash.
 """
 
 from __future__ import annotations
+
+import faulthandler
+import os
+import signal
 
 
 class OnnxImportError(Exception):
@@ -85,3 +93,44 @@ def inference_message(e: Exception) -> str:
     if isinstance(e, UnicodeDecodeError) and isinstance(e.object, bytes):
         return e.object.decode("utf-8", "backslashreplace").strip()
     return str(e).strip()
+
+
+def isolated(infer, model):
+    """`infer(model)` (a ModelProto -> ModelProto function: ONNX's shape inference) run
+    in a forked child: its result, or a `RuntimeError` with the text of the exception it
+    raised; `OnnxImportError` when the child dies by a signal. In-process where there is
+    no `os.fork`."""
+    if not hasattr(os, "fork"):
+        return infer(model)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no Python cleanup, only the answer on the pipe
+        try:
+            os.close(read_end)
+            devnull = os.open(os.devnull, os.O_WRONLY)  # an abort's own text stays out
+            os.dup2(devnull, 2)                          # of qcomp's diagnostics
+            faulthandler.disable()
+            try:
+                answer = b"M" + infer(model).SerializeToString()
+            except Exception as e:  # noqa: BLE001 - sent to the parent as text
+                answer = b"E" + inference_message(e).encode("utf-8", "backslashreplace")
+            view = memoryview(answer)
+            while view:
+                view = view[os.write(write_end, view):]
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    chunks = []
+    with os.fdopen(read_end, "rb") as f:
+        while chunk := f.read(1 << 20):
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    answer = b"".join(chunks)
+    if os.WIFSIGNALED(status) or not answer:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+        name = signal.Signals(sig).name if sig in signal.valid_signals() else f"signal {sig}"
+        raise OnnxImportError(f"ONNX's shape inference crashed on this model ({name}); "
+                              "the model is malformed")
+    if answer[:1] == b"E":
+        raise RuntimeError(answer[1:].decode("utf-8", "backslashreplace"))
+    return type(model).FromString(answer[1:])

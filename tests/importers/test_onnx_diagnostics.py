@@ -96,3 +96,47 @@ def test_line_origins_cover_nodes_and_initializers():
     assert {lines[k - 1].split("=")[1].split("(")[0].split()[0]: v for k, v in origins.items()} == {
         "onnx.Constant": "initializer 'c'", '"onnx.Relu"': "node 'relu' (Relu)",
         '"onnx.Add"': "node '#1' (Add)"}
+
+
+# -- issue 29 item 24: ONNX's shape inference aborting ------------------------------------
+
+def _out_of_order(ir_version: int, opset: int):
+    g = h.make_graph([h.make_node("Neg", ["t"], ["y"], name="neg"),
+                      h.make_node("Relu", ["x"], ["t"], name="relu")], "g",
+                     [h.make_tensor_value_info("x", T.FLOAT, [2, 3])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [2, 3])])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = ir_version
+    return m
+
+
+@pytest.mark.parametrize("ir_version", [3, 4, 7, 11])
+@pytest.mark.parametrize("opset", [7, 13, 21])
+def test_nodes_out_of_order(tmp_path, ir_version, opset):
+    from qcomp.tools.qcomp_opt import main
+
+    path = tmp_path / "model.onnx"
+    path.write_bytes(_out_of_order(ir_version, opset).SerializeToString())
+    code, _, err = _tool(main, [str(path)])
+    assert (code, err) == (1, f"qcomp-opt: error: {path}: node 'neg' (Neg): input 't' is not "
+                              "defined before it (ONNX graphs list their nodes in topological "
+                              "order)\n")
+
+
+def test_shape_inference_abort_is_a_diagnostic(tmp_path, monkeypatch):
+    """Whatever makes onnx's C++ shape inference abort (`Assertion '__n < this->size()'
+    failed`, SIGABRT) kills a forked child, not qcomp."""
+    import os
+
+    import onnx
+
+    from qcomp.tools.qcomp_opt import main
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork: shape inference runs in-process")
+    monkeypatch.setattr(onnx.shape_inference, "infer_shapes", lambda *a, **k: os.abort())
+    path = _negative_scale(tmp_path)
+    code, out, err = _tool(main, [path])
+    assert (code, out) == (1, "")
+    assert err == (f"qcomp-opt: error: {path}: ONNX's shape inference crashed on this model "
+                   "(SIGABRT); the model is malformed\n")
