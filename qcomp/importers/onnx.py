@@ -50,6 +50,7 @@ from xdsl.irdl import VarOperandDef, VarResultDef
 
 from qcomp.dialects.onnx.core import SI64, ConstantOp, CustomOp, NoValueOp
 from qcomp.dialects.onnx.types import NAME_OF_DTYPE, mlir_type
+from qcomp.importers import onnx_contrib_types
 from qcomp.importers.onnx_checks import (
     OnnxImportError,
     check_names,
@@ -325,7 +326,8 @@ CONTRIB_TYPES = {(_MS, "MatMulNBits"): _matmul_nbits_type,
                  (_MS, "QLinearLeakyRelu"): _like_input(0),
                  (_MS, "QLinearSoftmax"): _like_input(0),
                  (_MS, "QLinearGlobalAveragePool"): _global_pool_type,
-                 (_MS, "QLinearConcat"): _concat_type, (_MS, "QGemm"): _qgemm_type}
+                 (_MS, "QLinearConcat"): _concat_type, (_MS, "QGemm"): _qgemm_type,
+                 **onnx_contrib_types.RULES}
 """Output types of contrib ops that ONNX's shape inference does not know (it leaves
 their outputs untyped, and everything computed from them), as onnxruntime's schemas
 (`contrib_defs.cc`, `quantization_defs.cc`) infer them; a rule returns None when its

@@ -9,6 +9,7 @@ the QDQ group it stands for (onnxruntime's QDQ format, what `quantize_static` wi
     com.microsoft QGemm(a, sa, za, b, sb, zb, C, sy, zy)
                                                  ->  Q(Gemm(DQ(a), DQ(b), DQ(C, sa * sb, 0)), sy, zy)
     com.microsoft QLinearSoftmax(x, sx, zx, sy, zy)  ->  Q(Softmax(DQ(x, sx, zx)), sy, zy)
+    com.microsoft QLinearAveragePool / ReduceMean / Where / LeakyRelu: onnx_qdq/unfuse_contrib.py
 
 (the float op is the one whose declared `QdqRole` fuses to the QLinear op).
 
@@ -30,8 +31,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     ModuleOp,
-    TensorType,
-    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -43,7 +42,7 @@ from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx import quantized as oz
 from qcomp.dialects.onnx.float_ops import GemmOp, MulOp, SoftmaxOp
 from qcomp.passes.onnx_legalize_qdq_to_quant import constant_values
-from qcomp.passes.onnx_qdq import groups
+from qcomp.passes.onnx_qdq import groups, unfuse_contrib
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-unfuse-qdq"
@@ -68,12 +67,7 @@ class _Emit:
         return self.add(oq.QuantizeLinearOp.create(operands=[y, scale, zp], result_types=[out]))
 
 
-def _float(t: Attribute, like: SSAValue) -> TensorType | UnrankedTensorType:
-    """`t`'s shape (or its unrankedness) with `like`'s float element type."""
-    et = like.type.element_type  # type: ignore[attr-defined]
-    if isinstance(t, UnrankedTensorType):
-        return UnrankedTensorType(et)
-    return TensorType(et, t.get_shape())  # type: ignore[attr-defined]
+_float = unfuse_contrib.float_type
 
 
 def _per_channel(scale: SSAValue) -> bool:
@@ -124,6 +118,9 @@ class UnfuseQDQ(RewritePattern):
             return
         if fn == "QLinearSoftmax":
             _unfuse_qlinear_softmax(b, op, rewriter)
+            return
+        if fn in unfuse_contrib.UNFUSE:
+            unfuse_contrib.UNFUSE[fn](b, op, rewriter)
             return
         target = groups.targets().get(fn)
         if target is None:

@@ -11,6 +11,7 @@
                     y = saturate(round_half_even(acc * (alpha * a_s * b_s / y_s)) + y_zp),
                     or float32 `acc * (alpha * a_s * b_s)` without y_scale
     com.microsoft QLinearSoftmax (opset >= 13): quantize(softmax(dequantize(x))) along axis
+    com.microsoft QLinearAveragePool / ReduceMean / Where: `qcomp.quant.onnx_contrib_quant`
     com.microsoft MatMulNBits: y = a @ dequantize(b)^T (+ bias), b packed `bits`-wide (low
                     bits first) in blocks of `block_size` along K,
                     w[n, k] = (q[n, k] - zp[n, g]) * scale[n, g] with g = g_idx[k] (default
@@ -29,6 +30,7 @@ import math
 
 import numpy as np
 
+from qcomp.quant import onnx_contrib_quant
 from qcomp.quant.onnx_cast import onnx_numpy_dtype
 from qcomp.quant.onnx_quant import INT_RANGES, dequantize_linear, quantize_linear
 
@@ -245,5 +247,5 @@ CONTRIB = {"QLinearAdd": qlinear_add, "QLinearMul": qlinear_mul,
            "QLinearSigmoid": qlinear_sigmoid, "QLinearLeakyRelu": qlinear_leaky_relu,
            "QLinearGlobalAveragePool": qlinear_global_average_pool,
            "QLinearConcat": qlinear_concat, "MatMulNBits": matmul_nbits, "QGemm": qgemm,
-           "QLinearSoftmax": qlinear_softmax}
+           "QLinearSoftmax": qlinear_softmax, **onnx_contrib_quant.CONTRIB}
 """The ops by ONNX op_type (standard domain) and com.microsoft function name."""

@@ -52,9 +52,9 @@ def test_a_chain_of_contrib_ops_is_typed():
 
 
 def test_an_unknown_contrib_op_is_unsupported():
-    nodes = [helper.make_node("QLinearAveragePool", ["x", "s", "z", "s", "z"], ["p"],
-                              name="pool", domain=MS, kernel_shape=[2]),
+    nodes = [helper.make_node("QuantizeWithOrder", ["x", "s"], ["p"], name="order",
+                              domain=MS, order_input=1, order_output=1),
              helper.make_node("QLinearSigmoid", ["p", "s", "z", "s", "z"], ["y"], domain=MS)]
     with pytest.raises(OnnxImportError) as e:
         import_model(_model(nodes, _qparams(), [1, 2, 4], [1, 2, 3]))
-    assert str(e.value) == "node 'pool' (QLinearAveragePool): unsupported op"
+    assert str(e.value) == "node 'order' (QuantizeWithOrder): unsupported op"

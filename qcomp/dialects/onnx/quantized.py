@@ -181,7 +181,7 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
     """A com.microsoft op's check, as onnxruntime's schema states it: `n_in` = (min,
     max) inputs, each (value, zero point) pair of operand indices of one element type
     (int8 / uint8), the `required` inputs present, each attribute of `attrs` (name:
-    (INT or FLOAT, required)) of its type; `triples_from`: the inputs from that index
+    (INT, FLOAT, STRING or INTS, required)) of its type; `triples_from`: the inputs from that index
     on are (value, scale, zero point) triples (QLinearConcat)."""
 
     def check(op) -> None:
@@ -202,6 +202,8 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
                     fail(f"'onnx.Custom' op {fn} requires attribute '{name}'")
                 continue
             got = next((k for c, k in _ATTR_KINDS.items() if isinstance(a, c)), "another kind")
+            if got == "a list" and all(isinstance(v, IntegerAttr) for v in a.data):
+                got = "INTS"
             if got != kind:
                 fail(f"'onnx.Custom' op {fn} attribute '{name}' must be {kind}, got {got}")
         for v, z in pairs:
@@ -230,6 +232,13 @@ CONTRIB_VERIFIERS.update({  # onnxruntime's com.microsoft schemas (version 1)
         "weight_prepacked": ("INT", False)}),
     "QGemm": _contrib((6, 9), ((0, 2), (3, 5)), required=(0, 1, 3, 4)),
     "QLinearSoftmax": _contrib((4, 5), ((0, 2),), required=(0, 1, 3)),
+    "QLinearAveragePool": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), attrs={
+        "kernel_shape": ("INTS", True), "strides": ("INTS", False), "pads": ("INTS", False),
+        "auto_pad": ("STRING", False), "ceil_mode": ("INT", False),
+        "count_include_pad": ("INT", False), "channels_last": ("INT", False)}),
+    "QLinearReduceMean": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), attrs={
+        "axes": ("INTS", True), "keepdims": ("INT", True)}),
+    "QLinearWhere": _contrib((9, 9), ((1, 3), (4, 6), (1, 8)), required=tuple(range(9))),
 })  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
 
 QUANTIZED_OPS: list[type[IRDLOperation]] = [
