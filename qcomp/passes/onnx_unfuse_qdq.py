@@ -119,11 +119,10 @@ class UnfuseQDQ(RewritePattern):
         if fn == "QLinearSoftmax":
             _unfuse_qlinear_softmax(b, op, rewriter)
             return
-        if fn in unfuse_contrib.UNFUSE:
-            unfuse_contrib.UNFUSE[fn](b, op, rewriter)
-            return
         target = groups.targets().get(fn)
-        if target is None:
+        if target is None:  # no float op declares it as its fused form
+            if fn in unfuse_contrib.UNFUSE:
+                unfuse_contrib.UNFUSE[fn](b, op, rewriter)
             return
         role, onnx_facts = core.qdq_role(target), core.facts(target)
         assert role is not None and onnx_facts is not None

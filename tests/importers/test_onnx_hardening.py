@@ -146,9 +146,11 @@ def _nbits(a: str, **attrs):
     (_nbits("a", K=h.make_tensor("k", T.INT64, [], [16])),
      "'onnx.Custom' op MatMulNBits attribute 'K' must be INT, got TENSOR"),
     (_nbits("a", bits=[4]), "'onnx.Custom' op MatMulNBits attribute 'bits' must be INT, "
-                            "got a list"),
+                            "got INTS"),
+    (_nbits("a", bits=[0.5]), "'onnx.Custom' op MatMulNBits attribute 'bits' must be INT, "
+                              "got a list"),
     (_nbits(""), "'onnx.Custom' op MatMulNBits: input #0 is required"),
-], ids=["K-tensor", "bits-list", "absent-A"])
+], ids=["K-tensor", "bits-list", "bits-floats", "absent-A"])
 def test_matmul_nbits_schema(tmp_path, raw, message):
     one_error(tmp_path, raw, f"node 'mm' (MatMulNBits): {message}",
               "--onnx-legalize-qdq-to-quant")

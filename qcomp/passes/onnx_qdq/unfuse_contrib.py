@@ -1,6 +1,6 @@
 """`onnx-unfuse-qdq` for onnxruntime's com.microsoft QLinearAveragePool,
-QLinearReduceMean, QLinearWhere and QLinearLeakyRelu (the pass's other ops unfuse by
-their float op's declared `QdqRole`):
+QLinearReduceMean, QLinearWhere and QLinearLeakyRelu, which no float op of qcomp's
+declares as its fused form (`QdqRole`; an op that does takes precedence):
 
     QLinearAveragePool(x, sx, zx, sy, zy)   ->  Q(AveragePool(DQ(x, sx, zx)), sy, zy)
     QLinearReduceMean(d, sd, zd, sr, zr)    ->  Q(ReduceMean(DQ(d, sd, zd)) {axes, keepdims}, sr, zr)
