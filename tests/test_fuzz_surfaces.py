@@ -1,7 +1,9 @@
 """Fuzz the surfaces issue 29 hardened, one family each (the style of
 test_fuzz_qcomp_opt.py): `.onnx` structure (nodes shuffled, dropped or duplicated,
 names made non-UTF-8, attributes of the wrong kind, inputs absent, ir_version and
-opsets changed, element types and shapes changed), qcomp-run's inputs (`--input`
+opsets changed, element types and shapes changed), the ONNX zoo's models
+(`tests/models/onnx/`: structural and byte mutants through `qcomp-opt model.onnx` with
+the README's pipeline, and `qcomp-run model.onnx --inputs x.npz`), qcomp-run's inputs (`--input`
 texts, `--args` texts, `.npy` / `.npz` bytes and headers) and `--backend xla`
 programs (calls, recursion, mutated tokens). Each mutant must end with a diagnostic
 or success: exit 0, 1 or 2 with no `internal error`, no traceback and no Python
@@ -26,7 +28,7 @@ PYTHON_WORDS = re.compile(
     r"(?<![\w-])(?:Key|Value|Type|Index|Attribute|Recursion|Memory|Overflow|ZeroDivision|"
     r"Unicode\w*|Assertion|Runtime|OS)Error\b|Exception")
 SEED = 20261127
-CI_MUTANTS = {"onnx": 40, "inputs": 60, "xla": 8}
+CI_MUTANTS = {"onnx": 40, "onnx_zoo": 12, "inputs": 60, "xla": 8}
 
 
 def _tool(main, argv: list[str]) -> tuple[int, str, str]:
@@ -175,6 +177,150 @@ def onnx_mutant(rng: random.Random, workdir: str, seeds) -> tuple[str, str | Non
     return "onnx", why
 
 
+# -- the ONNX zoo's models -----------------------------------------------------------------
+
+ZOO = os.path.join(os.path.dirname(__file__), "models", "onnx")
+LOWER = ["--onnx-legalize-qdq-to-quant", "--onnx-legalize-to-stablehlo",
+         "--stablehlo-legalize-quant-to-math"]
+"""The README's pipeline from an imported QDQ model to integer StableHLO."""
+
+
+def _zoo_seeds() -> list:
+    import onnx
+
+    return [onnx.load(os.path.join(ZOO, f)) for f in sorted(os.listdir(ZOO))
+            if f.endswith(".onnx")]
+
+
+def _mutate_zoo(model, rng: random.Random) -> bytes:
+    """A structural mutant of a zoo model (nodes dropped, swapped, renamed; attributes,
+    element types, initializer shapes and types, opsets changed) or a byte mutant."""
+    import onnx
+    from onnx import helper as h
+
+    m = onnx.ModelProto.FromString(model.SerializeToString())
+    g = m.graph
+    nodes = list(g.node)
+    kind = rng.choice(["drop", "swap", "attr", "attr", "elem", "init_dims", "init_type",
+                       "opset", "rename", "io", "bytes", "truncate", "generic"])
+    if kind == "generic":
+        return _mutate_onnx(m, rng)
+    if kind == "drop" and nodes:
+        del g.node[rng.randrange(len(nodes))]
+    elif kind == "swap" and len(nodes) > 1:
+        i, j = rng.randrange(len(nodes)), rng.randrange(len(nodes))
+        nodes[i], nodes[j] = nodes[j], nodes[i]
+        del g.node[:]
+        g.node.extend(nodes)
+    elif kind == "attr" and nodes:
+        n = rng.choice(nodes)
+        if n.attribute and rng.random() < 0.7:
+            a = rng.choice(list(n.attribute))
+            name = a.name
+            n.attribute.remove(a)
+        else:
+            name = rng.choice(["axis", "axes", "keepdims", "perm", "kernel_shape", "pads",
+                               "strides", "group", "alpha", "transB", "to", "epsilon", "K"])
+        if rng.random() < 0.85:
+            n.attribute.append(h.make_attribute(name, rng.choice(
+                [0, 1, -1, 2, 7, -9, 1 << 40, 0.0, -1.5, float("inf"), "x", "SAME_UPPER",
+                 [], [0], [1, 1], [-1, 5, 3], [0, 0, 0, 0], [2.5]])))
+    elif kind == "elem":
+        vis = [*g.input, *g.output, *g.value_info]
+        if vis:
+            rng.choice(vis).type.tensor_type.elem_type = rng.choice(
+                [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 16, 17, 21, 22, 40])
+    elif kind in ("init_dims", "init_type") and g.initializer:
+        t = rng.choice(list(g.initializer))
+        if kind == "init_dims":
+            dims = list(t.dims)
+            choice = rng.random()
+            if choice < 0.3 or not dims:
+                dims.append(rng.choice([1, 2, 0]))
+            elif choice < 0.6:
+                dims.pop(rng.randrange(len(dims)))
+            else:
+                dims[rng.randrange(len(dims))] = rng.choice([0, 1, 3, 1 << 33, -2])
+            del t.dims[:]
+            t.dims.extend(dims)
+        else:
+            t.data_type = rng.choice([1, 2, 3, 5, 6, 7, 9, 10, 11, 16, 21, 22, 0, 99])
+    elif kind == "opset":
+        o = rng.choice(list(m.opset_import))
+        o.version = rng.choice([1, 9, 10, 12, 13, 17, 19, 21, 23, 25, 0, 1000])
+        if rng.random() < 0.3:
+            m.ir_version = rng.choice([3, 4, 7, 8, 9, 10, 11, 12])
+    elif kind == "rename" and nodes:
+        n = rng.choice(nodes)
+        values = [*n.input, *n.output]
+        target = rng.choice(["name", "value", "value", "op_type", "domain"])
+        new = rng.choice(["", "x", "y", "dup", n.name, "a" * 300, "\u00e9t\u00e9"])
+        if target == "name":
+            n.name = new
+        elif target == "op_type":
+            n.op_type = rng.choice(["", "Relu", "Conv", "QLinearFoo", "MatMulNBits",
+                                    "DequantizeLinear", n.op_type.lower()])
+        elif target == "domain":
+            n.domain = rng.choice(["", "com.microsoft", "ai.onnx", "x.y"])
+        elif values:
+            old = rng.choice(values)
+            for field in (n.input, n.output):
+                for i, v in enumerate(field):
+                    if v == old:
+                        field[i] = new
+    elif kind == "io":
+        vis = rng.choice([g.input, g.output])
+        if len(vis) and rng.random() < 0.5:
+            del vis[rng.randrange(len(vis))]
+        else:
+            vis.append(h.make_tensor_value_info(rng.choice(["x", "y", "extra"]),
+                                                rng.choice([1, 2, 3]), rng.choice([[1], None])))
+    raw = m.SerializeToString()
+    if kind == "bytes":
+        raw = bytearray(raw)
+        for _ in range(rng.choice([1, 1, 2, 8])):
+            raw[rng.randrange(len(raw))] = rng.randrange(256)
+        raw = bytes(raw)
+    elif kind == "truncate":
+        raw = raw[:rng.randrange(len(raw))]
+    return raw
+
+
+def _zoo_inputs(model, workdir: str) -> str:
+    """An `.npz` of the (unmutated) model's graph inputs: ones of their types and shapes."""
+    from onnx import helper
+
+    inits = {t.name for t in model.graph.initializer}
+    arrays = {}
+    for vi in model.graph.input:
+        if vi.name in inits:
+            continue
+        tt = vi.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in tt.shape.dim]
+        arrays[vi.name] = np.ones(dims, helper.tensor_dtype_to_np_dtype(tt.elem_type))
+    path = os.path.join(workdir, "inputs.npz")
+    np.savez(path, **arrays)
+    return path
+
+
+def onnx_zoo_mutant(rng: random.Random, workdir: str, seeds) -> tuple[str, str | None]:
+    from qcomp.tools.qcomp_opt import main as opt_main
+    from qcomp.tools.qcomp_run import main as run_main
+
+    seed = rng.choice(seeds)
+    raw = _mutate_zoo(seed, rng)
+    path = os.path.join(workdir, "model.onnx")
+    with open(path, "wb") as f:
+        f.write(raw)
+    passes = rng.choice([[], LOWER, LOWER, ["--onnx-unfuse-qdq", *LOWER], ["--onnx-fuse-qdq"]])
+    code, _, err = _tool(opt_main, [path, *passes, "-o", os.path.join(workdir, "out.mlir")])
+    why = judge(code, err)
+    if why is None and code == 0 and rng.random() < 0.25:
+        code, _, err = _tool(run_main, [path, "--inputs", _zoo_inputs(seed, workdir)])
+        why = judge(code, err)
+    return "onnx_zoo", why
+
+
 # -- qcomp-run's inputs ------------------------------------------------------------------
 
 RUN_PROGRAM = ("func.func @main(%a: tensor<2x3xi8>, %b: tensor<2xbf16>) -> tensor<2x3xi8> {\n"
@@ -291,13 +437,14 @@ def xla_mutant(rng: random.Random, workdir: str, seeds=None) -> tuple[str, str |
     return "xla", judge(code, err)
 
 
-FAMILIES = {"onnx": onnx_mutant, "inputs": inputs_mutant, "xla": xla_mutant}
+FAMILIES = {"onnx": onnx_mutant, "onnx_zoo": onnx_zoo_mutant, "inputs": inputs_mutant,
+            "xla": xla_mutant}
 
 
 def run_family(family: str, count: int, seed: int = SEED) -> list[str]:
     """The failures among `count` mutants of `family` (empty: all ended in diagnostics)."""
     rng = random.Random(f"{seed}-{family}")
-    seeds = _onnx_seeds() if family == "onnx" else None
+    seeds = {"onnx": _onnx_seeds, "onnx_zoo": _zoo_seeds}.get(family, lambda: None)()
     failures = []
     with tempfile.TemporaryDirectory() as d:
         for i in range(count):
@@ -309,7 +456,7 @@ def run_family(family: str, count: int, seed: int = SEED) -> list[str]:
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_family_sample(family):
-    if family == "onnx":
+    if family in ("onnx", "onnx_zoo"):
         pytest.importorskip("onnx")
     if family == "xla":
         from qcomp.backends import xla

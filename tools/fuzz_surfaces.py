@@ -1,6 +1,8 @@
 """Run the fuzz families of tests/test_fuzz_surfaces.py whole and print the counts:
 
-    python tools/fuzz_surfaces.py                    # 10,000 mutants: onnx 4,000,
+    python tools/fuzz_surfaces.py                    # 20,000 mutants: onnx 4,000,
+                                                     # onnx_zoo 10,000 (the zoo's models
+                                                     # through the README's pipeline),
                                                      # inputs 5,000, xla 1,000
     python tools/fuzz_surfaces.py --scale 0.1        # a tenth of that
     python tools/fuzz_surfaces.py --family onnx --count 500
@@ -19,7 +21,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COUNTS = {"onnx": 4000, "inputs": 5000, "xla": 1000}
+COUNTS = {"onnx": 4000, "onnx_zoo": 10000, "inputs": 5000, "xla": 1000}
 BATCH = 250
 
 _CHILD = """
