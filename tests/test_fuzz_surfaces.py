@@ -224,7 +224,7 @@ def _mutate_zoo(model, rng: random.Random) -> bytes:
         if rng.random() < 0.85:
             n.attribute.append(h.make_attribute(name, rng.choice(
                 [0, 1, -1, 2, 7, -9, 1 << 40, 0.0, -1.5, float("inf"), "x", "SAME_UPPER",
-                 [], [0], [1, 1], [-1, 5, 3], [0, 0, 0, 0], [2.5]])))
+                 [0], [1, 1], [-1, 5, 3], [0, 0, 0, 0], [2.5]])))
     elif kind == "elem":
         vis = [*g.input, *g.output, *g.value_info]
         if vis:
