@@ -92,20 +92,18 @@ def import_bytes(raw: bytes) -> ModuleOp:
 
 
 def import_text(raw: bytes) -> str:
-    """The printed module of a serialized model."""
-    return import_text_with_origins(raw)[0]
+    """The printed module of a serialized model, each op built for a node or an
+    initializer located at it (`loc("node 'conv1' (Conv)")`, `loc("initializer 'w'")`),
+    so that diagnostics about it name the node, not a line of this text."""
+    from xdsl.dialects.builtin import NameLoc, NoneAttr
 
-
-def import_text_with_origins(raw: bytes) -> tuple[str, dict[int, str]]:
-    """The printed module of a serialized model and its line -> origin map (`node 'n'
-    (Conv)`, `initializer 'w'`: `qcomp.importers.origins`)."""
-    from qcomp.importers.origins import line_origins
     from qcomp.ir import print_module
 
     origins: dict = {}
     module = import_model(load(raw), origins)
-    text = print_module(module)
-    return text, line_origins(module, text, origins)
+    for op, where in origins.items():
+        op.location = NameLoc(StringAttr(where), NoneAttr())
+    return print_module(module, debuginfo=True)
 
 
 # -- types and constants ------------------------------------------------------------------

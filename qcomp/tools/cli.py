@@ -91,11 +91,10 @@ def op_offset(op, positions) -> int | None:
 
 
 def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO
-               ) -> tuple[str, str, dict[int, str] | None] | None:
-    """(name, text, origins) of the input file (`-`: stdin, named `<stdin>`); origins:
-    for a model file, line of the printed module -> the node it came from (None for
-    MLIR text); None after writing `prog: error: could not open input file ...` when it
-    cannot be read."""
+               ) -> tuple[str, str, bool] | None:
+    """(name, text, imported) of the input file (`-`: stdin, named `<stdin>`;
+    `imported`: the text is a model's import); None after writing `prog: error: could
+    not open input file ...` (or the importer's error) when it cannot be read."""
     try:
         if path == "-":
             # the bytes, decoded as a file is: stdin's own decoding and newline translation
@@ -111,39 +110,38 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO
         return None
     if isinstance(raw, bytes):
         imported = import_model(prog, name, raw, stderr)
+        if imported is None:
+            return None
         if imported is not False:
-            return imported
+            return *imported, True
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
     # universal newlines (a lone CR ends a line, and so a `//` comment, as in MLIR's
     # lexer); a leading byte-order mark is skipped, as MLIR does
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return name, text.removeprefix("\ufeff"), None
+    return name, text.removeprefix("\ufeff"), False
 
 
 def import_model(prog: str, name: str, raw: bytes, stderr: TextIO
-                 ) -> tuple[str, str, dict[int, str] | None] | Literal[False] | None:
-    """A model file as (name, MLIR text, origins): `.onnx` (by suffix or a ModelProto's
-    first byte) in the `onnx` dialect, with its line -> node map, `.tflite` (by suffix or
-    its `TFL3` identifier) as quantized StableHLO; None after writing `prog: error: name:
-    ...` when it cannot be imported; False when `raw` is not a model file (then it is read
-    as MLIR text)."""
+                 ) -> tuple[str, str] | Literal[False] | None:
+    """A model file as (name, MLIR text): `.onnx` (by suffix or a ModelProto's first
+    byte) in the `onnx` dialect, `.tflite` (by suffix or its `TFL3` identifier) as
+    quantized StableHLO; None after writing `prog: error: name: ...` when it cannot be
+    imported; False when `raw` is not a model file (then it is read as MLIR text)."""
     from qcomp.importers.formats import is_onnx, is_tflite
 
     # an importer (and the dialects it builds) is imported only for its own files
     if is_tflite(name, raw):
         from qcomp.importers import tflite
 
-        def read(raw):
-            return tflite.import_tflite(raw), None
-        failure = tflite.ImportFailure
+        read, failure = tflite.import_tflite, tflite.ImportFailure
     elif is_onnx(name, raw):
         from qcomp.importers import onnx
 
-        read, failure = onnx.import_text_with_origins, onnx.OnnxImportError
+        read, failure = onnx.import_text, onnx.OnnxImportError
     else:
         return False
     try:
-        return (name, *read(raw))
+        return name, read(raw)
     except failure as e:
         stderr.write(f"{prog}: error: {name}: {e}\n")
         return None

@@ -82,8 +82,8 @@ def test_mlir_text_keeps_line_and_column(tmp_path):
     assert err.startswith(f"{mlir}:5:10: remark: onnx-legalize-qdq-to-quant: ")
 
 
-def test_line_origins_cover_nodes_and_initializers():
-    from qcomp.importers.onnx import import_text_with_origins
+def test_imported_ops_are_located_at_their_nodes():
+    from qcomp.importers.onnx import import_text
 
     g = h.make_graph([h.make_node("Relu", ["x"], ["r"], name="relu"),
                       h.make_node("Add", ["r", "c"], ["y"])], "g",
@@ -91,11 +91,9 @@ def test_line_origins_cover_nodes_and_initializers():
                      [h.make_tensor_value_info("y", T.FLOAT, [2])],
                      [nh.from_array(np.ones(2, np.float32), "c")])
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 21)])
-    text, origins = import_text_with_origins(m.SerializeToString())
-    lines = text.split("\n")
-    assert {lines[k - 1].split("=")[1].split("(")[0].split()[0]: v for k, v in origins.items()} == {
-        "onnx.Constant": "initializer 'c'", '"onnx.Relu"': "node 'relu' (Relu)",
-        '"onnx.Add"': "node '#1' (Add)"}
+    text = import_text(m.SerializeToString())
+    locs = [line.split(" loc(")[1] for line in text.splitlines() if " loc(" in line]
+    assert locs == ['"initializer \'c\'")', '"node \'relu\' (Relu)")', '"node \'#1\' (Add)")']
 
 
 # -- issue 29 item 24: ONNX's shape inference aborting ------------------------------------
