@@ -92,7 +92,7 @@ def test_imported_ops_are_located_at_their_nodes():
                      [nh.from_array(np.ones(2, np.float32), "c")])
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 21)])
     text = import_text(m.SerializeToString())
-    locs = [line.split(" loc(")[1] for line in text.splitlines() if " loc(" in line]
+    locs = [line.split(" loc(")[-1] for line in text.splitlines() if ' loc("' in line]
     assert locs == ['"initializer \'c\'")', '"node \'relu\' (Relu)")', '"node \'#1\' (Add)")']
 
 

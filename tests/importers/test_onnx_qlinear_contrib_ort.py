@@ -1,7 +1,7 @@
 """onnxruntime's com.microsoft QLinearAveragePool, QLinearReduceMean, QLinearWhere and
 QLinearLeakyRelu (the QOperator ops onnxruntime's quantizer has for AveragePool, Where
-and LeakyRelu; QLinearReduceMean is in onnxruntime's schemas only): one-node models (`onnx.helper`) with hypothesis-drawn shapes, attributes,
-scales and zero points, imported with no type information for their output (as the
+and LeakyRelu; QLinearReduceMean is in onnxruntime's schemas only): one-node models
+(`onnx.helper`) with hypothesis-drawn shapes, attributes, scales and zero points, imported with no type information for their output (as the
 quantizer writes them), run by qcomp's interpreter and by onnxruntime's unoptimized CPU
 session; then `onnx-unfuse-qdq` and the QDQ pipeline lower them to StableHLO with no
 onnx op and no quant type left, within one output step of the direct result.
@@ -173,7 +173,7 @@ def test_qlinear_where(dtype, data, same_as_z, seed):
     (sx, zx), (sy, zy), (sz, zz) = data.draw(qparams(dtype, 3, 0.01, 0.2))
     if same_as_z:
         sx, zx = sz, zz  # onnxruntime copies X
-    et, npt, lo, hi = Q8[dtype]
+    et, _, lo, hi = Q8[dtype]
     dat = {"c": rng.integers(0, 2, shapes[0]).astype(bool), "x": _ints(rng, dtype, shapes[1]),
            "w": _ints(rng, dtype, shapes[2])}
     node = helper.make_node("QLinearWhere", ["c", "x", "sx", "zx", "w", "sy", "zy", "sz", "zz"],
