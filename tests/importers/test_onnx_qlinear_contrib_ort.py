@@ -268,3 +268,27 @@ def test_quantize_static_qoperator_writes_them(tmp_path):
         assert_bits(got, rt)
         low = _qcomp(qmodel, dat, lower=True)
         assert np.abs(low - got).max() <= step * 1.0001
+
+
+@pytest.mark.parametrize("node, message", [
+    (helper.make_node("QLinearWhere", ["x", "x", "s", "z", "x", "s", "z", "s", "z"], ["y"],
+                      domain=MS, name="w"),
+     "node 'w' (QLinearWhere): 'onnx.Custom' operand #0 must be a tensor of one of "
+     "tensor(bool), but got 'tensor<1x2x4x4xui8>'"),
+    (helper.make_node("QLinearReduceMean", ["x", "s", "z", "s", "z"], ["y"], domain=MS,
+                      name="r", axes=[1]),
+     "node 'r' (QLinearReduceMean): 'onnx.Custom' op QLinearReduceMean requires attribute "
+     "'keepdims'"),
+    (helper.make_node("QLinearAveragePool", ["x", "s", "z", "s", "z"], ["y"], domain=MS,
+                      name="p", kernel_shape=2),
+     "node 'p' (QLinearAveragePool): 'onnx.Custom' op QLinearAveragePool attribute "
+     "'kernel_shape' must be INTS, got INT"),
+], ids=["where-condition", "reduce-keepdims", "pool-kernel"])
+def test_schema_checks(node, message):
+    from qcomp.importers.onnx import OnnxImportError, import_model
+
+    dat = {"x": np.zeros((1, 2, 4, 4), np.uint8)}
+    with pytest.raises(OnnxImportError) as e:
+        import_model(_model([node], dat, {"s": np.float32(0.1), "z": np.uint8(3)},
+                            TensorProto.UINT8))
+    assert str(e.value) == message

@@ -240,7 +240,17 @@ CONTRIB_VERIFIERS.update({  # onnxruntime's com.microsoft schemas (version 1)
     "QLinearReduceMean": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), attrs={
         "axes": ("INTS", True), "keepdims": ("INT", True)}),
     "QLinearWhere": _contrib((9, 9), ((1, 3), (4, 6), (1, 8)), required=tuple(range(9))),
-})  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
+})
+
+
+def _where_condition(op) -> None:
+    """QLinearWhere's condition is bool (its type constraint B)."""
+    _where(op)
+    elements_in(op, op.inputs[0], "operand #0", ("bool",))
+
+
+_where = CONTRIB_VERIFIERS["QLinearWhere"]
+CONTRIB_VERIFIERS["QLinearWhere"] = _where_condition  # onnx.Custom's verifiers of onnxruntime's com.microsoft ops
 
 QUANTIZED_OPS: list[type[IRDLOperation]] = [
     MatMulIntegerOp, ConvIntegerOp, QLinearMatMulOp, QLinearConvOp]
