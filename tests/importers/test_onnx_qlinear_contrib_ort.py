@@ -1,8 +1,8 @@
 """onnxruntime's com.microsoft QLinearAveragePool, QLinearReduceMean, QLinearWhere and
 QLinearLeakyRelu (the QOperator ops onnxruntime's quantizer has for AveragePool, Where
 and LeakyRelu; QLinearReduceMean is in onnxruntime's schemas only): one-node models
-(`onnx.helper`) with hypothesis-drawn shapes, attributes, scales and zero points, imported with no type information for their output (as the
-quantizer writes them), run by qcomp's interpreter and by onnxruntime's unoptimized CPU
+(`onnx.helper`) with hypothesis-drawn shapes, attributes, scales and zero points,
+imported with no type information for their output (as the quantizer writes them), run by qcomp's interpreter and by onnxruntime's unoptimized CPU
 session; then `onnx-unfuse-qdq` and the QDQ pipeline lower them to StableHLO with no
 onnx op and no quant type left, within one output step of the direct result.
 
