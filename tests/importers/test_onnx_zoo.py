@@ -36,17 +36,6 @@ STATUS: dict[str, str] = {
     # attribute: an invalid model (its own warning says it "may not be a valid model")
     "gpt_block.nbits_qdq": "node 'reducemean5' (ReduceMean): attribute 'axes' is not in "
                            "ReduceMean-18",
-    # quantize_dynamic: runs, but the integer ops stay (no StableHLO lowering yet)
-    "gpt_block.dyn": "left: onnx.Cast onnx.DynamicQuantizeLinear onnx.MatMulInteger",
-    "bert_layer.dyn": "left: onnx.Cast onnx.DynamicQuantizeLinear onnx.MatMulInteger",
-    "cnn_bn.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear "
-                  "onnx.MatMulInteger",
-    "cnn_bn_raw.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear "
-                      "onnx.MatMulInteger",
-    "mlp.dyn": "left: onnx.Cast onnx.DynamicQuantizeLinear onnx.MatMulInteger",
-    "mobilenet_v2.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear",
-    "resnet_block.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear",
-    "squeeze_excite.dyn": "left: onnx.Cast onnx.ConvInteger onnx.DynamicQuantizeLinear",
 }
 SAMPLE = ("cnn_bn_raw.qdq_u8", "mlp.qop", "resnet_block.qop", "mobilenet_v2.qdq_s8",
           "squeeze_excite.qop", "bert_layer.qdq_s8", "gpt_block.qdq_u8", "mlp.dyn",
