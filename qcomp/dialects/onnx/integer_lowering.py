@@ -60,9 +60,8 @@ def dynamic_quantize_linear(b, op, out):
     dims = list(range(len(out)))
     lo = b.reduce(op.x, dims, sh.MinimumOp, 0)
     hi = b.reduce(op.x, dims, sh.MaximumOp, 0)
-    scale = b.op(sh.DivideOp, [b.op(sh.SubtractOp, [hi, lo], f, ()), b.splat(QMAX, f, ())],
-                 f, ())
     zero, one, top = b.splat(0, f, ()), b.splat(1, f, ()), b.splat(QMAX, f, ())
+    scale = b.op(sh.DivideOp, [b.op(sh.SubtractOp, [hi, lo], f, ()), top], f, ())
     degenerate = b.emit(sh.CompareOp(scale, zero, "EQ"))
     divisor = b.op(sh.SelectOp, [degenerate, one, scale], f, ())
     zpf = b.op(sh.SubtractOp, [zero, b.op(sh.DivideOp, [lo, divisor], f, ())], f, ())
