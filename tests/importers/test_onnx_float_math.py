@@ -227,3 +227,43 @@ def test_slice_with_negative_steps(case):
     assert "onnx.Slice" not in text and "stablehlo.reverse" in text
     (lowered,) = run(module, [x])
     assert np.array_equal(lowered.results[0], want)
+
+
+@pytest.mark.parametrize("outputs", [["y", "mean", "inv"], ["y", "", "inv"], ["y", "mean"]])
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_layer_normalization_mean_and_inv_std_dev(outputs, axis):
+    """LayerNormalization's optional Mean and InvStdDev outputs (an absent Mean before a
+    present InvStdDev is `none`), run as imported and lowered, against ONNX's reference
+    evaluator and onnxruntime (within TOLERANCE: sums in another order)."""
+    rng = np.random.default_rng(axis + len(outputs))
+    shape = (2, 3, 5)
+    x = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
+    a = axis % len(shape)
+    scale = rng.standard_normal(shape[a:]).astype(np.float32)
+    bias = rng.standard_normal(shape[a:]).astype(np.float32)
+    stat = [*shape[:a], *[1] * (len(shape) - a)]
+    node = helper.make_node("LayerNormalization", ["x", "scale", "bias"], outputs, axis=axis,
+                            epsilon=1e-3)
+    outs = [helper.make_tensor_value_info("y", F, shape)] + [
+        helper.make_tensor_value_info(o, F, stat) for o in outputs[1:] if o]
+    g = helper.make_graph([node], "ln", [helper.make_tensor_value_info("x", F, shape)], outs,
+                          [numpy_helper.from_array(scale, "scale"),
+                           numpy_helper.from_array(bias, "bias")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    rt = ort.InferenceSession(model.SerializeToString(), so,
+                              providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    ref = ReferenceEvaluator(model).run(None, {"x": x})
+    module = import_model(model)
+    (r,) = run(module, [x])
+    assert r.error is None, r.error
+    assert len(r.results) == len(rt) == len([o for o in outputs if o])
+    for got, want_ref, want_rt in zip(r.results, ref, rt, strict=True):
+        _close(got, want_ref, "LayerNormalization", "ReferenceEvaluator")
+        _close(got, want_rt, "LayerNormalization", "onnxruntime")
+    PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    assert [o.name for o in module.walk() if o.name.startswith("onnx.")] == []
+    (lowered,) = run(module, [x])
+    assert all(np.array_equal(p, q) for p, q in zip(lowered.results, r.results, strict=True))
