@@ -1,7 +1,10 @@
 """The StableHLO meaning of `quantize_dynamic`'s ops (DynamicQuantizeLinear,
 MatMulInteger, ConvInteger) and of Cast / CastLike: the builders their `Lowering` traits
 name (`qcomp.dialects.onnx.quantize`, `qcomp.dialects.onnx.quantized`), the same builder
-interface as `qcomp.dialects.onnx.to_stablehlo`'s.
+interface as `qcomp.dialects.onnx.to_stablehlo`'s. The interpreter runs these ops (as
+imported) with their own NumPy formulas (`qcomp.interpreter.onnx_functions`), and
+`tests/passes/test_onnx_integer_lowering.py` holds those, the lowered program,
+onnxruntime and ONNX's reference evaluator to the same bits.
 
 DynamicQuantizeLinear, in float32 throughout, as ONNX states it (uint8, qmin 0, qmax 255):
 
