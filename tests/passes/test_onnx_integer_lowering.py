@@ -277,3 +277,17 @@ def test_lowered_on_xla(op_type):
     for g, w in zip(got, want, strict=True):
         assert np.array_equal(np.asarray(g).view(np.uint8) if "float8" in str(g.dtype) else g,
                               np.asarray(w).view(np.uint8) if "float8" in str(w.dtype) else w)
+
+
+def test_dynamic_quantize_linear_of_zeros_on_xla():
+    """XLA gives the interpreter's bits for an input of zeros (scale 0, the divisions by
+    1) and for one with a negative zero."""
+    pytest.importorskip("jax")
+    x = np.zeros((2, 3), np.float32)
+    x[0, 1] = -0.0
+    model = _model("DynamicQuantizeLinear", [x], [(U8, x.shape), (F, ()), (U8, ())], 11)
+    on_numpy, _ = _lowered(model, [x])
+    on_xla, _ = _lowered(model, [x], backend="xla")
+    for g, w in zip(on_xla, on_numpy, strict=True):
+        _same(np.asarray(g), np.asarray(w))
+    assert float(on_xla[1]) == 0.0 and not on_xla[0].any() and int(on_xla[2]) == 0
