@@ -92,3 +92,25 @@ func.func @refusals(%a: tensor<4xi8>, %b: tensor<4xui8>, %w: tensor<4x4xui8>) ->
   %qr = "onnx.QuantizeLinear"(%r, %s2, %zu) : (tensor<16xf32>, tensor<f32>, tensor<ui8>) -> tensor<16xui8>
   return %qm, %g, %qmm, %qr, %qg : tensor<4xi8>, tensor<4xf32>, tensor<4xi8>, tensor<16xui8>, tensor<4xi8>
 }
+
+// -----
+
+// DequantizeLinear -> ArgMax (onnxruntime's DropDQ rule): the DequantizeLinear goes,
+// ArgMax runs on the stored integers. TopK, CumSum, InstanceNormalization have no rule:
+// their group stays, without a remark.
+
+// CHECK-LABEL: func.func @argmax_drops_dq
+// CHECK:         %[[A:.*]] = "onnx.ArgMax"(%arg0) <{axis = 1 : si64}> : (tensor<2x3xui8>) -> tensor<2x1xi64>
+// CHECK-NEXT:    "onnx.TopK"
+// CHECK-NEXT:    "onnx.QuantizeLinear"
+// CHECK-NEXT:    return %[[A]]
+func.func @argmax_drops_dq(%x: tensor<2x3xui8>) -> (tensor<2x1xi64>, tensor<2x1xui8>) {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<128> : tensor<ui8>
+  %k = onnx.Constant dense<[1]> : tensor<1xi64>
+  %d = "onnx.DequantizeLinear"(%x, %s, %z) : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %a = "onnx.ArgMax"(%d) {axis = 1 : si64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  %v, %i = "onnx.TopK"(%d, %k) : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<2x1xf32>, tensor<2x1xi64>)
+  %q = "onnx.QuantizeLinear"(%v, %s, %z) : (tensor<2x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x1xui8>
+  return %a, %q : tensor<2x1xi64>, tensor<2x1xui8>
+}
