@@ -250,6 +250,16 @@ class WhereOp(OnnxOp):
 
 # -- normalizations and ReduceMean --------------------------------------------------------------
 
+def per_channel(op, x_value, x_name: str, operands) -> None:
+    """Operands 1, 2, ... are 1-D with `x_value`'s dimension-1 size (its channels)."""
+    x = static_shape(x_value)
+    for i, v in enumerate(operands, 1):
+        s = static_shape(v)
+        if s is not None and x is not None and len(x) > 1 and (
+                len(s) != 1 or (s[0] >= 0 and x[1] >= 0 and s[0] != x[1])):
+            fail(f"'{op.name}' op operand #{i} must be 1-D with {x_name}'s {x[1]} channels")
+
+
 def _per_channel(b, v, out):
     return b.broadcast_in_dim(v, out, [1])
 
@@ -292,35 +302,35 @@ class BatchNormalizationOp(OnnxOp):
         if attr(self, "training_mode"):
             fail(f"'{self.name}' op training_mode = 1 is not supported")
         _same_element(self, [self.X, self.Y])
-        x = static_shape(self.X)
-        for i, v in enumerate((self.scale, self.B, self.input_mean, self.input_var), 1):
-            s = static_shape(v)
-            if s is not None and x is not None and len(x) > 1 and (
-                    len(s) != 1 or (s[0] >= 0 and x[1] >= 0 and s[0] != x[1])):
-                fail(f"'{self.name}' op operand #{i} must be 1-D with X's {x[1]} channels")
+        per_channel(self, self.X, "X", (self.scale, self.B, self.input_mean, self.input_var))
 
     def infer(self):
         return static_shape(self.X)
 
 
-def layer_norm(b, op, out):
-    """`D = X - mean(X)`, `Y = D / sqrt(mean(D^2) + epsilon) * Scale + B`, the means over
-    the dimensions from `axis` on."""
-    e = ts.element_of(op.Y)
-    a = fs.axis_in(attr(op, "axis"), len(out))
-    dims = list(range(a, len(out)))
-    kept = list(range(a))
-    n = float(np.prod(out[a:]))
+def normalized(b, x, out, dims: list[int], epsilon: float):
+    """`D = x - mean(x)`, `D / sqrt(mean(D^2) + epsilon)`, the means over `dims` (the
+    trailing dimensions), as reduce add, broadcast, divide by their element count."""
+    e = ts.element_of(x)
+    kept = [d for d in range(len(out)) if d not in dims]
+    n = float(np.prod([out[d] for d in dims]))
 
     def mean(v):
         s = b.broadcast_in_dim(b.reduce(v, dims, sh.AddOp, 0), out, kept)
         return b.op(sh.DivideOp, [s, b.splat(n, e, out)], e, out)
 
-    d = b.op(sh.SubtractOp, [op.X, mean(op.X)], e, out)
+    d = b.op(sh.SubtractOp, [x, mean(x)], e, out)
     var = mean(b.op(sh.MultiplyOp, [d, d], e, out))
-    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(attr(op, "epsilon"), e, out)], e, out)],
-               e, out)
-    y = b.op(sh.MultiplyOp, [b.op(sh.DivideOp, [d, std], e, out),
+    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(epsilon, e, out)], e, out)], e, out)
+    return b.op(sh.DivideOp, [d, std], e, out)
+
+
+def layer_norm(b, op, out):
+    """`Y = normalized(X) * Scale + B`, the means over the dimensions from `axis` on."""
+    e = ts.element_of(op.Y)
+    a = fs.axis_in(attr(op, "axis"), len(out))
+    y = b.op(sh.MultiplyOp, [normalized(b, op.X, out, list(range(a, len(out))),
+                                        attr(op, "epsilon")),
                              b.numpy_broadcast(op.Scale, out)], e, out)
     return y if is_none(op.B) else b.op(sh.AddOp, [y, b.numpy_broadcast(op.B, out)], e, out)
 

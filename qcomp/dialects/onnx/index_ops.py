@@ -4,7 +4,8 @@ its StableHLO lowering (which the interpreter runs too) and how onnxruntime's QD
 selectors treat it.
 
     TopK:       Values, Indices = the K largest (largest = 1) / smallest entries of X along
-                `axis`, in that order (sorted), equal entries lowest index first
+                `axis`, in that order, equal entries lowest index first (sorted = 0, where
+                ONNX leaves the order open, gives the same order)
     ArgMax:     reduced = the index of the largest entry along `axis` (equal entries: the
                 lowest index, the highest with select_last_index = 1), int64
     CumSum:     y[i] = x[0] + ... + x[i] along `axis` (exclusive: up to x[i - 1], 0 first;
@@ -60,6 +61,7 @@ from qcomp.dialects.onnx.float_common import (
     _shapes,
     const_ints,
 )
+from qcomp.dialects.onnx.float_math import normalized, per_channel
 from qcomp.dialects.onnx.float_ops import UnaryOp
 from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
@@ -358,21 +360,11 @@ class GatherElementsOp(OnnxOp):
 # -- InstanceNormalization ------------------------------------------------------------------
 
 def instance_norm(b, op, out):
-    """`D = x - mean(x)`, `y = D / sqrt(mean(D^2) + epsilon) * scale + B`, the means over
-    the spatial dimensions, scale and B along dimension 1."""
+    """`output = normalized(input) * scale + B` (`float_math.normalized`: the means over
+    the spatial dimensions), scale and B along dimension 1."""
     e = ts.element_of(op.output)
-    dims = list(range(2, len(out)))
-    count = float(np.prod(out[2:]))
-
-    def mean(v):
-        s = b.broadcast_in_dim(b.reduce(v, dims, sh.AddOp, 0), out, [0, 1])
-        return b.op(sh.DivideOp, [s, b.splat(count, e, out)], e, out)
-
-    d = b.op(sh.SubtractOp, [op.input, mean(op.input)], e, out)
-    var = mean(b.op(sh.MultiplyOp, [d, d], e, out))
-    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(attr(op, "epsilon"), e, out)], e, out)],
-               e, out)
-    y = b.op(sh.MultiplyOp, [b.op(sh.DivideOp, [d, std], e, out),
+    y = b.op(sh.MultiplyOp, [normalized(b, op.input, out, list(range(2, len(out))),
+                                        attr(op, "epsilon")),
                              b.broadcast_in_dim(op.scale, out, [1])], e, out)
     return b.op(sh.AddOp, [y, b.broadcast_in_dim(op.B, out, [1])], e, out)
 
@@ -399,11 +391,7 @@ class InstanceNormalizationOp(OnnxOp):
         x = static_shape(self.input)
         if x is not None and len(x) < 3:
             fail(f"'{self.name}' op input must have rank 3 or more, got {len(x)}")
-        for i, v in enumerate((self.scale, self.B), 1):
-            s = static_shape(v)
-            if s is not None and x is not None and len(x) > 1 and (
-                    len(s) != 1 or (s[0] >= 0 and x[1] >= 0 and s[0] != x[1])):
-                fail(f"'{self.name}' op operand #{i} must be 1-D with input's {x[1]} channels")
+        per_channel(self, self.input, "input", (self.scale, self.B))
 
     def infer(self):
         return static_shape(self.input)
