@@ -138,6 +138,8 @@ class Facts:
             form = "integers" if role.selector in ("drop", "drop_dq") else role.fused
         if form is None:
             return [UNDECLARED, *["no: no QOperator form declared"] * 4]
+        if form == "removed":
+            return ["removed after a quantized op (its output range clips)", *["n/a: no op"] * 4]
         return self._integers(op) if form == "integers" else self._qlinear(form)
 
     def dynamic(self, op: str) -> list[str]:

@@ -130,7 +130,8 @@ class QuantizerForms(OpTrait):
     besides its QDQ group, where its `QdqRole` does not tell:
 
     - `qoperator`: `quantize_static` in the QOperator format: the QLinear /
-      com.microsoft op it becomes, or `integers` (the op itself on the 8-bit tensor);
+      com.microsoft op it becomes, `integers` (the op itself on the 8-bit tensor) or
+      `removed` (Relu, Clip after a quantized op: its output's range does the clipping);
       None: what its QdqRole fuses to (`fused`, the op on integers for `drop` /
       `drop_dq`);
     - `dynamic`: `quantize_dynamic`: the op it becomes (`ConvInteger`) or `integers`;

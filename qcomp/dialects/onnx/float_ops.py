@@ -280,7 +280,7 @@ class ReluOp(UnaryOp):
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Relu", (1, 6, 13, 14), ("X",), ("Y",)),
-                        Lowering(ts.relu))
+                        Lowering(ts.relu), QuantizerForms(qoperator="removed"))
 
 
 @irdl_op_definition
@@ -333,7 +333,7 @@ class ClipOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Clip", (1, 6, 11, 12, 13), ("input", "min?", "max?"), ("output",)),
-        Lowering(ts.clip))
+        Lowering(ts.clip), QuantizerForms(qoperator="removed"))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", ARITH_T)
