@@ -2,6 +2,8 @@
 (`qcomp/dialects/onnx/index_ops.py`) against the oracles, over hypothesis-drawn shapes
 and attributes (`QCOMP_EXAMPLES` per test, a few in CI):
 
+- ONNX's own node tests of the six ops (43 with onnx 1.21): bit for bit, but for
+  InstanceNormalization's two (float32 rounding of the sums);
 - the float op: qcomp's interpreter against `onnx.reference.ReferenceEvaluator`
   (TopK, ArgMax, GatherElements, LeakyRelu bit for bit; CumSum and
   InstanceNormalization within float32 rounding: qcomp's reduce_window / reduce add in
@@ -137,6 +139,45 @@ def _bits_equal(a, b) -> bool:
 
 
 OPS = ["TopK", "ArgMax", "CumSum", "GatherElements", "InstanceNormalization", "LeakyRelu"]
+
+
+# -- ONNX's node tests ----------------------------------------------------------------------
+
+NODE_PREFIXES = ("test_top_k", "test_argmax_", "test_cumsum_", "test_gather_elements_",
+                 "test_instancenorm_", "test_leakyrelu")
+
+
+def _node_cases():
+    """The six ops' cases: their modules of `onnx.backend.test.case.node`, imported
+    alone (each export records its cases as it is defined; `collect_testcases` would
+    build every op's)."""
+    import importlib
+
+    from onnx.backend.test.case import node
+
+    for m in ("argmax", "cumsum", "gatherelements", "instancenorm", "leakyrelu", "topk"):
+        importlib.import_module(f"onnx.backend.test.case.node.{m}")
+    return [c for c in node._NodeTestCases if c.name.startswith(NODE_PREFIXES)]
+
+
+NODE_CASES = _node_cases()
+
+
+def test_the_node_tests_are_all_there():
+    assert len(NODE_CASES) >= 43, len(NODE_CASES)
+
+
+@pytest.mark.parametrize("case", NODE_CASES, ids=lambda c: c.name)
+def test_onnx_node_test(case):
+    from tests.importers.onnx_oracle import as_array, mismatch, run_qcomp
+
+    for inputs, outputs in case.data_sets:
+        got = run_qcomp(case.model, inputs)
+        for g, w in zip(got, outputs, strict=True):
+            if case.name.startswith("test_instancenorm_"):
+                np.testing.assert_allclose(g, as_array(w), rtol=1e-5, atol=1e-6)
+            else:
+                assert mismatch(g, w) is None, mismatch(g, w)
 
 
 # -- the float op ---------------------------------------------------------------------------
