@@ -12,9 +12,10 @@ and attributes (`QCOMP_EXAMPLES` per test, a few in CI):
 - the model `quantize_static` writes in the QDQ and the QOperator formats (ArgMax on the
   8-bit tensor, com.microsoft QLinearLeakyRelu; the QDQ-only ops stay float in the
   QOperator format), run by qcomp as imported, after `onnx-fuse-qdq`, and lowered to
-  StableHLO integer math, against onnxruntime's unoptimized session: equal, or within one
-  output step for CumSum and InstanceNormalization (their float sums round differently
-  before the QuantizeLinear).
+  StableHLO integer math, against onnxruntime's unoptimized session (the fused QDQ model
+  also against its optimized one, which fuses as onnxruntime's QDQ transformers do):
+  equal, or within one output step for CumSum and InstanceNormalization (their float
+  sums round differently before the QuantizeLinear).
 """
 
 from __future__ import annotations
@@ -227,10 +228,10 @@ def _quantize(model, shape, fmt, tmp_path, seed) -> onnx.ModelProto:
     return onnx.load(dst)
 
 
-def _ort(model, x) -> list[np.ndarray]:
+def _ort(model, x, level=None) -> list[np.ndarray]:
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.graph_optimization_level = level or ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     s = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
     return s.run(None, {model.graph.input[0].name: x})
 
@@ -292,6 +293,9 @@ def test_quantize_static_against_onnxruntime(op, fmt, data, tmp_path_factory):
         assert "onnx.DequantizeLinear" not in str(fused)
     if fmt == "qdq" and op == "LeakyRelu":
         assert '"QLinearLeakyRelu"' in str(fused)
+    if fmt == "qdq":  # as onnxruntime's own QDQ transformers fuse it
+        optimized = _ort(qmodel, x, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        _close(op, _run(fused, x), optimized, step, fmt)
     lowered = _apply(module, LOWER)
     assert not [o.name for o in lowered.walk() if o.name.startswith("onnx.")]
     _close(op, _run(lowered, x), want, step, fmt)
