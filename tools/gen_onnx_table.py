@@ -109,8 +109,9 @@ class Facts:
     def _qlinear(self, name: str) -> list[str]:
         written = name if name in self.ops else f"com.microsoft {name}"
         imported, ran = self.imports(name), self.runs(name)
-        if name in self.unfusable:
-            target = self.core.facts(self._target(name)).op_type
+        cls = self._target(name) if name in self.unfusable else None
+        if cls is not None:
+            target = self.core.facts(cls).op_type
             lowered = self.lowers(target)
             legalize = (f"{YES}: unfused, then {target}'s" if lowered == YES
                         else f"no: {target}: {lowered.removeprefix('no: ')}")
@@ -125,8 +126,9 @@ class Facts:
         cls = groups.targets().get(name)
         if cls is not None:
             return cls
-        return next(c for c in self.ops.values()
-                    if (f := self.core.quantizer_forms(c)) is not None and f.qoperator == name)
+        return next((c for c in self.ops.values()
+                     if (f := self.core.quantizer_forms(c)) is not None and f.qoperator == name),
+                    None)
 
     def qoperator(self, op: str) -> list[str]:
         cls = self.ops.get(op)
@@ -152,9 +154,10 @@ class Facts:
             return [UNDECLARED, *["no: no dynamic form declared"] * 4]
         if form == "integers":
             return self._integers(op)
-        written = form if form in self.ops else f"com.microsoft {form}"
-        return [written, self.imports(form), self.runs(form), self.lowers(form),
-                "n/a: no QDQ group"]
+        if form in self.ops:
+            return [form, self.imports(form), self.runs(form), self.lowers(form),
+                    "n/a: no QDQ group"]
+        return [*self._qlinear(form)[:4], "n/a: no QDQ group"]  # a com.microsoft op
 
 
 def registries() -> dict[str, set[str]]:
