@@ -63,12 +63,11 @@ from qcomp.dialects.onnx.float_common import (
 )
 from qcomp.dialects.onnx.float_math import normalized, per_channel
 from qcomp.dialects.onnx.float_ops import UnaryOp
+from qcomp.dialects.onnx.float_slices import _slice
 from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
 
 INDEX_T = ("int32", "int64")
-TOPK_T = (*ARITH_T,)
-ARGMAX_T = ARITH_T
 CUMSUM_T = ("uint32", "uint64", "int32", "int64", "float16", "float", "double", "bfloat16")
 
 
@@ -81,16 +80,13 @@ def _iota(b, e, shape, dim: int):
 
 
 def _slice_axis(b, x, axis: int, start: int, stop: int):
+    """`x[start:stop]` along `axis` (`x` itself when that is all of it)."""
     shape = ts.shape_of(x)
     lo = [start if d == axis else 0 for d in range(len(shape))]
     hi = [stop if d == axis else n for d, n in enumerate(shape)]
     if lo == [0] * len(shape) and hi == list(shape):
         return x
-    out = tuple(h - l for l, h in zip(lo, hi))
-    return b.emit(sh.SliceOp.create(
-        operands=[x], result_types=[TensorType(ts.element_of(x), out)],
-        properties={"start_indices": i64_array(lo), "limit_indices": i64_array(hi),
-                    "strides": i64_array([1] * len(shape))}))
+    return _slice(b, x, lo, hi, [1] * len(shape), ts.element_of(x))
 
 
 def _k(op) -> int:
@@ -146,7 +142,7 @@ class TopKOp(OnnxOp):
         Lowering(top_k, check=top_k_bounds, constants=(1,)), QdqRole("keep"))
 
     def check(self) -> None:
-        elements_in(self, self.X, "operand #0", TOPK_T)
+        elements_in(self, self.X, "operand #0", ARITH_T)
         elements_in(self, self.K, "operand #1", ("int64",))
         elements_in(self, self.Indices, "result #1", ("int64",))
         for a in ("largest", "sorted"):
@@ -160,10 +156,7 @@ class TopKOp(OnnxOp):
         x = static_shape(self.X)
         if x is None:
             return None
-        try:
-            axis = fs.axis_in(attr(self, "axis"), len(x))
-        except fs.ShapeError:
-            raise
+        axis = fs.axis_in(attr(self, "axis"), len(x))
         k = const_ints(self.K)
         if k is None or len(k) != 1:
             return None
@@ -217,7 +210,7 @@ class ArgMaxOp(OnnxOp):
         Lowering(arg_max), QdqRole("drop_dq", data_inputs=(0,)))
 
     def check(self) -> None:
-        elements_in(self, self.data, "operand #0", ARGMAX_T)
+        elements_in(self, self.data, "operand #0", ARITH_T)
         elements_in(self, self.reduced, "result #0", ("int64",))
         verify_int_attr(self, "keepdims", (0, 1))
         verify_int_attr(self, "select_last_index", (0, 1))
