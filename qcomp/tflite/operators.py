@@ -11,6 +11,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     data_movement,
     elementwise,
     pooling,
+    rectifiers,
     reductions,
     shapes,
     spec_rules,

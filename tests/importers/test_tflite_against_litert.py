@@ -24,10 +24,11 @@ from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPas
 from qcomp.registry import make_context, parse_module  # noqa: E402
 from tests.importers.litert_cases import CASES as CASES_18  # noqa: E402
 from tests.importers.litert_cases import OPS  # noqa: E402
+from tests.importers.litert_cases_int8 import CASES as INT8  # noqa: E402
 from tests.importers.litert_cases_more import CASES as MORE  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
 
-CASES = {**CASES_18, **MORE}
+CASES = {**CASES_18, **MORE, **INT8}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
