@@ -15,6 +15,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     reductions,
     shapes,
     spec_rules,
+    splits,
     upsampling,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator

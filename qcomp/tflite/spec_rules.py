@@ -20,8 +20,6 @@ declare(Operator(
     "SPACE_TO_DEPTH", (), ("SpaceToDepth",), output="same",
     how="composite \"tfl.space_to_depth\"; as reshape/transpose chains each op is "
         "checked as RESHAPE / TRANSPOSE, with the same rule"))
-declare(Operator("GATHER", (sh.GatherOp,), ("Gather",), **_SAME,
-                 how="gather (operand 0; the indices are integers)"))
 declare(Operator(
     "BATCH_TO_SPACE_ND", (), (), output="same",
     how="composite \"tfl.batch_to_space_nd\"; as reshape/transpose/slice chains each "

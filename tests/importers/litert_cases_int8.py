@@ -48,7 +48,90 @@ def prelu(rng):
     return _finish(m, OPS.PRELU, [x, a], [y], None, 0, feeds)
 
 
+def _shape(rng, rank: int, hi: int = 4) -> list[int]:
+    return [int(rng.integers(1, hi + 1)) for _ in range(rank)]
+
+
+def split(rng):
+    m = Model()
+    shape = _shape(rng, 3)
+    axis = int(rng.integers(-3, 3))
+    k = int(rng.choice([d for d in range(1, 4) if shape[axis % 3] * d <= 8]))
+    shape[axis % 3] *= k
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    at = m.tensor([], np.int32, data=np.array(axis, np.int32))
+    piece = [d // k if i == axis % 3 else d for i, d in enumerate(shape)]
+    ys = [m.tensor(piece, scale=s, zero_point=z) for _ in range(k)]
+    o = schema.SplitOptionsT()
+    o.numSplits = k
+    m.inputs, m.outputs = [x], ys
+    return _finish(m, OPS.SPLIT, [at, x], ys, o, OPTS.SplitOptions, [_i8(rng, shape)])
+
+
+def split_v(rng):
+    m = Model()
+    shape = _shape(rng, 3)
+    axis = int(rng.integers(-3, 3))
+    a = axis % 3
+    sizes = [int(v) for v in rng.integers(0, 4, int(rng.integers(1, 4)))]
+    if sum(sizes) == 0:
+        sizes[0] = 1
+    shape[a] = sum(sizes)
+    given = list(sizes)
+    if rng.integers(0, 2):
+        given[int(rng.integers(0, len(given)))] = -1
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    st = m.tensor([len(given)], np.int32, data=np.array(given, np.int32))
+    at = m.tensor([], np.int32, data=np.array(axis, np.int32))
+    ys = [m.tensor([n if i == a else d for i, d in enumerate(shape)], scale=s, zero_point=z)
+          for n in sizes]
+    o = schema.SplitVOptionsT()
+    o.numSplits = len(sizes)
+    m.inputs, m.outputs = [x], ys
+    return _finish(m, OPS.SPLIT_V, [x, st, at], ys, o, OPTS.SplitVOptions,
+                   [_i8(rng, shape)])
+
+
+def unpack(rng):
+    m = Model()
+    shape = _shape(rng, 3)
+    axis = int(rng.integers(-3, 3))
+    a = axis % 3
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    ys = [m.tensor([d for i, d in enumerate(shape) if i != a], scale=s, zero_point=z)
+          for _ in range(shape[a])]
+    o = schema.UnpackOptionsT()
+    o.num, o.axis = shape[a], axis
+    m.inputs, m.outputs = [x], ys
+    return _finish(m, OPS.UNPACK, [x], ys, o, OPTS.UnpackOptions, [_i8(rng, shape)])
+
+
+def gather(rng):
+    """Any axis, indices of rank 0..2 (int32 or int64, an input or a constant)."""
+    m = Model()
+    shape = _shape(rng, 3)
+    axis = int(rng.integers(-3, 3))
+    a = axis % 3
+    ishape = _shape(rng, int(rng.integers(0, 3)), 3)
+    dtype = np.int32 if rng.integers(0, 2) else np.int64
+    idx = rng.integers(0, shape[a], ishape).astype(dtype)
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    constant = bool(rng.integers(0, 2))
+    it = m.tensor(ishape, dtype, data=idx if constant else None)
+    y = m.tensor([*shape[:a], *ishape, *shape[a + 1:]], scale=s, zero_point=z)
+    o = schema.GatherOptionsT()
+    o.axis = axis
+    m.inputs, m.outputs = ([x] if constant else [x, it]), [y]
+    feeds = [_i8(rng, shape)] + ([] if constant else [idx])
+    return _finish(m, OPS.GATHER, [x, it], [y], o, OPTS.GatherOptions, feeds)
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
+    "SPLIT": split, "SPLIT_V": split_v, "UNPACK": unpack, "GATHER": gather,
 }
