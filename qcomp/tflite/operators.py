@@ -12,6 +12,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     elementwise,
     pooling,
     rectifiers,
+    reducers,
     reductions,
     shapes,
     spec_rules,

@@ -28,14 +28,10 @@ declare(Operator(
     "SPACE_TO_BATCH_ND", (), (), output="same",
     how="composite \"tfl.space_to_batch_nd\"; as pad/reshape/transpose chains each "
         "op is checked with the same rule"))
-declare(Operator("SUM", (sh.ReduceOp,), ("ReduceSum",), int16=True,
-                 how="reduce with an add body"))
 declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
     how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))
-declare(Operator("ARG_MAX", (), ("ArgMax",), output="none",
-                 how="composite \"tfl.arg_max\" only"))
 declare(Operator("LESS", (sh.CompareOp,), ("Less",), **_NONE, how="compare LT"))
 declare(Operator("PADV2", (sh.PadOp,), ("Pad",), **_SAME,
                  how="pad: the same rule as PAD, reported as PAD"))

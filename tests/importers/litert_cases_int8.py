@@ -130,8 +130,58 @@ def gather(rng):
     return _finish(m, OPS.GATHER, [x, it], [y], o, OPTS.GatherOptions, feeds)
 
 
+def _reducer(op, same_params: bool):
+    """Random distinct axes (negative ones too), keep_dims or not; SUM with the input's
+    parameters or others. (Repeated axes: LiteRT 2.3's reference
+    SUM then writes zeros.)"""
+    def build(rng):
+        m = Model()
+        shape = _shape(rng, 3)
+        red_axes = rng.choice(3, int(rng.integers(1, 4)), replace=False)
+        axes = [int(a) - 3 * int(rng.integers(0, 2)) for a in red_axes]
+        keep = bool(rng.integers(0, 2))
+        red = {a % 3 for a in axes}
+        s, z = _scale(rng, 1e-3, 1.0), _zp(rng)
+        x = m.tensor(shape, scale=s, zero_point=z)
+        at = m.tensor([len(axes)], np.int32, data=np.array(axes, np.int32))
+        out = [1 if i in red else d for i, d in enumerate(shape)] if keep else \
+            [d for i, d in enumerate(shape) if i not in red]
+        same = same_params or rng.integers(0, 3) == 0
+        n = int(np.prod([shape[a] for a in red]))
+        y = (m.tensor(out, scale=s, zero_point=z) if same else
+             m.tensor(out, scale=_out_scale(rng, s * n), zero_point=_zp(rng)))
+        o = schema.ReducerOptionsT()
+        o.keepDims = keep
+        m.inputs, m.outputs = [x], [y]
+        return _finish(m, op, [x, at], [y], o, OPTS.ReducerOptions, [_i8(rng, shape)])
+    return build
+
+
+def _arg(op, opts_cls, opts_type):
+    """Random axis; int32 or int64 indices; few distinct values, so ties are common."""
+    def build(rng):
+        m = Model()
+        shape = _shape(rng, 3)
+        axis = int(rng.integers(-3, 3))
+        x = m.tensor(shape, scale=_scale(rng), zero_point=_zp(rng))
+        at = m.tensor([1], np.int32, data=np.array([axis], np.int32))
+        dtype = np.int32 if rng.integers(0, 2) else np.int64
+        y = m.tensor([d for i, d in enumerate(shape) if i != axis % 3], dtype)
+        o = opts_cls()
+        o.outputType = schema.TensorType.INT32 if dtype == np.int32 else schema.TensorType.INT64
+        m.inputs, m.outputs = [x], [y]
+        feed = rng.integers(-128, 128, shape) if rng.integers(0, 2) else \
+            rng.integers(-2, 2, shape)
+        return _finish(m, op, [x, at], [y], o, opts_type, [feed.astype(np.int8)])
+    return build
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
     "SPLIT": split, "SPLIT_V": split_v, "UNPACK": unpack, "GATHER": gather,
+    "SUM": _reducer(OPS.SUM, False), "REDUCE_MAX": _reducer(OPS.REDUCE_MAX, True),
+    "REDUCE_MIN": _reducer(OPS.REDUCE_MIN, True),
+    "ARG_MAX": _arg(OPS.ARG_MAX, schema.ArgMaxOptionsT, OPTS.ArgMaxOptions),
+    "ARG_MIN": _arg(OPS.ARG_MIN, schema.ArgMinOptionsT, OPTS.ArgMinOptions),
 }
