@@ -7,6 +7,7 @@ from __future__ import annotations
 from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     activations,
     arithmetic,
+    comparisons,
     contractions,
     data_movement,
     elementwise,

@@ -32,16 +32,8 @@ declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
     how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))
-declare(Operator("LESS", (sh.CompareOp,), ("Less",), **_NONE, how="compare LT"))
 declare(Operator("PADV2", (sh.PadOp,), ("Pad",), **_SAME,
                  how="pad: the same rule as PAD, reported as PAD"))
-declare(Operator("GREATER", (sh.CompareOp,), ("Greater",), **_NONE, how="compare GT"))
-declare(Operator("GREATER_EQUAL", (sh.CompareOp,), ("GreaterOrEqual",), **_NONE,
-                 how="compare GE"))
-declare(Operator("LESS_EQUAL", (sh.CompareOp,), ("LessOrEqual",), **_NONE,
-                 how="compare LE"))
-declare(Operator("EQUAL", (sh.CompareOp,), ("Equal",), **_NONE, how="compare EQ"))
-declare(Operator("NOT_EQUAL", (sh.CompareOp,), (), **_NONE, how="compare NE"))
 # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly
 declare(Operator(
     "BROADCAST (implicit)", (sh.BroadcastInDimOp,), ("Expand",), **_SAME, spec=False,

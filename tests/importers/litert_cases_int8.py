@@ -176,6 +176,55 @@ def _arg(op, opts_cls, opts_type):
     return build
 
 
+def _comparison(op):
+    """Two int8 inputs (scales below 1, as the kernel requires), one broadcast or not,
+    often equal parameters and values so equality happens."""
+    def build(rng):
+        m = Model()
+        shape = [2, 3, 4]
+        b_shape = shape if rng.integers(0, 2) else [int(rng.choice([1, 4]))]
+        s1, z1 = _scale(rng, 1e-3, 0.9), _zp(rng)
+        same = rng.integers(0, 2) == 0
+        s2, z2 = (s1, z1) if same else (_scale(rng, 1e-3, 0.9), _zp(rng))
+        a = m.tensor(shape, scale=s1, zero_point=z1)
+        b = m.tensor(b_shape, scale=s2, zero_point=z2)
+        y = m.tensor(shape, np.bool_)
+        m.inputs, m.outputs = [a, b], [y]
+        fa = rng.integers(-3, 3, shape) if same else _i8(rng, shape)
+        fb = rng.integers(-3, 3, b_shape) if same else _i8(rng, b_shape)
+        return _finish(m, op, [a, b], [y], None, 0, [fa.astype(np.int8), fb.astype(np.int8)])
+    return build
+
+
+def _select(v2: bool):
+    """SELECT: the condition the inputs' shape or their first dimension; SELECT_V2: all
+    three broadcast."""
+    def build(rng):
+        m = Model()
+        shape = [2, 3, 4]
+        if v2:
+            c_shape, x_shape, y_shape = ([int(rng.choice([1, d])) for d in shape]
+                                         for _ in range(3))
+            x_shape[0] = 2
+        else:
+            c_shape, x_shape, y_shape = (shape if rng.integers(0, 2) else [2]), shape, shape
+        s, z = _scale(rng), _zp(rng)
+        c = m.tensor(c_shape, np.bool_)
+        x = m.tensor(x_shape, scale=s, zero_point=z)
+        y = m.tensor(y_shape, scale=s, zero_point=z)
+        out_shape = list(np.broadcast_shapes(c_shape, x_shape, y_shape)) if v2 else shape
+        o = m.tensor(out_shape, scale=s, zero_point=z)
+        m.inputs, m.outputs = [c, x, y], [o]
+        feeds = [rng.integers(0, 2, c_shape).astype(np.bool_), _i8(rng, x_shape),
+                 _i8(rng, y_shape)]
+        if v2:
+            return _finish(m, OPS.SELECT_V2, [c, x, y], [o], schema.SelectV2OptionsT(),
+                           OPTS.SelectV2Options, feeds)
+        return _finish(m, OPS.SELECT, [c, x, y], [o], schema.SelectOptionsT(),
+                       OPTS.SelectOptions, feeds)
+    return build
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
@@ -184,4 +233,7 @@ CASES = {
     "REDUCE_MIN": _reducer(OPS.REDUCE_MIN, True),
     "ARG_MAX": _arg(OPS.ARG_MAX, schema.ArgMaxOptionsT, OPTS.ArgMaxOptions),
     "ARG_MIN": _arg(OPS.ARG_MIN, schema.ArgMinOptionsT, OPTS.ArgMinOptions),
+    **{name: _comparison(getattr(OPS, name)) for name in
+       ("EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL")},
+    "SELECT": _select(False), "SELECT_V2": _select(True),
 }
