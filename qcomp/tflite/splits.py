@@ -105,19 +105,27 @@ def gather(ctx: OpContext) -> list[SSAValue]:
         raise ctx.fail(f"{params.label} must have rank >= 1")
     axis = _axis(ctx, ctx.option("axis", 0), r)
     same_params(ctx, params, out)
-    ri = len(indices.shape)
     shape = [*params.shape[:axis], *indices.shape, *params.shape[axis + 1:]]
     check_output_shape(ctx, out, shape)
     if indices.data is not None and (np.any(indices.data < 0)
                                      or np.any(indices.data >= params.shape[axis])):
         raise ctx.fail(f"{indices.label} holds an index outside [0, {params.shape[axis]})")
     idx = reshape(ctx, ctx.value(indices), indices, indices.shape, [*indices.shape, 1])
+    return [take(ctx, ctx.value(params), params.shape, axis, idx, indices.shape,
+                 out.type())]
+
+
+def take(ctx: OpContext, v: SSAValue, shape, axis: int, idx: SSAValue, idx_shape,
+         result) -> SSAValue:
+    """`stablehlo.gather` of `v` (of `shape`) along `axis` at `idx` (of `idx_shape` + [1]):
+    result[p..., i..., s...] = v[p..., idx[i...], s...]."""
+    ri, r = len(idx_shape), len(shape)
     dn = GatherDimensionNumbersAttr.get(
-        offset_dims=[*range(axis), *range(axis + ri, len(shape))],
+        offset_dims=[*range(axis), *range(axis + ri, r - 1 + ri)],
         collapsed_slice_dims=[axis], start_index_map=[axis], index_vector_dim=ri)
-    sizes = [1 if i == axis else d for i, d in enumerate(params.shape)]
-    return [op(ctx, sh.GatherOp, [ctx.value(params), idx], out.type(),
-               dimension_numbers=dn, slice_sizes=i64_array(sizes))]
+    sizes = [1 if i == axis else d for i, d in enumerate(shape)]
+    return op(ctx, sh.GatherOp, [v, idx], result, dimension_numbers=dn,
+              slice_sizes=i64_array(sizes))
 
 
 _SAME = {"output": "same", "int16": True}
@@ -144,4 +152,4 @@ declare(Operator(
     inputs=(Operand("params"), Operand("indices", INDICES)), build=gather))
 
 
-__all__ = ["gather", "split", "split_v", "unpack"]
+__all__ = ["gather", "split", "split_v", "take", "unpack"]

@@ -225,6 +225,90 @@ def _select(v2: bool):
     return build
 
 
+def resize_nearest_neighbor(rng):
+    """Up- and downsampling, align_corners or half_pixel_centers or neither."""
+    m = Model()
+    h, w, c = int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 3))
+    oh, ow = int(rng.integers(1, 11)), int(rng.integers(1, 11))
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor([1, h, w, c], scale=s, zero_point=z)
+    size = m.tensor([2], np.int32, data=np.array([oh, ow], np.int32))
+    y = m.tensor([1, oh, ow, c], scale=s, zero_point=z)
+    o = schema.ResizeNearestNeighborOptionsT()
+    mode = int(rng.integers(0, 4))
+    o.alignCorners, o.halfPixelCenters = mode in (1, 3), mode in (2, 3)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.RESIZE_NEAREST_NEIGHBOR, [x, size], [y], o,
+                   OPTS.ResizeNearestNeighborOptions, [_i8(rng, (1, h, w, c))])
+
+
+def _depth_space(to_space: bool):
+    def build(rng):
+        m = Model()
+        bs = int(rng.integers(1, 4))
+        n, h, w, c = (int(rng.integers(1, 3)), int(rng.integers(1, 4)),
+                      int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+        small, big = [n, h, w, bs * bs * c], [n, h * bs, w * bs, c]
+        shape, out = (small, big) if to_space else (big, small)
+        s, z = _scale(rng), _zp(rng)
+        x = m.tensor(shape, scale=s, zero_point=z)
+        y = m.tensor(out, scale=s, zero_point=z)
+        o = schema.DepthToSpaceOptionsT() if to_space else schema.SpaceToDepthOptionsT()
+        o.blockSize = bs
+        m.inputs, m.outputs = [x], [y]
+        if to_space:
+            return _finish(m, OPS.DEPTH_TO_SPACE, [x], [y], o, OPTS.DepthToSpaceOptions,
+                           [_i8(rng, shape)])
+        return _finish(m, OPS.SPACE_TO_DEPTH, [x], [y], o, OPTS.SpaceToDepthOptions,
+                       [_i8(rng, shape)])
+    return build
+
+
+def _batch_space(to_space: bool):
+    """4-D NHWC inputs, blocks 1..3, crops / paddings 0..2 per side."""
+    def build(rng):
+        m = Model()
+        block = [int(rng.integers(1, 4)) for _ in range(2)]
+        n, c = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+        t = [int(rng.integers(1, 4)) for _ in range(2)]
+        pads = np.array([[int(rng.integers(0, min(3, ti * b))) for _ in range(2)]
+                         for ti, b in zip(t, block)])
+        for k in range(2):  # keep each padded extent positive
+            while pads[k].sum() >= t[k] * block[k]:
+                pads[k, 1] -= 1
+        s, z = _scale(rng), _zp(rng)
+        bt = m.tensor([2], np.int32, data=np.array(block, np.int32))
+        pt = m.tensor([2, 2], np.int32, data=pads.astype(np.int32))
+        space = [n, *[int(ti * b - p.sum()) for ti, b, p in zip(t, block, pads)], c]
+        batch = [n * block[0] * block[1], *t, c]
+        shape, out = (batch, space) if to_space else (space, batch)
+        x = m.tensor(shape, scale=s, zero_point=z)
+        y = m.tensor(out, scale=s, zero_point=z)
+        m.inputs, m.outputs = [x], [y]
+        if to_space:
+            return _finish(m, OPS.BATCH_TO_SPACE_ND, [x, bt, pt], [y],
+                           schema.BatchToSpaceNDOptionsT(), OPTS.BatchToSpaceNDOptions,
+                           [_i8(rng, shape)])
+        return _finish(m, OPS.SPACE_TO_BATCH_ND, [x, bt, pt], [y],
+                       schema.SpaceToBatchNDOptionsT(), OPTS.SpaceToBatchNDOptions,
+                       [_i8(rng, shape)])
+    return build
+
+
+def padv2(rng):
+    m = Model()
+    shape = _shape(rng, 3)
+    p = rng.integers(0, 3, (3, 2))
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    pt = m.tensor([3, 2], np.int32, data=p.astype(np.int32))
+    v = m.tensor([], scale=s, zero_point=z, data=np.array(_zp(rng), np.int8))
+    y = m.tensor([d + lo + hi for d, (lo, hi) in zip(shape, p)], scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.PADV2, [x, pt, v], [y], schema.PadV2OptionsT(),
+                   OPTS.PadV2Options, [_i8(rng, shape)])
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
@@ -236,4 +320,8 @@ CASES = {
     **{name: _comparison(getattr(OPS, name)) for name in
        ("EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL")},
     "SELECT": _select(False), "SELECT_V2": _select(True),
+    "RESIZE_NEAREST_NEIGHBOR": resize_nearest_neighbor,
+    "DEPTH_TO_SPACE": _depth_space(True), "SPACE_TO_DEPTH": _depth_space(False),
+    "BATCH_TO_SPACE_ND": _batch_space(True), "SPACE_TO_BATCH_ND": _batch_space(False),
+    "PADV2": padv2,
 }
