@@ -11,11 +11,6 @@ from qcomp.tflite.operator import Operator, declare
 _SAME = {"output": "same", "int16": True}
 
 declare(Operator(
-    "L2_NORMALIZATION", (sh.DivideOp, sh.MultiplyOp), ("LpNormalization",),
-    output="fixed", fixed=(1.0 / 128.0, 0),
-    how="divide(x, sqrt(reduce_add(x*x))) or multiply(x, rsqrt(reduce_add(x*x))), "
-        "broadcasts between"))
-declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
     how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))

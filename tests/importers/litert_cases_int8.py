@@ -309,6 +309,24 @@ def padv2(rng):
                    OPTS.PadV2Options, [_i8(rng, shape)])
 
 
+def l2_normalization(rng):
+    """Rows of 1..64 values (the last dimension); the output (1/128, 0) as the kernel
+    requires; some rows all at the zero point."""
+    m = Model()
+    shape = [int(rng.integers(1, 4)), int(rng.integers(1, 65))]
+    z = _zp(rng)
+    x = m.tensor(shape, scale=_scale(rng), zero_point=z)
+    y = m.tensor(shape, scale=1.0 / 128.0, zero_point=0)
+    m.inputs, m.outputs = [x], [y]
+    feed = _i8(rng, shape)
+    if rng.integers(0, 3) == 0:
+        feed[0] = z
+    elif rng.integers(0, 2):
+        feed = np.clip(z + rng.integers(-2, 3, shape), -128, 127).astype(np.int8)
+    return _finish(m, OPS.L2_NORMALIZATION, [x], [y], schema.L2NormOptionsT(),
+                   OPTS.L2NormOptions, [feed])
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
@@ -323,5 +341,5 @@ CASES = {
     "RESIZE_NEAREST_NEIGHBOR": resize_nearest_neighbor,
     "DEPTH_TO_SPACE": _depth_space(True), "SPACE_TO_DEPTH": _depth_space(False),
     "BATCH_TO_SPACE_ND": _batch_space(True), "SPACE_TO_BATCH_ND": _batch_space(False),
-    "PADV2": padv2,
+    "PADV2": padv2, "L2_NORMALIZATION": l2_normalization,
 }
