@@ -133,7 +133,7 @@ for _name in DIRECTIONS:
 _SELECT_INPUTS = (Operand("condition", ("BOOL",)), Operand("input"), Operand("input2"))
 declare(Operator("SELECT", (sh.SelectOp,), ("Where",), output="same", int16=True,
                  options=Options("SelectOptions", required=False), inputs=_SELECT_INPUTS, build=select(False)))
-declare(Operator("SELECT_V2", (), ("Where",), output="same", int16=True,
+declare(Operator("SELECT_V2", (), (), output="same", int16=True,
                  how="select: checked as SELECT, the same rule",
                  options=Options("SelectV2Options", required=False), inputs=_SELECT_INPUTS, build=select(True)))
 

@@ -198,7 +198,7 @@ def padv2(ctx: OpContext) -> list[SSAValue]:
 
 _SAME = {"output": "same"}
 declare(Operator(
-    "RESIZE_NEAREST_NEIGHBOR", (), ("Resize",), **_SAME, int16=True,
+    "RESIZE_NEAREST_NEIGHBOR", (), (), **_SAME, int16=True,
     how="gathers: checked as GATHER, the same rule",
     options=Options("ResizeNearestNeighborOptions", {
         "alignCorners": boolean, "halfPixelCenters": boolean}, required=False),

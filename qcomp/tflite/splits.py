@@ -135,12 +135,12 @@ declare(Operator(
     inputs=(Operand("axis", ("INT32",), constant=True), Operand("input")), outputs=None,
     build=split))
 declare(Operator(
-    "SPLIT_V", (), ("Split",), **_SAME, how="slices: checked as SLICE, the same rule",
+    "SPLIT_V", (), (), **_SAME, how="slices: checked as SLICE, the same rule",
     options=Options("SplitVOptions", {"numSplits": any_value}, required=False),
     inputs=(Operand("input"), Operand("size_splits", INDICES, rank=(1,), constant=True),
             Operand("axis", ("INT32",), constant=True)), outputs=None, build=split_v))
 declare(Operator(
-    "UNPACK", (), ("Split",), **_SAME,
+    "UNPACK", (), (), **_SAME,
     how="slices and reshapes: checked as SLICE / RESHAPE, the same rule",
     options=Options("UnpackOptions", {"num": any_value, "axis": any_value}, required=False),
     inputs=(Operand("input", min_rank=1),), outputs=None, build=unpack))

@@ -135,3 +135,19 @@ def test_reference_sum_reads_int8_as_uint8():
         (opt,) = run_litert(model, [x], "BUILTIN_WITHOUT_DEFAULT_DELEGATES")
         differ += not np.array_equal(ref, opt)
     assert differ >= 1
+
+
+@pytest.mark.parametrize("op", sorted(CASES))
+def test_spec_semantics_runs_every_operator(op):
+    """The imported program (not lowered) under `--semantics spec`, as `qcomp-run
+    model.tflite --semantics spec` runs it: every operator runs (MAX_POOL_2D's quantized
+    reduce_window, the reducers' reduce: dequantize -> reduce -> quantize), within one
+    step of LiteRT (SUM: of its optimised kernels; the reference one reads int8 as
+    uint8)."""
+    model, feeds = CASES[op](np.random.default_rng(0))
+    module = parse_module(import_tflite(model), make_context())
+    (fr,) = run(module, list(feeds), semantics="spec")[:1]
+    assert fr.error is None, fr.error
+    resolver = "BUILTIN_WITHOUT_DEFAULT_DELEGATES" if op == "SUM" else "BUILTIN_REF"
+    for g, w in zip(fr.results, run_litert(model, feeds, resolver)):
+        assert steps(np.asarray(g), w) <= 1, op
