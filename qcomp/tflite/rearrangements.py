@@ -23,6 +23,7 @@ from qcomp.tflite.data_movement import pad
 from qcomp.tflite.operator import Operand, Operator, Options, boolean, declare, positive
 from qcomp.tflite.shapes import INDICES
 from qcomp.tflite.splits import take
+from qcomp.tflite.upsampling import resize_size
 
 NHWC = Operand("input", rank=(4,))
 
@@ -47,14 +48,8 @@ def nearest_neighbor(n_in: int, n_out: int, align_corners: bool, half_pixel: boo
 
 
 def resize_nearest_neighbor(ctx: OpContext) -> list[SSAValue]:
-    x, size, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
-    same_params(ctx, x, out)
-    hw = [int(v) for v in need_constant(ctx, size, "size").reshape(-1)]
-    if len(hw) != 2 or min(hw) < 1:
-        raise ctx.fail(f"size {hw} must be 2 positive values")
-    check_output_shape(ctx, out, (x.shape[0], *hw, x.shape[3]))
-    align, half = bool(ctx.option("alignCorners", False)), \
-        bool(ctx.option("halfPixelCenters", False))
+    x = ctx.inputs[0]
+    hw, align, half = resize_size(ctx)
     v, shape = ctx.value(x), list(x.shape)
     for axis, n in ((1, hw[0]), (2, hw[1])):
         rows = nearest_neighbor(shape[axis], n, align, half)
@@ -197,6 +192,14 @@ def padv2(ctx: OpContext) -> list[SSAValue]:
 
 
 _SAME = {"output": "same"}
+
+
+def _block_inputs(pairs: str) -> tuple[Operand, ...]:
+    return (Operand("input", rank=(3, 4)),
+            Operand("block_shape", ("INT32",), rank=(1,), constant=True),
+            Operand(pairs, ("INT32",), rank=(2,), constant=True))
+
+
 declare(Operator(
     "RESIZE_NEAREST_NEIGHBOR", (), (), **_SAME, int16=True,
     how="gathers: checked as GATHER, the same rule",
@@ -218,17 +221,13 @@ declare(Operator(
     "BATCH_TO_SPACE_ND", (), (), **_SAME,
     how="reshape / transpose / slice chain: each op checked with the same rule",
     options=Options("BatchToSpaceNDOptions", required=False),
-    inputs=(Operand("input", rank=(3, 4)), Operand("block_shape", ("INT32",), rank=(1,),
-                                                   constant=True),
-            Operand("crops", ("INT32",), rank=(2,), constant=True)),
+    inputs=_block_inputs("crops"),
     build=batch_to_space_nd))
 declare(Operator(
     "SPACE_TO_BATCH_ND", (), (), **_SAME,
     how="pad / reshape / transpose chain: each op checked with the same rule",
     options=Options("SpaceToBatchNDOptions", required=False),
-    inputs=(Operand("input", rank=(3, 4)), Operand("block_shape", ("INT32",), rank=(1,),
-                                                   constant=True),
-            Operand("paddings", ("INT32",), rank=(2,), constant=True)),
+    inputs=_block_inputs("paddings"),
     build=space_to_batch_nd))
 declare(Operator(
     "PADV2", (sh.PadOp,), ("Pad",), **_SAME, int16=True,

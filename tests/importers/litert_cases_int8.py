@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.importers.litert_cases import OPS, OPTS, _finish, _i8, _out_scale, _scale, _zp
-from tests.importers.litert_cases_more import _all_int8
+from tests.importers.litert_cases_more import resize
 from tests.importers.tflite_models import Model, schema
 
 
@@ -225,23 +225,6 @@ def _select(v2: bool):
     return build
 
 
-def resize_nearest_neighbor(rng):
-    """Up- and downsampling, align_corners or half_pixel_centers or neither."""
-    m = Model()
-    h, w, c = int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 3))
-    oh, ow = int(rng.integers(1, 11)), int(rng.integers(1, 11))
-    s, z = _scale(rng), _zp(rng)
-    x = m.tensor([1, h, w, c], scale=s, zero_point=z)
-    size = m.tensor([2], np.int32, data=np.array([oh, ow], np.int32))
-    y = m.tensor([1, oh, ow, c], scale=s, zero_point=z)
-    o = schema.ResizeNearestNeighborOptionsT()
-    mode = int(rng.integers(0, 4))
-    o.alignCorners, o.halfPixelCenters = mode in (1, 3), mode in (2, 3)
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.RESIZE_NEAREST_NEIGHBOR, [x, size], [y], o,
-                   OPTS.ResizeNearestNeighborOptions, [_i8(rng, (1, h, w, c))])
-
-
 def _depth_space(to_space: bool):
     def build(rng):
         m = Model()
@@ -338,7 +321,9 @@ CASES = {
     **{name: _comparison(getattr(OPS, name)) for name in
        ("EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL")},
     "SELECT": _select(False), "SELECT_V2": _select(True),
-    "RESIZE_NEAREST_NEIGHBOR": resize_nearest_neighbor,
+    "RESIZE_NEAREST_NEIGHBOR": resize(OPS.RESIZE_NEAREST_NEIGHBOR,
+                                      schema.ResizeNearestNeighborOptionsT,
+                                      OPTS.ResizeNearestNeighborOptions, 4),
     "DEPTH_TO_SPACE": _depth_space(True), "SPACE_TO_DEPTH": _depth_space(False),
     "BATCH_TO_SPACE_ND": _batch_space(True), "SPACE_TO_BATCH_ND": _batch_space(False),
     "PADV2": padv2, "L2_NORMALIZATION": l2_normalization,
