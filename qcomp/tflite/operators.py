@@ -20,6 +20,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     shapes,
     spec_rules,
     splits,
+    tables,
     upsampling,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator

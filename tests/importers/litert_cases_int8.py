@@ -310,6 +310,19 @@ def l2_normalization(rng):
                    OPTS.L2NormOptions, [feed])
 
 
+def _table(op, out_scale):
+    """Every int8 input value once; the output scale `out_scale(s_in)` times 0.5..2."""
+    def build(rng):
+        m = Model()
+        s = _scale(rng, 1e-2, 0.1)
+        x = m.tensor([256], scale=s, zero_point=_zp(rng))
+        y = m.tensor([256], scale=float(np.float32(out_scale(s) * rng.uniform(0.5, 2.0))),
+                     zero_point=_zp(rng))
+        m.inputs, m.outputs = [x], [y]
+        return _finish(m, op, [x], [y], None, 0, [np.arange(-128, 128).astype(np.int8)])
+    return build
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
@@ -327,4 +340,5 @@ CASES = {
     "DEPTH_TO_SPACE": _depth_space(True), "SPACE_TO_DEPTH": _depth_space(False),
     "BATCH_TO_SPACE_ND": _batch_space(True), "SPACE_TO_BATCH_ND": _batch_space(False),
     "PADV2": padv2, "L2_NORMALIZATION": l2_normalization,
+    "EXP": _table(OPS.EXP, lambda s: np.exp(128 * s) / 256),
 }
