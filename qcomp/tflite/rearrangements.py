@@ -3,7 +3,8 @@
 computes in f32 at import), DEPTH_TO_SPACE and SPACE_TO_DEPTH (reshape, transpose,
 reshape), BATCH_TO_SPACE_ND (reshape, transpose, reshape, slice: the crops) and
 SPACE_TO_BATCH_ND (pad with the zero point, reshape, transpose, reshape), PADV2
-(`stablehlo.pad` with the given value). The stored integers move, so the output keeps
+(`stablehlo.pad` with the given value), BROADCAST_TO (`stablehlo.broadcast_in_dim`),
+REVERSE_V2 (`stablehlo.reverse`). The stored integers move, so the output keeps
 the input's (scale, zero point) (the spec's rule) and no `rescale=fixed-point` kernel
 is needed."""
 
@@ -17,7 +18,14 @@ from xdsl.ir import SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.tflite.common import check_output_shape, need_constant, op, reshape, same_params
+from qcomp.tflite.common import (
+    broadcast,
+    check_output_shape,
+    need_constant,
+    op,
+    reshape,
+    same_params,
+)
 from qcomp.tflite.context import ELEMENT, OpContext, Tensor, constant
 from qcomp.tflite.data_movement import pad
 from qcomp.tflite.operator import Operand, Operator, Options, boolean, declare, positive
@@ -177,6 +185,28 @@ def space_to_batch_nd(ctx: OpContext) -> list[SSAValue]:
     return [_transposed(ctx, x.like([n, *padded, c]), v, wide, perm, final)]
 
 
+def broadcast_to(ctx: OpContext) -> list[SSAValue]:
+    """BROADCAST_TO: `stablehlo.broadcast_in_dim` to the constant shape."""
+    x, shape_t, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
+    same_params(ctx, x, out)
+    shape = [int(v) for v in need_constant(ctx, shape_t, "shape").reshape(-1)]
+    check_output_shape(ctx, out, shape)
+    return [broadcast(ctx, x, shape)]
+
+
+def reverse_v2(ctx: OpContext) -> list[SSAValue]:
+    """REVERSE_V2: `stablehlo.reverse` along the constant axes."""
+    x, axis_t, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
+    same_params(ctx, x, out)
+    check_output_shape(ctx, out, x.shape)
+    r = len(x.shape)
+    given = [int(v) for v in need_constant(ctx, axis_t, "axis").reshape(-1)]
+    if any(not -r <= a < r for a in given):
+        raise ctx.fail(f"axes {given} are outside the input's rank {r}")
+    return [op(ctx, sh.ReverseOp, [ctx.value(x)], out.type(),
+               dimensions=i64_array(sorted({a % r for a in given})))]
+
+
 def padv2(ctx: OpContext) -> list[SSAValue]:
     """PADV2: PAD with the value of input 2 (one value of the input's type and
     parameters: its stored integer pads)."""
@@ -230,6 +260,17 @@ declare(Operator(
     inputs=_block_inputs("paddings"),
     build=space_to_batch_nd))
 declare(Operator(
+    "BROADCAST_TO", (), (), **_SAME, int16=True,
+    how="broadcast_in_dim: checked as BROADCAST, the same rule",
+    options=Options("BroadcastToOptions", required=False),
+    inputs=(Operand("input"), Operand("shape", INDICES, rank=(1,), constant=True)),
+    build=broadcast_to))
+declare(Operator(
+    "REVERSE_V2", (sh.ReverseOp,), (), **_SAME, int16=True,
+    options=Options("ReverseV2Options", required=False),
+    inputs=(Operand("input"), Operand("axis", INDICES, rank=(1,), constant=True)),
+    build=reverse_v2))
+declare(Operator(
     "PADV2", (sh.PadOp,), ("Pad",), **_SAME, int16=True,
     how="pad: the same rule as PAD, reported as PAD",
     options=Options("PadV2Options", required=False),
@@ -238,5 +279,5 @@ declare(Operator(
     build=padv2))
 
 
-__all__ = ["batch_to_space_nd", "depth_to_space", "nearest_neighbor", "padv2",
-           "resize_nearest_neighbor", "space_to_batch_nd", "space_to_depth"]
+__all__ = ["batch_to_space_nd", "broadcast_to", "depth_to_space", "nearest_neighbor", "padv2",
+           "resize_nearest_neighbor", "reverse_v2", "space_to_batch_nd", "space_to_depth"]

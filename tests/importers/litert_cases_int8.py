@@ -323,6 +323,45 @@ def _table(op, out_scale):
     return build
 
 
+def broadcast_to(rng):
+    m = Model()
+    out = _shape(rng, 3)
+    shape = [int(rng.choice([1, d])) for d in out][int(rng.integers(0, 3)):]
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    st = m.tensor([3], np.int32, data=np.array(out, np.int32))
+    y = m.tensor(out, scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    model, feeds = _finish(m, OPS.BROADCAST_TO, [x, st], [y], None, 0, [_i8(rng, shape)])
+    return _version(model, 2), feeds  # BROADCAST_TO's versions start at 2
+
+
+def _version(model: bytes, version: int) -> bytes:
+    """`model` with its (one) operator code at `version`."""
+    import flatbuffers
+
+    t = schema.ModelT.InitFromObj(schema.Model.GetRootAs(model, 0))
+    t.operatorCodes[0].version = version
+    b = flatbuffers.Builder(1024)
+    b.Finish(t.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def reverse_v2(rng):
+    m = Model()
+    shape = _shape(rng, 3)
+    k = int(rng.integers(1, 3))  # LiteRT takes contiguous axes only
+    first = int(rng.integers(0, 4 - k))
+    axes = list(range(first, first + k))
+    s, z = _scale(rng), _zp(rng)
+    x = m.tensor(shape, scale=s, zero_point=z)
+    at = m.tensor([len(axes)], np.int32, data=np.array(axes, np.int32))
+    y = m.tensor(shape, scale=s, zero_point=z)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.REVERSE_V2, [x, at], [y], schema.ReverseV2OptionsT(),
+                   OPTS.ReverseV2Options, [_i8(rng, shape)])
+
+
 CASES = {
     "RELU": _rectifier(OPS.RELU), "RELU6": _rectifier(OPS.RELU6),
     "RELU_N1_TO_1": _rectifier(OPS.RELU_N1_TO_1), "PRELU": prelu,
@@ -341,4 +380,5 @@ CASES = {
     "BATCH_TO_SPACE_ND": _batch_space(True), "SPACE_TO_BATCH_ND": _batch_space(False),
     "PADV2": padv2, "L2_NORMALIZATION": l2_normalization,
     "EXP": _table(OPS.EXP, lambda s: np.exp(128 * s) / 256),
+    "BROADCAST_TO": broadcast_to, "REVERSE_V2": reverse_v2,
 }
