@@ -190,7 +190,7 @@ whose declared `QdqRole` fuses to them)."""
 
 def unfusable() -> set[str]:
     """The QLinear / com.microsoft ops this pass takes apart."""
-    return set(groups.targets()) | set(UNFUSERS)
+    return set(groups.targets()) | set(UNFUSERS) | set(unfuse_contrib.UNFUSE)
 
 
 @dataclass(frozen=True)

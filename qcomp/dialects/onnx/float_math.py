@@ -32,6 +32,7 @@ from qcomp.dialects.onnx.core import (
     Lowering,
     NoValueOp,
     OnnxFacts,
+    QuantizerForms,
     attr,
     elements_in,
     fail,
@@ -239,7 +240,7 @@ class WhereOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Where", (9, 16), ("condition", "X", "Y"), ("output",)),
-                        Lowering(where))
+                        Lowering(where), QuantizerForms(qoperator="QLinearWhere"))
 
     def check(self) -> None:
         elements_in(self, self.condition, "operand #0", ("bool",))

@@ -438,7 +438,7 @@ class AveragePoolOp(PoolOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "AveragePool", (1, 7, 10, 11, 19, 22), ("X",), ("Y",),
         {"auto_pad": "NOTSET", "ceil_mode": 0, "count_include_pad": 0}),
-        Lowering(ts.average_pool))
+        Lowering(ts.average_pool), QuantizerForms(qoperator="QLinearAveragePool"))
 
     def check(self) -> None:
         super().check()

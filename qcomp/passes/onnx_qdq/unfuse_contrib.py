@@ -1,13 +1,11 @@
 """`onnx-unfuse-qdq` for onnxruntime's com.microsoft QLinearAveragePool,
-QLinearReduceMean, QLinearWhere and QLinearLeakyRelu, which no float op of qcomp's
-declares as its fused form (`QdqRole`; an op that does takes precedence):
+QLinearReduceMean and QLinearWhere, which no float op of qcomp's declares as its fused
+form (`QdqRole`; an op that does takes precedence):
 
     QLinearAveragePool(x, sx, zx, sy, zy)   ->  Q(AveragePool(DQ(x, sx, zx)), sy, zy)
     QLinearReduceMean(d, sd, zd, sr, zr)    ->  Q(ReduceMean(DQ(d, sd, zd)) {axes, keepdims}, sr, zr)
     QLinearWhere(c, x, sx, zx, y, sy, zy, sz, zz)
                                             ->  Q(Where(c, DQ(x, sx, zx), DQ(y, sy, zy)), sz, zz)
-    QLinearLeakyRelu(x, sx, zx, sy, zy)     ->  Q(Where(Less(v, 0), Mul(v, alpha), v), sy, zy),
-                                                v = DQ(x, sx, zx) (qcomp has no onnx.LeakyRelu)
 
 Each rewrite gets the pass's emitter `b` (`dq`, `q`, `add`) and returns False when the op
 stays (with a remark): QLinearAveragePool with channels_last = 1, or with ceil_mode and
@@ -18,17 +16,15 @@ ONNX's AveragePool counts only the explicit padding).
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     IntegerAttr,
     TensorType,
     UnrankedTensorType,
-    i1,
 )
 from xdsl.ir import Attribute, SSAValue
 
 from qcomp.dialects.onnx import core
-from qcomp.dialects.onnx.float_math import LessOp, ReduceMeanOp, WhereOp
-from qcomp.dialects.onnx.float_ops import AveragePoolOp, MulOp
+from qcomp.dialects.onnx.float_math import ReduceMeanOp, WhereOp
+from qcomp.dialects.onnx.float_ops import AveragePoolOp
 from qcomp.passes.utils.diagnostics import remark
 
 PASS = "onnx-unfuse-qdq"
@@ -98,23 +94,6 @@ def where(b, op, rewriter) -> bool:
     return _finish(b, op, rewriter, z, sz, zz)
 
 
-def leaky_relu(b, op, rewriter) -> bool:
-    ins = list(op.inputs)
-    v = b.dq(*ins[:3])
-    e = ins[1].type.element_type  # type: ignore[attr-defined]
-    scalar = TensorType(e, [])
-
-    def const(x: float) -> SSAValue:
-        return b.add(core.ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar, [x]), scalar))
-
-    alpha = core.attr(op, "alpha")
-    neg = b.add(LessOp.create(operands=[v, const(0.0)], result_types=[_like(v.type, i1)]))
-    scaled = b.add(MulOp.create(operands=[v, const(0.01 if alpha is None else alpha)],
-                                result_types=[v.type]))
-    y = b.add(WhereOp.create(operands=[neg, scaled, v], result_types=[v.type]))
-    return _finish(b, op, rewriter, y, ins[3], _zp(b, ins, 4))
-
-
 UNFUSE = {"QLinearAveragePool": average_pool, "QLinearReduceMean": reduce_mean,
-          "QLinearWhere": where, "QLinearLeakyRelu": leaky_relu}
+          "QLinearWhere": where}
 """com.microsoft function name -> its rewrite."""
