@@ -396,6 +396,9 @@ def _check_schema(node, opset: int, label: str, elem_of) -> None:
         et = elem_of(name)
         if et is None:
             continue
+        if et not in NAME_OF_DTYPE:
+            raise OnnxImportError(f"{label}: '{name}' has element type {et}, which is not "
+                                  "an ONNX data type qcomp knows")
         ts = f"tensor({helper.tensor_dtype_to_string(et).removeprefix('TensorProto.').lower()})"
         ok = allowed.get(f.type_str, {f.type_str})
         if ts not in ok:

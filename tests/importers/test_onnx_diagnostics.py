@@ -138,3 +138,21 @@ def test_shape_inference_abort_is_a_diagnostic(tmp_path, monkeypatch):
     assert (code, out) == (1, "")
     assert err == (f"qcomp-opt: error: {path}: ONNX's shape inference crashed on this model "
                    "(SIGABRT); the model is malformed\n")
+
+
+def test_value_info_of_an_unknown_element_type(tmp_path):
+    """Found by the onnx_zoo fuzz family (`KeyError: 40` before)."""
+    from qcomp.tools.qcomp_opt import main
+
+    g = h.make_graph([h.make_node("Relu", ["x"], ["y"], name="r")], "g",
+                     [h.make_tensor_value_info("x", T.FLOAT, [2])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [2])])
+    g.value_info.append(h.make_tensor_value_info("y", T.FLOAT, [2]))
+    g.value_info[0].type.tensor_type.elem_type = 40
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 21)])
+    m.ir_version = 10
+    path = tmp_path / "model.onnx"
+    path.write_bytes(m.SerializeToString())
+    code, _, err = _tool(main, [str(path)])
+    assert (code, err) == (1, f"qcomp-opt: error: {path}: node 'r' (Relu): 'y' has element "
+                              "type 40, which is not an ONNX data type qcomp knows\n")
