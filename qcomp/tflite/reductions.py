@@ -37,6 +37,7 @@ from qcomp.tflite.kernels import (
     quantized_type,
     reduce,
 )
+from qcomp.tflite.kernels16 import lower_softmax16, with_int16
 from qcomp.tflite.operator import Operand, Operator, Options, boolean, declare, finite
 
 
@@ -151,7 +152,7 @@ declare(Operator(
         "exponential(x - broadcast(reduce_max(x))))",
     options=Options("SoftmaxOptions", {"beta": finite}, required=False),
     inputs=(Operand("input", min_rank=1),), build=softmax,
-    kernels={"tfl.softmax": lower_softmax}))
+    kernels={"tfl.softmax": with_int16(lower_softmax, lower_softmax16)}))
 declare(Operator(
     "MEAN", (sh.ReduceOp,), ("ReduceMean",), int16=True,
     how="reduce with an add body whose result is divided by a constant",
