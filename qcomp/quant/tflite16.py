@@ -146,5 +146,91 @@ def softmax_int16(q, s_in: float, beta: float) -> np.ndarray:
     return np.clip((e * r + (np.int64(1) << (rs - 1))) >> rs, 0, INT16_MAX)
 
 
-__all__ = ["INT16_MAX", "INT16_MIN", "clz32", "lut_lookup", "lut_populate_int16", "mbqm64",
-           "reduced_multiplier", "softmax16_tables", "softmax_int16"]
+SIGMOID_TABLE_UINT16 = np.array([
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498,
+    40149, 40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255,
+    46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865,
+    52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174,
+    56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544, 58800, 59048, 59288,
+    59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279, 61441,
+    61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886,
+    62990, 63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835,
+    63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450,
+    64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845,
+    64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097,
+    65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
+    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425,
+    65429, 65433, 65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465,
+    65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
+    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508,
+    65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516, 65517, 65517, 65518,
+    65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524, 65525,
+    65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529,
+    65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531,
+    65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533,
+    65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+    65534, 65534, 65535], np.int64)
+"""common.h's sigmoid_table_uint16: sigmoid(k / 24) in 0.16 fixed point, k = 0..255."""
+
+
+def checked_log2(x: float) -> tuple[int, bool]:
+    """CheckedLog2 (f32): (round(log2 x), |log2 x - round| < 1e-3)."""
+    lg = np.float32(np.float32(np.log(np.float32(x))) * np.float32(1.0 / np.log(np.float32(2.0))))
+    r = np.float32(_round(float(lg)))
+    return int(r), bool(abs(np.float32(lg - r)) < np.float32(1e-3))
+
+
+def sigmoid_tanh_input_params(s_in: float, tanh: bool) -> tuple[int, int]:
+    """(input_multiplier, input_left_shift) of TanhPrepare / SigmoidPrepare for int16,
+    as the kernel uses them: a power-of-two scale (shift (15 - 3) + log2 s_in of 0,
+    or 1 for TANH) gives (3 << shift, 0); otherwise s_in * 4096 * 3 doubled while at most
+    32767 / 2 (at most 31 times), truncated."""
+    log2, pot = checked_log2(s_in)
+    shift = 12 + log2
+    if pot and (shift == 0 or (tanh and shift == 1)):
+        return 3 << shift, 0
+    m, shift = float(np.float32(s_in)) * 4096.0 * 3.0, 0
+    while m <= 32767.0 / 2.0 and shift <= 30:
+        shift += 1
+        m *= 2.0
+    return int(m), shift
+
+
+def _scaled_input(q, s_in: float, tanh: bool) -> np.ndarray:
+    mult, shift = sigmoid_tanh_input_params(s_in, tanh)
+    half = (1 << (shift - 1)) if shift > 0 else 0
+    x = (np.asarray(q, np.int64) * mult + half) >> shift
+    return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)  # int32 arithmetic
+
+
+def logistic_int16(q, s_in: float) -> np.ndarray:
+    """reference_integer_ops::Logistic (int16): interpolation in sigmoid_table_uint16 by
+    |x| (9 fractional bits), x the input at scale 1/(3 * 4096), mirrored for x < 0."""
+    x = _scaled_input(q, s_in, tanh=False)
+    a = np.abs(x)
+    uh = a >> 9
+    i = np.minimum(uh, 254)
+    ua, ub = SIGMOID_TABLE_UINT16[i], SIGMOID_TABLE_UINT16[i + 1]
+    r = np.where(uh >= 255, np.int64(0x7FFF << 10), (ua << 9) + (a & 0x1FF) * (ub - ua))
+    r = np.where(x >= 0, r + (1 << 9), (1 << 25) - r + (1 << 9) - 1) & 0xFFFFFFFF
+    return _wrap16(r >> 10)
+
+
+def tanh_int16(q, s_in: float) -> np.ndarray:
+    """reference_integer_ops::Tanh (int16): 2 sigmoid(2x) - 1 from the same table by |x|
+    (8 fractional bits)."""
+    x = _scaled_input(q, s_in, tanh=True)
+    a = np.abs(x)
+    uh = a >> 8
+    i = np.minimum(uh, 254)
+    ua, ub = SIGMOID_TABLE_UINT16[i], SIGMOID_TABLE_UINT16[i + 1]
+    r = np.where(uh >= 255, np.int64(0xFFFF << 8), (ua << 8) + (a & 0xFF) * (ub - ua))
+    r = np.where(x >= 0, r - (1 << 23) + (1 << 7), -r + (1 << 23) + (1 << 7) - 1)
+    r = ((r + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    return _wrap16(r >> 8)
+
+
+__all__ = ["INT16_MAX", "INT16_MIN", "SIGMOID_TABLE_UINT16", "checked_log2", "clz32", "lut_lookup", "logistic_int16", "lut_populate_int16", "mbqm64",
+           "reduced_multiplier", "sigmoid_tanh_input_params", "softmax16_tables",
+           "softmax_int16", "tanh_int16"]

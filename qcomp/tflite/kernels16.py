@@ -6,18 +6,29 @@ contractions, LiteRT's reference arithmetic (`qcomp.quant.tflite16`):
   r = R[clamp(((S << (h - 1)) + 2^13 >> 14) - 98304) + 32768] (the 1/(1 + x) lookup of
   every int16), clamp((e r + 2^(30 - h)) >> (31 - h), 0, 32767).
 
+- LOGISTIC, TANH: the kernel's value for each of the 65536 int16 inputs
+  (`qcomp.quant.tflite16.logistic_int16` / `tanh_int16`: the sigmoid_table_uint16
+  interpolation), a compile-time table gathered at q + 32768 (`int16_table`).
+
 `with_int16(kernel8, kernel16)` is one kernel for a key that has an int8 one already.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import i32, i64
+from xdsl.dialects.builtin import TensorType, i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
-from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, softmax16_tables
+from qcomp.quant.tflite16 import (
+    INT16_MAX,
+    INT16_MIN,
+    logistic_int16,
+    softmax16_tables,
+    tanh_int16,
+)
+from qcomp.tflite.context import dense
 from qcomp.tflite.kernels import float_prop, gather, per_tensor, quantized_type, reduce
 
 
@@ -33,6 +44,27 @@ def with_int16(kernel8, kernel16):
         v = kernel16(op_, b, st)
         return v if v is not None else kernel8(op_, b, st)
     lower.__doc__ = f"{kernel16.__doc__}\n\nOtherwise: {kernel8.__doc__}"
+    return lower
+
+
+def table(b: Builder, values: np.ndarray, element) -> SSAValue:
+    """A 1-D `stablehlo.constant` of `values` in the integer type `element`."""
+    return b.emit(sh.ConstantOp(dense(values, TensorType(element, [values.size]))))
+
+
+def int16_table(values):
+    """A kernel gathering `values(q, q_in, q_out)` (q: the 65536 int16 values) at
+    q + 32768; None unless input and output are int16 with zero point 0."""
+    def lower(op_: Operation, b: Builder, st) -> SSAValue | None:
+        x = op_.operands[0]
+        qi, qo = quantized_type(x), quantized_type(op_.results[0])
+        if not int16(qi, qo):
+            return None
+        t = table(b, np.asarray(values(np.arange(INT16_MIN, INT16_MAX + 1), qi, qo)),
+                  qo.storage)
+        idx = b.binary(sh.AddOp, b.convert(st(x), i32),
+                       b.full(np.int32(32768), i32, shape_of(x)))
+        return gather(b, t, idx)
     return lower
 
 
@@ -52,7 +84,7 @@ def lower_softmax16(op_: Operation, b: Builder, st) -> SSAValue | None:
     q = b.convert(st(x), i32)
     mx = _row(b, reduce(b, q, [last], sh.MaximumOp, INT16_MIN), shape)
     idx = b.binary(sh.AddOp, b.binary(sh.SubtractOp, q, mx), b.full(np.int32(65535), i32, shape))
-    e = b.convert(gather(b, b.constant(e_tab.astype(np.int32), i32), idx), i64)
+    e = b.convert(gather(b, table(b, e_tab, i32), idx), i64)
     total = reduce(b, e, [last], sh.AddOp, 0)
     outer = shape_of(total)
     h = b.op(sh.CountLeadingZerosOp, [b.convert(total, i32)], i32)
@@ -65,7 +97,7 @@ def lower_softmax16(op_: Operation, b: Builder, st) -> SSAValue | None:
     sym = b.clamp(b.binary(sh.SubtractOp, shifted, b.full(np.int64(98304), i64, outer)),
                   INT16_MIN, INT16_MAX)
     ridx = b.convert(b.binary(sh.AddOp, sym, b.full(np.int64(32768), i64, outer)), i32)
-    r = _row(b, b.convert(gather(b, b.constant(r_tab.astype(np.int32), i32), ridx), i64), shape)
+    r = _row(b, b.convert(gather(b, table(b, r_tab, i32), ridx), i64), shape)
     rs = _row(b, b.binary(sh.SubtractOp, b.full(np.int64(31), i64, outer), h), shape)
     half = b.binary(sh.ShiftLeftOp, b.full(np.int64(1), i64, shape),
                     b.binary(sh.SubtractOp, rs, b.full(np.int64(1), i64, shape)))
@@ -74,4 +106,9 @@ def lower_softmax16(op_: Operation, b: Builder, st) -> SSAValue | None:
     return b.convert(b.clamp(v, 0, INT16_MAX), qo.storage)
 
 
-__all__ = ["int16", "lower_softmax16", "with_int16"]
+lower_logistic16 = int16_table(lambda q, qi, qo: logistic_int16(q, qi.scale))
+lower_tanh16 = int16_table(lambda q, qi, qo: tanh_int16(q, qi.scale))
+
+
+__all__ = ["int16", "int16_table", "lower_logistic16", "lower_softmax16", "lower_tanh16",
+           "table", "with_int16"]
