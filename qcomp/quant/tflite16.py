@@ -66,28 +66,33 @@ def _round(x: float) -> float:
 
 
 def lut_populate_int16(f, input_scale: float, input_zero_point: int, output_scale: float,
-                       output_zero_point: int) -> np.ndarray:
+                       output_zero_point: int, single: bool = False) -> np.ndarray:
     """LUTPopulateInt16<double> (common.h): the 513-entry table of `f` (a double ->
-    double function: `math.exp`, ...), every step in double as TFLite computes it."""
-    in_min = input_scale * (INT16_MIN - input_zero_point)
-    in_max = input_scale * (INT16_MAX - input_zero_point)
-    out_min = output_scale * (INT16_MIN - output_zero_point)
-    out_max = output_scale * (INT16_MAX - output_zero_point)
+    double function: `math.exp`, ...), every step in double as TFLite computes it; with
+    `single`, LUTPopulateInt16<float> (`f` then takes and returns f32 values)."""
+    t = np.float32 if single else float
+    in_min = t(input_scale) * t(INT16_MIN - input_zero_point)
+    in_max = t(input_scale) * t(INT16_MAX - input_zero_point)
+    out_min = t(output_scale) * t(INT16_MIN - output_zero_point)
+    out_max = t(output_scale) * t(INT16_MAX - output_zero_point)
     steps = 512
-    step = (in_max - in_min) / steps
-    half = step / 2
-    inv = float(INT16_MAX - INT16_MIN + 1) / (out_max - out_min)
+    step = (in_max - in_min) / t(steps)
+    half = step / t(2)
+    inv = t(INT16_MAX - INT16_MIN + 1) / (out_max - out_min)
+
+    def rnd(x):
+        return t(_round(float(x)))
     lut = np.zeros(steps + 1, np.int64)
     for i in range(steps):
-        val = f(in_min + i * step)
-        mid = f(in_min + i * step + half)
-        nxt = f(in_min + (i + 1) * step)
-        sample = _round(val * inv)
-        interp = _round((nxt * inv + _round(val * inv)) / 2)
-        err = interp - _round(mid * inv)
-        bias = _round(err / 2)
-        lut[i] = int(min(max(sample - bias, INT16_MIN), INT16_MAX))
-    lut[steps] = int(min(max(_round(f(in_max) * inv), INT16_MIN), INT16_MAX))
+        val = t(f(in_min + t(i) * step))
+        mid = t(f(in_min + t(i) * step + half))
+        nxt = t(f(in_min + t(i + 1) * step))
+        sample = rnd(val * inv)
+        interp = rnd((nxt * inv + rnd(val * inv)) / t(2))
+        err = interp - rnd(mid * inv)
+        bias = rnd(err / t(2))
+        lut[i] = int(min(max(sample - bias, t(INT16_MIN)), t(INT16_MAX)))
+    lut[steps] = int(min(max(rnd(t(f(in_max)) * inv), t(INT16_MIN)), t(INT16_MAX)))
     return lut
 
 
@@ -231,6 +236,17 @@ def tanh_int16(q, s_in: float) -> np.ndarray:
     return _wrap16(r >> 8)
 
 
+def rsqrt_lut(s_in: float, s_out: float) -> np.ndarray:
+    """RSQRT int16's table (elementwise.cc): LUTPopulate<int16_t> (f32) of 1 / sqrtf(x),
+    32767 s_out for x <= 0."""
+    def f(x):
+        x = np.float32(x)
+        if x <= 0:
+            return np.float32(INT16_MAX) * np.float32(s_out)
+        return np.float32(1.0) / np.float32(np.sqrt(x))
+    return lut_populate_int16(f, s_in, 0, s_out, 0, single=True)
+
+
 __all__ = ["INT16_MAX", "INT16_MIN", "SIGMOID_TABLE_UINT16", "checked_log2", "clz32", "lut_lookup", "logistic_int16", "lut_populate_int16", "mbqm64",
-           "reduced_multiplier", "sigmoid_tanh_input_params", "softmax16_tables",
+           "reduced_multiplier", "rsqrt_lut", "sigmoid_tanh_input_params", "softmax16_tables",
            "softmax_int16", "tanh_int16"]

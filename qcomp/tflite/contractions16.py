@@ -65,7 +65,9 @@ def fc_rescale(b: Builder, acc: SSAValue, m: np.ndarray, axis: int | None,
     return b.convert(b.clamp(v, qo.storage_min, qo.storage_max), qo.storage)
 
 
-def _decomposed(op: sh.CompositeOp, cls: type[Operation]) -> Operation | None:
+def decomposed_op(op: sh.CompositeOp, cls: type[Operation]) -> Operation | None:
+    """The first `cls` op of the composite's decomposition (the one statement of its
+    properties)."""
     f = SymbolTable.lookup_symbol(op, op.decomposition)
     return None if f is None else next((o for o in f.walk() if isinstance(o, cls)), None)
 
@@ -86,7 +88,7 @@ def _accumulate(b: Builder, op: Operation, cls: type[Operation], x: SSAValue, w:
                 bias: SSAValue | None, st, channel: int) -> tuple[SSAValue, bool] | None:
     """acc = Σ q_x q_w (+ bias) in i64 (i32 for the products when their sum fits),
     and whether the bias is i32 (TFLite's int32-bias kernel)."""
-    inner = _decomposed(op, cls)
+    inner = decomposed_op(op, cls)
     if inner is None:
         return None
     shape = shape_of(op.results[0])
@@ -147,4 +149,4 @@ def lower_fc16(op_: Operation, b: Builder, st) -> SSAValue | None:
     return fc_rescale(b, done[0], m, 1 if m.size > 1 else None, qo)
 
 
-__all__ = ["fc_rescale", "lower_conv16", "lower_fc16", "mbqm64_ir"]
+__all__ = ["decomposed_op", "fc_rescale", "lower_conv16", "lower_fc16", "mbqm64_ir"]

@@ -8,7 +8,11 @@ contractions, LiteRT's reference arithmetic (`qcomp.quant.tflite16`):
 
 - LOGISTIC, TANH: the kernel's value for each of the 65536 int16 inputs
   (`qcomp.quant.tflite16.logistic_int16` / `tanh_int16`: the sigmoid_table_uint16
-  interpolation), a compile-time table gathered at q + 32768 (`int16_table`).
+  interpolation), a compile-time table gathered at q + 32768 (`int16_table`);
+- RSQRT, GELU: LUTPopulate<int16_t> (f32) of 1/sqrt (`rsqrt_lut`) / GeluTransform,
+  then LUTLookup, likewise a table of the 65536 results;
+- BATCH_MATMUL (`tfl.batch_matmul`): clamp(MBQM64(Σ q_l q_r (i64), QuantizeMultiplier(
+  f32(s_l s_r) / s_out))).
 
 `with_int16(kernel8, kernel16)` is one kernel for a key that has an int8 one already.
 """
@@ -25,11 +29,16 @@ from qcomp.quant.tflite16 import (
     INT16_MAX,
     INT16_MIN,
     logistic_int16,
+    lut_lookup,
+    lut_populate_int16,
+    rsqrt_lut,
     softmax16_tables,
     tanh_int16,
 )
 from qcomp.tflite.context import dense
-from qcomp.tflite.kernels import float_prop, gather, per_tensor, quantized_type, reduce
+from qcomp.quant.tflite import gelu_f, quantize_multiplier
+from qcomp.tflite.contractions16 import decomposed_op, mbqm64_ir
+from qcomp.tflite.kernels import composite_props, float_prop, gather, per_tensor, quantized_type, reduce
 
 
 def int16(*qs) -> bool:
@@ -53,14 +62,14 @@ def table(b: Builder, values: np.ndarray, element) -> SSAValue:
 
 
 def int16_table(values):
-    """A kernel gathering `values(q, q_in, q_out)` (q: the 65536 int16 values) at
+    """A kernel gathering `values(q, q_in, q_out, op)` (q: the 65536 int16 values) at
     q + 32768; None unless input and output are int16 with zero point 0."""
     def lower(op_: Operation, b: Builder, st) -> SSAValue | None:
         x = op_.operands[0]
         qi, qo = quantized_type(x), quantized_type(op_.results[0])
         if not int16(qi, qo):
             return None
-        t = table(b, np.asarray(values(np.arange(INT16_MIN, INT16_MAX + 1), qi, qo)),
+        t = table(b, np.asarray(values(np.arange(INT16_MIN, INT16_MAX + 1), qi, qo, op_)),
                   qo.storage)
         idx = b.binary(sh.AddOp, b.convert(st(x), i32),
                        b.full(np.int32(32768), i32, shape_of(x)))
@@ -106,9 +115,36 @@ def lower_softmax16(op_: Operation, b: Builder, st) -> SSAValue | None:
     return b.convert(b.clamp(v, 0, INT16_MAX), qo.storage)
 
 
-lower_logistic16 = int16_table(lambda q, qi, qo: logistic_int16(q, qi.scale))
-lower_tanh16 = int16_table(lambda q, qi, qo: tanh_int16(q, qi.scale))
+def _gelu_lut(q, qi, qo, op_):
+    fn = gelu_f(bool(composite_props(op_)["approximate"].value.data))
+    lut = lut_populate_int16(lambda v: np.float32(fn(np.array([v], np.float32))[0]),
+                             qi.scale, 0, qo.scale, 0, single=True)
+    return lut_lookup(q, lut)
 
 
-__all__ = ["int16", "int16_table", "lower_logistic16", "lower_softmax16", "lower_tanh16",
-           "table", "with_int16"]
+lower_logistic16 = int16_table(lambda q, qi, qo, op_: logistic_int16(q, qi.scale))
+lower_tanh16 = int16_table(lambda q, qi, qo, op_: tanh_int16(q, qi.scale))
+lower_rsqrt16 = int16_table(lambda q, qi, qo, op_: lut_lookup(q, rsqrt_lut(qi.scale, qo.scale)))
+lower_gelu16 = int16_table(_gelu_lut)
+
+
+def lower_batch_matmul16(op_: Operation, b: Builder, st) -> SSAValue | None:
+    """TFLite's int16 BATCH_MATMUL (reference_ops::BatchMatMul<int16_t, int64_t>):
+    clamp(MBQM64(Σ q_l q_r, QuantizeMultiplier(f32(s_l s_r) / s_out)))."""
+    l_, r_ = op_.operands
+    ql, qr, qo = quantized_type(l_), quantized_type(r_), quantized_type(op_.results[0])
+    inner = decomposed_op(op_, sh.DotGeneralOp)
+    if not int16(ql, qr, qo) or inner is None:
+        return None
+    shape = shape_of(op_.results[0])
+    acc = b.emit(sh.DotGeneralOp.create(
+        operands=[b.convert(st(l_), i64), b.convert(st(r_), i64)],
+        result_types=[TensorType(i64, shape)], properties=dict(inner.properties)))
+    m, e = quantize_multiplier(float(np.float32(np.float32(ql.scale) * np.float32(qr.scale)))
+                               / qo.scale)
+    v = mbqm64_ir(b, acc, np.array(m), np.array(e), None)
+    return b.convert(b.clamp(v, INT16_MIN, INT16_MAX), qo.storage)
+
+
+__all__ = ["int16", "int16_table", "lower_batch_matmul16", "lower_gelu16", "lower_logistic16",
+           "lower_rsqrt16", "lower_softmax16", "lower_tanh16", "table", "with_int16"]

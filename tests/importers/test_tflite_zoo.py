@@ -26,7 +26,8 @@ from tests.importers.tflite_models import litert_inputs, reference_model, run_li
 ZOO = Path(__file__).resolve().parent.parent / "models" / "tflite"
 SUPPORTED = ["cnn", "cnn_float_io", "dscnn", "squeeze_excite", "mobilenet_v2",
              "mobilenet_v2_float_io", "mobilenet_v1", "mobilenet_v3_small", "activations",
-             "unet", "transformer", "cnn_16x8", "mobilenet_v2_16x8"]
+             "unet", "transformer", "cnn_16x8", "mobilenet_v2_16x8",
+             "transformer_16x8"]
 UNSUPPORTED: dict[str, str] = {}  # model -> the diagnostic's operator
 
 
