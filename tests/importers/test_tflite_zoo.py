@@ -91,3 +91,22 @@ def test_unsupported_model_names_its_operator(name: str):
     assert (code, out) == (1, "")
     assert len(err.splitlines()) == 1, err
     assert re.search(UNSUPPORTED[name], err), err
+
+
+def test_qcomp_run_16x8_model_is_litert_bit_for_bit(tmp_path):
+    """`qcomp-run model.tflite --samples` (LiteRT's arithmetic, the default for .tflite)
+    on a 16x8 model: every sample's output is BUILTIN_REF's (on XLA too:
+    `python3 tools/tflite_zoo.py --xla`)."""
+    from qcomp.tools.qcomp_run import main as run_main
+
+    path = ZOO / "cnn_16x8.tflite"
+    xs = _inputs(path)
+    np.savez(tmp_path / "in.npz", arg0=np.stack(xs))
+    out, err = io.StringIO(), io.StringIO()
+    code = run_main([str(path), "--inputs", str(tmp_path / "in.npz"), "--samples", "--output",
+                     str(tmp_path / "out.npz")], io.StringIO(""), out, err)
+    assert (code, err.getvalue()) == (0, "")
+    got = np.load(tmp_path / "out.npz")["result0"]
+    for g, x in zip(got, xs, strict=True):
+        [want] = _reference(path, x)
+        assert g.dtype == want.dtype and np.array_equal(g.reshape(want.shape), want)
