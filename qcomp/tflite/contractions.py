@@ -175,13 +175,6 @@ def contraction_as_composite(ctx: OpContext, kind: str, xv: SSAValue, x: Tensor,
     return ctx.composite(f"tfl.{kind}", {}, operands, out.type(out_shape), body)
 
 
-def _not_16x8(ctx: OpContext, x: Tensor, w: Tensor) -> None:
-    if x.dtype != w.dtype:
-        raise ctx.fail(f"{x.label} is {x.dtype} and {w.label} {w.dtype}: 16x8 "
-                       "contractions (int16 activations with int8 weights) are not "
-                       "supported yet")
-
-
 def is_16x8(ctx: OpContext, x: Tensor, w: Tensor, out: Tensor) -> bool:
     """True for a 16x8 contraction (int16 input and output, int8 weights), which is
     imported as its `tfl.*` composite: StableHLO's quantized dot / convolution take one

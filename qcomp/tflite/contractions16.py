@@ -1,12 +1,13 @@
 """`rescale=fixed-point` kernels of TFLite's 16x8 contractions: the `stablehlo.composite
-"tfl.conv_2d"` / `"tfl.depthwise_conv_2d"` / `"tfl.fully_connected"` the importer makes
-of an int16 x int8 contraction (operands in TFLite's layouts: input i16, weight i8,
+"tfl.conv_2d"` / `"tfl.depthwise_conv_2d"` / `"tfl.transpose_conv"` /
+`"tfl.fully_connected"` the importer makes of an int16 x int8 contraction (operands in TFLite's layouts: input i16, weight i8,
 bias raw i64 or quantized i32), as LiteRT's reference kernels compute them
 (`qcomp.quant.tflite16`):
 
     acc = Σ q_x q_w + bias                     (the decomposition's convolution /
                                                 dot_general on the stored integers, i64)
-    CONV_2D, DEPTHWISE_CONV_2D:  clamp(MBQM64(acc, M[c], shift[c]))  (an i32 bias:
+    CONV_2D, DEPTHWISE_CONV_2D,
+    TRANSPOSE_CONV:              clamp(MBQM64(acc, M[c], shift[c]))  (an i32 bias:
                                  TFLite's int32 MBQM, `emit.mbqm_ir`)
     FULLY_CONNECTED:             clamp(round_half_away(f64(acc) * s_x s_w[c] / s_out))
 
@@ -112,8 +113,9 @@ def _multipliers(qx, qw, qo):
 
 
 def lower_conv16(op_: Operation, b: Builder, st) -> SSAValue | None:
-    """A 16x8 CONV_2D / DEPTHWISE_CONV_2D composite as TFLite's ConvPerChannel /
-    DepthwiseConvPerChannel for int16 (None: another kind of composite)."""
+    """A 16x8 CONV_2D / DEPTHWISE_CONV_2D / TRANSPOSE_CONV composite as TFLite's
+    ConvPerChannel / DepthwiseConvPerChannel / TransposeConv for int16 (None: another
+    kind of composite)."""
     got = _operands(op_)
     if got is None:
         return None

@@ -255,6 +255,34 @@ def gelu(rng):
     return _finish(m, OPS.GELU, [x], [y], o, OPTS.GeluOptions, feeds)
 
 
+def transpose_conv(rng):
+    """Strides 1..3, 1..3 square filters, SAME / VALID, per-tensor or per-channel
+    filters, with or without an int64 bias."""
+    m = Model()
+    h, w, cin, cout = (int(rng.integers(1, 5)), int(rng.integers(1, 5)),
+                       int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    k, stride, same = int(rng.integers(1, 4)), int(rng.integers(1, 4)), bool(rng.integers(0, 2))
+    oh, ow = ((h * stride, w * stride) if same else
+              ((h - 1) * stride + k, (w - 1) * stride + k))
+    s_in = _s16(rng)
+    x = _t(m, [1, h, w, cin], s_in)
+    per_channel = bool(rng.integers(0, 2))
+    wd, ws = _weights(rng, (cout, k, k, cin), 0, per_channel)
+    wt = m.tensor([cout, k, k, cin], scale=ws, zero_point=[0] * len(ws), data=wd, axis=0)
+    shp = m.tensor([4], np.int32, data=np.array([1, oh, ow, cout], np.int32))
+    inputs = [shp, wt, x]
+    if rng.integers(0, 2):
+        inputs.append(_bias64(m, rng, s_in, ws, cout))
+    y = _t(m, [1, oh, ow, cout],
+           float(np.float32(s_in * np.exp(rng.uniform(-1, 4)) * k * np.sqrt(cin))))
+    o = schema.TransposeConvOptionsT()
+    o.padding, o.strideH, o.strideW = (0 if same else 1), stride, stride
+    o.quantizedBiasType = schema.TensorType.INT64
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.TRANSPOSE_CONV, inputs, [y], o, OPTS.TransposeConvOptions,
+                   [_i16(rng, (1, h, w, cin))])
+
+
 CASES = {
     "FULLY_CONNECTED": fully_connected, "CONV_2D": conv_2d,
     "DEPTHWISE_CONV_2D": depthwise_conv_2d,
@@ -265,5 +293,6 @@ CASES = {
     "SOFTMAX": softmax, "LOGISTIC": logistic, "TANH": tanh, "RESHAPE": reshape,
     "TRANSPOSE": transpose, "CONCATENATION": concatenation, "MEAN": mean,
     "BATCH_MATMUL": batch_matmul, "RSQRT": rsqrt, "GELU": gelu,
+    "TRANSPOSE_CONV": transpose_conv,
 }
 """Operator -> builder(rng) -> (model bytes, feeds)."""
