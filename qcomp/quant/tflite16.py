@@ -209,15 +209,22 @@ def _scaled_input(q, s_in: float, tanh: bool) -> np.ndarray:
     return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)  # int32 arithmetic
 
 
+def _table_interpolation(x: np.ndarray, bits: int, saturated: int) -> np.ndarray:
+    """(ua << bits) + frac(|x|) (ub - ua): sigmoid_table_uint16 at |x| >> bits and the
+    next entry, interpolated by the low `bits` bits; `saturated` from entry 255 on."""
+    a = np.abs(x)
+    uh = a >> bits
+    i = np.minimum(uh, 254)
+    ua, ub = SIGMOID_TABLE_UINT16[i], SIGMOID_TABLE_UINT16[i + 1]
+    return np.where(uh >= 255, np.int64(saturated),
+                    (ua << bits) + (a & ((1 << bits) - 1)) * (ub - ua))
+
+
 def logistic_int16(q, s_in: float) -> np.ndarray:
     """reference_integer_ops::Logistic (int16): interpolation in sigmoid_table_uint16 by
     |x| (9 fractional bits), x the input at scale 1/(3 * 4096), mirrored for x < 0."""
     x = _scaled_input(q, s_in, tanh=False)
-    a = np.abs(x)
-    uh = a >> 9
-    i = np.minimum(uh, 254)
-    ua, ub = SIGMOID_TABLE_UINT16[i], SIGMOID_TABLE_UINT16[i + 1]
-    r = np.where(uh >= 255, np.int64(0x7FFF << 10), (ua << 9) + (a & 0x1FF) * (ub - ua))
+    r = _table_interpolation(x, 9, 0x7FFF << 10)
     r = np.where(x >= 0, r + (1 << 9), (1 << 25) - r + (1 << 9) - 1) & 0xFFFFFFFF
     return _wrap16(r >> 10)
 
@@ -226,11 +233,7 @@ def tanh_int16(q, s_in: float) -> np.ndarray:
     """reference_integer_ops::Tanh (int16): 2 sigmoid(2x) - 1 from the same table by |x|
     (8 fractional bits)."""
     x = _scaled_input(q, s_in, tanh=True)
-    a = np.abs(x)
-    uh = a >> 8
-    i = np.minimum(uh, 254)
-    ua, ub = SIGMOID_TABLE_UINT16[i], SIGMOID_TABLE_UINT16[i + 1]
-    r = np.where(uh >= 255, np.int64(0xFFFF << 8), (ua << 8) + (a & 0xFF) * (ub - ua))
+    r = _table_interpolation(x, 8, 0xFFFF << 8)
     r = np.where(x >= 0, r - (1 << 23) + (1 << 7), -r + (1 << 23) + (1 << 7) - 1)
     r = ((r + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
     return _wrap16(r >> 8)
@@ -247,6 +250,20 @@ def rsqrt_lut(s_in: float, s_out: float) -> np.ndarray:
     return lut_populate_int16(f, s_in, 0, s_out, 0, single=True)
 
 
-__all__ = ["INT16_MAX", "INT16_MIN", "SIGMOID_TABLE_UINT16", "checked_log2", "clz32", "lut_lookup", "logistic_int16", "lut_populate_int16", "mbqm64",
-           "reduced_multiplier", "rsqrt_lut", "sigmoid_tanh_input_params", "softmax16_tables",
-           "softmax_int16", "tanh_int16"]
+__all__ = [
+    "INT16_MAX",
+    "INT16_MIN",
+    "SIGMOID_TABLE_UINT16",
+    "checked_log2",
+    "clz32",
+    "logistic_int16",
+    "lut_lookup",
+    "lut_populate_int16",
+    "mbqm64",
+    "reduced_multiplier",
+    "rsqrt_lut",
+    "sigmoid_tanh_input_params",
+    "softmax16_tables",
+    "softmax_int16",
+    "tanh_int16",
+]

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, f64, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -40,7 +40,7 @@ from qcomp.dialects.stablehlo.attrs import (
     DotDimensionNumbersAttr,
 )
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.passes.utils.builder import Builder, shape_of
+from qcomp.passes.utils.builder import Builder
 from qcomp.tflite.common import (
     WINDOW_OPTIONS,
     activation,
@@ -52,8 +52,8 @@ from qcomp.tflite.common import (
     reshape,
     window,
 )
-from qcomp.tflite.contractions16 import fc_rescale, lower_conv16, lower_fc16
 from qcomp.tflite.context import OpContext, Tensor, constant, f32_tensor, tensor_of
+from qcomp.tflite.contractions16 import fc_rescale, lower_conv16, lower_fc16
 from qcomp.tflite.kernels import quantized_type
 from qcomp.tflite.operator import (
     Operand,

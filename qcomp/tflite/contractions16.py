@@ -23,11 +23,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.passes.quant_to_math.emit import mbqm_ir
 from qcomp.passes.utils.builder import Builder, element_of, shape_of
 from qcomp.quant.tflite import quantize_multipliers
 from qcomp.quant.tflite16 import reduced_multiplier
-from qcomp.dialects.quant import UniformQuantizedType
 from qcomp.tflite.kernels import quantized_type
 
 _LIMIT32 = 1 << 31

@@ -25,6 +25,7 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
+from qcomp.quant.tflite import gelu_f, quantize_multiplier
 from qcomp.quant.tflite16 import (
     INT16_MAX,
     INT16_MIN,
@@ -36,7 +37,6 @@ from qcomp.quant.tflite16 import (
     tanh_int16,
 )
 from qcomp.tflite.context import dense
-from qcomp.quant.tflite import gelu_f, quantize_multiplier
 from qcomp.tflite.contractions16 import decomposed_op, mbqm64_ir
 from qcomp.tflite.kernels import composite_props, float_prop, gather, per_tensor, quantized_type, reduce
 
