@@ -13,6 +13,7 @@ One module per family of ops, each exporting its list:
   Where, BatchNormalization, LayerNormalization, ReduceMean;
 - `float_slices`: Slice, Split;
 - `resize_pad`: Pad, Resize;
+- `conv_transpose`: ConvTranspose;
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
   function body;
 - `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from qcomp.dialects.onnx.conv_transpose import CONV_TRANSPOSE_OPS
 from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
@@ -33,4 +35,4 @@ from qcomp.dialects.onnx.resize_pad import RESIZE_PAD_OPS
 
 ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS,
                         *MATH_OPS, *SLICE_OPS, *REDUCE_OPS,
-                        *RESIZE_PAD_OPS], [*CORE_ATTRS])
+                        *RESIZE_PAD_OPS, *CONV_TRANSPOSE_OPS], [*CORE_ATTRS])
