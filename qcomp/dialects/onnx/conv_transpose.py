@@ -6,8 +6,9 @@
 Output size per spatial dimension: `s * (in - 1) + output_padding + (k - 1) * d + 1 -
 pad_begin - pad_end`. With `output_shape` (or auto_pad SAME_UPPER / SAME_LOWER, whose
 output_shape is `in * s`) the pads are derived: `total = s * (in - 1) + output_padding
-+ (k - 1) * d + 1 - output_shape`, the odd one at the end for SAME_UPPER, at the
-beginning otherwise (the spec's text; onnxruntime's `ComputeTransposePadAndOutputShape`).
++ (k - 1) * d + 1 - output_shape` (auto_pad: at least 0, as onnxruntime and onnx's
+shape inference take it; the reference evaluator pads negatively), the odd one at the
+end for SAME_UPPER, at the beginning otherwise (the spec's text; onnxruntime's `ComputeTransposePadAndOutputShape`).
 
 Lowering: `stablehlo.convolution` of X with the kernel reversed along its spatial
 dimensions (a `stablehlo.gather` of constant indices per dimension) and the stride as lhs_dilation, padding `(k - 1) * d - pad_begin` and
@@ -83,6 +84,7 @@ def transpose_window(op, x: list[int], w: list[int]
     auto = attr(op, "auto_pad")
     if shape is not None and len(shape) not in (n, n + 2):
         raise fs.ShapeError(f"output_shape must have {n} values")
+    explicit = shape is not None
     if shape is not None:
         shape = list(shape)[-n:]
     elif auto in ("SAME_UPPER", "SAME_LOWER"):
@@ -91,7 +93,9 @@ def transpose_window(op, x: list[int], w: list[int]
     if shape is not None:
         pads = []
         for f, want in zip(full, shape):
-            total = f - want
+            # auto_pad's total padding is never negative (onnxruntime, onnx's shape
+            # inference: the output is then shorter than in * s)
+            total = f - want if explicit else max(0, f - want)
             half = total // 2
             pads.append((half, total - half) if auto == "SAME_UPPER" else (total - half, half))
     elif auto == "VALID":
