@@ -19,6 +19,8 @@ test (2 for the quantized ones), 200 (100) with QCOMP_RESIZE_PAD_FULL=1: `tools/
   uint8 values, ConvTranspose in float between DequantizeLinear and QuantizeLinear):
   within one step likewise (linear Resize on uint8 truncates its float sum, as
   onnxruntime does; onnxruntime cannot run cubic Resize on uint8, so no cubic there).
+- The QDQ model with stablehlo-legalize-qdq-to-quantized-op after the lowering: a
+  constant Pad becomes the quantized `stablehlo.pad`; within one step likewise.
 - `onnx-fuse-qdq` drops the QDQ pair of a Resize (onnxruntime's `drop_no_int16_support`
   rule) and leaves Pad and ConvTranspose (no rule): the fused model agrees with the QDQ
   one within one step.
@@ -48,6 +50,8 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
 Q_SETTINGS = settings(SETTINGS, max_examples=Q_EXAMPLES)
 LOWER = ["onnx-legalize-qdq-to-quant", "onnx-legalize-to-stablehlo",
          "stablehlo-legalize-quant-to-math"]
+FUSE = ["onnx-legalize-qdq-to-quant", "onnx-legalize-to-stablehlo",
+        "stablehlo-legalize-qdq-to-quantized-op"]
 COUNTS: dict[str, int] = {}
 
 
@@ -79,6 +83,12 @@ def _exact(model) -> bool:
         return True
     modes = {a.name: a.s for a in op.attribute}
     return op.op_type == "Resize" and modes.get("mode", b"nearest") == b"nearest"
+
+
+def _mode(model) -> bytes | None:
+    op = model.graph.node[-1]
+    return {a.name: a.s for a in op.attribute}.get("mode", b"constant" if op.op_type == "Pad"
+                                                    else None)
 
 
 def _float_case(case):
@@ -145,6 +155,14 @@ def _quantized_case(case, seed, tmp_path):
         module = import_model(qmodel)
         lowered = _apply(import_model(qmodel), LOWER) if fmt == "QDQ" else None
         fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"]) if fmt == "QDQ" else None
+        quantized_ops = None
+        if fmt == "QDQ":
+            quantized_ops = _apply(import_model(qmodel), FUSE)
+            pads = [o for o in quantized_ops.walk() if o.name == "stablehlo.pad"]
+            if _mode(model) == b"constant":  # the quantized pad the spec allows
+                assert "!quant.uniform" in str(pads[0].results[0].type)
+                _count("Pad QDQ quantized stablehlo.pad")
+            quantized_ops = _apply(quantized_ops, ["stablehlo-legalize-quant-to-math"])
         if fused is not None:
             (target,) = [o for o in fused.walk() if o.name == f"onnx.{op_type}"]
             source = target.operands[0].owner.name
@@ -160,6 +178,9 @@ def _quantized_case(case, seed, tmp_path):
                 low = _qcomp(lowered, x)
                 same = _within_one_step(low, want, step, False)
                 _count(f"{op_type} {fmt} lowered {'equal' if same else 'one step'}")
+            if quantized_ops is not None:
+                same = _within_one_step(_qcomp(quantized_ops, x), want, step, False)
+                _count(f"{op_type} {fmt} quantized ops {'equal' if same else 'one step'}")
             if fused is not None:
                 same = _within_one_step(_qcomp(fused, x), got, step, False)
                 _count(f"{op_type} {fmt} fused {'equal' if same else 'one step'}")

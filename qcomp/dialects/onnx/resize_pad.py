@@ -17,7 +17,10 @@ Their shape operands (Pad's pads and axes; Resize's scales and sizes) are consta
         out / n when sizes are given.
 
 Lowerings (static shapes): Pad `constant` is one `stablehlo.pad` (a negative pad is
-negative edge padding); the other modes and nearest Resize take elements with a
+negative edge padding; between `uniform_dequantize` and `uniform_quantize` of one
+per-tensor type T, the padding value v becomes `uniform_dequantize(uniform_quantize(v,
+T))`, the same bits after the final quantize, so that stablehlo-legalize-qdq-to-quantized-op
+makes it the quantized `stablehlo.pad` the spec allows); the other modes and nearest Resize take elements with a
 `stablehlo.gather` of constant indices per axis; linear / cubic Resize add the taps'
 gathers times their weights (`broadcast_in_dim` of a constant), per axis in order; on
 8-bit integers (the QOperator form runs Resize on the stored values) the taps are
@@ -72,6 +75,7 @@ from qcomp.dialects.onnx.float_common import (
     _verify_ints_attr,
     _verify_str_attr,
 )
+from qcomp.dialects.quant import quantized_element
 from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.ir.splat import dense_array
@@ -151,6 +155,22 @@ def pad_indices(n: int, lo: int, hi: int, mode: str) -> np.ndarray:
     return np.pad(kept, (max(lo, 0), max(hi, 0)), mode=mode)
 
 
+def requantized_as_input(x: SSAValue, y: SSAValue):
+    """The per-tensor quantized type T when `x` is `uniform_dequantize` of a T value and
+    `y`'s one use is `uniform_quantize` to T (a QDQ group around an element-moving op),
+    else None."""
+    dq = x.owner
+    uses = list(y.uses)
+    if not isinstance(dq, sh.UniformDequantizeOp) or len(uses) != 1:
+        return None
+    q = uses[0].operation
+    t = quantized_element(dq.operands[0].type)
+    if not isinstance(q, sh.UniformQuantizeOp) or t is None or t.is_per_axis or \
+            quantized_element(q.results[0].type) != t:
+        return None
+    return t
+
+
 def pad(b, op, out):
     """`stablehlo.pad` (constant), else a `stablehlo.gather` per padded axis."""
     x = ts.static(op.data, op)
@@ -161,6 +181,11 @@ def pad(b, op, out):
         if mode == "constant":
             value = (b.splat(0, e, ()) if is_none(op.constant_value)
                      else b.reshape(op.constant_value, ()))
+            qt = requantized_as_input(op.data, op.output)
+            if qt is not None:
+                # Q(DQ(Q(v))) = Q(v): the pad fuses (stablehlo-legalize-qdq-to-quantized-op)
+                value = b.op(sh.UniformDequantizeOp,
+                             [b.op(sh.UniformQuantizeOp, [value], qt, ())], e, ())
             return b.op(sh.PadOp, [op.data, value], e, out,
                         edge_padding_low=i64_array([lo for lo, _ in widths]),
                         edge_padding_high=i64_array([hi for _, hi in widths]),
