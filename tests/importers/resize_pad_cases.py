@@ -55,17 +55,18 @@ def pad_cases(draw, negative=True, rank=None):
         inits.append(_arr("axes", signed, np.int64))
         names += [""] * (3 - len(names)) + ["axes"]
     model = _model(helper.make_node("Pad", names, ["y"], mode=mode), shape, inits, opset)
-    return model, tuple(shape), {"reference": min(flat) >= 0}
+    return model, tuple(shape), {"reference": min(flat) >= 0, "onnxruntime": True}
 
 
 @st.composite
-def resize_cases(draw, modes=("nearest", "linear", "cubic")):
+def resize_cases(draw, modes=("nearest", "linear", "cubic"), crop=True):
     """Resize of an N x C x H x W input (onnxruntime resizes H and W for linear / cubic)."""
     shape = [draw(st.integers(1, 2)), draw(st.integers(1, 3)),
              draw(st.integers(1, 6)), draw(st.integers(1, 6))]
     mode = draw(st.sampled_from(list(modes)))
     ctm = draw(st.sampled_from(["half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
-                                "align_corners", "asymmetric"]))
+                                "align_corners", "asymmetric"]
+                               + ["tf_crop_and_resize"] * crop))
     opset = draw(st.sampled_from([13, 18, 19]))
     if ctm == "half_pixel_symmetric":
         opset = 19
@@ -77,26 +78,38 @@ def resize_cases(draw, modes=("nearest", "linear", "cubic")):
         attrs["cubic_coeff_a"] = draw(st.sampled_from([-0.75, -0.5]))
         attrs["exclude_outside"] = draw(st.integers(0, 1))
     inits = []
-    if draw(st.booleans()):
+    roi = ""
+    if ctm == "tf_crop_and_resize":
+        # binary fractions: float32 and the reference's float64 coordinates agree
+        lo = [draw(st.sampled_from([0.0, 0.25, -0.25])) for _ in range(2)]
+        hi = [draw(st.sampled_from([1.0, 0.75, 1.25])) for _ in range(2)]
+        inits.append(_arr("roi", [0, 0, *lo, 1, 1, *hi], np.float32))
+        attrs["extrapolation_value"] = draw(st.sampled_from([0.0, -2.5]))
+        roi = "roi"
+    if ctm != "tf_crop_and_resize" and draw(st.booleans()):
         s = [draw(st.sampled_from([0.5, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 1.3])) for _ in range(2)]
         inits.append(_arr("scales", [1, 1, *s], np.float32))
-        names = ["x", "", "scales"]
+        names = ["x", roi, "scales"]
         exact = all(float(np.float32(n) * np.float32(v)).is_integer()
                     for n, v in zip(shape[2:], s))
         out = [int(np.floor(np.float32(n) * np.float32(v))) for n, v in zip(shape[2:], s)]
     else:
         sizes = [draw(st.integers(1, 9)) for _ in range(2)]
         inits.append(_arr("sizes", [*shape[:2], *sizes], np.int64))
-        names = ["x", "", "", "sizes"]
+        names = ["x", roi, "", "sizes"]
         exact, out = True, sizes
     model = _model(helper.make_node("Resize", names, ["y"], **attrs), shape, inits, opset)
     # the reference evaluator's align_corners / half_pixel_symmetric use n * scale where
     # onnxruntime (and the spec's length_resized) use the integer output size; its
     # pytorch_half_pixel maps a length-1 output to -0.5 where the spec and onnxruntime
     # map it to 0
-    ref = (exact or ctm not in ("align_corners", "half_pixel_symmetric")) and not (
+    ref = (exact or ctm not in ("align_corners", "half_pixel_symmetric",
+                                "tf_crop_and_resize")) and not (
         ctm == "pytorch_half_pixel" and 1 in out)
-    return model, tuple(shape), {"reference": ref}
+    # onnxruntime ignores roi on an axis of scale 1 and tests nearest's rounded index
+    # against [0, n - 1]: tf_crop_and_resize is checked against the reference alone
+    return model, tuple(shape), {"reference": ref or ctm == "tf_crop_and_resize",
+                                 "onnxruntime": ctm != "tf_crop_and_resize"}
 
 
 @st.composite
@@ -138,7 +151,8 @@ def conv_transpose_cases(draw, n=None):
     # SAME_* negatively where onnxruntime takes no padding
     short = any(f < x * st_ for f, x, st_ in zip(full, spatial, s))
     return model, tuple(x_shape), {"reference": g == 1 and form != "output_shape"
-                                   and not (form.startswith("SAME") and short)}
+                                   and not (form.startswith("SAME") and short),
+                                   "onnxruntime": True}
 
 
 def onnxruntime_run(model, feeds: dict, optimized: bool = False) -> list[np.ndarray]:

@@ -5,26 +5,29 @@ Their shape operands (Pad's pads and axes; Resize's scales and sizes) are consta
         axes[i] (a negative pad crops): `constant` with constant_value (0 when absent),
         `edge` (the border element), `reflect` (mirrored without repeating the border),
         `wrap` (cyclic);
-    Resize (opset 11+, roi only for tf_crop_and_resize, which qcomp does not lower):
+    Resize (opset 11+; roi for tf_crop_and_resize):
         output[x] = sum_k w_k(x) * X[i_k(x)] along each resized axis, with
         x_original = the coordinate_transformation_mode's map of x (below), and
         nearest: one tap, x_original rounded per nearest_mode, clamped to [0, n-1];
         linear: taps floor(x_o) + {0, 1}, weights (1 - r, r), r = x_o - floor(x_o);
         cubic: taps floor(x_o) + {-1, 0, 1, 2}, Keys' weights with A = cubic_coeff_a;
         taps outside [0, n-1] are clamped (edge) or, with exclude_outside, weigh 0 and
-        the others are renormalized. Coordinates and weights in float32 (onnxruntime).
+        the others are renormalized; tf_crop_and_resize gives extrapolation_value where
+        x_original is outside [0, n-1]. Coordinates and weights in float32 (onnxruntime).
         Output size: `sizes`, else floor(n * scale); `scale` is the given scale, or
         out / n when sizes are given.
 
 Lowerings (static shapes): Pad `constant` is one `stablehlo.pad` (a negative pad is
 negative edge padding; between `uniform_dequantize` and `uniform_quantize` of one
 per-tensor type T, the padding value v becomes `uniform_dequantize(uniform_quantize(v,
-T))`, the same bits after the final quantize, so that stablehlo-legalize-qdq-to-quantized-op
-makes it the quantized `stablehlo.pad` the spec allows); the other modes and nearest Resize take elements with a
-`stablehlo.gather` of constant indices per axis; linear / cubic Resize add the taps'
-gathers times their weights (`broadcast_in_dim` of a constant), per axis in order; on
-8-bit integers (the QOperator form runs Resize on the stored values) the taps are
-summed in float32 and converted back truncating, as onnxruntime's kernel does
+T))`, the same bits after the final quantize, so that
+stablehlo-legalize-qdq-to-quantized-op makes it the quantized `stablehlo.pad` the spec
+allows); the other modes and nearest Resize take elements with a `stablehlo.gather` of
+constant indices per axis; linear / cubic Resize add the taps' gathers times their
+weights (`broadcast_in_dim` of a constant), per axis in order; tf_crop_and_resize then
+selects extrapolation_value on a constant mask. On 8-bit integers (the QOperator form
+runs Resize on the stored values) linear / cubic taps are summed in float32, clamped to
+the type's range and converted back truncating, as onnxruntime's kernel does
 (`static_cast<T>`). onnxruntime's QDQ transformers drop a Resize's Q / DQ pair (its
 `drop_no_int16_support` rule); they leave Pad as it is.
 """
@@ -271,11 +274,17 @@ def resize_plan(op, shape) -> tuple[list[int], list[float]]:
     return out, sc
 
 
-def original_coordinates(op, n: int, m: int, scale: float) -> np.ndarray:
-    """x_original of each output index 0..m-1 along an axis of n (float32)."""
+def original_coordinates(op, n: int, m: int, scale: float, roi=(0.0, 1.0)) -> np.ndarray:
+    """x_original of each output index 0..m-1 along an axis of n (float32); `roi`: the
+    axis's (start, end) for tf_crop_and_resize."""
     f = np.float32
     x, s, n32, m32 = np.arange(m, dtype=f), f(scale), f(n), f(m)
     mode = attr(op, "coordinate_transformation_mode")
+    if mode == "tf_crop_and_resize":
+        lo, hi = f(roi[0]), f(roi[1])
+        if m == 1:
+            return np.full(m, f(0.5) * (lo + hi) * (n32 - f(1)), f)
+        return lo * (n32 - f(1)) + x * (hi - lo) * (n32 - f(1)) / (m32 - f(1))
     if mode == "half_pixel":
         return (x + f(0.5)) / s - f(0.5)
     if mode == "half_pixel_symmetric":
@@ -288,8 +297,7 @@ def original_coordinates(op, n: int, m: int, scale: float) -> np.ndarray:
         return x * (n32 - f(1)) / (m32 - f(1)) if m > 1 else np.zeros(m, f)
     if mode == "asymmetric":
         return x / s
-    raise ts.Unsupported(f"{ts.PASS}: Resize: coordinate_transformation_mode '{mode}' is "
-                         "not lowered")
+    raise ts.Unsupported(f"{ts.PASS}: Resize: coordinate_transformation_mode '{mode}'")
 
 
 def cubic_weights(r: np.ndarray, a: float) -> np.ndarray:
@@ -306,9 +314,24 @@ def cubic_weights(r: np.ndarray, a: float) -> np.ndarray:
     return np.stack([far(r + f(1)), near(r), near(f(1) - r), far(f(2) - r)])
 
 
-def taps(op, n: int, m: int, scale: float) -> list[tuple[np.ndarray, np.ndarray | None]]:
+def rois(op, rank: int) -> list[tuple[float, float]]:
+    """(start, end) per dimension from `roi` (tf_crop_and_resize; else (0, 1))."""
+    out = [(0.0, 1.0)] * rank
+    if attr(op, "coordinate_transformation_mode") != "tf_crop_and_resize":
+        return out
+    r = None if is_none(op.roi) else const_array(op.roi)
+    axes = _axes(attr(op, "axes"), rank)
+    if r is None or len(r) != 2 * len(axes):
+        raise fs.ShapeError(f"tf_crop_and_resize needs a constant roi of {2 * len(axes)} values")
+    for i, a in enumerate(axes):
+        out[a] = (float(r[i]), float(r[i + len(axes)]))
+    return out
+
+
+def taps(op, n: int, m: int, scale: float, roi=(0.0, 1.0)
+         ) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """Per tap, the source indices of the m outputs and their weights (None: nearest)."""
-    xo = original_coordinates(op, n, m, scale)
+    xo = original_coordinates(op, n, m, scale, roi)
     mode = attr(op, "mode")
     lo = np.floor(xo)
     if mode == "nearest":
@@ -343,6 +366,7 @@ def resize(b, op, out):
         raise ts.Unsupported(f"{ts.PASS}: Resize: antialias is not lowered")
     try:
         _, scales = resize_plan(op, x)
+        roi = rois(op, len(x))
     except fs.ShapeError as err:
         raise ts.Unsupported(f"{ts.PASS}: Resize: {err}") from None
     e = ts.element_of(op.Y)
@@ -350,10 +374,17 @@ def resize(b, op, out):
     y = op.X
     if integer and attr(op, "mode") != "nearest":
         y = b.convert(y, f32)
+    crop = attr(op, "coordinate_transformation_mode") == "tf_crop_and_resize"
+    outside = np.zeros(out, bool)
     for d, (n, m) in enumerate(zip(x, out)):
-        if n == m and scales[d] == 1.0:
+        if n == m and scales[d] == 1.0 and roi[d] == (0.0, 1.0):
             continue
-        ts_ = taps(op, n, m, scales[d])
+        if crop:  # tf_crop_and_resize: outside [0, n - 1] is extrapolation_value
+            xo = original_coordinates(op, n, m, scales[d], roi[d])
+            view = [1] * len(out)
+            view[d] = m
+            outside |= ((xo < 0) | (xo > n - 1)).reshape(view)
+        ts_ = taps(op, n, m, scales[d], roi[d])
         if ts_[0][1] is None:
             y = take(b, y, ts_[0][0], d)
             continue
@@ -365,6 +396,11 @@ def resize(b, op, out):
             term = b.op(sh.MultiplyOp, [take(b, y, idx, d), weight], fe, shape)
             total = term if total is None else b.op(sh.AddOp, [total, term], fe, shape)
         y = total
+    if outside.any():
+        fe = ts.element_of(y)
+        mask = b.constant(outside, IntegerType(1))
+        y = b.op(sh.SelectOp, [mask, b.splat(attr(op, "extrapolation_value"), fe, tuple(out)), y],
+                 fe, tuple(out))
     if integer and attr(op, "mode") != "nearest":
         lo, hi = ts.lowest_highest(e)
         y = b.clamp(y, float(lo), float(hi))
@@ -397,7 +433,7 @@ class ResizeOp(OnnxOp):
          "cubic_coeff_a": -0.75, "exclude_outside": 0, "extrapolation_value": 0.0,
          "keep_aspect_ratio_policy": "stretch", "mode": "nearest",
          "nearest_mode": "round_prefer_floor"}),
-        Lowering(resize, constants=(2, 3)), QdqRole("drop", data_inputs=(0,)))
+        Lowering(resize, constants=(1, 2, 3)), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", DATA_T)
