@@ -34,7 +34,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.importers import resize_pad_cases as cases
@@ -100,8 +100,19 @@ def _float_case(case):
     got = _qcomp(module, x)
     oracles = [cases.onnxruntime_run(model, {"x": x})[0]] if notes["onnxruntime"] else []
     if notes["reference"]:
-        oracles.append(cases.reference_run(model, {"x": x})[0])
-    assert oracles
+        try:
+            oracles.append(cases.reference_run(model, {"x": x})[0])
+        except ValueError:  # cubic pytorch_half_pixel of a length-1 input (onnx 1.21)
+            _count("reference fails")
+    if not oracles:
+        return
+    wants = {_bits(w.astype(np.float32)) for w in oracles}
+    if _exact(model) and len(wants) > 1:
+        # the oracles disagree (a float32 coordinate a rounding away from an integer:
+        # onnxruntime's nearest index differs by one): equal to one of them
+        assert _bits(got) in wants
+        _count("oracles disagree")
+        oracles = []
     for w in oracles:
         assert got.shape == w.shape
         if _exact(model):
@@ -144,7 +155,8 @@ def _within_one_step(got, want, step, exact: bool) -> bool:
 
 
 def _quantized_case(case, seed, tmp_path):
-    model, shape, _ = case
+    model, shape, notes = case
+    assume(notes["onnxruntime"])
     op_type = model.graph.node[0].op_type
     float_model = cases.after_conv(model, shape, seed)
     exact_op = _exact(model)
