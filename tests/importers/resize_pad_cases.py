@@ -134,10 +134,11 @@ def conv_transpose_cases(draw, n=None):
             + [draw(st.integers(0, max(0, (f - 1) // 2))) for f in full]
         attrs["output_padding"] = [draw(st.integers(0, max(st_, dd) - 1))
                                    for st_, dd in zip(s, d)]
-    elif form == "output_shape" and min(full) >= 2:
-        # pads derived from output_shape (total >= 0); onnx's shape inference drops an
-        # output_shape entry of 1 (onnx 1.21), so >= 2
-        attrs["output_shape"] = [draw(st.integers(max(2, f - 2), f)) for f in full]
+    elif form == "output_shape" and all(f >= max(2, x) for f, x in zip(full, spatial)):
+        # pads derived from output_shape (total >= 0); onnx 1.21's shape inference drops
+        # an output_shape entry of 1 or below the input's size, so at least both
+        attrs["output_shape"] = [draw(st.integers(max(2, x, f - 2), f))
+                                 for f, x in zip(full, spatial)]
     else:
         attrs["auto_pad"] = "VALID" if form == "output_shape" else form
     x_shape = [draw(st.integers(1, 2)), c, *spatial]
