@@ -37,7 +37,6 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -77,29 +76,17 @@ from qcomp.dialects.onnx.float_common import (
     _same_element,
     _verify_ints_attr,
     _verify_str_attr,
+    const_array,
 )
 from qcomp.dialects.quant import quantized_element
 from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.ir.splat import dense_array
 
 PAD_MODES = ("constant", "reflect", "edge", "wrap")
 COORDINATE_MODES = ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
                     "asymmetric", "tf_crop_and_resize")
 NEAREST_MODES = tuple("round_prefer_floor round_prefer_ceil floor ceil".split())
 """Resize's nearest_mode values (ONNX attribute values, not the ops of those names)."""
-
-
-def const_array(v: SSAValue) -> np.ndarray | None:
-    """The values of a constant operand (`onnx.Constant`, `stablehlo.constant`), else None."""
-    owner = getattr(v, "owner", None)
-    props = getattr(owner, "properties", {})
-    val = props.get("value") if props else None
-    if val is None:
-        val = getattr(owner, "attributes", {}).get("value")
-    if not isinstance(val, DenseIntOrFPElementsAttr):
-        return None
-    return dense_array(val).reshape(-1)
 
 
 def _axes(a, rank: int) -> list[int]:
