@@ -20,7 +20,9 @@ test (2 for the quantized ones), 200 (100) with QCOMP_RESIZE_PAD_FULL=1: `tools/
   from the interpreter. The QOperator model (QLinearConv, then Pad / Resize on the stored
   uint8 values, ConvTranspose in float between DequantizeLinear and QuantizeLinear):
   within one step likewise (linear Resize on uint8 truncates its float sum, as
-  onnxruntime does; onnxruntime cannot run cubic Resize on uint8, so no cubic there).
+  onnxruntime does; onnxruntime cannot run cubic Resize on uint8, so no cubic there);
+  Pad and Resize on uint8 lowered by onnx-legalize-to-stablehlo give the interpreter's
+  bits.
 - The QDQ model with stablehlo-legalize-qdq-to-quantized-op after the lowering: a
   constant Pad becomes the quantized `stablehlo.pad`; within one step likewise.
 - `onnx-fuse-qdq` drops the QDQ pair of a Resize (onnxruntime's `drop_no_int16_support`
@@ -184,6 +186,11 @@ def _quantized_case(case, seed, tmp_path):
         step = cases.output_step(qmodel)
         module = import_model(qmodel)
         lowered = _apply(import_model(qmodel), LOWER) if fmt == "QDQ" else None
+        # QOperator: the op on the stored uint8 values lowered (QLinearConv stays)
+        on_integers = _apply(import_model(qmodel), ["onnx-legalize-to-stablehlo"]) \
+            if fmt == "QOperator" and op_type != "ConvTranspose" else None
+        if on_integers is not None:
+            assert f'"onnx.{op_type}"' not in str(on_integers)
         fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"]) if fmt == "QDQ" else None
         quantized_ops = None
         if fmt == "QDQ":
@@ -205,6 +212,8 @@ def _quantized_case(case, seed, tmp_path):
             got = _qcomp(module, x)
             same = _within_one_step(got, want, step, exact_op)
             _count(f"{op_type} {fmt} {'equal' if same else 'one step'}")
+            if on_integers is not None:
+                assert _bits(_qcomp(on_integers, x)) == _bits(got)
             if lowered is not None:
                 low = _qcomp(lowered, x)
                 same = _within_one_step(low, want, step, False)
