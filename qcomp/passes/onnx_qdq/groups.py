@@ -11,8 +11,10 @@ defaults: int8 activations allowed, 16-bit and 4-bit types not):
   (Concat): all of one type; `conv`: input and output of one type, an int8 input needs
   int8 weights, the bias int32; `matmul`: an int8 input needs int8 weights, output of
   the input's type; `drop` (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool,
-  Gather: onnxruntime drops the pair and moves the integers): input and output of one
-  type, scalar positive constant scales, equal scale and zero point on both sides.
+  Gather, Resize: onnxruntime drops the pair and moves the integers): input and output
+  of one type, scalar positive constant scales, equal scale and zero point on both
+  sides (onnxruntime's Resize rule also takes a non-positive scale, which no quantizer
+  writes).
 """
 
 from __future__ import annotations
