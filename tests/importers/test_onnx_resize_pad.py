@@ -106,7 +106,8 @@ def _float_case(case):
             oracles.append(cases.reference_run(model, {"x": x})[0])
         except ValueError:  # cubic pytorch_half_pixel of a length-1 input (onnx 1.21)
             _count("reference fails")
-    if not oracles:
+    if not oracles:  # onnxruntime departs and the reference fails
+        _count("no oracle")
         return
     wants = {_bits(w.astype(np.float32)) for w in oracles}
     if _exact(model) and len(wants) > 1:
@@ -146,7 +147,7 @@ def test_conv_transpose_float(case):
 
 
 def _within_one_step(got, want, step, exact: bool) -> bool:
-    if step is None:  # a float result (ConvTranspose after DequantizeLinear)
+    if step is None:  # a float result (ConvTranspose after DequantizeLinear): rtol 1e-5
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
         return np.array_equal(got, want)
     if exact:

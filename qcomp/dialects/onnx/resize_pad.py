@@ -341,7 +341,8 @@ def taps(op, n: int, m: int, scale: float, roi=(0.0, 1.0)
     idx = np.stack([lo.astype(np.int64) + k for k in offsets])
     if attr(op, "exclude_outside"):
         w = np.where((idx >= 0) & (idx < n), w, np.float32(0))
-        w = (w / w.sum(axis=0, dtype=np.float32)).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):  # no tap inside: NaN, as ONNX's
+            w = (w / w.sum(axis=0, dtype=np.float32)).astype(np.float32)
     return [(np.clip(i, 0, n - 1), wk) for i, wk in zip(idx, w)]
 
 
