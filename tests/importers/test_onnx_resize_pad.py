@@ -1,6 +1,7 @@
 """Resize, Pad and ConvTranspose against onnxruntime and ONNX's reference evaluator,
 on random shapes and attributes (`resize_pad_cases`; `EXAMPLES` hypothesis examples per
-test (2 for the quantized ones), 200 (100) with QCOMP_RESIZE_PAD_FULL=1: `tools/onnx_resize_pad_fuzz.py`).
+test (2 for the quantized ones), 200 (100) with QCOMP_RESIZE_PAD_FULL=1:
+`tools/onnx_resize_pad_fuzz.py`).
 
 - The float op, imported and run by qcomp's interpreter: Pad and nearest Resize equal
   to onnxruntime's unoptimized session and to the reference evaluator bit for bit (they
@@ -35,15 +36,13 @@ from __future__ import annotations
 import os
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from qcomp.importers.onnx import import_model
+from qcomp.interpreter import run
+from qcomp.registry import PASSES, make_context
 from tests.importers import resize_pad_cases as cases
-
-from qcomp.importers.onnx import import_model  # noqa: E402
-from qcomp.interpreter import run  # noqa: E402
-from qcomp.registry import PASSES, make_context  # noqa: E402
 
 FULL = bool(os.environ.get("QCOMP_RESIZE_PAD_FULL"))
 EXAMPLES = 200 if FULL else 4

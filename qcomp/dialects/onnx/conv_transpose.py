@@ -8,14 +8,15 @@ pad_begin - pad_end`. With `output_shape` (or auto_pad SAME_UPPER / SAME_LOWER, 
 output_shape is `in * s`) the pads are derived: `total = s * (in - 1) + output_padding
 + (k - 1) * d + 1 - output_shape` (auto_pad: at least 0, as onnxruntime and onnx's
 shape inference take it; the reference evaluator pads negatively), the odd one at the
-end for SAME_UPPER, at the beginning otherwise (the spec's text; onnxruntime's `ComputeTransposePadAndOutputShape`).
+end for SAME_UPPER, at the beginning otherwise (the spec's text; onnxruntime's
+`ComputeTransposePadAndOutputShape`).
 
 Lowering: `stablehlo.convolution` of X with the kernel reversed along its spatial
-dimensions (a `stablehlo.gather` of constant indices per dimension) and the stride as lhs_dilation, padding `(k - 1) * d - pad_begin` and
-`(k - 1) * d - pad_end + output_padding`, the dilation as rhs_dilation; W's layout
-`[i, o, 0, 1]` (group 1) or, grouped, W reshaped to group x C/group x M/group x K,
-transposed to group x M/group x C/group x K and reshaped to M x C/group x K
-(`feature_group_count = group`); the bias broadcast and added.
+dimensions (`stablehlo.reverse`) and the stride as lhs_dilation, padding
+`(k - 1) * d - pad_begin` and `(k - 1) * d - pad_end + output_padding`, the dilation
+as rhs_dilation; W's layout `[i, o, 0, 1]` (group 1) or, grouped, W reshaped to
+group x C/group x M/group x K, transposed to group x M/group x C/group x K and
+reshaped to M x C/group x K (`feature_group_count = group`); the bias broadcast and added.
 
 Quantized: onnxruntime has no QLinear form (its QOperator quantizer leaves it float
 between DequantizeLinear and the next QuantizeLinear) and its QDQ transformers do not
@@ -25,7 +26,6 @@ fuse it (no ConvTranspose rule in `qdq_selector_action_transformer.cc`): it has 
 
 from __future__ import annotations
 
-import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i64
 from xdsl.irdl import (
     IRDLOperation,
@@ -59,7 +59,6 @@ from qcomp.dialects.onnx.float_common import (
     _window_attrs,
     ints_attr,
 )
-from qcomp.dialects.onnx.resize_pad import take
 from qcomp.dialects.stablehlo.attrs import ConvDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
 
@@ -121,9 +120,7 @@ def conv_transpose(b, op, out):
     n = len(x) - 2
     sp = list(range(2, 2 + n))
     k = w[2:]
-    kernel = op.W
-    for d in sp:  # reversed by gathers (qcomp's interpreter has no stablehlo.reverse)
-        kernel = take(b, kernel, np.arange(w[d])[::-1], d)
+    kernel = b.op(sh.ReverseOp, [op.W], e, tuple(w), dimensions=i64_array(sp))
     if g == 1:
         dn = ConvDimensionNumbersAttr.get(0, 1, sp, 0, 1, sp, 0, 1, sp)
     else:

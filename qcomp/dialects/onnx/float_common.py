@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
 from xdsl.ir import SSAValue
 from xdsl.irdl import IRDLOperation

@@ -64,7 +64,6 @@ from qcomp.dialects.onnx.core import (
     QdqRole,
     attr,
     elements_in,
-    fail,
     is_none,
     static_shape,
     verify_int_attr,

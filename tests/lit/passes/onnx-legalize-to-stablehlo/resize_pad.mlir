@@ -71,8 +71,7 @@ func.func @resize_linear(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x4xf32> {
 // strides as lhs_dilate and padding (k - 1) * d - pad (+ output_padding at the end).
 
 // CHECK-LABEL: func.func @conv_transpose
-// CHECK:         %[[R0:.*]] = "stablehlo.gather"(%arg1, {{.*}} -> tensor<2x3x2x2xf32>
-// CHECK:         %[[R1:.*]] = "stablehlo.gather"(%[[R0]], {{.*}} -> tensor<2x3x2x2xf32>
+// CHECK:         %[[R1:.*]] = stablehlo.reverse %arg1, dims = [2, 3] : tensor<2x3x2x2xf32>
 // CHECK-NEXT:    stablehlo.convolution(%arg0, %[[R1]]) dim_numbers = [b, f, 0, 1]x[i, o, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = {{\[}}[1, 2], [1, 2]], lhs_dilate = [2, 2], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x3x3xf32>, tensor<2x3x2x2xf32>) -> tensor<1x3x7x7xf32>
 func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x2x2xf32>) -> tensor<1x3x7x7xf32> {
   %n = "onnx.NoValue"() {value} : () -> none
@@ -85,7 +84,8 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x2x2xf32>) -> t
 // Grouped: the kernel C x M/g x K becomes M x C/g x K (reshape, transpose, reshape).
 
 // CHECK-LABEL: func.func @conv_transpose_group
-// CHECK:         %[[A:.*]] = stablehlo.reshape %{{.*}} : (tensor<4x1x3x3xf32>) -> tensor<2x2x1x3x3xf32>
+// CHECK:         %[[R:.*]] = stablehlo.reverse %arg1, dims = [2, 3] : tensor<4x1x3x3xf32>
+// CHECK-NEXT:    %[[A:.*]] = stablehlo.reshape %[[R]] : (tensor<4x1x3x3xf32>) -> tensor<2x2x1x3x3xf32>
 // CHECK-NEXT:    %[[B:.*]] = stablehlo.transpose %[[A]], dims = [0, 2, 1, 3, 4] : (tensor<2x2x1x3x3xf32>) -> tensor<2x1x2x3x3xf32>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.reshape %[[B]] : (tensor<2x1x2x3x3xf32>) -> tensor<2x2x3x3xf32>
 // CHECK-NEXT:    stablehlo.convolution(%arg0, %[[C]]) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = {{\[}}[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64}
