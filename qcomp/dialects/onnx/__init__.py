@@ -12,6 +12,7 @@ One module per family of ops, each exporting its list:
 - `float_math`: Neg, Exp, Sqrt, Erf, Pow, HardSigmoid, HardSwish, Equal / Less / Greater,
   Where, BatchNormalization, LayerNormalization, ReduceMean;
 - `float_slices`: Slice, Split;
+- `index_ops`: TopK, ArgMax, CumSum, GatherElements, InstanceNormalization, LeakyRelu;
 - `resize_pad`: Pad, Resize;
 - `conv_transpose`: ConvTranspose;
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
@@ -28,11 +29,12 @@ from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
 from qcomp.dialects.onnx.float_slices import SLICE_OPS
+from qcomp.dialects.onnx.index_ops import INDEX_OPS
 from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
 from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
 from qcomp.dialects.onnx.reduce_ops import REDUCE_OPS
 from qcomp.dialects.onnx.resize_pad import RESIZE_PAD_OPS
 
 ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS,
-                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS,
+                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS, *INDEX_OPS,
                         *RESIZE_PAD_OPS, *CONV_TRANSPOSE_OPS], [*CORE_ATTRS])

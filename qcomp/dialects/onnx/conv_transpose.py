@@ -20,8 +20,8 @@ reshaped to M x C/group x K (`feature_group_count = group`); the bias broadcast 
 
 Quantized: onnxruntime has no QLinear form (its QOperator quantizer leaves it float
 between DequantizeLinear and the next QuantizeLinear) and its QDQ transformers do not
-fuse it (no ConvTranspose rule in `qdq_selector_action_transformer.cc`): it has no
-`QdqRole`.
+fuse it (no ConvTranspose rule in `qdq_selector_action_transformer.cc`): its
+`QdqRole` is `keep`.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
     Lowering,
     OnnxFacts,
+    QdqRole,
     attr,
     elements_in,
     is_none,
@@ -162,7 +163,7 @@ class ConvTransposeOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "ConvTranspose", (1, 11, 22), ("X", "W", "B?"), ("Y",),
         {"auto_pad": "NOTSET", "group": 1}),
-        Lowering(conv_transpose))
+        Lowering(conv_transpose), QdqRole("keep"))
 
     def check(self) -> None:
         for i, v in enumerate((self.X, self.W)):

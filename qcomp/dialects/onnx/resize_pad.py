@@ -62,6 +62,7 @@ from qcomp.dialects.onnx.core import (
     Lowering,
     OnnxFacts,
     QdqRole,
+    QuantizerForms,
     attr,
     elements_in,
     is_none,
@@ -202,7 +203,7 @@ class PadOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Pad", (1, 2, 11, 13, 18, 19, 21, 23, 24, 25),
         ("data", "pads", "constant_value?", "axes?"), ("output",), {"mode": "constant"}),
-        Lowering(pad, constants=(1, 3)))
+        Lowering(pad, constants=(1, 3)), QdqRole("keep"), QuantizerForms(qoperator="integers"))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", DATA_T)
