@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NoneType,
     StringAttr,
     TensorType,
     UnrankedTensorType,
@@ -452,8 +453,11 @@ def import_model(model) -> ModuleOp:
             operands.append(values[name] if name else no_value())  # check_order
         if node.domain == _MS and node.op_type not in _supported_contrib():
             raise OnnxImportError(f"{label}: unsupported op")
-        result_types = []
+        result_types: list[Attribute] = []
         for name in node.output:
+            if not name and standard:  # an absent optional output: none (LSTM's Y)
+                result_types.append(NoneType())
+                continue
             if name not in vtypes:
                 raise OnnxImportError(f"{label}: shape inference gives no type for output "
                                       f"'{name}'")
@@ -474,6 +478,8 @@ def import_model(model) -> ModuleOp:
                                           f"{cls.name} takes {len(defn.operands)}")
                 args = operands
             variadic = len(defn.results) == 1 and isinstance(defn.results[0][1], VarResultDef)
+            if not variadic:  # trailing absent outputs: none
+                result_types += [NoneType()] * (len(defn.results) - len(result_types))
             props = {k: v for k, v in attrs.items() if k in defn.properties}
             rest = {k: v for k, v in attrs.items() if k not in props}
             if node.name:

@@ -171,8 +171,8 @@ def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation]) 
         return f"{PASS}: '{op.name}' has no StableHLO lowering"
     try:
         out = ()
-        if declared.static_shapes:
-            out = static(op.results[0], op)
+        if declared.static_shapes:  # `out`: the first present result's shape
+            out = static(next(r for r in op.results if not core.is_none(r)), op)
             for v in op.operands:
                 if not core.is_none(v):
                     static(v, op)
@@ -182,8 +182,8 @@ def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation]) 
     except Unsupported as e:
         return str(e)
     results = list(result) if isinstance(result, list | tuple) else [result]
-    for r, want in zip(results, op.results, strict=True):
-        if declared.static_shapes and r.type != want.type:
+    for r, want in zip(results, op.results, strict=True):  # None: an absent (none) result
+        if declared.static_shapes and r is not None and r.type != want.type:
             return (f"{PASS}: the lowering gives '{core.type_str(r.type)}', the op "
                     f"'{core.type_str(want.type)}'")
     rewriter.replace(op, [], results)

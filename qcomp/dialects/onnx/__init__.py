@@ -12,6 +12,7 @@ One module per family of ops, each exporting its list:
 - `float_math`: Neg, Exp, Sqrt, Erf, Pow, HardSigmoid, HardSwish, Equal / Less / Greater,
   Where, BatchNormalization, LayerNormalization, ReduceMean;
 - `float_slices`: Slice, Split;
+- `sequence_ops`: LSTM (a `stablehlo.while` over the time steps);
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
   function body;
 - `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
@@ -28,6 +29,8 @@ from qcomp.dialects.onnx.float_slices import SLICE_OPS
 from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
 from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
 from qcomp.dialects.onnx.reduce_ops import REDUCE_OPS
+from qcomp.dialects.onnx.sequence_ops import SEQUENCE_OPS
 
 ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS,
-                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS], [*CORE_ATTRS])
+                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS,
+                        *SEQUENCE_OPS], [*CORE_ATTRS])
