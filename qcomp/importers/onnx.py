@@ -316,6 +316,13 @@ their outputs untyped, and everything computed from them), as onnxruntime's sche
 inputs' types do not tell."""
 
 
+def _contrib_rules() -> dict:
+    """`CONTRIB_TYPES` and the rules of `onnx_sequence_types` (which reads this module)."""
+    from qcomp.importers.onnx_sequence_types import SEQUENCE_TYPES
+
+    return {**CONTRIB_TYPES, **SEQUENCE_TYPES}
+
+
 def _infer_with_contrib(model, nodes_by_name):
     """ONNX's shape inference, re-run with the outputs of `CONTRIB_TYPES` ops typed by
     their rule until no more become known (a contrib op after a contrib op)."""
@@ -323,7 +330,8 @@ def _infer_with_contrib(model, nodes_by_name):
 
     onnx = _onnx()
     inferred = _infer(model, nodes_by_name)
-    rules = [n for n in model.graph.node if (n.domain, n.op_type) in CONTRIB_TYPES]
+    table = _contrib_rules()
+    rules = [n for n in model.graph.node if (n.domain, n.op_type) in table]
     known: dict = {}
     consts = {t.name: _typed(t.data_type, list(t.dims)) for t in model.graph.initializer}
     while rules:
@@ -333,11 +341,12 @@ def _infer_with_contrib(model, nodes_by_name):
         types = {**consts, **types, **known}
         added = False
         for n in rules:
-            if n.output and n.output[0] and n.output[0] not in types:
-                t = CONTRIB_TYPES[(n.domain, n.op_type)](n, types)
-                if t is not None:
-                    known[n.output[0]] = t
-                    added = True
+            if n.output and any(o and o not in types for o in n.output):
+                t = table[(n.domain, n.op_type)](n, types)
+                for name, tt in zip(n.output, t if isinstance(t, list) else [t]):
+                    if name and tt is not None and name not in types:  # a list: per output
+                        known[name] = tt
+                        added = True
         if not added:
             break
         m = copy.deepcopy(model)

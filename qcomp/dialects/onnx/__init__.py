@@ -13,6 +13,8 @@ One module per family of ops, each exporting its list:
   Where, BatchNormalization, LayerNormalization, ReduceMean;
 - `float_slices`: Slice, Split;
 - `sequence_ops`: LSTM (a `stablehlo.while` over the time steps);
+- `sequence_contrib`: com.microsoft Attention, EmbedLayerNormalization, QAttention,
+  QEmbedLayerNormalization, DynamicQuantizeLSTM (`onnx.Custom` ops with lowerings);
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
   function body;
 - `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from qcomp.dialects.onnx import sequence_contrib  # noqa: F401 - com.microsoft ops' checks, lowerings
 from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS

@@ -93,7 +93,15 @@ class Lowering(OpTrait):
     constants: tuple[int, ...] = ()
 
 
+CONTRIB_LOWERINGS: dict[str, Lowering] = {}
+"""The `Lowering` of an `onnx.Custom` op by its function_name (a contrib op with a
+StableHLO meaning: com.microsoft Attention, EmbedLayerNormalization, ...)."""
+
+
 def lowering(op: Operation | type[Operation]) -> Lowering | None:
+    """The op's declared `Lowering`; for an `onnx.Custom` op, its function's."""
+    if isinstance(op, CustomOp) and op.function_name is not None:
+        return CONTRIB_LOWERINGS.get(op.function_name.data)
     return op.get_trait(Lowering)
 
 

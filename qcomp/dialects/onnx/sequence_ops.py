@@ -107,7 +107,7 @@ def activation(x: E, name: str, v: SSAValue, alpha, beta) -> SSAValue:
 
 def activations(op) -> list[tuple[str, float | None, float | None]]:
     """The (name, alpha, beta) of each of the op's f, g, h per direction."""
-    dirs = 2 if attr(op, "direction") == "bidirectional" else 1
+    dirs = 2 if lstm_attr(op, "direction") == "bidirectional" else 1
     names = attr(op, "activations") or "Sigmoid Tanh Tanh".split() * dirs
     alphas = list(attr(op, "activation_alpha") or [])
     betas = list(attr(op, "activation_beta") or [])
@@ -125,14 +125,23 @@ def activations(op) -> list[tuple[str, float | None, float | None]]:
 
 # -- the lowering -------------------------------------------------------------------------
 
+LSTM_DEFAULTS = {"direction": "forward", "input_forget": 0, "layout": 0}
+
+
+def lstm_attr(op, name: str):
+    """An LSTM attribute of `op` (LSTM or DynamicQuantizeLSTM), or its default."""
+    v = attr(op, name)
+    return LSTM_DEFAULTS.get(name) if v is None else v
+
 Gemm = Callable[..., SSAValue]
-"""`gemm(b, a, d, which, rows)`: `a` [rows, K] @ the direction `d`'s weight `which` ("W"
-or "R") transposed -> [rows, 4H] f32."""
+"""`gemm(b, a, d, which, rows, keep)`: `a` [rows, K] @ the direction `d`'s weight `which`
+("W" or "R") -> [rows, 4H]; `keep`: the rows that count ([rows] i1, None: all), the
+others' results are not read (DynamicQuantizeLSTM leaves them out of its range)."""
 
 
 def float_gemm(op) -> Gemm:
     """`a @ W[d]^T` (or R) with `dot_general` on the op's float weights."""
-    def gemm(b, a, d, which, rows):
+    def gemm(b, a, d, which, rows, keep=None):
         w = op.W if which == "W" else op.R
         _, h4, k = ts.shape_of(w)
         e = ts.element_of(w)
@@ -186,7 +195,7 @@ def lstm_lowering(gemm_of: Callable[[object], Gemm], operands: Callable[[object]
         v = operands(op)
         x = v["X"]
         e = ts.element_of(x)
-        if attr(op, "layout"):
+        if lstm_attr(op, "layout"):
             bs, s, k = ts.shape_of(x)
             x = b.op(sh.TransposeOp, [x], e, (s, bs, k), permutation=i64_array([1, 0, 2]))
             for name in ("initial_h", "initial_c"):  # [B, D, H] -> [D, B, H]
@@ -196,7 +205,7 @@ def lstm_lowering(gemm_of: Callable[[object], Gemm], operands: Callable[[object]
                                    permutation=i64_array([1, 0, 2]))
         s, n, k = ts.shape_of(x)
         hh = attr(op, "hidden_size")
-        direction = attr(op, "direction")
+        direction = lstm_attr(op, "direction")
         dirs = 2 if direction == "bidirectional" else 1
         acts = activations(op)
         gemm = gemm_of(op)
@@ -220,7 +229,7 @@ def lstm_lowering(gemm_of: Callable[[object], Gemm], operands: Callable[[object]
 
         y = join(ys, 1)
         yh, yc = join(hs, 0), join(cs, 0)
-        if attr(op, "layout"):
+        if lstm_attr(op, "layout"):
             y = b.op(sh.TransposeOp, [y], e, (n, s, dirs, hh), permutation=i64_array([2, 0, 1, 3]))
             yh, yc = (b.op(sh.TransposeOp, [t], e, (n, dirs, hh), permutation=i64_array([1, 0, 2]))
                       for t in (yh, yc))
@@ -234,7 +243,13 @@ def _direction(b, op, v, gemm, x, d, reverse, acts, e, dims):
     lens = v["sequence_lens"]
     if reverse:
         x = _reverse(b, x) if lens is None else reverse_sequence(b, x, lens)
-    xw = b.reshape(gemm(b, b.reshape(x, (s * n, k)), d, "W", s * n), (s, n, 4 * hh))
+    keep = None
+    if lens is not None:  # the steps any row takes (onnxruntime's max_sequence_length)
+        longest = b.reduce(b.convert(lens, I64), [0], sh.MaximumOp, 0)
+        keep = b.reshape(b.emit(sh.CompareOp(b.emit(sh.IotaOp(0, TensorType(I64, (s, n)))),
+                                             b.broadcast_in_dim(longest, (s, n), []), "LT")),
+                         (s * n,))
+    xw = b.reshape(gemm(b, b.reshape(x, (s * n, k)), d, "W", s * n, keep), (s, n, 4 * hh))
     bias = None
     if v["B"] is not None:
         wb = _row(b, v["B"], d, 8 * hh)
@@ -244,7 +259,7 @@ def _direction(b, op, v, gemm, x, d, reverse, acts, e, dims):
     h0 = b.splat(0, e, (n, hh)) if v["initial_h"] is None else _row(b, v["initial_h"], d, hh)
     c0 = b.splat(0, e, (n, hh)) if v["initial_c"] is None else _row(b, v["initial_c"], d, hh)
     y0 = b.splat(0, e, (s, n, hh))
-    carried = [b.constant(np.array(0), I64), h0, c0, y0]
+    carried = [b.constant(np.array(0), I64), h0, c0, y0, h0]  # and the last Y row
     types = [t.type for t in carried]
 
     cond = Block(arg_types=types)
@@ -254,11 +269,12 @@ def _direction(b, op, v, gemm, x, d, reverse, acts, e, dims):
     body = Block(arg_types=types)
     bb = type(b)(b.rewriter, point=InsertPoint.at_end(body))
     bb.folded = getattr(b, "folded", [])
-    t, h, c, y = body.args
+    t, h, c, y, last = body.args
     zero = bb.constant(np.array(0), I64)
     xt = bb.reshape(bb.op(sh.DynamicSliceOp, [xw, t, zero, zero], e, (1, n, 4 * hh),
                           slice_sizes=i64_array([1, n, 4 * hh])), (n, 4 * hh))
-    g = bb.op(sh.AddOp, [xt, gemm(bb, h, d, "R", n)], e, (n, 4 * hh))
+    # onnxruntime multiplies the last Y row (zeros for a finished row), not the held H
+    g = bb.op(sh.AddOp, [xt, gemm(bb, last, d, "R", n)], e, (n, 4 * hh))
     hn, cn = _cell(bb, op, g, c, bias, p, acts, e, (n, hh))
     if lens is not None:
         valid = bb.broadcast_in_dim(bb.emit(sh.CompareOp(
@@ -271,10 +287,10 @@ def _direction(b, op, v, gemm, x, d, reverse, acts, e, dims):
     y = bb.op(sh.DynamicUpdateSliceOp, [y, bb.reshape(yt, (1, n, hh)), t, zero, zero], e,
               (s, n, hh))
     bb.insert(sh.ReturnOp(bb.op(sh.AddOp, [t, bb.constant(np.array(1), I64)], I64, ()),
-                          hn, cn, y))
+                          hn, cn, y, yt))
     loop = b.insert(sh.WhileOp.create(operands=carried, result_types=types,
                                       regions=[Region(cond), Region(body)]))
-    _, h, c, y = loop.results
+    _, h, c, y, _ = loop.results
     if reverse:
         y = _reverse(b, y) if lens is None else reverse_sequence(b, y, lens)
     return y, h, c
@@ -300,7 +316,7 @@ def _cell(b, op, g, c, bias, p, acts, e, shape):
     (fn, fa, fb), (gn, ga, gb), (hn, ha, hb) = acts
     peep = p is not None
     i = activation(x, fn, gate(0, 0 if peep else None, c), fa, fb)
-    if attr(op, "input_forget"):
+    if lstm_attr(op, "input_forget"):
         f = x.op(sh.SubtractOp, x.c(1), i)
     else:
         f = activation(x, fn, gate(2, 2 if peep else None, c), fa, fb)
@@ -319,7 +335,7 @@ def _lstm_operands(op) -> dict:
 
 def lstm_shapes(op, x, hidden: int, dirs: int) -> list[tuple[int, ...]]:
     """Y, Y_h, Y_c's shapes for X's shape `x`."""
-    if attr(op, "layout"):
+    if lstm_attr(op, "layout"):
         n, s = x[0], x[1]
         return [(n, s, dirs, hidden), (n, dirs, hidden), (n, dirs, hidden)]
     s, n = x[0], x[1]
@@ -328,17 +344,17 @@ def lstm_shapes(op, x, hidden: int, dirs: int) -> list[tuple[int, ...]]:
 
 def check_lstm(op, w_rows: int) -> None:
     """The attribute rules of LSTM (and DynamicQuantizeLSTM); `w_rows`: 4 * hidden_size."""
-    if attr(op, "direction") not in ("forward", "reverse", "bidirectional"):
+    if lstm_attr(op, "direction") not in ("forward", "reverse", "bidirectional"):
         fail(f"'{op.name}' op direction must be forward, reverse or bidirectional, "
-             f"got \"{attr(op, 'direction')}\"")
-    if attr(op, "layout") not in (0, 1):
-        fail(f"'{op.name}' op layout must be 0 or 1, got {attr(op, 'layout')}")
+             f"got \"{lstm_attr(op, 'direction')}\"")
+    if lstm_attr(op, "layout") not in (0, 1):
+        fail(f"'{op.name}' op layout must be 0 or 1, got {lstm_attr(op, 'layout')}")
     hs = attr(op, "hidden_size")
     if hs is None:
         fail(f"'{op.name}' op requires attribute 'hidden_size'")
     if w_rows >= 0 and w_rows != 4 * hs:
         fail(f"'{op.name}' op W has {w_rows} gate rows, 4 * hidden_size is {4 * hs}")
-    dirs = 2 if attr(op, "direction") == "bidirectional" else 1
+    dirs = 2 if lstm_attr(op, "direction") == "bidirectional" else 1
     acts = activations(op)
     if len(acts) != 3 * dirs:
         fail(f"'{op.name}' op takes {3 * dirs} activations, got {len(acts)}")
@@ -387,7 +403,7 @@ class LSTMOp(OnnxOp):
         x = static_shape(self.X)
         if x is None or len(x) != 3:
             return None
-        dirs = 2 if attr(self, "direction") == "bidirectional" else 1
+        dirs = 2 if lstm_attr(self, "direction") == "bidirectional" else 1
         want = lstm_shapes(self, x, attr(self, "hidden_size"), dirs)
         for r, w in zip(self.results, want):
             have = static_shape(r) if not is_none(r) else None
