@@ -58,6 +58,11 @@ from qcomp.importers.onnx_checks import (
     inference_message,
     node_label,
 )
+from qcomp.importers.onnx_sequence_types import SEQUENCE_TYPES
+from qcomp.importers.onnx_shapes import dims as _dims
+from qcomp.importers.onnx_shapes import input_type as _input
+from qcomp.importers.onnx_shapes import int_attr as _int_attr
+from qcomp.importers.onnx_shapes import typed as _typed
 
 INSTALL_HINT = "the ONNX importer needs the onnx package: pip install 'qcomp[onnx]'"
 STANDARD_DOMAINS = ("", "ai.onnx")
@@ -203,28 +208,6 @@ def _infer(model, nodes_by_name):
         raise OnnxImportError(f"shape inference failed: {text.splitlines()[0]}") from None
 
 
-def _dims(tp) -> list[int | None] | None:
-    """A typed tensor's dimensions (None for an unknown one), None when unranked."""
-    tt = tp.tensor_type
-    if not tt.HasField("shape"):
-        return None
-    return [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-
-
-def _typed(elem_type: int, dims) -> object:
-    from onnx import helper
-
-    return helper.make_tensor_type_proto(elem_type, [d if d is not None else "?" for d in dims])
-
-
-def _int_attr(node, name: str, default: int) -> int:
-    return next((a.i for a in node.attribute if a.name == name), default)
-
-
-def _input(node, types, i):
-    return types.get(node.input[i]) if i < len(node.input) and node.input[i] else None
-
-
 def _matmul_nbits_type(node, types):
     """com.microsoft MatMulNBits: Y has A's element type and shape A[..., :-1] + [N]."""
     a = _input(node, types, 0)
@@ -317,9 +300,7 @@ inputs' types do not tell."""
 
 
 def _contrib_rules() -> dict:
-    """`CONTRIB_TYPES` and the rules of `onnx_sequence_types` (which reads this module)."""
-    from qcomp.importers.onnx_sequence_types import SEQUENCE_TYPES
-
+    """`CONTRIB_TYPES` and the rules of `onnx_sequence_types`."""
     return {**CONTRIB_TYPES, **SEQUENCE_TYPES}
 
 

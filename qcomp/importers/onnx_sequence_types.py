@@ -6,7 +6,7 @@ reads `SEQUENCE_TYPES` with its other contrib rules. A rule returns one type per
 
 from __future__ import annotations
 
-from qcomp.importers.onnx import _dims, _input, _int_attr, _typed
+from qcomp.importers.onnx_shapes import dims, input_type, int_attr, typed
 
 FLOAT, INT32 = 1, 6
 
@@ -18,44 +18,44 @@ def _ints(node, name: str):
 def _attention(weights_at: int, float_from: int):
     """output [B, S, v_hidden], present [2, B, N, S, head] (no past)."""
     def rule(node, types):
-        x, w = _input(node, types, 0), _input(node, types, weights_at)
-        dx, dw = (None if t is None else _dims(t) for t in (x, w))
-        et = _input(node, types, float_from)
+        x, w = input_type(node, types, 0), input_type(node, types, weights_at)
+        dx, dw = (None if t is None else dims(t) for t in (x, w))
+        et = input_type(node, types, float_from)
         if not dx or not dw or len(dx) != 3 or len(dw) != 2 or et is None:
             return None
         sizes = _ints(node, "qkv_hidden_sizes")
         if sizes is None:
             sizes = [None if dw[1] is None else dw[1] // 3] * 3
-        heads = _int_attr(node, "num_heads", 1)
+        heads = int_attr(node, "num_heads", 1)
         e = et.tensor_type.elem_type
         hd = None if sizes[1] is None else sizes[1] // heads
-        return [_typed(e, [dx[0], dx[1], sizes[2]]), _typed(e, [2, dx[0], heads, dx[1], hd])]
+        return [typed(e, [dx[0], dx[1], sizes[2]]), typed(e, [2, dx[0], heads, dx[1], hd])]
     return rule
 
 
 def _embed(float_from: int):
     """output [B, S, H], mask_index [B] int32, embedding_sum [B, S, H]."""
     def rule(node, types):
-        ids, word = _input(node, types, 0), _input(node, types, 2)
-        di, dw = (None if t is None else _dims(t) for t in (ids, word))
-        et = _input(node, types, float_from)
+        ids, word = input_type(node, types, 0), input_type(node, types, 2)
+        di, dw = (None if t is None else dims(t) for t in (ids, word))
+        et = input_type(node, types, float_from)
         if not di or not dw or len(di) != 2 or len(dw) != 2 or et is None:
             return None
         e = et.tensor_type.elem_type
-        return [_typed(e, [*di, dw[1]]), _typed(INT32, [di[0]]), _typed(e, [*di, dw[1]])]
+        return [typed(e, [*di, dw[1]]), typed(INT32, [di[0]]), typed(e, [*di, dw[1]])]
     return rule
 
 
 def _dq_lstm(node, types):
     """Y [S, D, B, H], Y_h and Y_c [D, B, H], X's type."""
-    x, w = _input(node, types, 0), _input(node, types, 1)
-    dx, dw = (None if t is None else _dims(t) for t in (x, w))
-    hidden = _int_attr(node, "hidden_size", 0)
+    x, w = input_type(node, types, 0), input_type(node, types, 1)
+    dx, dw = (None if t is None else dims(t) for t in (x, w))
+    hidden = int_attr(node, "hidden_size", 0)
     if not dx or not dw or len(dx) != 3 or not hidden:
         return None
     e = x.tensor_type.elem_type
     d, s, n = dw[0], dx[0], dx[1]
-    return [_typed(e, [s, d, n, hidden]), _typed(e, [d, n, hidden]), _typed(e, [d, n, hidden])]
+    return [typed(e, [s, d, n, hidden]), typed(e, [d, n, hidden]), typed(e, [d, n, hidden])]
 
 
 _MS = "com.microsoft"

@@ -344,25 +344,25 @@ def _check_inputs(op, n_min: int, n_max: int, required: tuple[int, ...]) -> str:
     fn = op.function_name.data
     n = len(op.inputs)
     if not n_min <= n <= n_max:
-        fail(f"'onnx.Custom' op {fn} takes {n_min} to {n_max} inputs, got {n}")
+        fail(f"'{op.name}' op {fn} takes {n_min} to {n_max} inputs, got {n}")
     for i in required:
         if i < n and is_none(op.inputs[i]):
-            fail(f"'onnx.Custom' op {fn}: input #{i} is required")
+            fail(f"'{op.name}' op {fn}: input #{i} is required")
     return fn
 
 
 def _check_heads(op, fn) -> None:
     heads = attr(op, "num_heads")
     if not isinstance(heads, int) or heads <= 0:
-        fail(f"'onnx.Custom' op {fn} requires a positive INT attribute 'num_heads'")
+        fail(f"'{op.name}' op {fn} requires a positive INT attribute 'num_heads'")
     sizes = attr(op, "qkv_hidden_sizes")
     w = getattr(op.inputs[1].type, "get_shape", lambda: None)()
     if sizes is None and w is not None and w[1] >= 0:
         sizes = [w[1] // 3] * 3 if w[1] % 3 == 0 else None
         if sizes is None:
-            fail(f"'onnx.Custom' op {fn}: weights' {w[1]} columns are not 3 equal parts")
+            fail(f"'{op.name}' op {fn}: weights' {w[1]} columns are not 3 equal parts")
     if sizes is not None and any(x % heads for x in sizes):
-        fail(f"'onnx.Custom' op {fn}: hidden sizes {list(sizes)} are not multiples of "
+        fail(f"'{op.name}' op {fn}: hidden sizes {list(sizes)} are not multiples of "
              f"num_heads {heads}")
 
 
@@ -385,7 +385,7 @@ def check_embed_layer_norm(op, quantized: bool) -> None:
                        (0, 2, 3, 5, 6) + ((8, 9, 11, 12, 13, 14, 16, 17) if quantized else ()))
     elements_in(op, op.inputs[0], "operand #0", ("int32",))
     if (arg(op, 1) is None) != (arg(op, 4) is None):
-        fail(f"'onnx.Custom' op {fn}: segment_ids and segment_embedding go together")
+        fail(f"'{op.name}' op {fn}: segment_ids and segment_embedding go together")
 
 
 def check_dq_lstm(op) -> None:
