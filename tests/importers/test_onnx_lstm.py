@@ -116,6 +116,7 @@ def check_all(model, feeds, oracles, rtol=1e-5, atol=1e-5):
         for got, w in zip(r.results, want, strict=True):
             np.testing.assert_allclose(got, w, rtol=rtol, atol=atol, err_msg=name)
     PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    module.verify()
     left = [o.name for o in module.walk() if o.name.startswith("onnx.")
             and o.name not in ("onnx.Constant", "onnx.NoValue")]
     assert left == []

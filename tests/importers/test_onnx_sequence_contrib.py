@@ -83,6 +83,7 @@ def check(model, feeds, rtol=1e-5, atol=1e-5, ops=()):
         assert got.dtype == w.dtype and got.shape == w.shape
         np.testing.assert_allclose(got, w, rtol=rtol, atol=atol)
     PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    module.verify()
     assert not [o for o in module.walk() if o.name == "onnx.Custom"]
     (lowered,) = run(module, args)
     assert lowered.error is None, lowered.error

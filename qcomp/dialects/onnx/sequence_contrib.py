@@ -240,8 +240,9 @@ def _embed_layer_norm(b, op, table):
         emb = x.add(emb, table(4, (op.inputs[1], (bs, s))))
 
     def mean(v):
-        return b.broadcast_in_dim(x.op(sh.DivideOp, b.reduce(v, [2], sh.AddOp, 0),
-                                       b.splat(float(h), f32, (bs, s))), x.shape, [0, 1])
+        total = b.reduce(v, [2], sh.AddOp, 0)
+        return b.broadcast_in_dim(b.op(sh.DivideOp, [total, b.splat(float(h), f32, (bs, s))],
+                                       f32, (bs, s)), x.shape, [0, 1])
     d = x.op(sh.SubtractOp, emb, mean(emb))
     eps = attr(op, "epsilon")
     std = x.op(sh.SqrtOp, x.add(mean(x.mul(d, d)), x.c(1e-12 if eps is None else float(eps))))
@@ -275,6 +276,19 @@ def q_embed_layer_norm(b, op, out):
     return _embed_layer_norm(b, op, table)
 
 
+def embed_bounds(op, *args) -> None:
+    """onnxruntime's run-time check: each id indexes its table ("input index out of
+    range"), position ids and the positions 0..S-1 included."""
+    ids = np.asarray(args[0])
+    pos = args[8] if len(args) == 9 and args[8] is not None else np.arange(ids.shape[1])
+    for i, t in ((0, 2), (1, 4), (None, 3)):
+        v = pos if i is None else args[i]
+        if v is None or args[t] is None:
+            continue
+        if np.any(np.asarray(v) < 0) or np.any(np.asarray(v) >= np.shape(args[t])[0]):
+            raise ValueError("input index out of range")
+
+
 # -- DynamicQuantizeLSTM ----------------------------------------------------------------
 
 def dynamic_uint8(b, a: SSAValue, keep: SSAValue | None):
@@ -299,37 +313,37 @@ def dynamic_uint8(b, a: SSAValue, keep: SSAValue | None):
     return b.convert(x.op(sh.SubtractOp, q, b.broadcast_in_dim(zp, shape, [])), i32), scale
 
 
-def quantized_gemm(op):
-    """DynamicQuantizeLSTM's product (module docstring)."""
-    def gemm(b, a, d, which, rows, keep=None):
-        w, ws, wz = (op.inputs[1], op.inputs[8], arg(op, 9)) if which == "W" else \
-            (op.inputs[2], op.inputs[10], arg(op, 11))
-        _, k, h4 = ts.shape_of(w)
+def quantized_gemm(op, b, d, which):
+    """DynamicQuantizeLSTM's product with W[d] or R[d] (module docstring)."""
+    w, ws, wz = (op.inputs[1], op.inputs[8], arg(op, 9)) if which == "W" else \
+        (op.inputs[2], op.inputs[10], arg(op, 11))
+    _, k, h4 = ts.shape_of(w)
+
+    def row(v, shape):  # v[d] of a [D, ...] value
+        full = ts.shape_of(v)
+        part = b.op(sh.SliceOp, [v], ts.element_of(v), (1, *full[1:]),
+                    start_indices=i64_array([d] + [0] * (len(full) - 1)),
+                    limit_indices=i64_array([d + 1, *full[1:]]),
+                    strides=i64_array([1] * len(full)))
+        return b.reshape(part, shape)
+    zd = None
+    if wz is not None:  # onnxruntime reads the direction's first zero point
+        zs = ts.shape_of(wz)
+        zd = b.reshape(b.op(sh.SliceOp, [wz], ts.element_of(wz), (1,) * len(zs),
+                            start_indices=i64_array([d] + [0] * (len(zs) - 1)),
+                            limit_indices=i64_array([d + 1] + [1] * (len(zs) - 1)),
+                            strides=i64_array([1] * len(zs))), ())
+    wc = _centered(b, row(w, (k, h4)), zd, [])
+    per_col = len(ts.shape_of(ws)) == 2
+    sd, dims = (row(ws, (h4,)), [1]) if per_col else (row(ws, ()), [])
+
+    def mul(b, a, rows, keep=None):
         qa, a_scale = dynamic_uint8(b, a, keep)
-        wd = b.reshape(b.op(sh.SliceOp, [w], ts.element_of(w), (1, k, h4),
-                            start_indices=i64_array([d, 0, 0]), limit_indices=i64_array(
-                                [d + 1, k, h4]), strides=i64_array([1, 1, 1])), (k, h4))
-        per_col = len(ts.shape_of(ws)) == 2
-        zd = None
-        if wz is not None:  # onnxruntime reads the direction's first zero point
-            zd = b.reshape(b.op(sh.SliceOp, [wz], ts.element_of(wz), (1,) * len(ts.shape_of(wz)),
-                                start_indices=i64_array([d] + [0] * (len(ts.shape_of(wz)) - 1)),
-                                limit_indices=i64_array([d + 1] + [1] * (len(ts.shape_of(wz)) - 1)),
-                                strides=i64_array([1] * len(ts.shape_of(wz)))), ())
-        acc = _dot(b, qa, _centered(b, wd, zd, []), 1, 0, (), (rows, h4), i32)
-        if per_col:
-            sd = b.reshape(b.op(sh.SliceOp, [ws], f32, (1, h4), start_indices=i64_array([d, 0]),
-                                limit_indices=i64_array([d + 1, h4]), strides=i64_array([1, 1])),
-                           (h4,))
-            dims = [1]
-        else:
-            sd = b.reshape(b.op(sh.SliceOp, [ws], f32, (1,), start_indices=i64_array([d]),
-                                limit_indices=i64_array([d + 1]), strides=i64_array([1])), ())
-            dims = []
+        acc = _dot(b, qa, wc, 1, 0, (), (rows, h4), i32)
         scale = b.op(sh.MultiplyOp, [b.broadcast_in_dim(a_scale, ts.shape_of(sd), []), sd], f32)
         x = E(b, f32, (rows, h4))
         return x.mul(b.convert(acc, f32), b.broadcast_in_dim(scale, x.shape, dims))
-    return gemm
+    return mul
 
 
 def _dq_lstm_operands(op) -> dict:
@@ -404,7 +418,7 @@ CONTRIB_VERIFIERS.update({
 })
 CONTRIB_LOWERINGS.update({
     "Attention": Lowering(attention), "QAttention": Lowering(q_attention),
-    "EmbedLayerNormalization": Lowering(embed_layer_norm),
-    "QEmbedLayerNormalization": Lowering(q_embed_layer_norm),
+    "EmbedLayerNormalization": Lowering(embed_layer_norm, check=embed_bounds),
+    "QEmbedLayerNormalization": Lowering(q_embed_layer_norm, check=embed_bounds),
     "DynamicQuantizeLSTM": Lowering(lstm_lowering(quantized_gemm, _dq_lstm_operands)),
 })

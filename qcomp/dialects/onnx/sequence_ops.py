@@ -133,28 +133,31 @@ def lstm_attr(op, name: str):
     v = attr(op, name)
     return LSTM_DEFAULTS.get(name) if v is None else v
 
-Gemm = Callable[..., SSAValue]
-"""`gemm(b, a, d, which, rows, keep)`: `a` [rows, K] @ the direction `d`'s weight `which`
-("W" or "R") -> [rows, 4H]; `keep`: the rows that count ([rows] i1, None: all), the
+Gemm = Callable[..., Callable[..., SSAValue]]
+"""`gemm_of(op, b, d, which)` prepares direction `d`'s weight `which` ("W" or "R") with the
+builder `b` (before the loop) and returns `mul(b, a, rows, keep=None)`: `a` [rows, K] @
+that weight -> [rows, 4H]; `keep`: the rows that count ([rows] i1, None: all), the
 others' results are not read (DynamicQuantizeLSTM leaves them out of its range)."""
 
 
-def float_gemm(op) -> Gemm:
+def float_gemm(op, b, d, which):
     """`a @ W[d]^T` (or R) with `dot_general` on the op's float weights."""
-    def gemm(b, a, d, which, rows, keep=None):
-        w = op.W if which == "W" else op.R
-        _, h4, k = ts.shape_of(w)
-        e = ts.element_of(w)
-        wd = b.reshape(b.op(sh.SliceOp, [w], e, (1, h4, k), start_indices=i64_array([d, 0, 0]),
-                            limit_indices=i64_array([d + 1, h4, k]),
-                            strides=i64_array([1, 1, 1])), (h4, k))
-        dn = DotDimensionNumbersAttr.get([], [], [1], [1])
-        return b.op(sh.DotGeneralOp, [a, wd], e, (rows, h4), dot_dimension_numbers=dn)
-    return gemm
+    w = op.W if which == "W" else op.R
+    _, h4, k = ts.shape_of(w)
+    wd = b.reshape(_slice(b, w, [d, 0, 0], [d + 1, h4, k]), (h4, k))
+    dn = DotDimensionNumbersAttr.get([], [], [1], [1])
+
+    def mul(b, a, rows, keep=None):
+        return b.op(sh.DotGeneralOp, [a, wd], ts.element_of(w), (rows, h4),
+                    dot_dimension_numbers=dn)
+    return mul
 
 
 def _slice(b, v, starts, limits):
+    """`v[starts:limits]` (`v` itself when that is all of it)."""
     e = ts.element_of(v)
+    if list(starts) == [0] * len(starts) and tuple(limits) == ts.shape_of(v):
+        return v
     return b.op(sh.SliceOp, [v], e, tuple(hi - lo for lo, hi in zip(starts, limits)),
                 start_indices=i64_array(starts), limit_indices=i64_array(limits),
                 strides=i64_array([1] * len(starts)))
@@ -186,10 +189,10 @@ def _reverse(b, v):
     return b.op(sh.ReverseOp, [v], ts.element_of(v), ts.shape_of(v), dimensions=i64_array([0]))
 
 
-def lstm_lowering(gemm_of: Callable[[object], Gemm], operands: Callable[[object], dict]):
+def lstm_lowering(gemm_of: Gemm, operands: Callable[[object], dict]):
     """The `Lowering.build` of an LSTM-like op: `operands(op)` names its X, B,
-    sequence_lens, initial_h, initial_c, P (None when absent), `gemm_of(op)` its
-    product."""
+    sequence_lens, initial_h, initial_c, P (None when absent), `gemm_of` its
+    products (`Gemm`)."""
 
     def build(b, op, out):
         v = operands(op)
@@ -208,7 +211,7 @@ def lstm_lowering(gemm_of: Callable[[object], Gemm], operands: Callable[[object]
         direction = lstm_attr(op, "direction")
         dirs = 2 if direction == "bidirectional" else 1
         acts = activations(op)
-        gemm = gemm_of(op)
+        gemm = gemm_of
         lens = v["sequence_lens"]
         ys, hs, cs = [], [], []
         for d in range(dirs):
@@ -221,17 +224,20 @@ def lstm_lowering(gemm_of: Callable[[object], Gemm], operands: Callable[[object]
                     lens, b.splat(0, ts.element_of(lens), (n,)), "EQ")), (n, hh), [0])
                 h = b.op(sh.SelectOp, [zero, b.splat(0, e, (n, hh)), h], e, (n, hh))
                 c = b.op(sh.SelectOp, [zero, b.splat(0, e, (n, hh)), c], e, (n, hh))
-            hs.append(b.reshape(h, (1, n, hh)))
-            cs.append(b.reshape(c, (1, n, hh)))
+            hs.append(b.reshape(h, (1, n, hh)) if not is_none(op.results[1]) else None)
+            cs.append(b.reshape(c, (1, n, hh)) if not is_none(op.results[2]) else None)
 
         def join(parts, dim):
+            if parts[0] is None:
+                return None
             return parts[0] if len(parts) == 1 else b.emit(sh.ConcatenateOp(parts, dim))
 
         y = join(ys, 1)
         yh, yc = join(hs, 0), join(cs, 0)
         if lstm_attr(op, "layout"):
             y = b.op(sh.TransposeOp, [y], e, (n, s, dirs, hh), permutation=i64_array([2, 0, 1, 3]))
-            yh, yc = (b.op(sh.TransposeOp, [t], e, (n, dirs, hh), permutation=i64_array([1, 0, 2]))
+            yh, yc = (t if t is None else b.op(sh.TransposeOp, [t], e, (n, dirs, hh),
+                                                 permutation=i64_array([1, 0, 2]))
                       for t in (yh, yc))
         return [None if is_none(r) else val for r, val in zip(op.results, (y, yh, yc))]
     return build
@@ -249,7 +255,8 @@ def _direction(b, op, v, gemm, x, d, reverse, acts, e, dims):
         keep = b.reshape(b.emit(sh.CompareOp(b.emit(sh.IotaOp(0, TensorType(I64, (s, n)))),
                                              b.broadcast_in_dim(longest, (s, n), []), "LT")),
                          (s * n,))
-    xw = b.reshape(gemm(b, b.reshape(x, (s * n, k)), d, "W", s * n, keep), (s, n, 4 * hh))
+    wmul, rmul = gemm(op, b, d, "W"), gemm(op, b, d, "R")
+    xw = b.reshape(wmul(b, b.reshape(x, (s * n, k)), s * n, keep), (s, n, 4 * hh))
     bias = None
     if v["B"] is not None:
         wb = _row(b, v["B"], d, 8 * hh)
@@ -274,7 +281,7 @@ def _direction(b, op, v, gemm, x, d, reverse, acts, e, dims):
     xt = bb.reshape(bb.op(sh.DynamicSliceOp, [xw, t, zero, zero], e, (1, n, 4 * hh),
                           slice_sizes=i64_array([1, n, 4 * hh])), (n, 4 * hh))
     # onnxruntime multiplies the last Y row (zeros for a finished row), not the held H
-    g = bb.op(sh.AddOp, [xt, gemm(bb, last, d, "R", n)], e, (n, 4 * hh))
+    g = bb.op(sh.AddOp, [xt, rmul(bb, last, n)], e, (n, 4 * hh))
     hn, cn = _cell(bb, op, g, c, bias, p, acts, e, (n, hh))
     if lens is not None:
         valid = bb.broadcast_in_dim(bb.emit(sh.CompareOp(
