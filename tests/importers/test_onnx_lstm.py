@@ -16,6 +16,7 @@ evaluator's LSTM is forward only, with the default activations, no clip, no
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -141,3 +142,24 @@ def test_lstm_matches_onnxruntime_and_reference(seed):
         m.graph.output.pop()
         for g, w in zip(got[:2], ReferenceEvaluator(m).run(None, feeds), strict=True):
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5, err_msg="ReferenceEvaluator")
+
+
+NODE_TESTS = Path(onnx.__file__).parent / "backend" / "test" / "data" / "node"
+
+
+@pytest.mark.parametrize("name", ["test_lstm_defaults", "test_lstm_with_initial_bias",
+                                  "test_lstm_with_peepholes", "test_lstm_batchwise"])
+def test_onnx_node_tests_of_lstm(name):
+    """ONNX's own LSTM node tests (defaults, initial bias, peepholes, batchwise: layout
+    1), their expected outputs computed by NumPy in float64 and stored as float32."""
+    case = NODE_TESTS / name
+    model = onnx.load(str(case / "model.onnx"))
+    data = case / "test_data_set_0"
+
+    def arrays(kind):
+        return [numpy_helper.to_array(onnx.load_tensor(str(p)))
+                for p in sorted(data.glob(f"{kind}_*.pb"))]
+    (r,) = run(import_model(model), arrays("input"))
+    assert r.error is None, r.error
+    for got, want in zip(r.results, arrays("output"), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

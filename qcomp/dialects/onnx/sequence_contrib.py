@@ -43,8 +43,9 @@ from qcomp.dialects.onnx.core import (
     elements_in,
     fail,
     is_none,
+    static_shape,
 )
-from qcomp.dialects.onnx.sequence_ops import E, check_lstm, lstm_lowering
+from qcomp.dialects.onnx.sequence_ops import E, check_lstm, expect_shape, lstm_lowering
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr, GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
 
@@ -380,10 +381,23 @@ def _check_heads(op, fn) -> None:
              f"num_heads {heads}")
 
 
+def _check_projection(op) -> None:
+    """input [B, S, D], weights [D, Hq + Hk + Hv], bias [Hq + Hk + Hv]."""
+    x = static_shape(op.inputs[0])
+    expect_shape(op, op.inputs[0], "input", (None, None, None))
+    d = None if x is None or x[2] < 0 else x[2]
+    w = static_shape(op.inputs[1])
+    n = None if w is None or len(w) != 2 or w[1] < 0 else w[1]
+    expect_shape(op, op.inputs[1], "weights", (d, n))
+    expect_shape(op, arg(op, 2), "bias", (n,))
+
+
 def check_attention(op) -> None:
     fn = _check_inputs(op, 2, 7, (0, 1))
     for i in (0, 1, 2):
-        elements_in(op, op.inputs[i], f"operand #{i}", ("float",), optional=i == 2)
+        if arg(op, i) is not None:
+            elements_in(op, op.inputs[i], f"operand #{i}", ("float",))
+    _check_projection(op)
     _check_heads(op, fn)
 
 
@@ -391,6 +405,8 @@ def check_q_attention(op) -> None:
     fn = _check_inputs(op, 5, 9, (0, 1, 2, 3, 4))
     elements_in(op, op.inputs[0], "operand #0", U8)
     elements_in(op, op.inputs[1], "operand #1", I8)
+    elements_in(op, op.inputs[2], "operand #2", ("float",))
+    _check_projection(op)
     _check_heads(op, fn)
 
 
@@ -400,14 +416,35 @@ def check_embed_layer_norm(op, quantized: bool) -> None:
     elements_in(op, op.inputs[0], "operand #0", ("int32",))
     if (arg(op, 1) is None) != (arg(op, 4) is None):
         fail(f"'{op.name}' op {fn}: segment_ids and segment_embedding go together")
+    ids = static_shape(op.inputs[0])
+    expect_shape(op, op.inputs[0], "input_ids", (None, None))
+    bs = (None, None) if ids is None else tuple(None if d < 0 else d for d in ids)
+    word = static_shape(op.inputs[2])
+    expect_shape(op, op.inputs[2], "word_embedding", (None, None))
+    h = None if word is None or word[1] < 0 else word[1]
+    for i, label, want in ((1, "segment_ids", bs), (3, "position_embedding", (None, h)),
+                           (4, "segment_embedding", (None, h)), (5, "gamma", (h,)),
+                           (6, "beta", (h,)), (7, "mask", bs)):
+        expect_shape(op, arg(op, i), label, want)
+    if not quantized and len(op.inputs) == 9:
+        pos = static_shape(op.inputs[8])
+        if pos is not None and (len(pos) != 2 or pos[1] not in (bs[1], -1)):
+            fail(f"'{op.name}' op position_ids must have shape [B or 1, S], got {pos}")
 
 
 def check_dq_lstm(op) -> None:
     _check_inputs(op, 12, 12, (0, 1, 2, 8, 9, 10, 11))
+    elements_in(op, op.inputs[0], "operand #0", ("float",))
     elements_in(op, op.inputs[1], "operand #1", I8)
     elements_in(op, op.inputs[2], "operand #2", I8)
-    w = getattr(op.inputs[1].type, "get_shape", lambda: None)()
-    check_lstm(op, w[2] if w is not None and len(w) == 3 else -1)
+    check_lstm(op, {**_dq_lstm_operands(op), "W": op.inputs[1], "R": op.inputs[2]},
+               gates_last=True)
+    dirs = 2 if attr(op, "direction") == "bidirectional" else 1
+    for i in (8, 9, 10, 11):  # per direction, or per direction and gate column
+        shape = static_shape(op.inputs[i])
+        if shape is not None and (len(shape) not in (1, 2) or shape[0] not in (dirs, -1)):
+            fail(f"'{op.name}' op DynamicQuantizeLSTM: operand #{i} must have shape [{dirs}] or "
+                 f"[{dirs}, 4 * hidden_size], got {shape}")
 
 
 CONTRIB_VERIFIERS.update({

@@ -349,22 +349,45 @@ def lstm_shapes(op, x, hidden: int, dirs: int) -> list[tuple[int, ...]]:
     return [(s, dirs, n, hidden), (dirs, n, hidden), (dirs, n, hidden)]
 
 
-def check_lstm(op, w_rows: int) -> None:
-    """The attribute rules of LSTM (and DynamicQuantizeLSTM); `w_rows`: 4 * hidden_size."""
+def expect_shape(op, v, label: str, want) -> None:
+    """`v` (when present and ranked) has the shape `want` (None: any size there)."""
+    have = None if v is None or is_none(v) else static_shape(v)
+    if have is None:
+        return
+    if len(have) != len(want) or any(w is not None and h >= 0 and h != w
+                                     for h, w in zip(have, want)):
+        fail(f"'{op.name}' op {label} must have shape [" + ", ".join(
+            "?" if w is None else str(w) for w in want) + f"], got {have}")
+
+
+def check_lstm(op, v: dict, gates_last: bool = False) -> None:
+    """The attribute and shape rules of LSTM (and DynamicQuantizeLSTM, whose W and R are
+    [D, K, 4H]: `gates_last`); `v`: the operands by ONNX name (None when absent)."""
     if lstm_attr(op, "direction") not in ("forward", "reverse", "bidirectional"):
         fail(f"'{op.name}' op direction must be forward, reverse or bidirectional, "
              f"got \"{lstm_attr(op, 'direction')}\"")
     if lstm_attr(op, "layout") not in (0, 1):
         fail(f"'{op.name}' op layout must be 0 or 1, got {lstm_attr(op, 'layout')}")
     hs = attr(op, "hidden_size")
-    if hs is None:
-        fail(f"'{op.name}' op requires attribute 'hidden_size'")
-    if w_rows >= 0 and w_rows != 4 * hs:
-        fail(f"'{op.name}' op W has {w_rows} gate rows, 4 * hidden_size is {4 * hs}")
+    if not isinstance(hs, int) or hs <= 0:
+        fail(f"'{op.name}' op requires a positive INT attribute 'hidden_size'")
     dirs = 2 if lstm_attr(op, "direction") == "bidirectional" else 1
     acts = activations(op)
     if len(acts) != 3 * dirs:
         fail(f"'{op.name}' op takes {3 * dirs} activations, got {len(acts)}")
+    x = static_shape(v["X"])
+    if x is not None and len(x) != 3:
+        fail(f"'{op.name}' op X must have rank 3, got {x}")
+    s, n, k = [None if x is None or d < 0 else d for d in (x or [-1] * 3)]
+    if lstm_attr(op, "layout"):
+        s, n = n, s
+    for name, rows in (("W", k), ("R", hs)):
+        expect_shape(op, v[name], name, (dirs, rows, 4 * hs) if gates_last else
+                     (dirs, 4 * hs, rows))
+    state = (n, dirs, hs) if lstm_attr(op, "layout") else (dirs, n, hs)
+    for name, want in (("B", (dirs, 8 * hs)), ("sequence_lens", (n,)), ("initial_h", state),
+                       ("initial_c", state), ("P", (dirs, 3 * hs))):
+        expect_shape(op, v[name], name, want)
 
 
 @irdl_op_definition
@@ -403,8 +426,7 @@ class LSTMOp(OnnxOp):
                                          self.initial_c, self.P, *self.results)
                              if not is_none(v)])
         elements_in(self, self.sequence_lens, "operand #4", ("int32",), optional=True)
-        w = static_shape(self.W)
-        check_lstm(self, w[1] if w and len(w) == 3 else -1)
+        check_lstm(self, {**_lstm_operands(self), "W": self.W, "R": self.R})
 
     def infer(self):
         x = static_shape(self.X)
