@@ -202,3 +202,14 @@ def test_quantize_dynamic_lstm_matches_onnxruntime(seed, tmp_path):
     thread's share of the batch on its own)."""
     model, feeds, _ = lstm_case(seed)
     check(quantized(model, tmp_path, "dynamic"), feeds, ops=("DynamicQuantizeLSTM",))
+
+
+@pytest.mark.parametrize("how", ["qdq", "qoperator"])
+@pytest.mark.parametrize("op", ["LSTM", "Attention"])
+def test_quantize_static_leaves_lstm_and_attention_float(op, how, tmp_path):
+    """Neither QDQRegistry nor QLinearOpsRegistry has LSTM or Attention: quantize_static
+    writes the float op as it was, which imports and runs as the float op."""
+    model, feeds = lstm_case(5)[:2] if op == "LSTM" else attention_case(1)
+    q = quantized(model, tmp_path, how, feeds)
+    assert [n.op_type for n in q.graph.node] == [op]
+    check(q, feeds)
