@@ -163,3 +163,13 @@ def test_onnx_node_tests_of_lstm(name):
     assert r.error is None, r.error
     for got, want in zip(r.results, arrays("output"), strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_sequence_length_past_the_steps_is_a_run_error():
+    """onnxruntime refuses it ("Invalid value/s in sequence_lens"); so does qcomp's
+    interpreter, with one line naming the op."""
+    model, feeds, _ = next(c for c in map(lstm_case, range(50)) if "sequence_lens" in c[1])
+    feeds = dict(feeds, sequence_lens=np.full_like(feeds["sequence_lens"], 99))
+    (r,) = run(import_model(model), list(feeds.values()))
+    assert "onnx.LSTM: sequence_lens must be in [0, " in str(r.error)
+    assert "\n" not in str(r.error)

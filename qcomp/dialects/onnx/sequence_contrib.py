@@ -45,7 +45,13 @@ from qcomp.dialects.onnx.core import (
     is_none,
     static_shape,
 )
-from qcomp.dialects.onnx.sequence_ops import E, check_lstm, expect_shape, lstm_lowering
+from qcomp.dialects.onnx.sequence_ops import (
+    E,
+    check_lstm,
+    expect_shape,
+    lens_in_range,
+    lstm_lowering,
+)
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr, GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
 
@@ -457,5 +463,6 @@ CONTRIB_LOWERINGS.update({
     "Attention": Lowering(attention), "QAttention": Lowering(q_attention),
     "EmbedLayerNormalization": Lowering(embed_layer_norm, check=embed_bounds),
     "QEmbedLayerNormalization": Lowering(q_embed_layer_norm, check=embed_bounds),
-    "DynamicQuantizeLSTM": Lowering(lstm_lowering(quantized_gemm, _dq_lstm_operands)),
+    "DynamicQuantizeLSTM": Lowering(lstm_lowering(quantized_gemm, _dq_lstm_operands),
+                                    check=lens_in_range),
 })

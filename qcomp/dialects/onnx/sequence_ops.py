@@ -333,6 +333,17 @@ def _cell(b, op, g, c, bias, p, acts, e, shape):
     return x.mul(o, activation(x, hn, cn, ha, hb)), cn
 
 
+def lens_in_range(op, *args) -> None:
+    """onnxruntime's run-time check: every sequence length is in [0, seq_length]."""
+    x, lens = args[0], args[4] if len(args) > 4 else None
+    if lens is None:
+        return
+    steps = np.shape(x)[1 if lstm_attr(op, "layout") else 0]
+    if np.any(np.asarray(lens) < 0) or np.any(np.asarray(lens) > steps):
+        raise ValueError(f"sequence_lens must be in [0, {steps}], got "
+                         f"{np.asarray(lens).tolist()}")
+
+
 def _lstm_operands(op) -> dict:
     return {k: (None if is_none(getattr(op, k)) else getattr(op, k))
             for k in ("X", "B", "sequence_lens", "initial_h", "initial_c", "P")}
@@ -418,7 +429,7 @@ class LSTMOp(OnnxOp):
         "LSTM", (1, 7, 14, 22), ("X", "W", "R", "B?", "sequence_lens?", "initial_h?",
                                  "initial_c?", "P?"), ("Y", "Y_h", "Y_c"),
         {"direction": "forward", "input_forget": 0, "layout": 0}),
-        Lowering(lstm_lowering(float_gemm, _lstm_operands)))
+        Lowering(lstm_lowering(float_gemm, _lstm_operands), check=lens_in_range))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", FLOAT_T)
