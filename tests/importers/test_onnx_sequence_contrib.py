@@ -213,3 +213,38 @@ def test_quantize_static_leaves_lstm_and_attention_float(op, how, tmp_path):
     q = quantized(model, tmp_path, how, feeds)
     assert [n.op_type for n in q.graph.node] == [op]
     check(q, feeds)
+
+
+def dynamic_axes(model):
+    """`model` with its graph inputs' sizes unknown (`dim_param`), as exporters write
+    batch and sequence axes."""
+    m = onnx.ModelProto.FromString(model.SerializeToString())
+    for vi in m.graph.input:
+        for i, d in enumerate(vi.type.tensor_type.shape.dim):
+            d.dim_param = f"{vi.name}_{i}"
+    return m
+
+
+@pytest.mark.parametrize("form", ["lstm", "dynamic_quantize_lstm", "attention", "q_attention",
+                                  "embed_layer_norm", "q_embed_layer_norm"])
+def test_unknown_sizes_run_as_the_inputs_are(form, tmp_path):
+    """Inputs of unknown sizes (dynamic axes): the interpreter runs each op on its
+    operands' run-time shapes (`Lowering(shaped_by_operands=True)`); the legalization
+    still needs static shapes and leaves the op, with a remark."""
+    base, quantize = form.removeprefix("q_").removeprefix("dynamic_quantize_"), \
+        form.startswith(("q_", "dynamic_"))
+    model, feeds = {"lstm": lambda: lstm_case(4)[:2], "attention": lambda: attention_case(0),
+                    "embed_layer_norm": lambda: embed_case(0, positions=False)}[base]()
+    if quantize:
+        model = quantized(model, tmp_path, "dynamic")
+    model = dynamic_axes(model)
+    want = session(model).run(None, feeds)
+    module = import_model(model)
+    (fn,) = module.ops
+    assert all(-1 in a.type.get_shape() for a in fn.body.block.args)
+    (r,) = run(module, list(feeds.values()))
+    assert r.error is None, r.error
+    for got, w in zip(r.results, want, strict=True):
+        np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-5)
+    PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    assert {o.name for o in module.walk()} & {"onnx.LSTM", "onnx.Custom"}

@@ -85,12 +85,15 @@ class Lowering(OpTrait):
     and StableHLO would not (an integer division by zero, an index out of bounds); the
     interpreter calls it first. `constants`: the operands `build` reads as constants
     (Slice's starts and ends); the interpreter gives it their run-time values as
-    constants."""
+    constants. `shaped_by_operands`: `build` reads its operands' shapes only (not
+    `out`), so the interpreter runs the op on operands of any run-time shape whatever
+    its result types leave unknown (LSTM, the com.microsoft sequence ops)."""
 
     build: Callable = field(hash=False, compare=False)
     static_shapes: bool = True
     check: Callable | None = field(default=None, hash=False, compare=False)
     constants: tuple[int, ...] = ()
+    shaped_by_operands: bool = False
 
 
 CONTRIB_LOWERINGS: dict[str, Lowering] = {}

@@ -460,9 +460,12 @@ CONTRIB_VERIFIERS.update({
     "DynamicQuantizeLSTM": check_dq_lstm,
 })
 CONTRIB_LOWERINGS.update({
-    "Attention": Lowering(attention), "QAttention": Lowering(q_attention),
-    "EmbedLayerNormalization": Lowering(embed_layer_norm, check=embed_bounds),
-    "QEmbedLayerNormalization": Lowering(q_embed_layer_norm, check=embed_bounds),
+    "Attention": Lowering(attention, shaped_by_operands=True),
+    "QAttention": Lowering(q_attention, shaped_by_operands=True),
+    "EmbedLayerNormalization": Lowering(embed_layer_norm, check=embed_bounds,
+                                        shaped_by_operands=True),
+    "QEmbedLayerNormalization": Lowering(q_embed_layer_norm, check=embed_bounds,
+                                         shaped_by_operands=True),
     "DynamicQuantizeLSTM": Lowering(lstm_lowering(quantized_gemm, _dq_lstm_operands),
-                                    check=lens_in_range),
+                                    check=lens_in_range, shaped_by_operands=True),
 })

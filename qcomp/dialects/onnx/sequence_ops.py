@@ -429,7 +429,8 @@ class LSTMOp(OnnxOp):
         "LSTM", (1, 7, 14, 22), ("X", "W", "R", "B?", "sequence_lens?", "initial_h?",
                                  "initial_c?", "P?"), ("Y", "Y_h", "Y_c"),
         {"direction": "forward", "input_forget": 0, "layout": 0}),
-        Lowering(lstm_lowering(float_gemm, _lstm_operands), check=lens_in_range))
+        Lowering(lstm_lowering(float_gemm, _lstm_operands), check=lens_in_range,
+                 shaped_by_operands=True))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", FLOAT_T)
