@@ -45,8 +45,9 @@ def _model(node, ins, outs, inits):
     return m
 
 
-def quantized(model, tmp_path, how: str, feeds=None):
-    """`model` as onnxruntime's quantizer writes it: `dynamic`, `qoperator` or `qdq`."""
+def quantized(model, tmp_path, how: str, feeds=None, per_channel: bool = False):
+    """`model` as onnxruntime's quantizer writes it: `dynamic`, `qoperator` or `qdq`
+    (weights per channel: one scale per output column)."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         QuantFormat,
@@ -57,7 +58,7 @@ def quantized(model, tmp_path, how: str, feeds=None):
     src, dst = tmp_path / "float.onnx", tmp_path / f"{how}.onnx"
     onnx.save(model, src)
     if how == "dynamic":
-        quantize_dynamic(str(src), str(dst))
+        quantize_dynamic(str(src), str(dst), per_channel=per_channel)
     else:
         class Reader(CalibrationDataReader):
             def __init__(self):
@@ -129,8 +130,9 @@ def test_attention_matches_onnxruntime(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_quantize_dynamic_attention_matches_onnxruntime(seed, tmp_path):
+    """Odd seeds quantize the weights per channel (a scale per output column)."""
     model, feeds = attention_case(seed)
-    q = quantized(model, tmp_path, "dynamic")
+    q = quantized(model, tmp_path, "dynamic", per_channel=bool(seed % 2))
     got, want = check(q, feeds, ops=("DynamicQuantizeLinear", "QAttention"))
     if len(got) > 1:  # K and V: int32 products scaled once, as onnxruntime does
         assert np.array_equal(got[1], want[1])
@@ -199,9 +201,11 @@ def test_quantized_embed_layer_norm_matches_onnxruntime(seed, how, tmp_path):
 def test_quantize_dynamic_lstm_matches_onnxruntime(seed, tmp_path):
     """Every product quantizes its float operand over the rows that count, as
     onnxruntime's one-thread kernel does (with more threads onnxruntime quantizes each
-    thread's share of the batch on its own)."""
+    thread's share of the batch on its own). Odd seeds quantize per channel (a scale per
+    direction and gate column)."""
     model, feeds, _ = lstm_case(seed)
-    check(quantized(model, tmp_path, "dynamic"), feeds, ops=("DynamicQuantizeLSTM",))
+    check(quantized(model, tmp_path, "dynamic", per_channel=bool(seed % 2)), feeds,
+          ops=("DynamicQuantizeLSTM",))
 
 
 @pytest.mark.parametrize("how", ["qdq", "qoperator"])
