@@ -192,7 +192,8 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
         if triples_from is not None and (n - triples_from) % 3:
             fail(f"'onnx.Custom' op {fn} takes {triples_from} inputs then (value, scale, "
                  f"zero point) triples, got {n} inputs")
-        for i in required:
+        # every input of a triples op (QLinearConcat) is required
+        for i in required if triples_from is None else range(n):
             if i < n and is_none(op.inputs[i]):
                 fail(f"'onnx.Custom' op {fn}: input #{i} is required")
         for name, (kind, needed) in attrs.items():
