@@ -27,6 +27,8 @@ def _attention(weights_at: int, float_from: int):
         if sizes is None:
             sizes = [None if dw[1] is None else dw[1] // 3] * 3
         heads = int_attr(node, "num_heads", 1)
+        if heads <= 0 or len(sizes) != 3:
+            return None  # the op's verifier says so
         e = et.tensor_type.elem_type
         hd = None if sizes[1] is None else sizes[1] // heads
         return [typed(e, [dx[0], dx[1], sizes[2]]), typed(e, [2, dx[0], heads, dx[1], hd])]

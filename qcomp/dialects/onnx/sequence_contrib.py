@@ -361,8 +361,21 @@ def _dq_lstm_operands(op) -> dict:
 
 # -- verifiers --------------------------------------------------------------------------
 
+_KINDS = {"num_heads": int, "unidirectional": int, "do_rotary": int, "scale": float,
+          "mask_filter_value": float, "qkv_hidden_sizes": list, "epsilon": float,
+          "mask_index_type": int, "hidden_size": int, "input_forget": int, "clip": float,
+          "direction": str, "activations": list, "activation_alpha": list,
+          "activation_beta": list}
+"""The Python kinds of the contrib ops' attributes (INT, FLOAT, STRING, a list)."""
+_KIND_NAMES = {int: "INT", float: "FLOAT", str: "STRING", list: "a list"}
+
+
 def _check_inputs(op, n_min: int, n_max: int, required: tuple[int, ...]) -> str:
     fn = op.function_name.data
+    for name, kind in _KINDS.items():
+        v = attr(op, name)
+        if v is not None and not isinstance(v, kind):
+            fail(f"'{op.name}' op {fn} attribute '{name}' must be {_KIND_NAMES[kind]}")
     n = len(op.inputs)
     if not n_min <= n <= n_max:
         fail(f"'{op.name}' op {fn} takes {n_min} to {n_max} inputs, got {n}")
@@ -382,6 +395,14 @@ def _check_heads(op, fn) -> None:
         sizes = [w[1] // 3] * 3 if w[1] % 3 == 0 else None
         if sizes is None:
             fail(f"'{op.name}' op {fn}: weights' {w[1]} columns are not 3 equal parts")
+    elif sizes is not None:
+        if len(sizes) != 3 or not all(isinstance(x, int) and x > 0 for x in sizes) \
+                or sizes[0] != sizes[1]:
+            fail(f"'{op.name}' op {fn}: qkv_hidden_sizes must be 3 positive sizes, Q's and "
+                 f"K's equal, got {list(sizes)}")
+        if w is not None and w[1] >= 0 and sum(sizes) != w[1]:
+            fail(f"'{op.name}' op {fn}: qkv_hidden_sizes {list(sizes)} do not add up to "
+                 f"the weights' {w[1]} columns")
     if sizes is not None and any(x % heads for x in sizes):
         fail(f"'{op.name}' op {fn}: hidden sizes {list(sizes)} are not multiples of "
              f"num_heads {heads}")
@@ -434,7 +455,8 @@ def check_embed_layer_norm(op, quantized: bool) -> None:
         expect_shape(op, arg(op, i), label, want)
     if not quantized and len(op.inputs) == 9:
         pos = static_shape(op.inputs[8])
-        if pos is not None and (len(pos) != 2 or pos[1] not in (bs[1], -1)):
+        if pos is not None and (len(pos) != 2 or (bs[1] is not None and pos[1] not in (bs[1], -1))
+                                or (bs[0] is not None and pos[0] not in (bs[0], 1, -1))):
             fail(f"'{op.name}' op position_ids must have shape [B or 1, S], got {pos}")
 
 

@@ -111,6 +111,10 @@ def activations(op) -> list[tuple[str, float | None, float | None]]:
     names = attr(op, "activations") or "Sigmoid Tanh Tanh".split() * dirs
     alphas = list(attr(op, "activation_alpha") or [])
     betas = list(attr(op, "activation_beta") or [])
+    if not all(isinstance(n, str) for n in names) or not all(
+            isinstance(v, float) for v in (*alphas, *betas)):
+        fail(f"'{op.name}' op activations must be strings, activation_alpha and "
+             "activation_beta floats")
     out = []
     for n in names:
         canon = next((a for a in ACTIVATIONS if a.lower() == n.lower()), None)
@@ -433,7 +437,8 @@ class LSTMOp(OnnxOp):
                  shaped_by_operands=True))
 
     def check(self) -> None:
-        elements_in(self, self.X, "operand #0", FLOAT_T)
+        for i, v in enumerate((self.X, self.W, self.R)):
+            elements_in(self, v, f"operand #{i}", FLOAT_T)
         _same_element(self, [v for v in (self.X, self.W, self.R, self.B, self.initial_h,
                                          self.initial_c, self.P, *self.results)
                              if not is_none(v)])

@@ -68,3 +68,29 @@ func.func @dq_lstm_inputs(%x: tensor<2x1x1xf32>, %w: tensor<1x1x4xi8>) {
   %y, %yh, %yc = "onnx.Custom"(%x, %w, %w) {domain_name = "com.microsoft", function_name = "DynamicQuantizeLSTM", hidden_size = 1 : si64} : (tensor<2x1x1xf32>, tensor<1x1x4xi8>, tensor<1x1x4xi8>) -> (tensor<2x1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>)
   return
 }
+
+// -----
+
+func.func @attention_qkv_sizes(%x: tensor<1x2x4xf32>, %w: tensor<4x3xf32>) {
+  // expected-error @+1 {{'onnx.Custom' op Attention: qkv_hidden_sizes [1, 1, 4] do not add up to the weights' 3 columns}}
+  %y = "onnx.Custom"(%x, %w) {domain_name = "com.microsoft", function_name = "Attention", num_heads = 1 : si64, qkv_hidden_sizes = [1, 1, 4]} : (tensor<1x2x4xf32>, tensor<4x3xf32>) -> tensor<1x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @embed_epsilon_kind(%ids: tensor<1x2xi32>, %t: tensor<5x4xf32>, %g: tensor<4xf32>) {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Custom' op EmbedLayerNormalization attribute 'epsilon' must be FLOAT}}
+  %y, %m = "onnx.Custom"(%ids, %none, %t, %t, %none, %g, %g) {domain_name = "com.microsoft", function_name = "EmbedLayerNormalization", epsilon = [1, 2]} : (tensor<1x2xi32>, none, tensor<5x4xf32>, tensor<5x4xf32>, none, tensor<4xf32>, tensor<4xf32>) -> (tensor<1x2x4xf32>, tensor<1xi32>)
+  return
+}
+
+// -----
+
+func.func @lstm_no_r(%x: tensor<2x1x1xf32>, %w: tensor<1x4x1xf32>) {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.LSTM' operand #2 must be a tensor of one of}}
+  %y, %yh, %yc = "onnx.LSTM"(%x, %w, %none, %none, %none, %none, %none, %none) {hidden_size = 1 : si64} : (tensor<2x1x1xf32>, tensor<1x4x1xf32>, none, none, none, none, none, none) -> (tensor<2x1x1x1xf32>, none, none)
+  return
+}
