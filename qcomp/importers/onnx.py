@@ -443,9 +443,12 @@ def import_model(model) -> ModuleOp:
             operands.append(values[name] if name else no_value())  # check_order
         if node.domain == _MS and node.op_type not in _supported_contrib():
             raise OnnxImportError(f"{label}: unsupported op")
-        result_types: list[Attribute] = []
-        for name in node.output:
-            if not name and standard:  # an absent optional output: none (LSTM's Y)
+        outputs = list(node.output)
+        while outputs and not outputs[-1]:  # absent trailing optional outputs
+            outputs.pop()
+        result_types: list = []
+        for name in outputs:
+            if not name:  # an absent optional output between present ones
                 result_types.append(NoneType())
                 continue
             if name not in vtypes:
@@ -454,7 +457,7 @@ def import_model(model) -> ModuleOp:
             result_types.append(_tensor_type(vtypes[name], f"{label}: output '{name}'"))
         attrs = {a.name: _attribute(a, node.op_type, label) for a in node.attribute}
         if standard:
-            cls = _op_class(node.op_type, len([o for o in node.output if o]))
+            cls = _op_class(node.op_type, len(outputs))
             if cls is None:
                 raise OnnxImportError(f"{label}: unsupported op")
             defn = cls.get_irdl_definition()
@@ -468,7 +471,11 @@ def import_model(model) -> ModuleOp:
                                           f"{cls.name} takes {len(defn.operands)}")
                 args = operands
             variadic = len(defn.results) == 1 and isinstance(defn.results[0][1], VarResultDef)
-            if not variadic:  # trailing absent outputs: none
+            if len(defn.results) > 1 and isinstance(defn.results[-1][1], VarResultDef):
+                # fixed results, then the optional ones (LayerNormalization's statistics)
+                fixed = len(defn.results) - 1
+                result_types = [*result_types[:fixed], result_types[fixed:]]
+            elif not variadic:  # absent trailing outputs: none (LSTM's Y_h, Y_c)
                 result_types += [NoneType()] * (len(defn.results) - len(result_types))
             props = {k: v for k, v in attrs.items() if k in defn.properties}
             rest = {k: v for k, v in attrs.items() if k not in props}
