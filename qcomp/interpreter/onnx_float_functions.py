@@ -131,5 +131,6 @@ def _declaring(cls: type) -> list[type[Operation]]:
 def onnx_float_functions() -> InterpreterFunctions:
     """Interpreter functions for every ONNX op class that declares a `Lowering`."""
     ops = dict.fromkeys(_declaring(OnnxOp))
-    impls = {f"run_{cls.__name__}": impl(cls)(run_declared) for cls in ops}
+    # one name per class (a test's class may share its __name__ with qcomp's own)
+    impls = {f"run_{i}_{cls.__name__}": impl(cls)(run_declared) for i, cls in enumerate(ops)}
     return register_impls(type("OnnxFloatFunctions", (InterpreterFunctions,), impls))()

@@ -115,7 +115,10 @@ class QdqRole(OpTrait):
     `onnx-unfuse-qdq` and `onnx_qdq.groups` read:
 
     - `selector`: `binary`, `unary`, `variadic` (one element type throughout), `conv`,
-      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers);
+      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers),
+      `drop_dq` (DequantizeLinear -> op, no QuantizeLinear: the DequantizeLinear is
+      dropped, the op runs on the integers: ArgMax), `keep` (onnxruntime's selectors have
+      no rule for it: the group stays as it is);
     - `fused`: what the group becomes: `QLinearMatMul` / `QLinearConv`, or the
       com.microsoft contrib op (`QLinearAdd`); None for `drop`;
     - `fused_attrs`: attributes the fused op carries besides the op's own (si64 ints);
@@ -130,6 +133,29 @@ class QdqRole(OpTrait):
 
 def qdq_role(op: Operation | type[Operation]) -> QdqRole | None:
     return op.get_trait(QdqRole)
+
+
+@dataclass(frozen=True)
+class QuantizerForms(OpTrait):
+    """What onnxruntime's quantizer (`onnxruntime.quantization`) writes for the op
+    besides its QDQ group, where its `QdqRole` does not tell:
+
+    - `qoperator`: `quantize_static` in the QOperator format: the QLinear /
+      com.microsoft op it becomes, `integers` (the op itself on the 8-bit tensor) or
+      `removed` (Relu, Clip after a quantized op: its output's range does the clipping);
+      None: what its QdqRole fuses to (`fused`, the op on integers for `drop` /
+      `drop_dq`);
+    - `dynamic`: `quantize_dynamic`: the op it becomes (`ConvInteger`) or `integers`;
+      None: the op is not in onnxruntime's IntegerOpsRegistry.
+
+    `tools/gen_onnx_table.py` reads these for docs/onnx.md."""
+
+    qoperator: str | None = None
+    dynamic: str | None = None
+
+
+def quantizer_forms(op: Operation | type[Operation]) -> QuantizerForms | None:
+    return op.get_trait(QuantizerForms)
 
 
 def si64(v: int) -> IntegerAttr:
