@@ -158,6 +158,11 @@ def quantizer_forms(op: Operation | type[Operation]) -> QuantizerForms | None:
     return op.get_trait(QuantizerForms)
 
 
+CONTRIB_QUANTIZER_FORMS: dict[str, QuantizerForms] = {}
+"""`QuantizerForms` of com.microsoft ops in onnxruntime's registries (Attention,
+EmbedLayerNormalization), by op_type (`sequence_contrib` fills it)."""
+
+
 def si64(v: int) -> IntegerAttr:
     return IntegerAttr(v, SI64)
 

@@ -37,8 +37,10 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
     CONTRIB_LOWERINGS,
+    CONTRIB_QUANTIZER_FORMS,
     CONTRIB_VERIFIERS,
     Lowering,
+    QuantizerForms,
     attr,
     elements_in,
     fail,
@@ -490,4 +492,9 @@ CONTRIB_LOWERINGS.update({
                                          shaped_by_operands=True),
     "DynamicQuantizeLSTM": Lowering(lstm_lowering(quantized_gemm, _dq_lstm_operands),
                                     check=lens_in_range, shaped_by_operands=True),
+})
+CONTRIB_QUANTIZER_FORMS.update({
+    "Attention": QuantizerForms(dynamic="QAttention"),
+    "EmbedLayerNormalization": QuantizerForms(qoperator="QEmbedLayerNormalization",
+                                              dynamic="QEmbedLayerNormalization"),
 })

@@ -38,7 +38,16 @@ from xdsl.traits import NoMemoryEffect
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import NO_QUANTIZATION
 from qcomp.dialects.onnx import to_stablehlo as ts
-from qcomp.dialects.onnx.core import Lowering, OnnxFacts, attr, elements_in, fail, is_none, static_shape
+from qcomp.dialects.onnx.core import (
+    Lowering,
+    OnnxFacts,
+    QuantizerForms,
+    attr,
+    elements_in,
+    fail,
+    is_none,
+    static_shape,
+)
 from qcomp.dialects.onnx.float_common import FLOAT_T, OnnxOp, _same_element
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr, GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
@@ -434,7 +443,8 @@ class LSTMOp(OnnxOp):
                                  "initial_c?", "P?"), ("Y", "Y_h", "Y_c"),
         {"direction": "forward", "input_forget": 0, "layout": 0}),
         Lowering(lstm_lowering(float_gemm, _lstm_operands), check=lens_in_range,
-                 shaped_by_operands=True))
+                 shaped_by_operands=True),
+        QuantizerForms(dynamic="DynamicQuantizeLSTM"))
 
     def check(self) -> None:
         for i, v in enumerate((self.X, self.W, self.R)):
