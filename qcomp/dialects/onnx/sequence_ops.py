@@ -55,8 +55,9 @@ from qcomp.dialects.stablehlo.format import i64_array
 I64 = IntegerType(64)
 ACTIVATIONS = ("Sigmoid Tanh Relu HardSigmoid LeakyRelu Affine ThresholdedRelu ScaledTanh Elu "
                "Softsign Softplus").split()
-_ALPHA_BETA = {"Affine": (1.0, 0.0), "LeakyRelu": (0.01, None), "ThresholdedRelu": (1.0, None),
-               "ScaledTanh": (1.0, 1.0), "HardSigmoid": (0.2, 0.5), "Elu": (1.0, None)}
+_ALPHA_BETA = dict(zip("Affine LeakyRelu ThresholdedRelu ScaledTanh HardSigmoid Elu".split(),
+                       ((1.0, 0.0), (0.01, None), (1.0, None), (1.0, 1.0), (0.2, 0.5),
+                        (1.0, None))))
 """Activations that read alpha (and beta) from `activation_alpha` / `activation_beta`,
 each taking the next value in order (onnxruntime's `ActivationFuncs`), else this default."""
 
