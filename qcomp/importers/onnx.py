@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NoneType,
     StringAttr,
     TensorType,
     UnrankedTensorType,
@@ -452,15 +453,21 @@ def import_model(model) -> ModuleOp:
             operands.append(values[name] if name else no_value())  # check_order
         if node.domain == _MS and node.op_type not in _supported_contrib():
             raise OnnxImportError(f"{label}: unsupported op")
-        result_types = []
-        for name in node.output:
+        outputs = list(node.output)
+        while outputs and not outputs[-1]:  # absent trailing optional outputs
+            outputs.pop()
+        result_types: list = []
+        for name in outputs:
+            if not name:  # an absent optional output between present ones
+                result_types.append(NoneType())
+                continue
             if name not in vtypes:
                 raise OnnxImportError(f"{label}: shape inference gives no type for output "
                                       f"'{name}'")
             result_types.append(_tensor_type(vtypes[name], f"{label}: output '{name}'"))
         attrs = {a.name: _attribute(a, node.op_type, label) for a in node.attribute}
         if standard:
-            cls = _op_class(node.op_type, len([o for o in node.output if o]))
+            cls = _op_class(node.op_type, len(outputs))
             if cls is None:
                 raise OnnxImportError(f"{label}: unsupported op")
             defn = cls.get_irdl_definition()
@@ -474,6 +481,10 @@ def import_model(model) -> ModuleOp:
                                           f"{cls.name} takes {len(defn.operands)}")
                 args = operands
             variadic = len(defn.results) == 1 and isinstance(defn.results[0][1], VarResultDef)
+            if len(defn.results) > 1 and isinstance(defn.results[-1][1], VarResultDef):
+                # fixed results, then the optional ones (LayerNormalization's statistics)
+                fixed = len(defn.results) - 1
+                result_types = [*result_types[:fixed], result_types[fixed:]]
             props = {k: v for k, v in attrs.items() if k in defn.properties}
             rest = {k: v for k, v in attrs.items() if k not in props}
             if node.name:

@@ -317,10 +317,18 @@ def import_module(data: bytes, origins: dict[Operation, str] | None = None) -> M
 
 def import_tflite(data: bytes) -> str:
     """MLIR text (quantized StableHLO) of the model in `data`, printed from the module
-    `import_module` builds; raises `ImportFailure`."""
+    `import_module` builds, each op built for an operator located at it
+    (`loc("operator N (NAME)")`, so diagnostics name the operator); raises
+    `ImportFailure`."""
+    from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr
+
     from qcomp.ir import print_module
 
-    return print_module(import_module(data))
+    origins: dict[Operation, str] = {}
+    module = import_module(data, origins)
+    for op, where in origins.items():
+        op.location = NameLoc(StringAttr(where), NoneAttr())
+    return print_module(module, debuginfo=True)
 
 
 __all__ = ["INSTALL_HINT", "ImportFailure", "import_module", "import_tflite", "is_tflite"]

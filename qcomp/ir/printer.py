@@ -248,14 +248,16 @@ class QcompPrinter(Printer):
 
 def print_module(op: Operation, generic: bool = False,
                  elements_hex_limit: int = HEX_PRINT_LIMIT,
-                 keep_ssa_names: bool = False) -> str:
+                 keep_ssa_names: bool = False, debuginfo: bool = False) -> str:
     """Text of `op` as mlir-opt prints it, with a newline.
 
-    `keep_ssa_names`: values keep the input's names (xDSL's uniquing) instead of MLIR's."""
+    `keep_ssa_names`: values keep the input's names (xDSL's uniquing) instead of MLIR's;
+    `debuginfo`: every op's location follows it (`loc(...)`, mlir-opt's
+    `--mlir-print-debuginfo`)."""
     out = io.StringIO()
     with paused_gc():
         names = None if keep_ssa_names else SSANames.of(op, generic)
-        QcompPrinter(stream=out, print_generic_format=generic,
+        QcompPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo,
                      elements_hex_limit=elements_hex_limit, names=names).print_op(op)
     out.write("\n")
     return out.getvalue()

@@ -21,6 +21,11 @@ its declared `Lowering` builds it (`qcomp.dialects.onnx.to_stablehlo`):
 | Transpose, Concat | transpose, concatenate |
 | Gather | negative indices + dim (compare, add, select), gather |
 | Identity | its operand |
+| Slice | slice (a negative step: reverse that dimension first) |
+| LayerNormalization | reduce add / count, subtract, multiply, sqrt, divide (Mean, InvStdDev: the reduced mean, 1 / sqrt(var + epsilon), reshaped) |
+| DynamicQuantizeLinear | float32 math: reduce minimum / maximum from 0, divide by 255, round_nearest_even, clamp, convert to ui8 (`qcomp.dialects.onnx.integer_lowering`) |
+| MatMulInteger, ConvInteger | convert to i32, subtract the zero points (per row / column / output channel when 1-D), i32 dot / dot_general / convolution |
+| Cast, CastLike | convert (into float8 with saturate: clamp to ±max first) |
 
 Where onnx-mlir builds a run-time shape (`shape.const_shape` + `dynamic_broadcast_in_dim`
 / `dynamic_reshape`) the shapes here are static, so the ops are the static ones its
@@ -28,8 +33,8 @@ canonicalizer makes of them; Gather uses `stablehlo.gather` in place of the depr
 `torch_index_select`. An op this pass cannot lower (a dynamic or unranked result, an
 attribute it does not handle) stays, with a remark saying why: as in onnx-mlir, the
 conversion is partial. So does every other onnx op (no declared lowering: the QDQ ops,
-which onnx-legalize-qdq-to-quant lowers, the integer and contrib ops), with the remark
-`'onnx.X' has no StableHLO lowering`; an unused `onnx.NoValue` goes.
+which onnx-legalize-qdq-to-quant lowers, QLinearMatMul / QLinearConv and the contrib
+ops), with the remark `'onnx.X' has no StableHLO lowering`; an unused `onnx.NoValue` goes.
 
 Blockwise weights (not in onnx-mlir): a MatMul whose B is `stablehlo.uniform_dequantize`
 of a 2-D value of a sub-channel `!quant.uniform` type (what onnx-legalize-qdq-to-quant

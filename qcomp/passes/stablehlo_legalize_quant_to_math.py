@@ -9,8 +9,8 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -52,8 +52,15 @@ from qcomp.quant.uniform import storage_round_trips
 RESCALE_MODES = tuple(m.value for m in RescaleMode)
 
 
+def _holds_quantized(t: Attribute) -> bool:
+    """A quantized tensor or scalar, or a tuple holding one."""
+    if isinstance(t, TupleType):
+        return any(_holds_quantized(e) for e in t.types)
+    return quantized_element(t) is not None
+
+
 def _is_quantized_op(op: Operation) -> bool:
-    return any(quantized_element(v.type) is not None for v in (*op.operands, *op.results))
+    return any(_holds_quantized(v.type) for v in (*op.operands, *op.results))
 
 
 def _lower_contraction(op: Operation, b: Builder, mode: RescaleMode, st) -> SSAValue:

@@ -90,9 +90,11 @@ def op_offset(op, positions) -> int | None:
     return None
 
 
-def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str, str] | None:
-    """(name, text) of the input file (`-`: stdin, named `<stdin>`); None after
-    writing `prog: error: could not open input file ...` when it cannot be read."""
+def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO
+               ) -> tuple[str, str, bool] | None:
+    """(name, text, imported) of the input file (`-`: stdin, named `<stdin>`;
+    `imported`: the text is a model's import); None after writing `prog: error: could
+    not open input file ...` (or the importer's error) when it cannot be read."""
     try:
         if path == "-":
             # the bytes, decoded as a file is: stdin's own decoding and newline translation
@@ -108,13 +110,15 @@ def read_input(prog: str, path: str, stdin: TextIO, stderr: TextIO) -> tuple[str
         return None
     if isinstance(raw, bytes):
         imported = import_model(prog, name, raw, stderr)
+        if imported is None:
+            return None
         if imported is not False:
-            return imported
+            return *imported, True
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
     # universal newlines (a lone CR ends a line, and so a `//` comment, as in MLIR's
     # lexer); a leading byte-order mark is skipped, as MLIR does
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return name, text.removeprefix("\ufeff")
+    return name, text.removeprefix("\ufeff"), False
 
 
 def import_model(prog: str, name: str, raw: bytes, stderr: TextIO

@@ -10,12 +10,28 @@ from dataclasses import dataclass, field
 
 
 class SourceFile:
-    """Text of one input with offset -> (line, column) lookup (both 1-based)."""
+    """Text of one input with offset -> (line, column) lookup (both 1-based).
 
-    def __init__(self, name: str, text: str):
+    `imported`: the text is a model's import (`.onnx`, `.tflite`), never seen by the
+    user: diagnostics name the op's origin in the model (`origins`, offset -> the
+    `loc("...")` the importer gave the op, e.g. `operator 3 (CONV_2D)`), not a line."""
+
+    def __init__(self, name: str, text: str, imported: bool = False):
         self.name = name
         self.text = text
+        self.imported = imported
+        self.origins: dict[int, str] = {}
         self._line_starts: list[int] | None = None
+
+    def note_origins(self, positions: dict) -> None:
+        """Record the named location of each parsed op (op -> offset) of an import."""
+        if not self.imported:
+            return
+        from xdsl.dialects.builtin import NameLoc
+
+        for op, offset in positions.items():
+            if isinstance(op.location, NameLoc):
+                self.origins[offset] = op.location.desc.data
 
     @property
     def _starts(self) -> list[int]:
@@ -55,6 +71,11 @@ def render(source: SourceFile, diag: Diagnostic) -> str:
     for d in [diag, *diag.notes]:
         if d.offset is None:
             out.append(f"loc(unknown): {d.severity}: {d.message}\n")
+            continue
+        if source.imported:
+            where = source.origins.get(d.offset)
+            where = f" {where}:" if where else ""
+            out.append(f"{source.name}:{where} {d.severity}: {d.message}\n")
             continue
         line, col = source.line_col(d.offset)
         text = source.line_text(line)

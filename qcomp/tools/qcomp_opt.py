@@ -217,11 +217,12 @@ class Options:
         return print_module(module, self.generic, self.hex_limit, self.keep_ssa_names)
 
 
-def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: TextIO
+def process_chunk(source: SourceFile, opts: Options, timing: Timing, err: TextIO
                   ) -> tuple[str | None, list[Diagnostic]]:
     """Parse, verify, run the passes and print one chunk: (output, diagnostics)."""
     from qcomp.registry import make_context
 
+    text, name = source.text, source.name
     ctx = make_context(allow_unregistered=opts.allow_unregistered)
     _load_test_dialect(ctx)
     parser = None
@@ -242,6 +243,7 @@ def process_chunk(text: str, name: str, opts: Options, timing: Timing, err: Text
     finally:
         timing.add("Parser", time.perf_counter() - t0)
     positions = parser.op_positions
+    source.note_origins(positions)
     t0 = time.perf_counter()
     diag = verify_module(module, positions)
     timing.add("Verifier", time.perf_counter() - t0)
@@ -367,7 +369,7 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:
         return 1
-    name, text = source
+    name, text, imported = source
     opts = Options(args.print_op_generic, args.allow_unregistered_dialect, args.verify_each,
                    args.print_ir_after_all, args.print_ir_after_change, passes,
                    args.hex_limit, args.verify_numerics, args.backend, args.keep_ssa_names)
@@ -375,8 +377,8 @@ def run(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     outputs: list[str] = []
     failed = False
     for chunk in split_chunks(text, args.split_input_file):
-        source = SourceFile(name, chunk)
-        out, diags = process_chunk(chunk, name, opts, timing, stderr)
+        source = SourceFile(name, chunk, imported)
+        out, diags = process_chunk(source, opts, timing, stderr)
         outputs.append(out + "\n" if out else "")  # mlir-opt: a blank line after each module
         if args.verify_diagnostics:
             problems = check_expected(source, collect_expected(source), diags)

@@ -227,7 +227,7 @@ class _Runner:
         self.io.err(render(source, Diagnostic("error", message, offset)))
         self.error = True
 
-    def run_chunk(self, name: str, chunk: str) -> None:
+    def run_chunk(self, name: str, chunk: str, imported: bool = False) -> None:
         from xdsl.utils.exceptions import ParseError
         from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -238,7 +238,7 @@ class _Runner:
         from qcomp.tools.run_inputs import InputError
         from qcomp.tools.verify import verify_module
 
-        source = SourceFile(name, chunk)
+        source = SourceFile(name, chunk, imported)
         parser = None
         try:
             # inside the try: xDSL's parser lexes the first token when it is made
@@ -251,6 +251,7 @@ class _Runner:
         except Exception as e:  # noqa: BLE001 - a dialect's parser rejecting bad input
             return self.diagnose(source, parser_message(e), parser._current_token.span.start if parser else 0)
         positions = parser.op_positions
+        source.note_origins(positions)
         diag = verify_module(module, positions)
         if diag is None and self.args.semantics == "litert":
             from qcomp.tools.run_lowered import lower_in_place
@@ -479,7 +480,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     source = read_input(PROG, args.input, stdin, stderr)
     if source is None:
         return 1
-    name, text = source
+    name, text, imported = source
     try:
         given = read_inputs(args.input_values, args.max_memory) if args.input_values else None
         if args.args is not None:
@@ -510,7 +511,7 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     runner = _Runner(args, io, given, npz)
     for chunk in split_chunks(text, args.split_input_file):
         if chunk.strip():
-            runner.run_chunk(name, chunk)
+            runner.run_chunk(name, chunk, imported)
     if args.output and not runner.error:
         _write_output(args.output, runner, io, _input_files(args))
     if runner.checks:

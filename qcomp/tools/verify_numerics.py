@@ -375,6 +375,14 @@ class XlaCannotRun(Exception):
     """`--backend xla` met a program XLA cannot run (nothing falls back to NumPy)."""
 
 
+def _leaves(results) -> list:
+    """The arrays of `results`, tuple results flattened in order."""
+    out = []
+    for r in results:
+        out.extend(_leaves(r) if isinstance(r, tuple | list) else [r])
+    return out
+
+
 def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool = False,
              batched: bool = False) -> tuple[str, int | None] | None:
     """(what differs, the result index or None), or None when the results agree
@@ -387,6 +395,9 @@ def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool =
         return f"the program ran before the pass but not after: {after}", None
     if len(before) != len(after):
         return f"{len(before)} results before, {len(after)} after", None
+    before, after = _leaves(before), _leaves(after)
+    if len(before) != len(after):
+        return "the results' tuple structure changed", None
     for k, (b, a) in enumerate(zip(before, after)):
         b, a = np.asarray(b), np.asarray(a)
         if batched and b.ndim and b.ndim == a.ndim and b.shape[1:] == a.shape[1:] \

@@ -106,7 +106,7 @@ def case(op: str, seed: int):
         axes = [int(a) for a in rng.permutation(len(s))[:int(rng.integers(1, len(s) + 1))]]
         starts = [int(rng.integers(-s[a] - 2, s[a] + 2)) for a in axes]
         ends = [int(rng.integers(-s[a] - 2, s[a] + 2)) for a in axes]
-        steps = [int(rng.integers(1, 3)) for _ in axes]
+        steps = [int(rng.choice([-2, -1, 1, 2])) for _ in axes]  # negative: reversed
         inits = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in (
             ("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps))]
         x = normal(s)
@@ -183,3 +183,87 @@ def test_float_op_matches_reference_and_onnxruntime(op, seed):
     assert left == []
     (lowered,) = run(module, args)
     assert all(np.array_equal(a, b) for a, b in zip(lowered.results, r.results, strict=True))
+
+
+NEGATIVE_SLICES = [  # (shape, starts, ends, axes, steps)
+    ((6,), [-1], [-(2**63)], [0], [-1]),  # the whole dimension reversed (INT_MIN end)
+    ((6,), [4], [0], [0], [-2]),
+    ((6,), [10], [-10], [0], [-3]),  # start clamped to dim - 1, end to -1
+    ((6,), [1], [4], [0], [-1]),  # empty
+    ((3, 5, 4), [2, -2], [0, 0], [2, 0], [-1, 1]),
+    ((3, 5, 4), [-1, 3, 9], [-4, -(2**63), 0], [0, 1, -1], [-2, -2, -1]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(NEGATIVE_SLICES)))
+def test_slice_with_negative_steps(case):
+    """Slice with negative steps (the dimension reversed, then sliced) run as imported
+    and lowered, equal to ONNX's reference evaluator and onnxruntime."""
+    shape, starts, ends, axes, steps = NEGATIVE_SLICES[case]
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    sl = [slice(None)] * len(shape)
+    for a, b0, e, k in zip(axes, starts, ends, steps):
+        sl[a] = slice(b0, e, k)
+    want = x[tuple(sl)]
+    inits = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in (
+        ("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps))]
+    node = helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["out"])
+    g = helper.make_graph([node], "s", [helper.make_tensor_value_info("x", F, shape)],
+                          [helper.make_tensor_value_info("out", F, want.shape)], inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    [rt] = ort.InferenceSession(model.SerializeToString(), so,
+                                providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    [ref] = ReferenceEvaluator(model).run(None, {"x": x})
+    assert np.array_equal(rt, want) and np.array_equal(ref, want)
+    module = import_model(model)
+    (r,) = run(module, [x])
+    assert r.error is None, r.error
+    assert np.array_equal(r.results[0], want)
+    PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    text = str(module)
+    assert "onnx.Slice" not in text and "stablehlo.reverse" in text
+    (lowered,) = run(module, [x])
+    assert np.array_equal(lowered.results[0], want)
+
+
+@pytest.mark.parametrize("outputs", [["y", "mean", "inv"], ["y", "", "inv"], ["y", "mean"]])
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_layer_normalization_mean_and_inv_std_dev(outputs, axis):
+    """LayerNormalization's optional Mean and InvStdDev outputs (an absent Mean before a
+    present InvStdDev is `none`), run as imported and lowered, against ONNX's reference
+    evaluator and onnxruntime (within TOLERANCE: sums in another order)."""
+    rng = np.random.default_rng(axis + len(outputs))
+    shape = (2, 3, 5)
+    x = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
+    a = axis % len(shape)
+    scale = rng.standard_normal(shape[a:]).astype(np.float32)
+    bias = rng.standard_normal(shape[a:]).astype(np.float32)
+    stat = [*shape[:a], *[1] * (len(shape) - a)]
+    node = helper.make_node("LayerNormalization", ["x", "scale", "bias"], outputs, axis=axis,
+                            epsilon=1e-3)
+    outs = [helper.make_tensor_value_info("y", F, shape)] + [
+        helper.make_tensor_value_info(o, F, stat) for o in outputs[1:] if o]
+    g = helper.make_graph([node], "ln", [helper.make_tensor_value_info("x", F, shape)], outs,
+                          [numpy_helper.from_array(scale, "scale"),
+                           numpy_helper.from_array(bias, "bias")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    rt = ort.InferenceSession(model.SerializeToString(), so,
+                              providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    ref = ReferenceEvaluator(model).run(None, {"x": x})
+    module = import_model(model)
+    (r,) = run(module, [x])
+    assert r.error is None, r.error
+    assert len(r.results) == len(rt) == len([o for o in outputs if o])
+    for got, want_ref, want_rt in zip(r.results, ref, rt, strict=True):
+        _close(got, want_ref, "LayerNormalization", "ReferenceEvaluator")
+        _close(got, want_rt, "LayerNormalization", "onnxruntime")
+    PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    assert [o.name for o in module.walk() if o.name.startswith("onnx.")] == []
+    (lowered,) = run(module, [x])
+    assert all(np.array_equal(p, q) for p, q in zip(lowered.results, r.results, strict=True))

@@ -123,8 +123,10 @@ def test_unfuse_qdq_keeps_an_unranked_operand_unranked(tmp_path, raw):
      "'onnx.Custom' op QLinearLeakyRelu attribute 'alpha' must be FLOAT, got INT"),
     (_qlinear("QLinearAdd", ["b", "", "z", "b", "s", "z", "s", "z"]),
      "'onnx.Custom' op QLinearAdd: input #1 is required"),
+    (_qlinear("QLinearConcat", ["s", "z", "b", "s", "z", "", "s", "z"], axis=0),
+     "'onnx.Custom' op QLinearConcat: input #5 is required"),
 ], ids=["concat-no-axis", "concat-count", "concat-float-axis", "leakyrelu-int-alpha",
-        "add-absent-scale"])
+        "add-absent-scale", "concat-absent-input"])
 def test_contrib_schemas_are_checked(tmp_path, raw, message):
     op = message.split()[2].rstrip(":")
     one_error(tmp_path, raw, f"node 'n' ({op}): {message}")

@@ -290,3 +290,28 @@ def test_litert_refuses_padding_99_too():
     run_litert(_conv(padding=1), [x])
     with pytest.raises(Exception):  # noqa: B017 - LiteRT raises RuntimeError or ValueError
         run_litert(_conv(padding=99), [x])
+
+
+def _weight_zero_point_3() -> bytes:
+    def change(m):
+        m.subgraphs[0].tensors[1].quantization.zeroPoint = [3, 3]
+    return _repack(_conv(), change)
+
+
+def test_checks_after_import_name_the_operator_not_a_line_of_generated_text(tmp_path):
+    """Diagnostics on an imported model's ops (a pass, a check, the verifier) are
+    located at the operator the op was built for (`loc("operator N (NAME)")` in the
+    imported text), never at a line:col of MLIR the user has not seen."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_weight_zero_point_3())
+    out, err = io.StringIO(), io.StringIO()
+    code = qcomp_opt([str(path), "--litert-verify-int8"], io.StringIO(""), out, err)
+    assert (code, out.getvalue()) == (1, "")
+    assert err.getvalue().replace(str(path), "m.tflite") == (
+        "m.tflite: operator 0 (CONV_2D): error: litert-verify-int8: CONV_2D weight "
+        "[weight-zero-point]: weights are symmetric: zero point must be 0, got 3 "
+        "(channel 0)\n")
+    code, out, err = _run(qcomp_run, tmp_path, _conv())  # no inputs given
+    assert (code, out) == (1, "")
+    assert err == ("m.tflite: error: @main takes 1 argument(s) (1x4x4x2xi8): pass them "
+                   "with --input=1x4x4x2xi8=... (in order) or --inputs IN.npz\n")

@@ -19,6 +19,7 @@ from xdsl.irdl import (
     opt_prop_def,
     result_def,
     traits_def,
+    var_result_def,
 )
 from xdsl.traits import NoMemoryEffect
 
@@ -29,6 +30,7 @@ from qcomp.dialects.onnx import float_shapes as fs
 from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
     Lowering,
+    NoValueOp,
     OnnxFacts,
     attr,
     elements_in,
@@ -304,31 +306,48 @@ class BatchNormalizationOp(OnnxOp):
 
 
 def layer_norm(b, op, out):
-    """`D = X - mean(X)`, `Y = D / sqrt(mean(D^2) + epsilon) * Scale + B`, the means over
-    the dimensions from `axis` on."""
+    """`Mean = mean(X)`, `D = X - Mean`, `InvStdDev = 1 / sqrt(mean(D^2) + epsilon)`,
+    `Y = D / sqrt(mean(D^2) + epsilon) * Scale + B`, the means over the dimensions from
+    `axis` on (Mean and InvStdDev keep them, as 1s)."""
     e = ts.element_of(op.Y)
     a = fs.axis_in(attr(op, "axis"), len(out))
     dims = list(range(a, len(out)))
     kept = list(range(a))
-    n = float(np.prod(out[a:]))
+    n = b.splat(float(np.prod(out[a:])), e, tuple(out[:a]))
 
-    def mean(v):
-        s = b.broadcast_in_dim(b.reduce(v, dims, sh.AddOp, 0), out, kept)
-        return b.op(sh.DivideOp, [s, b.splat(n, e, out)], e, out)
+    def mean(v):  # over `dims`, of shape out[:a]
+        return b.op(sh.DivideOp, [b.reduce(v, dims, sh.AddOp, 0), n], e, out[:a])
 
-    d = b.op(sh.SubtractOp, [op.X, mean(op.X)], e, out)
+    m = mean(op.X)
+    d = b.op(sh.SubtractOp, [op.X, b.broadcast_in_dim(m, out, kept)], e, out)
     var = mean(b.op(sh.MultiplyOp, [d, d], e, out))
-    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(attr(op, "epsilon"), e, out)], e, out)],
-               e, out)
-    y = b.op(sh.MultiplyOp, [b.op(sh.DivideOp, [d, std], e, out),
+    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(attr(op, "epsilon"), e, out[:a])],
+                                e, out[:a])], e, out[:a])
+    y = b.op(sh.MultiplyOp, [b.op(sh.DivideOp, [d, b.broadcast_in_dim(std, out, kept)], e, out),
                              b.numpy_broadcast(op.Scale, out)], e, out)
-    return y if is_none(op.B) else b.op(sh.AddOp, [y, b.numpy_broadcast(op.B, out)], e, out)
+    y = y if is_none(op.B) else b.op(sh.AddOp, [y, b.numpy_broadcast(op.B, out)], e, out)
+    if not op.stats:
+        return y
+    stat_shape = (*out[:a], *[1] * (len(out) - a))
+    results = [y]
+    for k, r in enumerate(op.stats):
+        if is_none(r):
+            results.append(b.emit(NoValueOp()))
+            continue
+        v = m if k == 0 else b.op(sh.DivideOp, [b.splat(1, e, out[:a]), std], e, out[:a])
+        v = b.reshape(v, stat_shape)
+        if ts.element_of(r) != e:
+            v = b.op(sh.ConvertOp, [v], ts.element_of(r), stat_shape)
+        results.append(v)
+    return results
 
 
 @irdl_op_definition
 class LayerNormalizationOp(OnnxOp):
     """`Y = (X - mean) / sqrt(var + epsilon) * Scale + B` over the dimensions from `axis`
-    on (qcomp: Y only, not the optional Mean / InvStdDev; stash_type 1, float32)."""
+    on; the optional results (`stats`) Mean and InvStdDev = 1 / sqrt(var + epsilon),
+    of X's shape with the dimensions from `axis` on 1 (`none` for an absent Mean before
+    a present InvStdDev); stash_type 1, float32."""
 
     name = "onnx.LayerNormalization"
     X = operand_def()
@@ -338,8 +357,9 @@ class LayerNormalizationOp(OnnxOp):
     epsilon = opt_prop_def(FloatAttr)
     stash_type = opt_prop_def(IntegerAttr)
     Y = result_def()
+    stats = var_result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "LayerNormalization", (17,), ("X", "Scale", "B?"), ("Y",),
+        "LayerNormalization", (17,), ("X", "Scale", "B?"), ("Y", "Mean?", "InvStdDev?"),
         {"axis": -1, "epsilon": 1e-5, "stash_type": 1}),
         Lowering(layer_norm))
 
@@ -348,6 +368,22 @@ class LayerNormalizationOp(OnnxOp):
         _same_element(self, [v for v in (self.X, self.Scale, self.B, self.Y) if not is_none(v)])
         if attr(self, "stash_type") != 1:
             fail(f"'{self.name}' op stash_type must be 1 (float), got {attr(self, 'stash_type')}")
+        if len(self.stats) > 2:
+            fail(f"'{self.name}' op has at most 3 results (Y, Mean, InvStdDev), got "
+                 f"{1 + len(self.stats)}")
+        x = static_shape(self.X)
+        for i, r in enumerate(self.stats, 1):
+            if is_none(r):
+                continue
+            elements_in(self, r, f"result #{i}", FLOAT_T)
+            s = static_shape(r)
+            if x is not None and s is not None:
+                a = fs.axis_in(attr(self, "axis"), len(x), "axis")
+                want = [*x[:a], *[1] * (len(x) - a)]
+                if len(s) != len(want) or any(p != q and -1 not in (p, q)
+                                              for p, q in zip(s, want)):
+                    fail(f"'{self.name}' op result #{i} must have shape {want} (X's up to "
+                         f"axis, then 1s), got {s}")
 
     def infer(self):
         x = static_shape(self.X)

@@ -3,8 +3,11 @@ both lower to `stablehlo.slice` (Split: one per result; its `Lowering` returns t
 Their constant operands (starts, ends, axes, steps; split) are read from `onnx.Constant`.
 
     Slice:  output = data[starts[i]:ends[i]:steps[i] along axes[i]], each start and end
-            counted from the end when negative and clamped to [0, dim] (positive steps;
-            qcomp lowers no negative step)
+            counted from the end when negative, then clamped: to [0, dim] for a
+            positive step, start to [0, dim - 1] and end to [-1, dim - 1] for a negative
+            one (elements start, start + step, ... while > end); a negative step
+            lowers to `stablehlo.reverse` of that dimension, then the slice with
+            start' = dim - 1 - start, limit' = dim - 1 - end, stride -step
     Split:  outputs = data cut along `axis` into the sizes `split` (or `num_outputs` /
             the number of results: equal parts, the last one smaller)
 """
@@ -52,18 +55,25 @@ def _slice(b, x, starts, limits, strides, e):
 
 
 def slice_bounds(shape, starts, ends, axes, steps):
-    """Per dimension (start, limit, stride) of ONNX Slice with positive steps."""
+    """Per dimension (start, limit, stride) of ONNX Slice, and the dimensions a negative
+    step reverses (their start and limit counted on the reversed dimension)."""
     lo, hi, st = [0] * len(shape), list(shape), [1] * len(shape)
+    reversed_ = []
     axes = range(len(starts)) if axes is None else axes
     steps = [1] * len(starts) if steps is None else steps
     for s, e, a, k in zip(starts, ends, axes, steps):
-        if k <= 0:
-            raise fs.ShapeError("steps must be positive (qcomp lowers no negative step)")
+        if k == 0:
+            raise fs.ShapeError("steps must not be 0")
         d = fs.axis_in(a, len(shape), "axes")
         n = shape[d]
         s, e = s + n if s < 0 else s, e + n if e < 0 else e
-        lo[d], hi[d], st[d] = min(max(s, 0), n), min(max(e, 0), n), k
-    return lo, hi, st
+        if k > 0:
+            lo[d], hi[d], st[d] = min(max(s, 0), n), min(max(e, 0), n), k
+        else:
+            s, e = min(max(s, 0), n - 1), min(max(e, -1), n - 1)
+            lo[d], hi[d], st[d] = n - 1 - s, n - 1 - e, -k
+            reversed_.append(d)
+    return lo, hi, st, sorted(reversed_)
 
 
 def _slice_constants(op):
@@ -81,10 +91,13 @@ def slice_(b, op, out):
     if c is None:
         raise ts.Unsupported(f"{ts.PASS}: Slice's starts, ends, axes and steps must be constants")
     try:
-        lo, hi, st = slice_bounds(ts.static(op.data, op), *c)
+        lo, hi, st, rev = slice_bounds(ts.static(op.data, op), *c)
     except fs.ShapeError as e:
         raise ts.Unsupported(f"{ts.PASS}: Slice: {e}") from None
-    return _slice(b, op.data, lo, hi, st, ts.element_of(op.output))
+    x = op.data
+    if rev:
+        x = b.op(sh.ReverseOp, [x], ts.element_of(x), ts.shape_of(x), dimensions=i64_array(rev))
+    return _slice(b, x, lo, hi, st, ts.element_of(op.output))
 
 
 @irdl_op_definition
@@ -113,7 +126,7 @@ class SliceOp(OnnxOp):
         c = _slice_constants(self)
         if x is None or c is None or any(d < 0 for d in x):
             return None
-        lo, hi, st = slice_bounds(x, *c)
+        lo, hi, st, _ = slice_bounds(x, *c)
         return tuple((h - l + s - 1) // s if h > l else 0 for l, h, s in zip(lo, hi, st))
 
 

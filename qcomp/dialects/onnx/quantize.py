@@ -26,7 +26,9 @@ from xdsl.irdl import (
 from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.onnx import integer_lowering as il
 from qcomp.dialects.onnx.core import (
+    Lowering,
     OnnxFacts,
     attr,
     elements_in,
@@ -177,7 +179,8 @@ class DynamicQuantizeLinearOp(IRDLOperation):
     y_scale = result_def()
     y_zero_point = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "DynamicQuantizeLinear", (11,), ("x",), ("y", "y_scale", "y_zero_point")))
+        "DynamicQuantizeLinear", (11,), ("x",), ("y", "y_scale", "y_zero_point")),
+        Lowering(il.dynamic_quantize_linear))
 
     def verify_(self) -> None:
         elements_in(self, self.x, "operand #0", ("float",))
@@ -212,7 +215,7 @@ class CastOp(IRDLOperation):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Cast", (1, 6, 9, 13, 19, 21, 23, 24, 25), ("input",), ("output",),
-        {"saturate": 1, "round_mode": "up"}))
+        {"saturate": 1, "round_mode": "up"}), Lowering(il.cast))
 
     def verify_(self) -> None:
         elements_in(self, self.input, "operand #0", ALL)
@@ -248,7 +251,7 @@ class CastLikeOp(IRDLOperation):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "CastLike", (15, 19, 21, 23, 24, 25), ("input", "target_type"), ("output",),
-        {"saturate": 1, "round_mode": "up"}))
+        {"saturate": 1, "round_mode": "up"}), Lowering(il.cast))
 
     def verify_(self) -> None:
         elements_in(self, self.input, "operand #0", ALL)

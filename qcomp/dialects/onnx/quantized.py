@@ -23,8 +23,10 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_d
 from xdsl.traits import NoMemoryEffect
 
 from qcomp.dialects.facts import NO_QUANTIZATION
+from qcomp.dialects.onnx import integer_lowering as il
 from qcomp.dialects.onnx.core import (
     CONTRIB_VERIFIERS,
+    Lowering,
     OnnxFacts,
     elements_in,
     fail,
@@ -57,7 +59,8 @@ class MatMulIntegerOp(IRDLOperation):
     b_zero_point = operand_def()
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
-        "MatMulInteger", (10,), ("A", "B", "a_zero_point?", "b_zero_point?"), ("Y",)))
+        "MatMulInteger", (10,), ("A", "B", "a_zero_point?", "b_zero_point?"), ("Y",)),
+        Lowering(il.matmul_integer))
 
     def verify_(self) -> None:
         a = elements_in(self, self.A, "operand #0", I8)
@@ -87,7 +90,7 @@ class ConvIntegerOp(IRDLOperation):
     y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "ConvInteger", (10,), ("x", "w", "x_zero_point?", "w_zero_point?"), ("y",),
-        CONV_DEFAULTS))
+        CONV_DEFAULTS), Lowering(il.conv_integer))
 
     def verify_(self) -> None:
         x = elements_in(self, self.x, "operand #0", I8)
@@ -192,7 +195,8 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
         if triples_from is not None and (n - triples_from) % 3:
             fail(f"'onnx.Custom' op {fn} takes {triples_from} inputs then (value, scale, "
                  f"zero point) triples, got {n} inputs")
-        for i in required:
+        # every input of a triples op (QLinearConcat) is required
+        for i in required if triples_from is None else range(n):
             if i < n and is_none(op.inputs[i]):
                 fail(f"'onnx.Custom' op {fn}: input #{i} is required")
         for name, (kind, needed) in attrs.items():

@@ -155,6 +155,12 @@ def matmul(b, op, out):
         b.folded += dead
         dn = DotDimensionNumbersAttr.get([], [], [len(shape_of(a)) - 1], [0])
         return b.op(sh.DotGeneralOp, [a, c], e, out, dot_dimension_numbers=dn)
+    return contract(b, a, c, e, out)
+
+
+def contract(b, a: SSAValue, c: SSAValue, e, out: tuple[int, ...]) -> SSAValue:
+    """NumPy's matmul of `a` and `c` in element type `e`: dot (2-D), else dot_general
+    with the batch broadcast (a 1-D operand a row / column, reshaped away after)."""
     sa, sc = shape_of(a), shape_of(c)
     if len(sa) == 2 and len(sc) == 2:
         return b.op(sh.DotOp, [a, c], e, out)
@@ -195,19 +201,24 @@ def gemm(b, op, out):
 
 def conv(b, op, out):
     """convolution `[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]` (+ broadcast bias, add)."""
-    e = element_of(op.Y)
-    x, w = static(op.X), static(op.W)
+    y = convolution(b, op, op.X, op.W, element_of(op.Y), out)
+    if core.is_none(op.B):
+        return y
+    return b.op(sh.AddOp, [y, b.broadcast_in_dim(op.B, out, [1])], element_of(op.Y), out)
+
+
+def convolution(b, op, xv: SSAValue, wv: SSAValue, e, out: tuple[int, ...]) -> SSAValue:
+    """`xv` (N, C, ...) convolved with `wv` (M, C / group, ...) in element type `e`, the
+    window (pads, strides, dilations, auto_pad) and `group` of the conv op `op`."""
+    x, w = static(xv), static(wv)
     win = window_of(op, x, w[2:])
     n = len(x) - 2
     sp = list(range(2, 2 + n))
     dn = ConvDimensionNumbersAttr.get(0, 1, sp, 1, 0, sp, 0, 1, sp)
-    y = b.op(sh.ConvolutionOp, [op.X, op.W], e, out, dimension_numbers=dn,
-             window_strides=i64_array(win.strides), padding=padding_attr(win.pads),
-             rhs_dilation=i64_array(win.dilations),
-             feature_group_count=_i64(core.attr(op, "group")), batch_group_count=_i64(1))
-    if core.is_none(op.B):
-        return y
-    return b.op(sh.AddOp, [y, b.broadcast_in_dim(op.B, out, [1])], e, out)
+    return b.op(sh.ConvolutionOp, [xv, wv], e, out, dimension_numbers=dn,
+                window_strides=i64_array(win.strides), padding=padding_attr(win.pads),
+                rhs_dilation=i64_array(win.dilations),
+                feature_group_count=_i64(core.attr(op, "group")), batch_group_count=_i64(1))
 
 
 # -- pooling ----------------------------------------------------------------------------

@@ -8,8 +8,9 @@ Both ops are printed by upstream in the generic form:
       ^bb0(%a: tensor<f32>, %b: tensor<f32>): ... stablehlo.return %s : tensor<f32>
     }) : (tensor<3x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<3x4xf32>
 
-Quantization (spec): scatter and select_and_scatter are `dequantize_op_quantize`
-ops with per-tensor types only.
+Quantization (spec): scatter and select_and_scatter take per-tensor quantized types only;
+they move stored integers and their regions compute with their own ops' quantized
+semantics (see `MOVES_STORAGE`).
 """
 
 from __future__ import annotations
@@ -73,9 +74,12 @@ from qcomp.dialects.stablehlo.verify_shapes import (
     shapes_compatible,
 )
 
-DQ_OP_Q = Quantization(QuantSemantics.DEQUANTIZE_OP_QUANTIZE)
-"""Per-tensor quantized operands mean dequantize -> op -> quantize (upstream's
-quantized-op-to-qdq pass does not list these ops)."""
+MOVES_STORAGE = Quantization(QuantSemantics.TYPE_ONLY)
+"""Per-tensor quantized scatter / select_and_scatter move stored integers: the spec gives
+them no dequantize step of their own, their regions take the quantized element types, and
+the ops in a region compute with their own quantized semantics (a quantized `add` body
+dequantizes, adds and quantizes once per update). Upstream's quantized-op-to-qdq and
+quant-to-math generic lists do not name these ops."""
 
 _SCATTER_FIELDS = {
     "update_window_dims": True,
@@ -150,7 +154,7 @@ class ScatterOp(IRDLOperation):
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(
         RecursiveMemoryEffect(),
-        ElementKinds.same(TENSOR, 1), DQ_OP_Q)
+        ElementKinds.same(TENSOR, 1), MOVES_STORAGE)
 
     def verify_(self) -> None:
         check_group_kinds(self, [(self.inputs, True), ((), False), (self.updates, True)], True)
@@ -178,7 +182,7 @@ class SelectAndScatterOp(IRDLOperation):
     select = region_def("single_block")
     scatter = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect(), ElementKinds.same(TENSOR, 3),
-                        DQ_OP_Q)
+                        MOVES_STORAGE)
 
     def _rank(self) -> int:
         return len(shape(self.operand.type))

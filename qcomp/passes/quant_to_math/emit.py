@@ -21,7 +21,7 @@ Parameters become constants (rank 0 per-tensor, rank 1 per-axis) broadcast with
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import IntegerType, TensorType, TupleType, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -41,7 +41,9 @@ def upstream_storage(q: UniformQuantizedType) -> IntegerType:
 
 def upstream_storage_type(t: Attribute) -> Attribute:
     """`t` with a quantized element as upstream lowers it: `upstream_storage` (u8 as
-    signless i8), the shape and encoding kept."""
+    signless i8), the shape and encoding kept (in each element of a tuple)."""
+    if isinstance(t, TupleType):
+        return TupleType([upstream_storage_type(e) for e in t.types])
     q = quantized_element(t)
     if q is None:
         return t

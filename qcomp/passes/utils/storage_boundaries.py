@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import FunctionType, TensorType, TupleType, UnrankedTensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -20,7 +20,10 @@ TypeMap = Callable[[Attribute], Attribute]
 
 
 def stripped_type(t: Attribute) -> Attribute:
-    """`t` with a quantized element type replaced by its storage type."""
+    """`t` with a quantized element type replaced by its storage type (in each element
+    of a tuple)."""
+    if isinstance(t, TupleType):
+        return TupleType([stripped_type(e) for e in t.types])
     if isinstance(t, UniformQuantizedType | AnyQuantizedType):
         return t.storage
     if isinstance(t, TensorType):
