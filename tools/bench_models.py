@@ -120,7 +120,7 @@ def text_speed(text: str, repeat: int) -> None:
         with jmlir.make_ir_context(), ir.Location.unknown():
             str(ir.Module.parse(text))
     row(f"parse + print, lowered MobileNetV2 ({len(text) / 1e6:.1f} MB) / jaxlib C++",
-        best(ours, max(2, repeat // 10)), best(upstream, repeat), "<= 10x")
+        best(ours, max(3, repeat // 3)), best(upstream, repeat), "<= 10x")
 
 
 def mobilenet(repeat: int) -> str:
