@@ -63,7 +63,8 @@ class QcompPrinter(Printer):
 
     def print_ssa_value(self, value: SSAValue) -> str:
         if self._placeholders is not None:
-            name = self._placeholders[value]
+            # an op printing a value not its own has no reusable text (`print_op`)
+            name = self._placeholders.get(value, "\0")
             self.print_string(f"%{name}")
             return name
         name = self.names.values.get(value) if self.names is not None else None
@@ -131,9 +132,10 @@ class QcompPrinter(Printer):
         finally:
             self.stream, self._placeholders = stream, None
             self._current_column, self._current_line = column, line
-        if "\n" in text or text.count("\0") % 2:
-            return self._print_op(op)
         parts = text.split("\0")
+        if "\n" in text or len(parts) % 2 == 0 or not all(
+                part.isdigit() for part in parts[1::2]):
+            return self._print_op(op)
         self._op_texts[key[0]] = (key[1], parts)
         return self.print_op(op)
 
