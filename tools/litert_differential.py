@@ -5,8 +5,9 @@
 
 Runs tests/importers/test_tflite_against_litert.py with QCOMP_LITERT_SEEDS=SEEDS (200
 unless given; CI runs 3): random int8 models of each supported operator
-(tests/importers/litert_cases.py, litert_cases_more.py), compared bit for bit with
-LiteRT's BUILTIN_REF interpreter, and the optimised kernels' differences from it.
+(tests/importers/litert_cases.py, litert_cases_more.py, litert_cases_int8.py), compared
+bit for bit with LiteRT's BUILTIN_REF interpreter, and the optimised kernels'
+differences from it.
 """
 
 from __future__ import annotations

@@ -161,7 +161,9 @@ def _operands(ctx_where: str, decl: Operator, reader: _Reader, op) -> tuple[list
             continue
         inputs.append(reader.tensor(i, ctx_where))
     outs = [int(i) for i in (op.outputs if op.outputs is not None else [])]
-    if len(outs) != decl.outputs:
+    if decl.outputs is None and not outs:
+        raise ImportFailure(f"{ctx_where}: has no outputs, takes at least 1")
+    if decl.outputs is not None and len(outs) != decl.outputs:
         raise ImportFailure(f"{ctx_where}: has {len(outs)} outputs, takes {decl.outputs}")
     outputs = []
     for k, i in enumerate(outs):

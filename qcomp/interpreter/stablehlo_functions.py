@@ -319,9 +319,13 @@ class StablehloFunctions(InterpreterFunctions):
     def run_reduce(self, interpreter: Interpreter, op: sh.ReduceOp, args: tuple[Any, ...]):
         n = len(op.inputs)
         inputs, inits = args[:n], args[n:]
-        if _any_quant(op):
-            raise RunError("quantized reduce is not supported")
         kinds = _reducer_kinds(op)
+        if _any_quant(op):
+            if self.sem.upstream or kinds is None:
+                raise RunError("quantized reduce is only defined under --semantics spec, "
+                               "with a body of one binary op per result")
+            return self._reduce_qdq(op, inputs, inits, kinds, lambda x, init: (x, tuple(
+                op.dimensions)))
         if kinds is None:  # a general body: folded in the reference interpreter's order
             axes = sorted(op.dimensions)
             kept = [d for d in range(np.ndim(inputs[0])) if d not in axes]
@@ -353,8 +357,11 @@ class StablehloFunctions(InterpreterFunctions):
         for x, init, kind, arg, res in zip(inputs, inits, kinds, op.inputs, op.results):
             q = quant_of(res.type)
             if q is not None and not self.sem.upstream:
-                raise RunError("quantized reduce_window is only defined under --semantics stablehlo "
-                               "(upstream reduces the storage integers)")
+                out += self._reduce_qdq(op, [x], [init], [kind], lambda v, i: (
+                    kernels.window_view(v, i, op.window_dimensions, op.window_strides,
+                                        op.base_dilations, op.window_dilations, op.padding),
+                    tuple(range(v.ndim, 2 * v.ndim))), [arg], [res])
+                continue
             e = q or element_type(res.type)
             init_v = np.asarray(init).reshape(())
             win = kernels.window_view(np.asarray(x), init_v, op.window_dimensions, op.window_strides,
@@ -370,6 +377,26 @@ class StablehloFunctions(InterpreterFunctions):
                 continue
             r = _REDUCERS[kind](win, axes, e)
             out.append(elementwise.apply(kind, [r, np.broadcast_to(init_v, r.shape)], e, e))
+        return tuple(out)
+
+    def _reduce_qdq(self, op, inputs, inits, kinds, terms, operands=None, results=None
+                    ) -> tuple:
+        """The spec's dequantize -> reduce -> quantize of each (quantized) input:
+        `terms(x, init) -> (array, axes reduced)` in the expressed type."""
+        operands = list(op.inputs) if operands is None else operands
+        results = list(op.results) if results is None else results
+        n_init = len(op.inputs)
+        out = []
+        for x, init, kind, arg, res in zip(inputs, inits, kinds, operands, results):
+            init_t = op.operands[n_init + list(op.inputs).index(arg)].type
+
+            def fn(vals, elems, res_e, kind=kind):
+                init_v = np.asarray(vals[1]).reshape(())
+                win, axes = terms(np.asarray(vals[0]), init_v)
+                r = _REDUCERS[kind](win, axes, elems[0])
+                return elementwise.apply(kind, [r, np.broadcast_to(init_v, r.shape)],
+                                         elems[0], res_e)
+            out.append(self.sem.qdq(fn, [x, init], [arg.type, init_t], res.type))
         return tuple(out)
 
     def _reduce_window_general(self, interpreter, op, inputs, inits) -> tuple:

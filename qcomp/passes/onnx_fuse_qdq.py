@@ -9,7 +9,8 @@ A group DequantizeLinear -> target -> QuantizeLinear becomes
 | Add, Mul | com.microsoft QLinearAdd / QLinearMul (onnx.Custom) |
 | Sigmoid, GlobalAveragePool | com.microsoft QLinearSigmoid / QLinearGlobalAveragePool (channels_last = 0) |
 | Concat | com.microsoft QLinearConcat(y_scale, y_zp, x1, s1, z1, ...) |
-| Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather | the op on the integers (the pair dropped) |
+| Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather, GatherElements | the op on the integers (the pair dropped) |
+| ArgMax (DequantizeLinear -> ArgMax, no QuantizeLinear) | ArgMax on the integers (the DequantizeLinear dropped) |
 
 (the target op's declared `QdqRole`: its selector and fused form) when onnxruntime's
 selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
@@ -69,6 +70,12 @@ class FuseQDQ(RewritePattern):
             return
         if isinstance(g, str):
             remark(op, f"{PASS}: '{op.name}' is not fused: {g}")
+            return
+        if g.q is None:  # drop_dq: the op on the DequantizeLinear's integers
+            dq = g.dqs[0]
+            rewriter.replace_uses_with_if(dq.y, dq.x, lambda u: u.operation is op)
+            if not dq.y.uses:
+                rewriter.erase(dq)
             return
         q = g.q
         out_t = q.y.type

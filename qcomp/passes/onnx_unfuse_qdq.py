@@ -119,11 +119,8 @@ class UnfuseQDQ(RewritePattern):
         if not isinstance(op, core.CustomOp) or op.function_name is None:
             return
         fn = op.function_name.data
-        if fn == "QGemm":
-            _unfuse_qgemm(b, op, rewriter)
-            return
-        if fn == "QLinearSoftmax":
-            _unfuse_qlinear_softmax(b, op, rewriter)
+        if fn in UNFUSERS:
+            UNFUSERS[fn](b, op, rewriter)
             return
         target = groups.targets().get(fn)
         if target is None:
@@ -188,6 +185,16 @@ def _unfuse_qlinear_softmax(b: _Emit, op: core.CustomOp, rewriter: PatternRewrit
     y = b.add(SoftmaxOp.create(operands=[b.dq(*ins[:3])], result_types=[_float(out.type, ys)],
                                properties=props))
     rewriter.replace(op, [], [b.q(y, ys, yz, out.type)])
+
+
+UNFUSERS = {"QGemm": _unfuse_qgemm, "QLinearSoftmax": _unfuse_qlinear_softmax}
+"""The com.microsoft ops unfused by a function of their own (the others: the float op
+whose declared `QdqRole` fuses to them)."""
+
+
+def unfusable() -> set[str]:
+    """The QLinear / com.microsoft ops this pass takes apart."""
+    return set(groups.targets()) | set(UNFUSERS)
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,8 @@ def concatenation(ctx: OpContext) -> list[SSAValue]:
     return [fused(ctx, v, out)]
 
 
-def pad(ctx: OpContext) -> list[SSAValue]:
+def pad(ctx: OpContext, value: SSAValue | None = None) -> list[SSAValue]:
+    """PAD (with the output's zero point) or PADV2 (with `value`)."""
     x, pads, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
     same_params(ctx, x, out)
     data = need_constant(ctx, pads, "paddings")
@@ -95,8 +96,8 @@ def pad(ctx: OpContext) -> list[SSAValue]:
     if tuple(out.shape) != tuple(int(d + lo + hi) for d, (lo, hi) in zip(x.shape, p)):
         raise ctx.fail(f"output shape {list(out.shape)} is not the input's padded")
     el = out.element()
-    pv = constant(ctx.b, out.zero_point if out.quantized else np.float32(0), (), el,
-                  ELEMENT[out.dtype])
+    pv = value if value is not None else constant(
+        ctx.b, out.zero_point if out.quantized else np.float32(0), (), el, ELEMENT[out.dtype])
     return [op(ctx, sh.PadOp, [ctx.value(x), pv], out.type(),
                edge_padding_low=i64_array(p[:, 0].tolist()),
                edge_padding_high=i64_array(p[:, 1].tolist()),

@@ -117,7 +117,9 @@ class Operator:
     inputs: tuple[Operand, ...] = ()
     variadic: bool = False
     """True when any number (>= 1) of inputs like `inputs[0]` is taken (CONCATENATION)."""
-    outputs: int = 1
+    outputs: int | None = 1
+    """How many outputs it has; None: any number >= 1 (SPLIT, SPLIT_V, UNPACK), its
+    `build` checks the count against its options."""
     build: Callable[..., list] | None = None
     """`build(ctx: OpContext) -> [SSAValue per output]`; None: not imported."""
     # -- rescale=fixed-point --

@@ -7,13 +7,20 @@ from __future__ import annotations
 from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     activations,
     arithmetic,
+    comparisons,
     contractions,
     data_movement,
     elementwise,
+    normalization,
     pooling,
+    rearrangements,
+    rectifiers,
+    reducers,
     reductions,
     shapes,
     spec_rules,
+    splits,
+    tables,
     upsampling,
 )
 from qcomp.tflite.operator import OPERATORS, Kernel, Operator

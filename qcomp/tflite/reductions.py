@@ -115,21 +115,29 @@ def softmax(ctx: OpContext) -> list[SSAValue]:
                           [ctx.value(x)], out.type(), body)]
 
 
-def mean(ctx: OpContext) -> list[SSAValue]:
+def reduction_axes(ctx: OpContext, what: str) -> tuple[list[int], tuple[int, ...], bool]:
+    """(the axes reduced, sorted and distinct; the shape kept; keep_dims) of a reducer
+    (inputs: input, constant axes; ReducerOptions), the output's shape checked."""
     x, axes_t, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
-    need_quantized(ctx, x, out)
     r = len(x.shape)
     given = [int(a) for a in need_constant(ctx, axes_t, "axes").reshape(-1)]
     if any(not -r <= a < r for a in given):
         raise ctx.fail(f"axes {given} are outside the input's rank {r}")
     axes = sorted({a % r for a in given})
     keep_dims = bool(ctx.option("keepDims", False))
-    count = math.prod(x.shape[a] for a in axes)
     kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
     want = [1 if i in axes else d for i, d in enumerate(x.shape)] if keep_dims else list(kept)
     if list(out.shape) != want:
-        raise ctx.fail(f"output shape {list(out.shape)} is not {want}, the mean over axes "
+        raise ctx.fail(f"output shape {list(out.shape)} is not {want}, the {what} over axes "
                        f"{axes} of {list(x.shape)} (keep_dims {keep_dims})")
+    return axes, kept, keep_dims
+
+
+def mean(ctx: OpContext) -> list[SSAValue]:
+    x, out = ctx.inputs[0], ctx.outputs[0]
+    need_quantized(ctx, x, out)
+    axes, kept, keep_dims = reduction_axes(ctx, "mean")
+    count = math.prod(x.shape[a] for a in axes)
 
     def body(b: Builder, args: list[SSAValue]) -> SSAValue:
         f = op_in(b, sh.UniformDequantizeOp, [args[0]], f32_tensor(x.shape))
@@ -160,4 +168,4 @@ declare(Operator(
     build=mean, kernels={"tfl.mean": lower_mean}))
 
 
-__all__ = ["lower_mean", "lower_softmax", "mean", "softmax"]
+__all__ = ["lower_mean", "lower_softmax", "mean", "reduction_axes", "softmax"]

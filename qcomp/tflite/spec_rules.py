@@ -9,45 +9,11 @@ from qcomp.tflite.elementwise import lower_clamp
 from qcomp.tflite.operator import Operator, declare
 
 _SAME = {"output": "same", "int16": True}
-_NONE = {"output": "none", "int16": True}
 
-declare(Operator(
-    "L2_NORMALIZATION", (sh.DivideOp, sh.MultiplyOp), ("LpNormalization",),
-    output="fixed", fixed=(1.0 / 128.0, 0),
-    how="divide(x, sqrt(reduce_add(x*x))) or multiply(x, rsqrt(reduce_add(x*x))), "
-        "broadcasts between"))
-declare(Operator(
-    "SPACE_TO_DEPTH", (), ("SpaceToDepth",), output="same",
-    how="composite \"tfl.space_to_depth\"; as reshape/transpose chains each op is "
-        "checked as RESHAPE / TRANSPOSE, with the same rule"))
-declare(Operator("GATHER", (sh.GatherOp,), ("Gather",), **_SAME,
-                 how="gather (operand 0; the indices are integers)"))
-declare(Operator(
-    "BATCH_TO_SPACE_ND", (), (), output="same",
-    how="composite \"tfl.batch_to_space_nd\"; as reshape/transpose/slice chains each "
-        "op is checked with the same rule"))
-declare(Operator(
-    "SPACE_TO_BATCH_ND", (), (), output="same",
-    how="composite \"tfl.space_to_batch_nd\"; as pad/reshape/transpose chains each "
-        "op is checked with the same rule"))
-declare(Operator("SUM", (sh.ReduceOp,), ("ReduceSum",), int16=True,
-                 how="reduce with an add body"))
 declare(Operator(
     "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
     fixed=(16.0 / 256.0, 127),
     how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))
-declare(Operator("ARG_MAX", (), ("ArgMax",), output="none",
-                 how="composite \"tfl.arg_max\" only"))
-declare(Operator("LESS", (sh.CompareOp,), ("Less",), **_NONE, how="compare LT"))
-declare(Operator("PADV2", (sh.PadOp,), ("Pad",), **_SAME,
-                 how="pad: the same rule as PAD, reported as PAD"))
-declare(Operator("GREATER", (sh.CompareOp,), ("Greater",), **_NONE, how="compare GT"))
-declare(Operator("GREATER_EQUAL", (sh.CompareOp,), ("GreaterOrEqual",), **_NONE,
-                 how="compare GE"))
-declare(Operator("LESS_EQUAL", (sh.CompareOp,), ("LessOrEqual",), **_NONE,
-                 how="compare LE"))
-declare(Operator("EQUAL", (sh.CompareOp,), ("Equal",), **_NONE, how="compare EQ"))
-declare(Operator("NOT_EQUAL", (sh.CompareOp,), (), **_NONE, how="compare NE"))
 # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly
 declare(Operator(
     "BROADCAST (implicit)", (sh.BroadcastInDimOp,), ("Expand",), **_SAME, spec=False,

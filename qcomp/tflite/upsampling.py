@@ -104,16 +104,23 @@ def _interpolate(b: Builder, v: SSAValue, wy: SSAValue, wx: SSAValue, el, shape
                  permutation=i64_array([2, 1, 0, 3]))
 
 
-def resize_bilinear(ctx: OpContext) -> list[SSAValue]:
+def resize_size(ctx: OpContext) -> tuple[list[int], bool, bool]:
+    """RESIZE_*'s (output height and width, align_corners, half_pixel_centers), the
+    output's shape and parameters checked (the input's)."""
     x, size, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
-    need_quantized(ctx, x, out)
     same_params(ctx, x, out)
     hw = [int(v) for v in need_constant(ctx, size, "size").reshape(-1)]
     if len(hw) != 2 or min(hw) < 1:
         raise ctx.fail(f"size {hw} must be 2 positive values")
     check_output_shape(ctx, out, (x.shape[0], *hw, x.shape[3]))
-    align, half = bool(ctx.option("alignCorners", False)), \
+    return hw, bool(ctx.option("alignCorners", False)), \
         bool(ctx.option("halfPixelCenters", False))
+
+
+def resize_bilinear(ctx: OpContext) -> list[SSAValue]:
+    x, out = ctx.inputs[0], ctx.outputs[0]
+    need_quantized(ctx, x, out)
+    hw, align, half = resize_size(ctx)
     if align and half:
         raise ctx.fail("alignCorners and halfPixelCenters cannot both be true")
     wy = bilinear_weights(x.shape[1], hw[0], align, half) / float(1 << 10)
@@ -170,4 +177,4 @@ declare(Operator(
     build=resize_bilinear, kernels={"tfl.resize_bilinear": lower_resize_bilinear}))
 
 
-__all__ = ["lower_resize_bilinear", "resize_bilinear", "transpose_conv"]
+__all__ = ["lower_resize_bilinear", "resize_bilinear", "resize_size", "transpose_conv"]

@@ -18,13 +18,16 @@ from qcomp.dialects.onnx import ONNX, core
 from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
 from qcomp.dialects.onnx.float_slices import SLICE_OPS
+from qcomp.dialects.onnx.index_ops import INDEX_OPS
+from qcomp.dialects.onnx.sequence_ops import SEQUENCE_OPS
 from qcomp.passes import onnx_legalize_to_stablehlo as legalize
 from qcomp.passes.onnx_qdq import groups
 from qcomp.registry import DIALECTS, make_context
 
 QCOMP = Path(__file__).resolve().parents[2] / "qcomp"
 FLOAT_MODULES = {"qcomp.dialects.onnx.float_ops", "qcomp.dialects.onnx.float_data_ops",
-                 "qcomp.dialects.onnx.float_math", "qcomp.dialects.onnx.float_slices"}
+                 "qcomp.dialects.onnx.float_math", "qcomp.dialects.onnx.float_slices",
+                 "qcomp.dialects.onnx.index_ops"}
 MAX_REFERENCES = 20
 
 
@@ -32,7 +35,7 @@ def float_op_references(root: Path = QCOMP) -> list[str]:
     """`file:line` of every use of an ONNX float-op class (`FLOAT_OPS`) in `root` outside
     `qcomp/dialects/onnx`: `fo.ConvOp` through a module alias of the float-op modules,
     or a class name imported from them."""
-    names = {cls.__name__ for cls in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS)}
+    names = {cls.__name__ for cls in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS, *INDEX_OPS)}
     found = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root.parent)
@@ -78,8 +81,8 @@ def test_every_registered_onnx_op_is_lowered_or_remarked(monkeypatch):
     declared = [c for c in ops if core.lowering(c) is not None]
     integer = ("onnx.DynamicQuantizeLinear", "onnx.MatMulInteger", "onnx.ConvInteger",
                "onnx.Cast", "onnx.CastLike")  # qcomp.dialects.onnx.integer_lowering
-    assert {c.name for c in declared} == {c.name for c in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS)
-                                          } | set(integer)
+    assert {c.name for c in declared} == {c.name for c in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS,
+                                                           *INDEX_OPS, *SEQUENCE_OPS)} | set(integer)
     rest = [c for c in ops if c not in declared and c is not core.NoValueOp]
     module = ModuleOp([c.create(result_types=[TensorType(f32, (2,))] if c is core.ConstantOp
                                 else []) for c in rest])
@@ -90,7 +93,7 @@ def test_every_registered_onnx_op_is_lowered_or_remarked(monkeypatch):
         "is not a dense tensor of its result type" if c is core.ConstantOp
         else "has no StableHLO lowering")) for c in rest]
     assert len(rest) == len(ops) - len(FLOAT_OPS) - len(MATH_OPS) - len(SLICE_OPS) \
-        - len(integer) - 1 > 5
+        - len(integer) - len(INDEX_OPS) - len(SEQUENCE_OPS) - 1 > 5
 
 
 def test_qdq_roles_are_onnxruntimes():
@@ -105,6 +108,9 @@ def test_qdq_roles_are_onnxruntimes():
         "Concat": ("variadic", "QLinearConcat"), "Conv": ("conv", "QLinearConv"),
         "MatMul": ("matmul", "QLinearMatMul"), "Reshape": ("drop", None),
         "Flatten": ("drop", None), "Transpose": ("drop", None), "Squeeze": ("drop", None),
-        "Unsqueeze": ("drop", None), "MaxPool": ("drop", None), "Gather": ("drop", None)}
+        "Unsqueeze": ("drop", None), "MaxPool": ("drop", None), "Gather": ("drop", None),
+        "GatherElements": ("drop", None), "ArgMax": ("drop_dq", None),
+        "LeakyRelu": ("unary", "QLinearLeakyRelu"), "TopK": ("keep", None),
+        "CumSum": ("keep", None), "InstanceNormalization": ("keep", None)}
     assert {core.facts(c).op_type for c in groups.targets().values()} == {
-        "Add", "Mul", "Sigmoid", "GlobalAveragePool", "Concat", "Conv", "MatMul"}
+        "Add", "Mul", "Sigmoid", "GlobalAveragePool", "Concat", "Conv", "MatMul", "LeakyRelu"}

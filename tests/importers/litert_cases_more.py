@@ -164,21 +164,27 @@ def transpose_conv(rng):
                    [_i8(rng, (1, h, w, cin))])
 
 
-def resize_bilinear(rng):
-    """Up- and downsampling, align_corners or half_pixel_centers or neither."""
-    m = Model()
-    h, w, c = int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 3))
-    oh, ow = int(rng.integers(1, 11)), int(rng.integers(1, 11))
-    s, z = _scale(rng), _zp(rng)
-    x = m.tensor([1, h, w, c], scale=s, zero_point=z)
-    size = m.tensor([2], np.int32, data=np.array([oh, ow], np.int32))
-    y = m.tensor([1, oh, ow, c], scale=s, zero_point=z)
-    o = schema.ResizeBilinearOptionsT()
-    mode = int(rng.integers(0, 3))
-    o.alignCorners, o.halfPixelCenters = mode == 1, mode == 2
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.RESIZE_BILINEAR, [x, size], [y], o, OPTS.ResizeBilinearOptions,
-                   [_i8(rng, (1, h, w, c))])
+def resize(op, options, options_type, modes: int):
+    """RESIZE_*: up- and downsampling; mode 1 align_corners, 2 half_pixel_centers, 3
+    both (`modes` of them drawn)."""
+    def build(rng):
+        m = Model()
+        h, w, c = int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 3))
+        oh, ow = int(rng.integers(1, 11)), int(rng.integers(1, 11))
+        s, z = _scale(rng), _zp(rng)
+        x = m.tensor([1, h, w, c], scale=s, zero_point=z)
+        size = m.tensor([2], np.int32, data=np.array([oh, ow], np.int32))
+        y = m.tensor([1, oh, ow, c], scale=s, zero_point=z)
+        o = options()
+        mode = int(rng.integers(0, modes))
+        o.alignCorners, o.halfPixelCenters = mode in (1, 3), mode in (2, 3)
+        m.inputs, m.outputs = [x], [y]
+        return _finish(m, op, [x, size], [y], o, options_type, [_i8(rng, (1, h, w, c))])
+    return build
+
+
+resize_bilinear = resize(OPS.RESIZE_BILINEAR, schema.ResizeBilinearOptionsT,
+                         OPTS.ResizeBilinearOptions, 3)
 
 
 def _all_int8(m: Model, rng, out_scale):

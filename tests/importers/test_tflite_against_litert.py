@@ -24,10 +24,11 @@ from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPas
 from qcomp.registry import make_context, parse_module  # noqa: E402
 from tests.importers.litert_cases import CASES as CASES_18  # noqa: E402
 from tests.importers.litert_cases import OPS  # noqa: E402
+from tests.importers.litert_cases_int8 import CASES as INT8  # noqa: E402
 from tests.importers.litert_cases_more import CASES as MORE  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
 
-CASES = {**CASES_18, **MORE}
+CASES = {**CASES_18, **MORE, **INT8}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
@@ -67,11 +68,12 @@ def test_reference_kernels_bit_for_bit(op, seed):
 # 1000..1199), they differ from the reference kernels on these ops by at most (storage
 # steps; DEQUANTIZE: absolute f32 difference) with BUILTIN (XNNPACK delegate) and
 # BUILTIN_WITHOUT_DEFAULT_DELEGATES (TFLite's optimised kernels); all other ops agree.
+# SUM: the reference kernel reads int8 as uint8 (`test_reference_sum_reads_int8_as_uint8`).
 OPTIMISED_DIFFER = {
     "BUILTIN": {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "MEAN": 1, "MUL": 1, "QUANTIZE": 1,
-                "LEAKY_RELU": 1, "TRANSPOSE_CONV": 1, "RESIZE_BILINEAR": 1},
+                "LEAKY_RELU": 1, "TRANSPOSE_CONV": 1, "RESIZE_BILINEAR": 1, "SUM": 255},
     "BUILTIN_WITHOUT_DEFAULT_DELEGATES": {"CONV_2D": 1, "FULLY_CONNECTED": 1, "MEAN": 1,
-                                          "DEQUANTIZE": 2.0 ** -13},
+                                          "DEQUANTIZE": 2.0 ** -13, "SUM": 255},
 }
 
 
@@ -105,3 +107,47 @@ def test_quantize_rounds_exact_ties_away_from_zero():
     np.testing.assert_array_equal(got.reshape(want.shape), want)
     half_even = np.clip(np.round(feed / np.float32(0.125)) + 3, -128, 127)
     assert np.count_nonzero(half_even != want) == 40  # every other tie
+
+
+def test_reference_sum_reads_int8_as_uint8():
+    """LiteRT 2.3's BUILTIN_REF int8 SUM (new output parameters or not) is the uint8 kernel
+    on int8 tensors: int8(clamp(MBQM(Σ (q mod 256) - z_in n, s_in / s_out) + z_out, 0,
+    255)) (qcomp follows it, `qcomp.tflite.reducers`); the optimised kernels sum q."""
+    from ai_edge_litert.interpreter import Interpreter
+
+    from qcomp.quant.tflite import mbqm, quantize_multiplier
+    from tests.importers.litert_cases_int8 import CASES as INT8_CASES
+
+    differ = 0
+    for seed in range(6):
+        model, (x,) = INT8_CASES["SUM"](np.random.default_rng(seed))
+        it = Interpreter(model_content=model)
+        (din,), (dout,) = it.get_input_details(), it.get_output_details()
+        (si, zi), (so, zo) = din["quantization"], dout["quantization"]
+        axes = tuple(sorted({int(a) % x.ndim for a in it.get_tensor(1).reshape(-1)}))
+        n = int(np.prod([x.shape[a] for a in axes]))
+        m, e = quantize_multiplier(float(np.float32(si)) / float(np.float32(so)))
+        u8 = np.clip(mbqm((x.astype(np.int64) % 256).sum(axis=axes) - zi * n, m, e) + zo,
+                     0, 255)
+        want = u8.astype(np.uint8).view(np.int8)
+        (ref,) = run_litert(model, [x], "BUILTIN_REF")
+        np.testing.assert_array_equal(ref.reshape(-1), want.reshape(-1))
+        (opt,) = run_litert(model, [x], "BUILTIN_WITHOUT_DEFAULT_DELEGATES")
+        differ += not np.array_equal(ref, opt)
+    assert differ >= 1
+
+
+@pytest.mark.parametrize("op", sorted(CASES))
+def test_spec_semantics_runs_every_operator(op):
+    """The imported program (not lowered) under `--semantics spec`, as `qcomp-run
+    model.tflite --semantics spec` runs it: every operator runs (MAX_POOL_2D's quantized
+    reduce_window, the reducers' reduce: dequantize -> reduce -> quantize), within one
+    step of LiteRT (SUM: of its optimised kernels; the reference one reads int8 as
+    uint8)."""
+    model, feeds = CASES[op](np.random.default_rng(0))
+    module = parse_module(import_tflite(model), make_context())
+    (fr,) = run(module, list(feeds), semantics="spec")[:1]
+    assert fr.error is None, fr.error
+    resolver = "BUILTIN_WITHOUT_DEFAULT_DELEGATES" if op == "SUM" else "BUILTIN_REF"
+    for g, w in zip(fr.results, run_litert(model, feeds, resolver)):
+        assert steps(np.asarray(g), w) <= 1, op

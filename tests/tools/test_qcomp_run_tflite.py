@@ -56,3 +56,34 @@ def test_litert_semantics_refuses_compare_lowered():
     assert code == 2
     assert err == ("qcomp-run: error: --semantics litert runs the lowered program itself: "
                    "--compare-lowered and --print-lowered take spec or stablehlo\n")
+
+
+def test_spec_semantics_runs_max_pool(tmp_path):
+    """MAX_POOL_2D (a quantized reduce_window) under `--semantics spec`: dequantize ->
+    max -> quantize, which for one (scale, zero point) in and out is the max of the
+    stored integers, LiteRT's MAX_POOL_2D."""
+    from tests.importers.litert_cases import CASES
+
+    model, (x,) = CASES["MAX_POOL_2D"](np.random.default_rng(7))
+    path = tmp_path / "max_pool.tflite"
+    path.write_bytes(model)
+    np.savez(tmp_path / "in.npz", arg0=x)
+    code, _, err = _run(str(path), "--inputs", str(tmp_path / "in.npz"), "--output",
+                        str(tmp_path / "out.npz"), "--semantics", "spec")
+    assert (code, err) == (0, "")
+    (want,) = run_litert(model, [x])
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npz")["result0"], want)
+
+
+def test_spec_semantics_runs_the_cnn(tmp_path):
+    """The zoo CNN (MAX_POOL_2D among its operators) runs under `--semantics spec`; the
+    spec's float rescales stay within 3 steps of LiteRT's fixed-point ones."""
+    path = ZOO / "cnn.tflite"
+    x = np.random.default_rng(5).integers(-128, 128, (1, 32, 32, 3)).astype(np.int8)
+    np.savez(tmp_path / "in.npz", arg0=x)
+    code, _, err = _run(str(path), "--inputs", str(tmp_path / "in.npz"), "--output",
+                        str(tmp_path / "out.npz"), "--semantics", "spec")
+    assert (code, err) == (0, "")
+    (want,) = run_litert(path.read_bytes(), [x])
+    got = np.load(tmp_path / "out.npz")["result0"].astype(np.int64)
+    assert np.max(np.abs(got - want)) <= 3

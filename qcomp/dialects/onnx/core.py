@@ -85,15 +85,26 @@ class Lowering(OpTrait):
     and StableHLO would not (an integer division by zero, an index out of bounds); the
     interpreter calls it first. `constants`: the operands `build` reads as constants
     (Slice's starts and ends); the interpreter gives it their run-time values as
-    constants."""
+    constants. `shaped_by_operands`: `build` reads its operands' shapes only (not
+    `out`), so the interpreter runs the op on operands of any run-time shape whatever
+    its result types leave unknown (LSTM, the com.microsoft sequence ops)."""
 
     build: Callable = field(hash=False, compare=False)
     static_shapes: bool = True
     check: Callable | None = field(default=None, hash=False, compare=False)
     constants: tuple[int, ...] = ()
+    shaped_by_operands: bool = False
+
+
+CONTRIB_LOWERINGS: dict[str, Lowering] = {}
+"""The `Lowering` of an `onnx.Custom` op by its function_name (a contrib op with a
+StableHLO meaning: com.microsoft Attention, EmbedLayerNormalization, ...)."""
 
 
 def lowering(op: Operation | type[Operation]) -> Lowering | None:
+    """The op's declared `Lowering`; for an `onnx.Custom` op, its function's."""
+    if isinstance(op, CustomOp) and op.function_name is not None:
+        return CONTRIB_LOWERINGS.get(op.function_name.data)
     return op.get_trait(Lowering)
 
 
@@ -104,7 +115,10 @@ class QdqRole(OpTrait):
     `onnx-unfuse-qdq` and `onnx_qdq.groups` read:
 
     - `selector`: `binary`, `unary`, `variadic` (one element type throughout), `conv`,
-      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers);
+      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers),
+      `drop_dq` (DequantizeLinear -> op, no QuantizeLinear: the DequantizeLinear is
+      dropped, the op runs on the integers: ArgMax), `keep` (onnxruntime's selectors have
+      no rule for it: the group stays as it is);
     - `fused`: what the group becomes: `QLinearMatMul` / `QLinearConv`, or the
       com.microsoft contrib op (`QLinearAdd`); None for `drop`;
     - `fused_attrs`: attributes the fused op carries besides the op's own (si64 ints);
@@ -119,6 +133,34 @@ class QdqRole(OpTrait):
 
 def qdq_role(op: Operation | type[Operation]) -> QdqRole | None:
     return op.get_trait(QdqRole)
+
+
+@dataclass(frozen=True)
+class QuantizerForms(OpTrait):
+    """What onnxruntime's quantizer (`onnxruntime.quantization`) writes for the op
+    besides its QDQ group, where its `QdqRole` does not tell:
+
+    - `qoperator`: `quantize_static` in the QOperator format: the QLinear /
+      com.microsoft op it becomes, `integers` (the op itself on the 8-bit tensor) or
+      `removed` (Relu, Clip after a quantized op: its output's range does the clipping);
+      None: what its QdqRole fuses to (`fused`, the op on integers for `drop` /
+      `drop_dq`);
+    - `dynamic`: `quantize_dynamic`: the op it becomes (`ConvInteger`) or `integers`;
+      None: the op is not in onnxruntime's IntegerOpsRegistry.
+
+    `tools/gen_onnx_table.py` reads these for docs/onnx.md."""
+
+    qoperator: str | None = None
+    dynamic: str | None = None
+
+
+def quantizer_forms(op: Operation | type[Operation]) -> QuantizerForms | None:
+    return op.get_trait(QuantizerForms)
+
+
+CONTRIB_QUANTIZER_FORMS: dict[str, QuantizerForms] = {}
+"""`QuantizerForms` of com.microsoft ops in onnxruntime's registries (Attention,
+EmbedLayerNormalization), by op_type (`sequence_contrib` fills it)."""
 
 
 def si64(v: int) -> IntegerAttr:

@@ -23,6 +23,7 @@ from qcomp.dialects.onnx.core import (
     Lowering,
     OnnxFacts,
     QdqRole,
+    QuantizerForms,
     attr,
     elements_in,
     fail,
@@ -105,7 +106,7 @@ class TransposeOp(OnnxOp):
     transposed = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Transpose", (1, 13, 21, 23, 24, 25), ("data",), ("transposed",), {"perm": None}),
-        Lowering(ts.transpose), QdqRole("drop"))
+        Lowering(ts.transpose), QdqRole("drop"), QuantizerForms(dynamic="integers"))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -209,7 +210,8 @@ class GatherOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gather", (1, 11, 13), ("data", "indices"), ("output",), {"axis": 0}),
-        Lowering(ts.gather, check=ts.gather_bounds), QdqRole("drop", data_inputs=(0,)))
+        Lowering(ts.gather, check=ts.gather_bounds), QdqRole("drop", data_inputs=(0,)),
+        QuantizerForms(dynamic="integers"))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", DATA_T)

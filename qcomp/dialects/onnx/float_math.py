@@ -252,6 +252,16 @@ class WhereOp(OnnxOp):
 
 # -- normalizations and ReduceMean --------------------------------------------------------------
 
+def per_channel(op, x_value, x_name: str, operands) -> None:
+    """Operands 1, 2, ... are 1-D with `x_value`'s dimension-1 size (its channels)."""
+    x = static_shape(x_value)
+    for i, v in enumerate(operands, 1):
+        s = static_shape(v)
+        if s is not None and x is not None and len(x) > 1 and (
+                len(s) != 1 or (s[0] >= 0 and x[1] >= 0 and s[0] != x[1])):
+            fail(f"'{op.name}' op operand #{i} must be 1-D with {x_name}'s {x[1]} channels")
+
+
 def _per_channel(b, v, out):
     return b.broadcast_in_dim(v, out, [1])
 
@@ -294,37 +304,40 @@ class BatchNormalizationOp(OnnxOp):
         if attr(self, "training_mode"):
             fail(f"'{self.name}' op training_mode = 1 is not supported")
         _same_element(self, [self.X, self.Y])
-        x = static_shape(self.X)
-        for i, v in enumerate((self.scale, self.B, self.input_mean, self.input_var), 1):
-            s = static_shape(v)
-            if s is not None and x is not None and len(x) > 1 and (
-                    len(s) != 1 or (s[0] >= 0 and x[1] >= 0 and s[0] != x[1])):
-                fail(f"'{self.name}' op operand #{i} must be 1-D with X's {x[1]} channels")
+        per_channel(self, self.X, "X", (self.scale, self.B, self.input_mean, self.input_var))
 
     def infer(self):
         return static_shape(self.X)
 
 
+def normalized(b, x, out, dims: list[int], epsilon: float):
+    """(`D / sqrt(mean(D^2) + epsilon)`, `mean(x)`, `sqrt(mean(D^2) + epsilon)`) with
+    `D = x - mean(x)`, the means over `dims` (reduce add, divided by their element
+    count); the mean and the deviation have the shape of the other dimensions."""
+    e = ts.element_of(x)
+    kept = [d for d in range(len(out)) if d not in dims]
+    small = tuple(out[d] for d in kept)
+    n = b.splat(float(np.prod([out[d] for d in dims])), e, small)
+
+    def mean(v):  # over `dims`, of shape `small`
+        return b.op(sh.DivideOp, [b.reduce(v, dims, sh.AddOp, 0), n], e, small)
+
+    m = mean(x)
+    d = b.op(sh.SubtractOp, [x, b.broadcast_in_dim(m, out, kept)], e, out)
+    var = mean(b.op(sh.MultiplyOp, [d, d], e, out))
+    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(epsilon, e, small)], e, small)],
+               e, small)
+    return b.op(sh.DivideOp, [d, b.broadcast_in_dim(std, out, kept)], e, out), m, std
+
+
 def layer_norm(b, op, out):
-    """`Mean = mean(X)`, `D = X - Mean`, `InvStdDev = 1 / sqrt(mean(D^2) + epsilon)`,
-    `Y = D / sqrt(mean(D^2) + epsilon) * Scale + B`, the means over the dimensions from
-    `axis` on (Mean and InvStdDev keep them, as 1s)."""
+    """`Y = normalized(X) * Scale + B`, the means over the dimensions from `axis` on;
+    `Mean = mean(X)`, `InvStdDev = 1 / sqrt(mean(D^2) + epsilon)` (keeping those
+    dimensions as 1s)."""
     e = ts.element_of(op.Y)
     a = fs.axis_in(attr(op, "axis"), len(out))
-    dims = list(range(a, len(out)))
-    kept = list(range(a))
-    n = b.splat(float(np.prod(out[a:])), e, tuple(out[:a]))
-
-    def mean(v):  # over `dims`, of shape out[:a]
-        return b.op(sh.DivideOp, [b.reduce(v, dims, sh.AddOp, 0), n], e, out[:a])
-
-    m = mean(op.X)
-    d = b.op(sh.SubtractOp, [op.X, b.broadcast_in_dim(m, out, kept)], e, out)
-    var = mean(b.op(sh.MultiplyOp, [d, d], e, out))
-    std = b.op(sh.SqrtOp, [b.op(sh.AddOp, [var, b.splat(attr(op, "epsilon"), e, out[:a])],
-                                e, out[:a])], e, out[:a])
-    y = b.op(sh.MultiplyOp, [b.op(sh.DivideOp, [d, b.broadcast_in_dim(std, out, kept)], e, out),
-                             b.numpy_broadcast(op.Scale, out)], e, out)
+    z, m, std = normalized(b, op.X, out, list(range(a, len(out))), attr(op, "epsilon"))
+    y = b.op(sh.MultiplyOp, [z, b.numpy_broadcast(op.Scale, out)], e, out)
     y = y if is_none(op.B) else b.op(sh.AddOp, [y, b.numpy_broadcast(op.B, out)], e, out)
     if not op.stats:
         return y

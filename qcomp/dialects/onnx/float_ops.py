@@ -40,6 +40,7 @@ from qcomp.dialects.onnx.core import (
     Lowering,
     OnnxFacts,
     QdqRole,
+    QuantizerForms,
     attr,
     elements_in,
     fail,
@@ -98,7 +99,7 @@ class ConvOp(OnnxOp):
         "Conv", (1, 11, 22), ("X", "W", "B?"), ("Y",),
         {"auto_pad": "NOTSET", "group": 1, "dilations": None, "kernel_shape": None,
          "pads": None, "strides": None}),
-        Lowering(ts.conv), QdqRole("conv", "QLinearConv"))
+        Lowering(ts.conv), QdqRole("conv", "QLinearConv"), QuantizerForms(dynamic="ConvInteger"))
 
     def check(self) -> None:
         for i, v in enumerate((self.X, self.W)):
@@ -144,7 +145,8 @@ class MatMulOp(OnnxOp):
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("MatMul", (1, 9, 13), ("A", "B"), ("Y",)),
-                        Lowering(ts.matmul), QdqRole("matmul", "QLinearMatMul"))
+                        Lowering(ts.matmul), QdqRole("matmul", "QLinearMatMul"),
+                        QuantizerForms(dynamic="MatMulInteger"))
 
     def check(self) -> None:
         elements_in(self, self.A, "operand #0", MATMUL_T)
@@ -172,7 +174,7 @@ class GemmOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gemm", (1, 6, 7, 9, 11, 13), ("A", "B", "C?"), ("Y",),
         {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}),
-        Lowering(ts.gemm))
+        Lowering(ts.gemm), QuantizerForms(qoperator="QGemm"))
 
     def check(self) -> None:
         elements_in(self, self.A, "operand #0", MATMUL_T)
@@ -278,7 +280,7 @@ class ReluOp(UnaryOp):
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Relu", (1, 6, 13, 14), ("X",), ("Y",)),
-                        Lowering(ts.relu))
+                        Lowering(ts.relu), QuantizerForms(qoperator="removed"))
 
 
 @irdl_op_definition
@@ -331,7 +333,7 @@ class ClipOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Clip", (1, 6, 11, 12, 13), ("input", "min?", "max?"), ("output",)),
-        Lowering(ts.clip))
+        Lowering(ts.clip), QuantizerForms(qoperator="removed"))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", ARITH_T)
@@ -359,7 +361,7 @@ class SoftmaxOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Softmax", (1, 11, 13), ("input",), ("output",), {"axis": -1}),
-        Lowering(ts.softmax))
+        Lowering(ts.softmax), QuantizerForms(qoperator="QLinearSoftmax"))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", FLOAT_T)

@@ -12,7 +12,10 @@ defaults: int8 activations allowed, 16-bit and 4-bit types not):
   int8 weights, the bias int32; `matmul`: an int8 input needs int8 weights, output of
   the input's type; `drop` (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool,
   Gather: onnxruntime drops the pair and moves the integers): input and output of one
-  type, scalar positive constant scales, equal scale and zero point on both sides.
+  type, scalar positive constant scales, equal scale and zero point on both sides;
+  `drop_dq` (ArgMax): DequantizeLinear -> op with no QuantizeLinear, an 8-bit input with
+  a constant scalar scale and zero point: the op runs on the integers; `keep` (TopK,
+  CumSum, InstanceNormalization): no group, onnxruntime has no rule for it.
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ NARROW = ("int16", "uint16", "int4", "uint4")
 class Group:
     target: Operation
     dqs: list[oq.DequantizeLinearOp]
-    q: oq.QuantizeLinearOp
+    q: oq.QuantizeLinearOp | None
+    """None for `drop_dq` (the op's result is not quantized: ArgMax's indices)."""
 
 
 def _dq(v: SSAValue) -> oq.DequantizeLinearOp | None:
@@ -86,7 +90,7 @@ def find(op: Operation) -> Group | str | None:
     """The group around `op`, the reason onnxruntime would not fuse it (str), or None
     when `op` is not a QDQ target at all (no DequantizeLinear feeds it)."""
     selector = kind(op)
-    if selector is None:
+    if selector is None or selector == "keep":
         return None
     inputs = data_operands(op)
     dqs = [_dq(v) for v in inputs]
@@ -94,6 +98,8 @@ def find(op: Operation) -> Group | str | None:
         return None
     if not all(dqs):
         return "not every quantized input comes from a DequantizeLinear"
+    if selector == "drop_dq":
+        return _drop_dq(op, dqs[0])  # type: ignore[arg-type]
     uses = list(op.results[0].uses)
     qs = [u.operation for u in uses if isinstance(u.operation, oq.QuantizeLinearOp)]
     if not uses:
@@ -117,6 +123,19 @@ def _const(v: SSAValue) -> np.ndarray | None:
     if not isinstance(a, DenseIntOrFPElementsAttr):
         return None
     return dense_array(a).reshape(-1)
+
+
+def _drop_dq(op: Operation, dq: oq.DequantizeLinearOp) -> Group | str:
+    """onnxruntime's DropDQNodeGroupSelector: an 8-bit input whose DequantizeLinear has
+    a constant scalar scale and zero point (`IsDQSupported`)."""
+    t = _elem(dq.x)
+    if t in NARROW:
+        return f"{t}: 16-bit and 4-bit types are not fused"
+    s = _const(dq.x_scale)
+    z = np.zeros(1) if core.is_none(dq.x_zero_point) else _const(dq.x_zero_point)
+    if s is None or z is None or s.size != 1 or z.size != 1:
+        return "the DequantizeLinear's scale and zero point must be constant scalars"
+    return Group(op, [dq], None)
 
 
 def _check(kind: str, g: Group) -> str | None:

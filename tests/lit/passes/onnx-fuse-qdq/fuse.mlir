@@ -92,3 +92,46 @@ func.func @refusals(%a: tensor<4xi8>, %b: tensor<4xui8>, %w: tensor<4x4xui8>) ->
   %qr = "onnx.QuantizeLinear"(%r, %s2, %zu) : (tensor<16xf32>, tensor<f32>, tensor<ui8>) -> tensor<16xui8>
   return %qm, %g, %qmm, %qr, %qg : tensor<4xi8>, tensor<4xf32>, tensor<4xi8>, tensor<16xui8>, tensor<4xi8>
 }
+
+// -----
+
+// DequantizeLinear -> ArgMax (onnxruntime's DropDQ rule): the DequantizeLinear goes,
+// ArgMax runs on the stored integers. TopK, CumSum, InstanceNormalization have no rule:
+// their group stays, without a remark.
+
+// CHECK-LABEL: func.func @argmax_drops_dq
+// CHECK:         %[[A:.*]] = "onnx.ArgMax"(%arg0) <{axis = 1 : si64}> : (tensor<2x3xui8>) -> tensor<2x1xi64>
+// CHECK-NEXT:    "onnx.TopK"
+// CHECK-NEXT:    "onnx.QuantizeLinear"
+// CHECK-NEXT:    return %[[A]]
+func.func @argmax_drops_dq(%x: tensor<2x3xui8>) -> (tensor<2x1xi64>, tensor<2x1xui8>) {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<128> : tensor<ui8>
+  %k = onnx.Constant dense<[1]> : tensor<1xi64>
+  %d = "onnx.DequantizeLinear"(%x, %s, %z) : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %a = "onnx.ArgMax"(%d) {axis = 1 : si64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  %v, %i = "onnx.TopK"(%d, %k) : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<2x1xf32>, tensor<2x1xi64>)
+  %q = "onnx.QuantizeLinear"(%v, %s, %z) : (tensor<2x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x1xui8>
+  return %a, %q : tensor<2x1xi64>, tensor<2x1xui8>
+}
+
+// -----
+
+// onnxruntime's DropDQ rule refuses 16-bit inputs and a per-axis DequantizeLinear (its
+// scale and zero point must be constant scalars): those ArgMax stay on the floats.
+
+// CHECK-LABEL: func.func @argmax_keeps_dq
+// CHECK-COUNT-2: "onnx.ArgMax"(%{{.*}}) <{axis = 1 : si64}> : (tensor<2x3xf32>)
+func.func @argmax_keeps_dq(%x: tensor<2x3xi16>, %y: tensor<2x3xi8>) -> (tensor<2x1xi64>, tensor<2x1xi64>) {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<0> : tensor<i16>
+  %sa = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %za = onnx.Constant dense<0> : tensor<2xi8>
+  %d = "onnx.DequantizeLinear"(%x, %s, %z) : (tensor<2x3xi16>, tensor<f32>, tensor<i16>) -> tensor<2x3xf32>
+  // expected-remark @+1 {{onnx-fuse-qdq: 'onnx.ArgMax' is not fused: int16: 16-bit and 4-bit types are not fused}}
+  %a = "onnx.ArgMax"(%d) {axis = 1 : si64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  %e = "onnx.DequantizeLinear"(%y, %sa, %za) {axis = 0 : si64} : (tensor<2x3xi8>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x3xf32>
+  // expected-remark @+1 {{onnx-fuse-qdq: 'onnx.ArgMax' is not fused: the DequantizeLinear's scale and zero point must be constant scalars}}
+  %b = "onnx.ArgMax"(%e) {axis = 1 : si64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return %a, %b : tensor<2x1xi64>, tensor<2x1xi64>
+}
