@@ -52,9 +52,12 @@ class Facts:
         for functions in dialect_functions({"onnx"}):
             interp.register_implementations(functions)
         self.impls = set(interp._impls._impl_dict)  # as the runner reads it (no public API)
+        from qcomp.importers.onnx_sequence_types import SEQUENCE_TYPES
+
         self.contrib_checked = set(core.CONTRIB_VERIFIERS)
-        self.contrib_typed = {name for _, name in CONTRIB_TYPES}
-        self.contrib_run = set(CONTRIB)
+        self.contrib_typed = {name for _, name in (*CONTRIB_TYPES, *SEQUENCE_TYPES)}
+        self.contrib_lowered = set(core.CONTRIB_LOWERINGS)  # run as their lowering
+        self.contrib_run = set(CONTRIB) | self.contrib_lowered
         self.unfusable = unfusable()
 
     # -- one op (an onnx op class, or a com.microsoft op by name) ----------------------
@@ -75,6 +78,8 @@ class Facts:
         return "no: not imported"
 
     def lowers(self, name: str) -> str:
+        if name in self.contrib_lowered:
+            return YES
         cls = self.ops.get(name)
         if cls is not None:
             return YES if self.core.lowering(cls) is not None else "no: no StableHLO lowering"
@@ -110,7 +115,9 @@ class Facts:
         written = name if name in self.ops else f"com.microsoft {name}"
         imported, ran = self.imports(name), self.runs(name)
         cls = self._target(name) if name in self.unfusable else None
-        if cls is not None:
+        if name in self.contrib_lowered:
+            legalize, fuse = f"{YES}: its own lowering", "n/a: no QDQ selector fuses it"
+        elif cls is not None:
             target = self.core.facts(cls).op_type
             lowered = self.lowers(target)
             legalize = (f"{YES}: unfused, then {target}'s" if lowered == YES
@@ -130,11 +137,20 @@ class Facts:
                      if (f := self.core.quantizer_forms(c)) is not None and f.qoperator == name),
                     None)
 
-    def qoperator(self, op: str) -> list[str]:
+    def _forms(self, op: str):
+        """The op class (None for a com.microsoft op) and its QuantizerForms."""
         cls = self.ops.get(op)
         if cls is None:
+            return None, self.core.CONTRIB_QUANTIZER_FORMS.get(op)
+        return cls, self.core.quantizer_forms(cls)
+
+    def qoperator(self, op: str) -> list[str]:
+        cls, forms = self._forms(op)
+        if cls is None and forms is not None and forms.qoperator is not None:
+            return self._qlinear(forms.qoperator)  # a com.microsoft op's QOperator form
+        if cls is None:
             return [UNDECLARED, *[f"no: no onnx.{op}"] * 4]
-        forms, role = self.core.quantizer_forms(cls), self.core.qdq_role(cls)
+        role = self.core.qdq_role(cls)
         form = forms.qoperator if forms is not None else None
         if form is None and role is not None:
             form = "integers" if role.selector in ("drop", "drop_dq") else role.fused
@@ -145,10 +161,9 @@ class Facts:
         return self._integers(op) if form == "integers" else self._qlinear(form)
 
     def dynamic(self, op: str) -> list[str]:
-        cls = self.ops.get(op)
-        if cls is None:
+        cls, forms = self._forms(op)
+        if cls is None and forms is None:
             return [UNDECLARED, *[f"no: no onnx.{op}"] * 4]
-        forms = self.core.quantizer_forms(cls)
         form = forms.dynamic if forms is not None else None
         if form is None:
             return [UNDECLARED, *["no: no dynamic form declared"] * 4]

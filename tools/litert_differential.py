@@ -3,11 +3,11 @@
 
     python3 tools/litert_differential.py [SEEDS] [pytest options]
 
-Runs tests/importers/test_tflite_against_litert.py with QCOMP_LITERT_SEEDS=SEEDS (200
-unless given; CI runs 3): random int8 models of each supported operator
-(tests/importers/litert_cases.py, litert_cases_more.py, litert_cases_int8.py), compared
-bit for bit with LiteRT's BUILTIN_REF interpreter, and the optimised kernels'
-differences from it.
+Runs tests/importers/test_tflite_against_litert.py and test_tflite_16x8_against_litert.py
+with QCOMP_LITERT_SEEDS=SEEDS (200 unless given; CI runs 3): random int8 models of each
+supported operator (tests/importers/litert_cases.py, litert_cases_more.py,
+litert_cases_int8.py) and 16x8 ones (litert_cases_16x8.py), compared bit for bit with
+LiteRT's BUILTIN_REF interpreter, and the optimised kernels' differences from it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ, QCOMP_LITERT_SEEDS=seeds)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-           str(ROOT / "tests" / "importers" / "test_tflite_against_litert.py"), *argv]
+           str(ROOT / "tests" / "importers" / "test_tflite_against_litert.py"),
+           str(ROOT / "tests" / "importers" / "test_tflite_16x8_against_litert.py"), *argv]
     return subprocess.call(cmd, cwd=ROOT, env=env)
 
 

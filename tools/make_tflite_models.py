@@ -141,6 +141,32 @@ def transformer():
     return keras.Model(inp, x), (1, 16, 32)
 
 
+def _layer_norm_from_ops(x):
+    """(x - mean) rsqrt(var + 1e-3) over the last axis, written with MEAN, SUB, MUL,
+    ADD and RSQRT (keras' LayerNormalization converts with a NEG, which the 16x8
+    converter refuses)."""
+    _, keras = _keras()
+    ops = keras.ops
+    d = ops.subtract(x, ops.mean(x, axis=-1, keepdims=True))
+    v = ops.mean(ops.multiply(d, d), axis=-1, keepdims=True)
+    return ops.multiply(d, ops.rsqrt(ops.add(v, 1e-3)))
+
+
+def transformer_ops_norm():
+    """`transformer` with its layer norms written as `_layer_norm_from_ops` (the 16x8
+    transformer: every operator has an int16 kernel)."""
+    _, keras = _keras()
+    L = keras.layers
+    x = inp = keras.Input((16, 32), batch_size=1)
+    a = L.MultiHeadAttention(num_heads=4, key_dim=8)(x, x)
+    x = _layer_norm_from_ops(L.Add()([x, a]))
+    h = L.Dense(64)(x)
+    h = L.Activation(lambda v: keras.activations.gelu(v, approximate=True))(h)
+    h = L.Dense(32)(h)
+    x = _layer_norm_from_ops(L.Add()([x, h]))
+    return keras.Model(inp, x), (1, 16, 32)
+
+
 def unet():
     """A small U-Net: two downsamplings, transposed-convolution and resize upsampling."""
     _, keras = _keras()
@@ -176,22 +202,22 @@ ARCHITECTURES = {
     "squeeze_excite": squeeze_excite, "transformer": transformer, "unet": unet,
     "activations": activations,
 }
+VARIANT_ONLY = {"transformer_ops_norm": transformer_ops_norm}  # no int8 model of their own
 VARIANTS = {  # model name -> (architecture, mode, float input/output)
     **{name: (name, "int8", False) for name in ARCHITECTURES},
     "cnn_float_io": ("cnn", "int8", True),
     "mobilenet_v2_float_io": ("mobilenet_v2", "int8", True),
     "cnn_16x8": ("cnn", "16x8", False),
     "mobilenet_v2_16x8": ("mobilenet_v2", "16x8", False),
+    "transformer_16x8": ("transformer_ops_norm", "16x8", False),
 }
-# No 16x8 transformer: TF 2.21's converter refuses it ("Quantization to 16x8-bit not yet
-# supported for op: 'NEG'", from the attention / layer-norm lowering).
 
 
 def convert(name: str) -> bytes:
     tf, keras = _keras()
     arch, mode, float_io = VARIANTS[name]
     keras.utils.set_random_seed(2026)
-    model, shape = ARCHITECTURES[arch]()
+    model, shape = {**ARCHITECTURES, **VARIANT_ONLY}[arch]()
     rng = np.random.default_rng(2026)
     _set_bn_statistics(model, rng)
     data = [rng.standard_normal(shape).astype(np.float32) for _ in range(16)]

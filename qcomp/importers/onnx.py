@@ -60,6 +60,11 @@ from qcomp.importers.onnx_checks import (
     isolated,
     node_label,
 )
+from qcomp.importers.onnx_sequence_types import SEQUENCE_TYPES
+from qcomp.importers.onnx_shapes import dims as _dims
+from qcomp.importers.onnx_shapes import input_type as _input
+from qcomp.importers.onnx_shapes import int_attr as _int_attr
+from qcomp.importers.onnx_shapes import typed as _typed
 
 INSTALL_HINT = "the ONNX importer needs the onnx package: pip install 'qcomp[onnx]'"
 STANDARD_DOMAINS = ("", "ai.onnx")
@@ -219,28 +224,6 @@ def _infer(model, nodes_by_name):
         raise OnnxImportError(f"shape inference failed: {text.splitlines()[0]}") from None
 
 
-def _dims(tp) -> list[int | None] | None:
-    """A typed tensor's dimensions (None for an unknown one), None when unranked."""
-    tt = tp.tensor_type
-    if not tt.HasField("shape"):
-        return None
-    return [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-
-
-def _typed(elem_type: int, dims) -> object:
-    from onnx import helper
-
-    return helper.make_tensor_type_proto(elem_type, [d if d is not None else "?" for d in dims])
-
-
-def _int_attr(node, name: str, default: int) -> int:
-    return next((a.i for a in node.attribute if a.name == name), default)
-
-
-def _input(node, types, i):
-    return types.get(node.input[i]) if i < len(node.input) and node.input[i] else None
-
-
 def _matmul_nbits_type(node, types):
     """com.microsoft MatMulNBits: Y has A's element type and shape A[..., :-1] + [N]."""
     a = _input(node, types, 0)
@@ -333,6 +316,11 @@ their outputs untyped, and everything computed from them), as onnxruntime's sche
 inputs' types do not tell."""
 
 
+def _contrib_rules() -> dict:
+    """`CONTRIB_TYPES` and the rules of `onnx_sequence_types`."""
+    return {**CONTRIB_TYPES, **SEQUENCE_TYPES}
+
+
 def _infer_with_contrib(model, nodes_by_name):
     """ONNX's shape inference, re-run with the outputs of `CONTRIB_TYPES` ops typed by
     their rule until no more become known (a contrib op after a contrib op)."""
@@ -340,7 +328,8 @@ def _infer_with_contrib(model, nodes_by_name):
 
     onnx = _onnx()
     inferred = _infer(model, nodes_by_name)
-    rules = [n for n in model.graph.node if (n.domain, n.op_type) in CONTRIB_TYPES]
+    table = _contrib_rules()
+    rules = [n for n in model.graph.node if (n.domain, n.op_type) in table]
     known: dict = {}
     consts = {t.name: _typed(t.data_type, list(t.dims)) for t in model.graph.initializer}
     while rules:
@@ -350,11 +339,12 @@ def _infer_with_contrib(model, nodes_by_name):
         types = {**consts, **types, **known}
         added = False
         for n in rules:
-            if n.output and n.output[0] and n.output[0] not in types:
-                t = CONTRIB_TYPES[(n.domain, n.op_type)](n, types)
-                if t is not None:
-                    known[n.output[0]] = t
-                    added = True
+            if n.output and any(o and o not in types for o in n.output):
+                t = table[(n.domain, n.op_type)](n, types)
+                for name, tt in zip(n.output, t if isinstance(t, list) else [t]):
+                    if name and tt is not None and name not in types:  # a list: per output
+                        known[name] = tt
+                        added = True
         if not added:
             break
         m = copy.deepcopy(model)
@@ -509,6 +499,8 @@ def import_model(model, origins: dict | None = None) -> ModuleOp:
                 # fixed results, then the optional ones (LayerNormalization's statistics)
                 fixed = len(defn.results) - 1
                 result_types = [*result_types[:fixed], result_types[fixed:]]
+            elif not variadic:  # absent trailing outputs: none (LSTM's Y_h, Y_c)
+                result_types += [NoneType()] * (len(defn.results) - len(result_types))
             props = {k: v for k, v in attrs.items() if k in defn.properties}
             rest = {k: v for k, v in attrs.items() if k not in props}
             if node.name:

@@ -41,14 +41,18 @@ def _static(t) -> bool:
 def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
     """A region computing `op` on `args` (its present operands as block arguments) with
     the StableHLO ops its `Lowering` builds, ending in `func.return`."""
-    dynamic = not _static(op.results[0].type)
+    declared = core.lowering(op)
+    assert declared is not None
+    by_operands = declared.shaped_by_operands
+    dynamic = not by_operands and not all(_static(r.type) for r in op.results
+                                          if not core.is_none(r))
     given = [(v, a) for v, a in zip(op.operands, args) if not core.is_none(v)]
     block = Block(arg_types=[TensorType(v.type.element_type, np.shape(a))  # type: ignore[attr-defined]
                              for v, a in given])
     block_args = iter(block.args)
     operands: list[SSAValue] = []
     none: SSAValue | None = None
-    constants = core.lowering(op).constants  # type: ignore[union-attr]
+    constants = declared.constants
     for i, (v, a) in enumerate(zip(op.operands, args)):
         if core.is_none(v):
             if none is None:
@@ -76,8 +80,8 @@ def _steps(op: Operation, args: tuple[Any, ...]) -> Region:
     step = op.create(operands=operands, result_types=types,
                      properties=dict(op.properties), attributes=dict(op.attributes))
     block.add_op(step)
-    block.add_op(func.ReturnOp(*step.results))
-    why = lower_op(step, PatternRewriter(step), [])
+    block.add_op(func.ReturnOp(*(r for r in step.results if not core.is_none(r))))
+    why = lower_op(step, PatternRewriter(step), [], any_results=by_operands)
     if why is not None:
         raise RunError(why.removeprefix("onnx-legalize-to-stablehlo: "))
     return Region(block)
@@ -94,7 +98,8 @@ def run_declared(ft: InterpreterFunctions, interpreter: Interpreter, op: Operati
         except ValueError as e:
             raise RunError(f"{op.name}: {e}") from e
     key = (op, tuple(np.shape(a) for a in args))
-    if not _static(op.results[0].type):  # the small integer operands are constants
+    if not declared.shaped_by_operands and not all(
+            _static(r.type) for r in op.results if not core.is_none(r)):  # small ints: constants
         key += tuple(tuple(np.ravel(a).tolist()) for a in args
                      if a is not None and np.asarray(a).dtype.kind in "iu"
                      and np.size(a) <= _SMALL)
@@ -105,7 +110,8 @@ def run_declared(ft: InterpreterFunctions, interpreter: Interpreter, op: Operati
         cache[key] = _steps(op, args)
     present = [a for v, a in zip(op.operands, args) if not core.is_none(v)]
     try:
-        return tuple(interpreter.run_ssacfg_region(cache[key], present, op.name))
+        got = iter(interpreter.run_ssacfg_region(cache[key], present, op.name))
+        return tuple(None if core.is_none(r) else next(got) for r in op.results)
     except RunError as e:
         e.op = op  # the steps are nowhere in the program: the diagnostic is at the op
         raise

@@ -72,6 +72,10 @@ class OnnxFunctions(InterpreterFunctions):
     @impl(core.CustomOp)
     def run_custom(self, interpreter: Interpreter, op, args):
         fn = op.function_name.data if op.function_name else ""
+        if core.lowering(op) is not None:  # a contrib op with a StableHLO meaning
+            from qcomp.interpreter.onnx_float_functions import run_declared
+
+            return run_declared(self, interpreter, op, args)
         from qcomp.quant.onnx_qlinear import CONTRIB
 
         run = CONTRIB.get(fn)

@@ -303,7 +303,8 @@ def _functions_of(dialect: str, semantics: str | QuantSemantics) -> list:
         from qcomp.interpreter.onnx_float_functions import onnx_float_functions
         from qcomp.interpreter.onnx_functions import OnnxFunctions
 
-        # the float ops run as the StableHLO steps of their lowerings (sort, reverse, ...)
+        # the float ops run as the StableHLO steps of their lowerings (sort, reverse,
+        # while: LSTM, ...)
         return [OnnxFunctions(), onnx_float_functions(), *_functions_of("stablehlo", semantics)]
     return []
 

@@ -8,13 +8,20 @@ What differs from xDSL 0.74 (see docs/design.md, "Parsing"):
 - the parser records where each operation starts (`op_positions`) so diagnostics can
   point at it;
 - string literals are lexed in linear time (xDSL's pattern backtracks exponentially on
-  an unterminated string: 30 characters took minutes).
+  an unterminated string: 30 characters took minutes);
+- a one-line op whose text, with its SSA uses blanked out, was read before (with operands
+  of the same types, in the same default dialect) is built from that first op's parse
+  (`_LineTemplate`): a large program spells the same few op lines thousands of times.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -30,11 +37,11 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError
-from xdsl.utils.lexer import Input, Span
+from xdsl.utils.lexer import Input, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from qcomp.ir.dense_complex import complex_from_text
@@ -69,6 +76,31 @@ def _scalar_message(scalar: re.Match, error: Exception) -> str | None:
 _RESULT_LIST = re.compile(
     r"(?:%[\w$.-]+(?::[0-9]+)?\s*,\s*)*%[\w$.-]+(?::[0-9]+)?\s*=\s*")
 
+_SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+"""MLIR's suffix-id, as the lexer reads it after `%` and `#`."""
+_USE = re.compile(rf"(%{_SUFFIX_ID}(?:#[0-9]+)?)")
+"""An SSA use `%name` or `%name#index`, as a capture group for `re.split`."""
+_RESULT_NAMES = re.compile(rf"%({_SUFFIX_ID})\s*(?:,\s*|=\s*)")
+
+
+@dataclass(frozen=True, slots=True)
+class _LineTemplate:
+    """A one-line op parsed once: its class, result types, properties, attributes and
+    location, the operand types its uses had, and which use is each operand.
+
+    The parse of an op's text is a function of that text, the dialect stack and its
+    operands' types; what changes from line to line is only which values the uses name.
+    """
+
+    op_type: type[Operation]
+    operand_types: tuple[Attribute, ...]
+    operand_uses: tuple[int, ...]
+    result_types: tuple[Attribute, ...]
+    properties: dict[str, Attribute]
+    attributes: dict[str, Attribute]
+    location: Attribute
+    result_names: int
+
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's IntegerType::kMaxWidth."""
@@ -101,6 +133,38 @@ class _LinearStringLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(
         r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
     _string_prefix = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*')
+
+    _common_token = re.compile(
+        r"(?://[^\n]*+\n?+|\s++)*+(?:(?P<bare>[a-zA-Z_][a-zA-Z0-9_$.]*)|"
+        r"(?P<percent>%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))|(?P<arrow>->)|"
+        r"(?P<punctuation>[:,()}\[\]<>=+*?|]))", re.ASCII)
+    """The most common tokens, with the whitespace and comments before them, in one match
+    (xDSL's `lex` for the rest); the same tokens as xDSL's lexer. The possessive `*+`
+    keep a failed match from backtracking into a comment."""
+    _punctuation = {
+        ":": MLIRTokenKind.COLON, ",": MLIRTokenKind.COMMA, "(": MLIRTokenKind.L_PAREN,
+        ")": MLIRTokenKind.R_PAREN, "}": MLIRTokenKind.R_BRACE,
+        "[": MLIRTokenKind.L_SQUARE, "]": MLIRTokenKind.R_SQUARE, "<": MLIRTokenKind.LESS,
+        ">": MLIRTokenKind.GREATER, "=": MLIRTokenKind.EQUAL, "+": MLIRTokenKind.PLUS,
+        "*": MLIRTokenKind.STAR, "?": MLIRTokenKind.QUESTION,
+        "|": MLIRTokenKind.VERTICAL_BAR}
+
+    def lex(self) -> Token:
+        match = self._common_token.match(self.input.content, self.pos)
+        if match is None:
+            return super().lex()
+        group = match.lastgroup
+        start, end = match.start(group), match.end()
+        self.pos = end
+        if group == "bare":
+            kind = MLIRTokenKind.BARE_IDENT
+        elif group == "percent":
+            kind = MLIRTokenKind.PERCENT_IDENT
+        elif group == "arrow":
+            kind = MLIRTokenKind.ARROW
+        else:
+            kind = self._punctuation[match.group(group)]
+        return Token(kind, Span(start, end, self.input))
 
     def _lex_string_literal(self, start_pos):
         content = self.input.content
@@ -138,15 +202,95 @@ class QcompParser(Parser):
         self._parser_state = ParserState(_LinearStringLexer(Input(text, name)))
         self.op_positions: dict[Operation, int] = {}
         self._tensor_types: dict[str, Attribute] = {}
+        self._line_templates: dict[tuple, _LineTemplate | None] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        content = self.lexer.input.content
         # like MLIR, an op is located at its name, after any `%r:2, %s =`
-        results = _RESULT_LIST.match(self.lexer.input.content, start)
+        results = _RESULT_LIST.match(content, start)
         at = results.end() if results is not None else start
-        self._generic_at = at if self.lexer.input.content.startswith('"', at) else None
+        eol = content.find("\n", at)
+        if eol < 0:
+            eol = len(content)
+        parts = _USE.split(content[at:eol].rstrip())
+        key = ("%".join(parts[0::2]), tuple(self._parser_state.dialect_stack))
+        template = self._line_templates.get(key)
+        if template is not None and (op := self._from_template(
+                template, parts[1::2], content, start, at, eol)) is not None:
+            return op
+        self._generic_at = at if content.startswith('"', at) else None
         op = super().parse_operation()
-        self.op_positions[op] = results.end() if results is not None else start
+        self.op_positions[op] = at
+        if template is None and key not in self._line_templates:
+            self._line_templates[key] = self._template_of(op, parts[1::2], content, start,
+                                                          at, eol)
+        return op
+
+    def _used_values(self, uses: list[str]) -> list[SSAValue] | None:
+        """The values `%name` / `%name#i` uses name, or None if one is not defined yet."""
+        values = []
+        for use in uses:
+            name, _, index = use[1:].partition("#")
+            defined = self.ssa_values.get(name)
+            i = int(index) if index else 0
+            if defined is None or i >= len(defined):
+                return None
+            values.append(defined[i])
+        return values
+
+    def _template_of(self, op: Operation, uses: list[str], content: str, start: int,
+                     at: int, eol: int) -> _LineTemplate | None:
+        """`op`'s template, if its text was exactly the rest of its line, every use named a
+        distinct defined value (not its own result) and each operand is one use."""
+        if (op.regions or op.successors or isinstance(op, UnregisteredOp)
+                or self._current_token.span.start <= eol
+                or content[eol:self._current_token.span.start].strip()):
+            return None
+        names = _RESULT_NAMES.findall(content, start, at)
+        if len(names) not in (0, len(op.results)) or \
+                len(names) != content.count("%", start, at):
+            return None
+        for name, result in zip(names, op.results, strict=False):
+            if result.name_hint != (SSAValue.extract_valid_name(name)
+                                    if SSAValue.is_valid_name(name) else None):
+                return None
+        values = self._used_values(uses)
+        if values is None or len(set(values)) != len(values) or \
+                len(values) != len(op.operands):
+            return None
+        position = {value: i for i, value in enumerate(values)}
+        uses_of = tuple(position.get(operand, -1) for operand in op.operands)
+        if -1 in uses_of or len(set(uses_of)) != len(uses_of) or \
+                any(getattr(value, "owner", None) is op for value in values):
+            return None
+        return _LineTemplate(type(op), tuple(v.type for v in values), uses_of,
+                             tuple(r.type for r in op.results), dict(op.properties),
+                             dict(op.attributes), op.location, len(names))
+
+    def _from_template(self, template: _LineTemplate, uses: list[str], content: str,
+                       start: int, at: int, eol: int) -> Operation | None:
+        """The op of this line built from `template`, or None (parse it the usual way)."""
+        values = self._used_values(uses)
+        if values is None or len(values) != len(template.operand_types) or any(
+                v.type is not t and v.type != t
+                for v, t in zip(values, template.operand_types, strict=True)):
+            return None
+        names = list(_RESULT_NAMES.finditer(content, start, at))
+        if len(names) != template.result_names or \
+                content.count("%", start, at) != len(names):
+            return None
+        op = template.op_type.create(
+            operands=[values[i] for i in template.operand_uses],
+            result_types=template.result_types, properties=template.properties,
+            attributes=template.attributes, location=template.location)
+        for match, result in zip(names, op.results, strict=False):
+            self._register_ssa_definition(
+                match.group(1), (result,),
+                Span(match.start(), match.start() + 1 + len(match.group(1)),
+                     self.lexer.input))
+        self._resume_from(eol)
+        self.op_positions[op] = at
         return op
 
     def _get_op_by_name(self, name: str):
@@ -287,7 +431,22 @@ class QcompParser(Parser):
             self.raise_error(e.message, Span(at, at + 1, self.lexer.input))
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Python's cycle collector paused while a module is parsed or printed: every object
+    made then stays alive, and the collections a large module triggers walk the whole heap
+    (10-15% of parsing a 1.6 MB module with jax imported)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def parse_module(text: str, ctx: Context, name: str = "<stdin>") -> ModuleOp:
     """Parse a module in `ctx` the MLIR way (`qcomp.registry.parse_module` supplies
     qcomp's context)."""
-    return QcompParser(ctx, text, name).parse_module()
+    with paused_gc():
+        return QcompParser(ctx, text, name).parse_module()

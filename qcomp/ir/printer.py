@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, UnregisteredOp, f64, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 
 from qcomp.ir.dense_text import HEX_PRINT_LIMIT, dense_body_text, float_kind, supported
 from qcomp.ir.float_text import bits_to_float, float_to_bits, format_float
+from qcomp.ir.parser import paused_gc
 from qcomp.ir.splat import one_element_if_splat
 from qcomp.ir.ssa_names import SSANames
 
@@ -44,8 +46,27 @@ class QcompPrinter(Printer):
     names: SSANames | None = None
     """MLIR's names for the values being printed (None: xDSL's, from the input's names)."""
     default_dialects: list[str] = field(default_factory=lambda: ["builtin"])
+    _type_texts: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
+    """Each type's text by the type's id (with the type, so the id stays its own): a large
+    program prints the same few types thousands of times."""
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" in text:
+            return super().print_string(text, indent=indent)
+        self._current_column += len(text)
+        (self.stream or sys.stdout).write(text)
+
+    _op_texts: dict[tuple, tuple[tuple, list[str]]] = field(default_factory=dict, init=False)
+    """Op text with its values' names left out (`_op_key`), split at them: a large program
+    prints the same few op lines thousands of times with other names."""
+    _placeholders: dict[SSAValue, str] | None = field(default=None, init=False)
 
     def print_ssa_value(self, value: SSAValue) -> str:
+        if self._placeholders is not None:
+            # an op printing a value not its own has no reusable text (`print_op`)
+            name = self._placeholders.get(value, "\0")
+            self.print_string(f"%{name}")
+            return name
         name = self.names.values.get(value) if self.names is not None else None
         if name is None:
             return super().print_ssa_value(value)
@@ -69,7 +90,56 @@ class QcompPrinter(Printer):
             return rest
         return op.name
 
+    def _op_key(self, op: Operation) -> tuple[tuple, tuple] | None:
+        """What an op's text is a function of, besides its values' names (None: not
+        cached): its class, the default dialect, its attributes, properties, location and
+        value types (by identity: hashing attributes costs more than printing them)."""
+        if (self.names is None or op.regions or op.successors or op in self.names.groups
+                or isinstance(op, UnregisteredOp) or op in self.diagnostic.op_messages):
+            return None
+        objects = (*op.properties.values(), *op.attributes.values(),
+                   *(v.type for v in op.operands), *(v.type for v in op.results),
+                   op.location)
+        return (type(op), self.default_dialects[-1], tuple(op.properties),
+                tuple(op.attributes), len(op.operands), len(op.results),
+                tuple(map(id, objects))), objects
+
     def print_op(self, op: Operation) -> None:
+        """`_print_op`, reusing the text of an op that differs only in its values' names."""
+        key = self._op_key(op)
+        if key is None:
+            return self._print_op(op)
+        values = (*op.results, *op.operands)
+        names = [self.names.values.get(v) for v in values] if self.names else []
+        known = self._op_texts.get(key[0])
+        if known is not None and None not in names and all(
+                a is b for a, b in zip(known[0], key[1], strict=True)):
+            parts = known[1]
+            text = [parts[0]]
+            for i in range(1, len(parts), 2):
+                text.append(names[int(parts[i])])
+                text.append(parts[i + 1])
+            self.print_string("".join(text))
+            return None
+        if None in names or len(set(values)) != len(values):
+            return self._print_op(op)
+        stream, column, line = self.stream, self._current_column, self._current_line
+        self.stream = io.StringIO()
+        self._placeholders = {v: f"\0{i}\0" for i, v in enumerate(values)}
+        try:
+            self._print_op(op)
+            text = self.stream.getvalue()
+        finally:
+            self.stream, self._placeholders = stream, None
+            self._current_column, self._current_line = column, line
+        parts = text.split("\0")
+        if "\n" in text or len(parts) % 2 == 0 or not all(
+                part.isdigit() for part in parts[1::2]):
+            return self._print_op(op)
+        self._op_texts[key[0]] = (key[1], parts)
+        return self.print_op(op)
+
+    def _print_op(self, op: Operation) -> None:
         """xDSL's `Printer.print_op`, with the default dialect left off custom forms."""
         scope = bool(op.get_traits_of_type(IsolatedFromAbove))
         begin_op_pos = self._current_column
@@ -107,6 +177,30 @@ class QcompPrinter(Printer):
             self.exit_scope()
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, TypeAttribute):
+            known = self._type_texts.get(id(attribute))
+            if known is not None and known[0] is attribute:
+                self.print_string(known[1])
+                return
+            stream, column, line = self.stream, self._current_column, self._current_line
+            callbacks = list(self._next_line_callback)
+            self.stream = io.StringIO()
+            try:
+                self._print_attribute(attribute)
+                text = self.stream.getvalue()
+            finally:
+                self.stream = stream
+                self._current_column, self._current_line = column, line
+                self._next_line_callback = callbacks
+            if "\n" in text:  # printed where it is (its lines are indented from there)
+                self._print_attribute(attribute)
+                return
+            self._type_texts[id(attribute)] = (attribute, text)
+            self.print_string(text)
+            return
+        self._print_attribute(attribute)
+
+    def _print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr):
             if supported(attribute.get_element_type()):
                 _print_dense_without_type(self, attribute)
@@ -163,9 +257,10 @@ def print_module(op: Operation, generic: bool = False,
     `debuginfo`: every op's location follows it (`loc(...)`, mlir-opt's
     `--mlir-print-debuginfo`)."""
     out = io.StringIO()
-    names = None if keep_ssa_names else SSANames.of(op, generic)
-    QcompPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo,
-                 elements_hex_limit=elements_hex_limit, names=names).print_op(op)
+    with paused_gc():
+        names = None if keep_ssa_names else SSANames.of(op, generic)
+        QcompPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo,
+                     elements_hex_limit=elements_hex_limit, names=names).print_op(op)
     out.write("\n")
     return out.getvalue()
 

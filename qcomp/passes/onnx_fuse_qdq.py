@@ -9,7 +9,7 @@ A group DequantizeLinear -> target -> QuantizeLinear becomes
 | Add, Mul | com.microsoft QLinearAdd / QLinearMul (onnx.Custom) |
 | Sigmoid, GlobalAveragePool | com.microsoft QLinearSigmoid / QLinearGlobalAveragePool (channels_last = 0) |
 | Concat | com.microsoft QLinearConcat(y_scale, y_zp, x1, s1, z1, ...) |
-| Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather, GatherElements | the op on the integers (the pair dropped) |
+| Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather, GatherElements, Resize | the op on the integers (the pair dropped) |
 | ArgMax (DequantizeLinear -> ArgMax, no QuantizeLinear) | ArgMax on the integers (the DequantizeLinear dropped) |
 
 (the target op's declared `QdqRole`: its selector and fused form) when onnxruntime's

@@ -162,9 +162,12 @@ class OnnxBuilder(Builder):
         return self.emit(sh.ConstantOp(v, q.type))
 
 
-def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation]) -> str | None:
+def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation],
+             any_results: bool = False) -> str | None:
     """Rewrites the ONNX op `op` as the StableHLO its declared `Lowering` builds; the
-    reason it cannot (the remark) when it stays."""
+    reason it cannot (the remark) when it stays. `any_results`: the results' types may
+    be less static than what replaces them (the interpreter's steps of an op
+    `shaped_by_operands`)."""
     if isinstance(op, core.ConstantOp):
         v = op.properties.get("value")
         if not isinstance(v, DenseIntOrFPElementsAttr) or v.type != op.output.type:
@@ -176,8 +179,9 @@ def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation]) 
         return f"{PASS}: '{op.name}' has no StableHLO lowering"
     try:
         out = ()
-        if declared.static_shapes:
-            out = static(op.results[0], op)
+        if declared.static_shapes:  # `out`: the first present result's shape
+            if not any_results:
+                out = static(next(r for r in op.results if not core.is_none(r)), op)
             for v in op.operands:
                 if not core.is_none(v):
                     static(v, op)
@@ -187,8 +191,9 @@ def lower_op(op: Operation, rewriter: PatternRewriter, folded: list[Operation]) 
     except Unsupported as e:
         return str(e)
     results = list(result) if isinstance(result, list | tuple) else [result]
-    for r, want in zip(results, op.results, strict=True):
-        if declared.static_shapes and r.type != want.type:
+    for r, want in zip(results, op.results, strict=True):  # None: an absent (none) result
+        if declared.static_shapes and r is not None and r.type != want.type \
+                and not any_results:
             return (f"{PASS}: the lowering gives '{core.type_str(r.type)}', the op "
                     f"'{core.type_str(want.type)}'")
     rewriter.replace(op, [], results)

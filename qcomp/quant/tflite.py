@@ -330,11 +330,28 @@ def rsqrt_int8(q, s_in: float, z_in: int, s_out: float, z_out: int) -> np.ndarra
     return np.array(out, np.int64).reshape(np.shape(q))
 
 
+def libm_f32(name: str):
+    """The C library's f32 function `name` (`tanhf`, `erfcf`: what TFLite's float
+    transforms call, std::tanh / std::erfc on float) over an array; where there is no
+    C math library to load, the double function rounded to f32."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
+        fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    except (OSError, AttributeError):
+        fn = getattr(math, name[:-1])
+    return lambda x: np.array([fn(float(v)) for v in np.asarray(x).reshape(-1)],
+                              np.float32).reshape(np.shape(x))
+
+
 def gelu_f(approximate: bool):
-    """TFLite's GeluTransform / GeluTransformApproximate in f32 steps (erfc and tanh
-    correctly rounded to f32): 0.5x erfc(-x / sqrt 2), or 0.5x (1 + tanh(sqrt(2/pi)
-    (x + 0.044715 x^3)))."""
+    """TFLite's GeluTransform / GeluTransformApproximate in f32 steps (erfc and tanh the
+    C library's f32 ones, `libm_f32`): 0.5x erfc(-x / sqrt 2), or 0.5x (1 + tanh(
+    sqrt(2/pi) (x + 0.044715 x^3)))."""
     f = np.float32
+    tanhf, erfcf = libm_f32("tanhf"), libm_f32("erfcf")
 
     def fn(x: np.ndarray) -> np.ndarray:
         x = x.astype(f)
@@ -342,12 +359,9 @@ def gelu_f(approximate: bool):
         if approximate:
             cube = (((f(0.044715) * x).astype(f) * x).astype(f) * x).astype(f)
             inner = (f(np.sqrt(2.0 / np.pi)) * (x + cube).astype(f)).astype(f)
-            t = np.tanh(inner.astype(np.float64)).astype(f)
-            return (half * (f(1.0) + t).astype(f)).astype(f).astype(np.float64)
-        from math import erfc
+            return (half * (f(1.0) + tanhf(inner)).astype(f)).astype(f).astype(np.float64)
         arg = (x * f(-np.sqrt(0.5))).astype(f)
-        e = np.array([erfc(float(a)) for a in arg], np.float64).astype(f)
-        return (half * e).astype(f).astype(np.float64)
+        return (half * erfcf(arg)).astype(f).astype(np.float64)
     return fn
 
 
@@ -385,6 +399,7 @@ __all__ = [
     "hard_swish_int8",
     "inv_sqrt_multiplier",
     "leaky_relu_int8",
+    "libm_f32",
     "logistic_f",
     "lut_int8",
     "mbqm",

@@ -18,6 +18,8 @@ Their `rescale=fixed-point` kernels (int8) are LiteRT's reference arithmetic:
 - BATCH_MATMUL: acc = Σ (q_l - z_l)(q_r - z_r) (i64), clamp(MBQM(acc,
   QuantizeMultiplier(f32(s_l s_r) / s_out)) + z_out) (GetQuantizedConvolutionMultipler's
   f32 product).
+
+RSQRT, GELU and BATCH_MATMUL on int16 (16x8 mode): `qcomp.tflite.kernels16`.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ from qcomp.tflite.activations import int8_table, unary_composite
 from qcomp.tflite.common import broadcast, need_quantized, op, op_in
 from qcomp.tflite.context import OpContext, f32_tensor, tensor_of
 from qcomp.tflite.kernels import centred, composite_props, int8, quantized_type
+from qcomp.tflite.kernels16 import (
+    lower_batch_matmul16,
+    lower_gelu16,
+    lower_rsqrt16,
+    with_int16,
+)
 from qcomp.tflite.operator import ACTIVATION, Operand, Operator, Options, boolean, declare
 
 
@@ -175,26 +183,26 @@ declare(Operator(
     "ABS", how='composite "tfl.abs"', inputs=(ACTIVATION,),
     build=unary_composite("tfl.abs", _abs), kernels={"tfl.abs": int8_table(_abs_table)}))
 declare(Operator(
-    "RSQRT", how='composite "tfl.rsqrt"', inputs=(ACTIVATION,),
+    "RSQRT", how='composite "tfl.rsqrt"', inputs=(ACTIVATION,), int16=True,
     build=unary_composite("tfl.rsqrt", _rsqrt),
-    kernels={"tfl.rsqrt": int8_table(_rsqrt_table)}))
+    kernels={"tfl.rsqrt": with_int16(int8_table(_rsqrt_table), lower_rsqrt16)}))
 declare(Operator(
-    "GELU", how='composite "tfl.gelu"', inputs=(ACTIVATION,),
+    "GELU", how='composite "tfl.gelu"', inputs=(ACTIVATION,), int16=True,
     options=Options("GeluOptions", {"approximate": boolean}, required=False),
     build=unary_composite("tfl.gelu", _gelu, lambda ctx: {
         "approximate": BoolAttr.from_bool(bool(ctx.option("approximate", False)))}),
-    kernels={"tfl.gelu": int8_table(_gelu_table)}))
+    kernels={"tfl.gelu": with_int16(int8_table(_gelu_table), lower_gelu16)}))
 declare(Operator(
     "SQUARED_DIFFERENCE", how='composite "tfl.squared_difference"',
     inputs=(ACTIVATION, Operand("input2")), build=squared_difference,
     kernels={"tfl.squared_difference": lower_squared_difference}))
 declare(Operator(
-    "BATCH_MATMUL", how='composite "tfl.batch_matmul"',
+    "BATCH_MATMUL", how='composite "tfl.batch_matmul"', int16=True,
     options=Options("BatchMatMulOptions", {"adjX": boolean, "adjY": boolean,
                                            "asymmetricQuantizeInputs": boolean},
                     required=False),
     inputs=(ACTIVATION, Operand("input2")), build=batch_matmul,
-    kernels={"tfl.batch_matmul": lower_batch_matmul}))
+    kernels={"tfl.batch_matmul": with_int16(lower_batch_matmul, lower_batch_matmul16)}))
 
 
 __all__ = ["batch_matmul", "lower_batch_matmul", "lower_squared_difference", "negate",

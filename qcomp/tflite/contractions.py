@@ -14,6 +14,12 @@ the model states it. The bias is the accumulator's type when it declares that sc
 (within 2^-23), else its own type reinterpreted (`quant.scast` to i32 and back), as
 TFLite adds the stored integers whatever their declared scale.
 
+A 16x8 contraction (int16 input and output, int8 weights, int64 or int32 bias) is that
+composite too (StableHLO's quantized dot_general / convolution take one storage type
+for both operands, and MLIR's quantized types hold at most 32 bits: the int64 bias is
+its raw integers at the implied scale s_x s_w[c]); `qcomp.tflite.contractions16` is
+its `rescale=fixed-point` kernel.
+
 Under `rescale=fixed-point` the requantize marked `tfl.kernel = "fully_connected"` is
 TFLite's reference FULLY_CONNECTED output, clamp(round_nearest_afz(f64(acc) *
 f64(s_acc[c] / s_out)) + z_out) (`qcomp.quant.tflite.fully_connected_rescale`).
@@ -24,7 +30,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, f64, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -34,7 +40,7 @@ from qcomp.dialects.stablehlo.attrs import (
     DotDimensionNumbersAttr,
 )
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.passes.utils.builder import Builder, shape_of
+from qcomp.passes.utils.builder import Builder
 from qcomp.tflite.common import (
     WINDOW_OPTIONS,
     activation,
@@ -47,6 +53,7 @@ from qcomp.tflite.common import (
     window,
 )
 from qcomp.tflite.context import OpContext, Tensor, constant, f32_tensor, tensor_of
+from qcomp.tflite.contractions16 import fc_rescale, lower_conv16, lower_fc16
 from qcomp.tflite.kernels import quantized_type
 from qcomp.tflite.operator import (
     Operand,
@@ -71,17 +78,9 @@ def lower_fc_requantize(op_: Operation, b: Builder, st) -> SSAValue | None:
             or qo is None or not qo.is_per_tensor or qi.storage_bitwidth != 32 \
             or qo.storage_bitwidth != 8:
         return None
-    shape = shape_of(op_.operand)
     m = np.asarray(qi.scales, np.float64).reshape(-1) / np.float64(qo.scale)
-    f = b.convert(st(op_.operand), f64)
-    if qi.is_per_axis:
-        f = b.binary(sh.MultiplyOp, f, b.full(m, f64, shape, qi.quantized_dimension))
-    else:
-        f = b.binary(sh.MultiplyOp, f, b.full(m.reshape(()), f64, shape))
-    v = b.convert(b.op(sh.RoundNearestAfzOp, [f], f64), i64)
-    if qo.zero_point:
-        v = b.binary(sh.AddOp, v, b.full(np.int64(qo.zero_point), i64, shape))
-    return b.convert(b.clamp(v, qo.storage_min, qo.storage_max), qo.storage)
+    return fc_rescale(b, st(op_.operand), m, qi.quantized_dimension if qi.is_per_axis
+                      else None, qo)
 
 
 def accumulator(x: Tensor, w: Tensor, axis: int) -> UniformQuantizedType:
@@ -157,9 +156,15 @@ def contraction_as_composite(ctx: OpContext, kind: str, xv: SSAValue, x: Tensor,
         else:
             acc = b.emit(sh.ConvolutionOp.create(
                 operands=[xf, wf], result_types=[f32_tensor(out_shape)], properties=conv))
-        if bias is not None:
+        if bias is not None and bias.quantized:
             bf = b.emit(sh.UniformDequantizeOp.create(
                 operands=[args[2]], result_types=[f32_tensor(bias.shape)]))
+        elif bias is not None:  # 16x8's raw int64 bias, at scale s_x s_w[c]
+            scales = (x.scale * w.scales).astype(np.float32)
+            bf = b.binary(sh.MultiplyOp, b.convert(args[2], f32),
+                          b.full(scales, f32, tuple(bias.shape), 0 if scales.size > 1
+                                 else None))
+        if bias is not None:
             bb = b.emit(sh.BroadcastInDimOp.create(
                 operands=[bf], result_types=[f32_tensor(out_shape)],
                 properties={"broadcast_dimensions": i64_array([len(out_shape) - 1])}))
@@ -170,11 +175,17 @@ def contraction_as_composite(ctx: OpContext, kind: str, xv: SSAValue, x: Tensor,
     return ctx.composite(f"tfl.{kind}", {}, operands, out.type(out_shape), body)
 
 
-def _not_16x8(ctx: OpContext, x: Tensor, w: Tensor) -> None:
-    if x.dtype != w.dtype:
-        raise ctx.fail(f"{x.label} is {x.dtype} and {w.label} {w.dtype}: 16x8 "
-                       "contractions (int16 activations with int8 weights) are not "
-                       "supported yet")
+def is_16x8(ctx: OpContext, x: Tensor, w: Tensor, out: Tensor) -> bool:
+    """True for a 16x8 contraction (int16 input and output, int8 weights), which is
+    imported as its `tfl.*` composite: StableHLO's quantized dot / convolution take one
+    storage type for both operands (`qcomp.tflite.contractions16` lowers it)."""
+    if x.dtype != "INT16" and w.dtype == x.dtype:
+        return False
+    if (x.dtype, w.dtype, out.dtype) != ("INT16", "INT8", "INT16"):
+        raise ctx.fail(f"{x.label} is {x.dtype}, {w.label} {w.dtype} and {out.label} "
+                       f"{out.dtype}: a contraction takes int8 x int8 -> int8 or (16x8) "
+                       "int16 x int8 -> int16")
+    return True
 
 
 def fully_connected(ctx: OpContext) -> list[SSAValue]:
@@ -182,7 +193,7 @@ def fully_connected(ctx: OpContext) -> list[SSAValue]:
     bias = ctx.inputs[2] if len(ctx.inputs) > 2 else None
     out = ctx.outputs[0]
     need_quantized(ctx, x, w, out)
-    _not_16x8(ctx, x, w)
+    sixteen = is_16x8(ctx, x, w, out)
     n, k = w.shape
     if k == 0 or math.prod(x.shape) % k:
         raise ctx.fail(f"input of {math.prod(x.shape)} values is not a multiple of depth {k}")
@@ -190,7 +201,7 @@ def fully_connected(ctx: OpContext) -> list[SSAValue]:
     if math.prod(out.shape) != batch * n:
         raise ctx.fail(f"output shape {list(out.shape)} does not hold {batch}x{n} values")
     xv = reshape(ctx, ctx.value(x), x, x.shape, (batch, k))
-    if _no_stablehlo_form(w, 0):  # TFLite's own form, for the verifier to report
+    if sixteen or _no_stablehlo_form(w, 0):  # TFLite's own form
         xb = Tensor(x.index, x.name, (batch, k), x.dtype, x.scales, x.zero_points)
         v = contraction_as_composite(ctx, "fully_connected", xv, xb, w, bias, out, (batch, n))
         v = fused(ctx, v, out.like((batch, n), axis=0))
@@ -211,7 +222,7 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[SSAValue]:
     bias = ctx.inputs[2] if len(ctx.inputs) > 2 else None
     out = ctx.outputs[0]
     need_quantized(ctx, x, w, out)
-    _not_16x8(ctx, x, w)
+    sixteen = is_16x8(ctx, x, w, out)
     o = ctx.options
     dh, dw = o.dilationHFactor, o.dilationWFactor
     if depthwise:
@@ -234,8 +245,8 @@ def _conv(ctx: OpContext, depthwise: bool) -> list[SSAValue]:
              "padding": padding_attr(pads), "rhs_dilation": i64_array([dh, dw]),
              "feature_group_count": IntegerAttr(groups, i64),
              "batch_group_count": IntegerAttr(1, i64)}
-    if _no_stablehlo_form(w, 3 if depthwise else 0):
-        # TFLite's own operands and layouts, for the verifier to report
+    if sixteen or _no_stablehlo_form(w, 3 if depthwise else 0):
+        # TFLite's own operands and layouts
         props["dimension_numbers"] = _conv_dims("i01o" if depthwise else "o01i")
         v = contraction_as_composite(
             ctx, "depthwise_conv_2d" if depthwise else "conv_2d", ctx.value(x), x, w, bias,
@@ -273,7 +284,8 @@ declare(Operator(
         "features); weight = rhs, per-axis on kernel_output_feature_dimension "
         "(TFLite's OHWI dim 0)",
     options=Options("Conv2DOptions", {**_CONV_OPTIONS, "quantizedBiasType": _BIAS_TYPE}),
-    inputs=(_NHWC, Operand("filter", rank=(4,)), _BIAS), build=conv_2d))
+    inputs=(_NHWC, Operand("filter", rank=(4,)), _BIAS), build=conv_2d,
+    kernels={"tfl.conv_2d": lower_conv16}))
 declare(Operator(
     "DEPTHWISE_CONV_2D", (sh.ConvolutionOp,), ("Conv", "QLinearConv"),
     weights="depthwise", int16=True,
@@ -283,7 +295,8 @@ declare(Operator(
     options=Options("DepthwiseConv2DOptions", {**_CONV_OPTIONS, "depthMultiplier":
                                                lambda v: None if v >= 0 else
                                                "must not be negative"}),
-    inputs=(_NHWC, Operand("filter", rank=(4,)), _BIAS), build=depthwise_conv_2d))
+    inputs=(_NHWC, Operand("filter", rank=(4,)), _BIAS), build=depthwise_conv_2d,
+    kernels={"tfl.depthwise_conv_2d": lower_conv16}))
 declare(Operator(
     "FULLY_CONNECTED", (sh.DotGeneralOp, sh.DotOp),
     ("Gemm", "MatMul", "MatMulInteger", "QLinearMatMul"), weights="fc", int16=True,
@@ -297,7 +310,8 @@ declare(Operator(
         "keepNumDims": boolean, "asymmetricQuantizeInputs": boolean,
         "quantizedBiasType": _BIAS_TYPE}, required=False),
     inputs=(Operand("input", min_rank=1), Operand("weights", rank=(2,)), _BIAS),
-    build=fully_connected, kernels={sh.UniformQuantizeOp: lower_fc_requantize}))
+    build=fully_connected, kernels={sh.UniformQuantizeOp: lower_fc_requantize,
+                                    "tfl.fully_connected": lower_fc16}))
 
 
 __all__ = ["FC_KERNEL", "accumulator", "contraction_as_composite", "conv_2d",

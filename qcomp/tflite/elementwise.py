@@ -9,7 +9,7 @@ kernels, tensorflow/lite/kernels/internal/reference/integer_ops):
   contraction);
 - multiply: MBQM((q_1 - z_1)(q_2 - z_2), f32(f32(s_1 s_2) / s_out)) + z_out;
 - logistic / tanh (int8): a 256-entry table, TFLite's LUTPopulate
-  (`qcomp.quant.tflite.lut_int8`), gathered;
+  (`qcomp.quant.tflite.lut_int8`), gathered; int16: `qcomp.tflite.kernels16`;
 - clamp (one quantized type): the clamp on the stored integers (TFLite's fused
   activations).
 """
@@ -27,6 +27,7 @@ from qcomp.quant.tflite import logistic_f, lut_int8, quantize_multiplier
 from qcomp.tflite.common import activation, broadcast, fused, op
 from qcomp.tflite.context import OpContext
 from qcomp.tflite.kernels import centred, gather, per_tensor, quantized_type
+from qcomp.tflite.kernels16 import lower_logistic16, lower_tanh16, with_int16
 from qcomp.tflite.operator import (
     ACTIVATION,
     Operand,
@@ -145,11 +146,11 @@ declare(Operator(
 declare(Operator(
     "LOGISTIC", (sh.LogisticOp,), ("Sigmoid", "QLinearSigmoid"), output="fixed",
     fixed=(1.0 / 256.0, -128), fixed16=_Q16, int16=True, inputs=(ACTIVATION,),
-    build=unary(sh.LogisticOp), kernels={sh.LogisticOp: table_kernel(logistic_f)}))
+    build=unary(sh.LogisticOp), kernels={sh.LogisticOp: with_int16(table_kernel(logistic_f), lower_logistic16)}))
 declare(Operator(
     "TANH", (sh.TanhOp,), ("Tanh",), output="fixed", fixed=(1.0 / 128.0, 0),
     fixed16=_Q16, int16=True, inputs=(ACTIVATION,),
-    build=unary(sh.TanhOp), kernels={sh.TanhOp: table_kernel(np.tanh)}))
+    build=unary(sh.TanhOp), kernels={sh.TanhOp: with_int16(table_kernel(np.tanh), lower_tanh16)}))
 
 
 __all__ = ["binary", "lower_add_sub", "lower_clamp",

@@ -37,6 +37,7 @@ from qcomp.tflite.kernels import (
     quantized_type,
     reduce,
 )
+from qcomp.tflite.kernels16 import int16, lower_softmax16, with_int16
 from qcomp.tflite.operator import Operand, Operator, Options, boolean, declare, finite
 
 
@@ -65,10 +66,10 @@ def lower_softmax(op_: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
 
 
 def lower_mean(op_: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
-    """TFLite's int8 MEAN (reference_ops::QuantizedMeanOrSum): clamp(MBQM(Σ q - z_in n,
+    """TFLite's int8 / int16 MEAN (reference_ops::QuantizedMeanOrSum): clamp(MBQM(Σ q - z_in n,
     M', e') + z_out) with (M', e') = `qcomp.quant.tflite.mean_multiplier`."""
     x, qi, qo = op_.operands[0], quantized_type(op_.operands[0]), quantized_type(op_.results[0])
-    if not int8(qi, qo):
+    if not (int8(qi, qo) or int16(qi, qo)):
         return None
     axes = ints(composite_props(op_)["axes"])
     shape = shape_of(x)
@@ -159,7 +160,7 @@ declare(Operator(
         "exponential(x - broadcast(reduce_max(x))))",
     options=Options("SoftmaxOptions", {"beta": finite}, required=False),
     inputs=(Operand("input", min_rank=1),), build=softmax,
-    kernels={"tfl.softmax": lower_softmax}))
+    kernels={"tfl.softmax": with_int16(lower_softmax, lower_softmax16)}))
 declare(Operator(
     "MEAN", (sh.ReduceOp,), ("ReduceMean",), int16=True,
     how="reduce with an add body whose result is divided by a constant",

@@ -7,7 +7,8 @@
   output size, ComputePaddingHeightWidth), the i32 accumulator + bias, uniform_quantize:
   what reference_integer_ops::TransposeConv computes (Σ (q_in - z_in) w, + bias,
   MBQM per channel with QuantizeMultiplier(s_in s_w[c] / s_out), + z_out, clamp), so
-  CONV_2D's lowering is its kernel;
+  CONV_2D's lowering is its kernel; in 16x8 mode a `stablehlo.composite
+  "tfl.transpose_conv"` of that convolution (`qcomp.tflite.contractions16`, as CONV_2D);
 - RESIZE_BILINEAR: `stablehlo.composite "tfl.resize_bilinear"` (composite_attributes
   align_corners, half_pixel_centers) with an f32 decomposition; under
   `rescale=fixed-point` (int8, one scale and zero point in and out) TFLite's
@@ -40,7 +41,14 @@ from qcomp.tflite.common import (
     same_params,
 )
 from qcomp.tflite.context import OpContext, f32_tensor, tensor_of
-from qcomp.tflite.contractions import _bias_and_requantize, _conv_dims, _not_16x8, accumulator
+from qcomp.tflite.contractions import (
+    _bias_and_requantize,
+    _conv_dims,
+    accumulator,
+    contraction_as_composite,
+    is_16x8,
+)
+from qcomp.tflite.contractions16 import lower_conv16
 from qcomp.tflite.kernels import composite_props, int8, quantized_type
 from qcomp.tflite.operator import Operand, Operator, Options, boolean, declare, one_of
 
@@ -50,7 +58,7 @@ def transpose_conv(ctx: OpContext) -> list[SSAValue]:
     bias = ctx.inputs[3] if len(ctx.inputs) > 3 else None
     out = ctx.outputs[0]
     need_quantized(ctx, x, w, out)
-    _not_16x8(ctx, x, w)
+    sixteen = is_16x8(ctx, x, w, out)
     if w.data is None:
         raise ctx.fail(f"the filter {w.label} must be a constant")
     if (w.per_axis and w.axis != 0) or np.any(w.zero_points):
@@ -76,13 +84,17 @@ def transpose_conv(ctx: OpContext) -> list[SSAValue]:
     if any(lo < 0 or hi < 0 for lo, hi in pads):
         raise ctx.fail(f"padding {pads} of the {kh}x{kw} filter is not supported")
     wq = w.like(w.shape, data=np.ascontiguousarray(w.data[:, ::-1, ::-1, :]))
-    wv = ctx.value(wq, symmetric_weight=True)
     shape = tuple(out.shape)
     props = {"window_strides": i64_array([1, 1]), "padding": padding_attr(pads),
              "lhs_dilation": i64_array(dilated), "rhs_dilation": i64_array([1, 1]),
              "feature_group_count": IntegerAttr(1, i64),
              "batch_group_count": IntegerAttr(1, i64),
              "dimension_numbers": _conv_dims("o01i")}
+    if sixteen:  # TFLite's operands (the filter reversed), CONV_2D's 16x8 kernel
+        v = contraction_as_composite(ctx, "transpose_conv", ctx.value(x), x, wq, bias, out,
+                                     shape, props)
+        return [fused(ctx, v, out)]
+    wv = ctx.value(wq, symmetric_weight=True)
     acc_el = accumulator(x, w, 3)
     acc = op(ctx, sh.ConvolutionOp, [ctx.value(x), wv], tensor_of(shape, acc_el), **props)
     v = _bias_and_requantize(ctx, acc, acc_el, shape, 3, w, x, bias, out)
@@ -157,7 +169,7 @@ def lower_resize_bilinear(op_: Operation, b: Builder, st) -> SSAValue | None:
 
 
 declare(Operator(
-    "TRANSPOSE_CONV", (), (), weights="conv",
+    "TRANSPOSE_CONV", (), (), weights="conv", int16=True,
     how="convolution with lhs_dilation (the strides) and the filter reversed: checked "
         "as CONV_2D, the same rule",
     options=Options("TransposeConvOptions", {**WINDOW_OPTIONS,
@@ -165,7 +177,7 @@ declare(Operator(
     inputs=(Operand("output_shape", ("INT32",), rank=(1,), constant=True),
             Operand("filter", rank=(4,), constant=True), Operand("input", rank=(4,)),
             Operand("bias", ("INT32", "INT64"), rank=(1,), constant=True, optional=True)),
-    build=transpose_conv))
+    build=transpose_conv, kernels={"tfl.transpose_conv": lower_conv16}))
 declare(Operator(
     "RESIZE_BILINEAR", (), ("Resize",), output="same", int16=True,
     how='composite "tfl.resize_bilinear" only',

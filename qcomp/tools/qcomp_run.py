@@ -293,7 +293,7 @@ class _Runner:
 
                 a = self.args
                 try:
-                    r = run_samples(module, f, self.npz, a.backend, a.semantics,
+                    r = run_samples(module, f, self.npz, a.backend, self.run_semantics,
                                     a.max_memory, a.device)
                 except InputError as e:
                     self.io.err(f"{PROG}: error: {e}\n")

@@ -19,6 +19,9 @@ from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
 from qcomp.dialects.onnx.float_slices import SLICE_OPS
 from qcomp.dialects.onnx.index_ops import INDEX_OPS
+from qcomp.dialects.onnx.sequence_ops import SEQUENCE_OPS
+from qcomp.dialects.onnx.resize_pad import RESIZE_PAD_OPS
+from qcomp.dialects.onnx.conv_transpose import CONV_TRANSPOSE_OPS
 from qcomp.passes import onnx_legalize_to_stablehlo as legalize
 from qcomp.passes.onnx_qdq import groups
 from qcomp.registry import DIALECTS, make_context
@@ -34,7 +37,8 @@ def float_op_references(root: Path = QCOMP) -> list[str]:
     """`file:line` of every use of an ONNX float-op class (`FLOAT_OPS`) in `root` outside
     `qcomp/dialects/onnx`: `fo.ConvOp` through a module alias of the float-op modules,
     or a class name imported from them."""
-    names = {cls.__name__ for cls in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS, *INDEX_OPS)}
+    names = {cls.__name__ for cls in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS, *INDEX_OPS,
+                                      *RESIZE_PAD_OPS, *CONV_TRANSPOSE_OPS)}
     found = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root.parent)
@@ -80,8 +84,9 @@ def test_every_registered_onnx_op_is_lowered_or_remarked(monkeypatch):
     declared = [c for c in ops if core.lowering(c) is not None]
     integer = ("onnx.DynamicQuantizeLinear", "onnx.MatMulInteger", "onnx.ConvInteger",
                "onnx.Cast", "onnx.CastLike")  # qcomp.dialects.onnx.integer_lowering
-    assert {c.name for c in declared} == {c.name for c in (*FLOAT_OPS, *MATH_OPS, *SLICE_OPS,
-                                                           *INDEX_OPS)} | set(integer)
+    assert {c.name for c in declared} == {c.name for c in (
+        *FLOAT_OPS, *MATH_OPS, *SLICE_OPS, *INDEX_OPS, *SEQUENCE_OPS, *RESIZE_PAD_OPS,
+        *CONV_TRANSPOSE_OPS)} | set(integer)
     rest = [c for c in ops if c not in declared and c is not core.NoValueOp]
     module = ModuleOp([c.create(result_types=[TensorType(f32, (2,))] if c is core.ConstantOp
                                 else []) for c in rest])
@@ -92,7 +97,8 @@ def test_every_registered_onnx_op_is_lowered_or_remarked(monkeypatch):
         "is not a dense tensor of its result type" if c is core.ConstantOp
         else "has no StableHLO lowering")) for c in rest]
     assert len(rest) == len(ops) - len(FLOAT_OPS) - len(MATH_OPS) - len(SLICE_OPS) \
-        - len(integer) - len(INDEX_OPS) - 1 > 5
+        - len(integer) - len(INDEX_OPS) - len(SEQUENCE_OPS) - len(RESIZE_PAD_OPS) \
+        - len(CONV_TRANSPOSE_OPS) - 1 > 5
 
 
 def test_qdq_roles_are_onnxruntimes():
@@ -110,6 +116,7 @@ def test_qdq_roles_are_onnxruntimes():
         "Unsqueeze": ("drop", None), "MaxPool": ("drop", None), "Gather": ("drop", None),
         "GatherElements": ("drop", None), "ArgMax": ("drop_dq", None),
         "LeakyRelu": ("unary", "QLinearLeakyRelu"), "TopK": ("keep", None),
-        "CumSum": ("keep", None), "InstanceNormalization": ("keep", None)}
+        "CumSum": ("keep", None), "InstanceNormalization": ("keep", None),
+        "Resize": ("drop", None), "Pad": ("keep", None), "ConvTranspose": ("keep", None)}
     assert {core.facts(c).op_type for c in groups.targets().values()} == {
         "Add", "Mul", "Sigmoid", "GlobalAveragePool", "Concat", "Conv", "MatMul", "LeakyRelu"}

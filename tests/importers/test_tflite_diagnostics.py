@@ -168,10 +168,9 @@ def _options(**fields):
     return change
 
 
-def _int16_activations() -> bytes:
+def _int16_input() -> bytes:
     def change(m):
-        for i in (0, 3):
-            m.subgraphs[0].tensors[i].type = schema.TensorType.INT16
+        m.subgraphs[0].tensors[0].type = schema.TensorType.INT16
     return _repack(_fully_connected(), change)
 
 
@@ -249,11 +248,12 @@ CASES = {
     "mean-keep-dims": (_mean_keep_dims, ("operator 0 (MEAN): output shape [1, 2] is not "
                        "[1, 1, 1, 2], the mean over axes [1, 2] of [1, 3, 4, 2] (keep_dims "
                        "True)")),
-    # issue 26: 16x8 contractions
-    "fully-connected-16x8": (_int16_activations,
-                             ("operator 0 (FULLY_CONNECTED): tensor 0 ('t0') is INT16 and "
-                             "tensor 1 ('t1') INT8: 16x8 contractions (int16 activations "
-                             "with int8 weights) are not supported yet")),
+    # issue 26: a contraction is int8 x int8 -> int8 or 16x8
+    "fully-connected-16-to-8": (_int16_input,
+                                ("operator 0 (FULLY_CONNECTED): tensor 0 ('t0') is INT16, "
+                                 "tensor 1 ('t1') INT8 and tensor 3 ('t3') INT8: a "
+                                 "contraction takes int8 x int8 -> int8 or (16x8) int16 x "
+                                 "int8 -> int16")),
 }
 
 

@@ -13,6 +13,11 @@ One module per family of ops, each exporting its list:
   Where, BatchNormalization, LayerNormalization, ReduceMean;
 - `float_slices`: Slice, Split;
 - `index_ops`: TopK, ArgMax, CumSum, GatherElements, InstanceNormalization, LeakyRelu;
+- `resize_pad`: Pad, Resize;
+- `conv_transpose`: ConvTranspose;
+- `sequence_ops`: LSTM (a `stablehlo.while` over the time steps);
+- `sequence_contrib`: com.microsoft Attention, EmbedLayerNormalization, QAttention,
+  QEmbedLayerNormalization, DynamicQuantizeLSTM (`onnx.Custom` ops with lowerings);
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
   function body;
 - `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
@@ -22,6 +27,8 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from qcomp.dialects.onnx import sequence_contrib  # noqa: F401 - com.microsoft ops' checks, lowerings
+from qcomp.dialects.onnx.conv_transpose import CONV_TRANSPOSE_OPS
 from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_math import MATH_OPS
 from qcomp.dialects.onnx.float_ops import FLOAT_OPS
@@ -30,6 +37,10 @@ from qcomp.dialects.onnx.index_ops import INDEX_OPS
 from qcomp.dialects.onnx.quantize import QUANTIZE_OPS
 from qcomp.dialects.onnx.quantized import QUANTIZED_OPS
 from qcomp.dialects.onnx.reduce_ops import REDUCE_OPS
+from qcomp.dialects.onnx.resize_pad import RESIZE_PAD_OPS
+from qcomp.dialects.onnx.sequence_ops import SEQUENCE_OPS
 
 ONNX = Dialect("onnx", [*CORE_OPS, *QUANTIZE_OPS, *QUANTIZED_OPS, *FLOAT_OPS,
-                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS, *INDEX_OPS], [*CORE_ATTRS])
+                        *MATH_OPS, *SLICE_OPS, *REDUCE_OPS, *INDEX_OPS,
+                        *SEQUENCE_OPS, *RESIZE_PAD_OPS, *CONV_TRANSPOSE_OPS],
+             [*CORE_ATTRS])

@@ -85,15 +85,26 @@ class Lowering(OpTrait):
     and StableHLO would not (an integer division by zero, an index out of bounds); the
     interpreter calls it first. `constants`: the operands `build` reads as constants
     (Slice's starts and ends); the interpreter gives it their run-time values as
-    constants."""
+    constants. `shaped_by_operands`: `build` reads its operands' shapes only (not
+    `out`), so the interpreter runs the op on operands of any run-time shape whatever
+    its result types leave unknown (LSTM, the com.microsoft sequence ops)."""
 
     build: Callable = field(hash=False, compare=False)
     static_shapes: bool = True
     check: Callable | None = field(default=None, hash=False, compare=False)
     constants: tuple[int, ...] = ()
+    shaped_by_operands: bool = False
+
+
+CONTRIB_LOWERINGS: dict[str, Lowering] = {}
+"""The `Lowering` of an `onnx.Custom` op by its function_name (a contrib op with a
+StableHLO meaning: com.microsoft Attention, EmbedLayerNormalization, ...)."""
 
 
 def lowering(op: Operation | type[Operation]) -> Lowering | None:
+    """The op's declared `Lowering`; for an `onnx.Custom` op, its function's."""
+    if isinstance(op, CustomOp) and op.function_name is not None:
+        return CONTRIB_LOWERINGS.get(op.function_name.data)
     return op.get_trait(Lowering)
 
 
@@ -145,6 +156,11 @@ class QuantizerForms(OpTrait):
 
 def quantizer_forms(op: Operation | type[Operation]) -> QuantizerForms | None:
     return op.get_trait(QuantizerForms)
+
+
+CONTRIB_QUANTIZER_FORMS: dict[str, QuantizerForms] = {}
+"""`QuantizerForms` of com.microsoft ops in onnxruntime's registries (Attention,
+EmbedLayerNormalization), by op_type (`sequence_contrib` fills it)."""
 
 
 def si64(v: int) -> IntegerAttr:

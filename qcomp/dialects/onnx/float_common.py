@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntegerAttr, StringAttr
 from xdsl.ir import SSAValue
 from xdsl.irdl import IRDLOperation
@@ -24,16 +25,22 @@ MOVE_T = (*DATA_T, "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fn
 AUTO_PAD = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
 
 
-def const_ints(v: SSAValue) -> tuple[int, ...] | None:
-    """The values of an integer constant operand (`onnx.Constant`, `stablehlo.constant`,
-    `arith.constant`), None when it is not one."""
+def const_array(v: SSAValue) -> np.ndarray | None:
+    """The values of a constant operand (`onnx.Constant`, `stablehlo.constant`,
+    `arith.constant`), flattened, in their NumPy type; None when it is not one."""
     owner = getattr(v, "owner", None)
     val = getattr(owner, "attributes", {}).get("value") if owner is not None else None
     if val is None:
         val = getattr(owner, "properties", {}).get("value") if owner is not None else None
     if isinstance(val, DenseIntOrFPElementsAttr):
-        return tuple(int(x) for x in dense_values(val))
+        return np.asarray(dense_values(val)).reshape(-1)
     return None
+
+
+def const_ints(v: SSAValue) -> tuple[int, ...] | None:
+    """The values of an integer constant operand (`const_array`), None when it is not one."""
+    a = const_array(v)
+    return None if a is None else tuple(int(x) for x in a)
 
 
 def ints_attr(op: IRDLOperation, name: str) -> tuple[int, ...] | None:

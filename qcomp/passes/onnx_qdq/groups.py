@@ -11,11 +11,14 @@ defaults: int8 activations allowed, 16-bit and 4-bit types not):
   (Concat): all of one type; `conv`: input and output of one type, an int8 input needs
   int8 weights, the bias int32; `matmul`: an int8 input needs int8 weights, output of
   the input's type; `drop` (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool,
-  Gather: onnxruntime drops the pair and moves the integers): input and output of one
-  type, scalar positive constant scales, equal scale and zero point on both sides;
+  Gather, Resize: onnxruntime drops the pair and moves the integers): input and output
+  of one type, scalar positive constant scales, equal scale and zero point on both
+  sides (onnxruntime's Resize rule also takes a non-positive scale, which no quantizer
+  writes);
   `drop_dq` (ArgMax): DequantizeLinear -> op with no QuantizeLinear, an 8-bit input with
   a constant scalar scale and zero point: the op runs on the integers; `keep` (TopK,
-  CumSum, InstanceNormalization): no group, onnxruntime has no rule for it.
+  CumSum, InstanceNormalization, Pad, ConvTranspose): no group, onnxruntime has no
+  rule for it.
 """
 
 from __future__ import annotations

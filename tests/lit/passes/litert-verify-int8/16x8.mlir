@@ -2,10 +2,11 @@
 
 // 16x8 mode (TFLite's int16 activations with int8 weights, for the ops that have
 // such kernels): every activation of the op i16, per-tensor, zero point 0; weights
-// stay int8; the bias is i32 (TFLite's i64 bias has no quant type: MLIR's storage is
-// at most 32 bits); LOGISTIC, TANH and SOFTMAX output (1/32768, 0). StableHLO's
-// dot_general and convolution take one storage type for lhs and rhs, so a 16x8
-// FULLY_CONNECTED is a composite "tfl.fully_connected" (input, [out, in] weight, bias).
+// stay int8; the bias is i32, or TFLite's i64 as raw integers (no quant type holds it:
+// MLIR's storage is at most 32 bits); LOGISTIC, TANH and SOFTMAX output (1/32768, 0).
+// StableHLO's dot_general and convolution take one storage type for lhs and rhs, so a
+// 16x8 contraction is a composite "tfl.fully_connected" / "tfl.conv_2d" (input,
+// weight, bias in TFLite's layouts), as the .tflite importer makes it.
 
 !a = !quant.uniform<i16:f32, 0.001>
 !o = !quant.uniform<i16:f32, 0.002>
@@ -17,6 +18,23 @@ func.func @fc_16x8_ok(%x: tensor<1x4x!a>, %w: tensor<2x4x!w>, %b: tensor<2x!b>) 
   return %y, %l : tensor<1x2x!o>, tensor<1x2x!quant.uniform<i16:f32, 3.0517578125E-5>>
 }
 func.func private @fc(tensor<1x4x!a>, tensor<2x4x!w>, tensor<2x!b>) -> tensor<1x2x!o>
+
+// -----
+
+// a raw i64 bias: 16x8 only (an int8 contraction's bias is a quantized i32).
+!a = !quant.uniform<i16:f32, 0.001>
+!o = !quant.uniform<i16:f32, 0.002>
+!w = !quant.uniform<i8<-127:127>:f32:0, {0.1, 0.2}>
+!a8 = !quant.uniform<i8:f32, 0.001>
+!o8 = !quant.uniform<i8:f32, 0.002>
+func.func @conv_i64_bias(%x: tensor<1x3x3x1x!a>, %w: tensor<2x1x1x1x!w>, %b: tensor<2xi64>, %x8: tensor<1x3x3x1x!a8>) -> (tensor<1x3x3x2x!o>, tensor<1x3x3x2x!o8>) {
+  %y = stablehlo.composite "tfl.conv_2d" %x, %w, %b {decomposition = @conv} : (tensor<1x3x3x1x!a>, tensor<2x1x1x1x!w>, tensor<2xi64>) -> tensor<1x3x3x2x!o>
+  // expected-error @+1 {{litert-verify-int8: CONV_2D bias [bias-type]: must be quantized i32, got i64}}
+  %y8 = stablehlo.composite "tfl.conv_2d" %x8, %w, %b {decomposition = @conv8} : (tensor<1x3x3x1x!a8>, tensor<2x1x1x1x!w>, tensor<2xi64>) -> tensor<1x3x3x2x!o8>
+  return %y, %y8 : tensor<1x3x3x2x!o>, tensor<1x3x3x2x!o8>
+}
+func.func private @conv(tensor<1x3x3x1x!a>, tensor<2x1x1x1x!w>, tensor<2xi64>) -> tensor<1x3x3x2x!o>
+func.func private @conv8(tensor<1x3x3x1x!a8>, tensor<2x1x1x1x!w>, tensor<2xi64>) -> tensor<1x3x3x2x!o8>
 
 // -----
 

@@ -1,0 +1,134 @@
+"""The parser's and printer's reuse of op lines (`qcomp.ir.parser`, `qcomp.ir.printer`).
+
+A one-line op whose text, without its SSA names, was read before is built from that
+first parse; an op printed before with other names reuses its text; the common tokens
+come from one regular expression. Each must give what the full path gives: the same
+values as operands, the same text, the same diagnostics, the same tokens as xDSL's lexer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from qcomp.ir import QcompParser, print_module
+from qcomp.ir.parser import _LinearStringLexer
+from qcomp.registry import make_context, parse_module
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROGRAM = """\
+func.func @f(%a: tensor<2xi32>, %b: tensor<2xi32>, %c: tensor<2xf32>) -> tensor<2xi32> {
+  %0 = stablehlo.add %a, %b : tensor<2xi32>
+  %1 = stablehlo.add %b, %0 : tensor<2xi32>
+  %2 = stablehlo.add %1, %1 : tensor<2xi32>
+  %3 = stablehlo.add %c, %c : tensor<2xf32>
+  %4:2 = "test.two"(%2) : (tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+  %5 = stablehlo.add %4#1, %4#0 : tensor<2xi32>
+  %6 = stablehlo.add %4#1, %4#0 : tensor<2xi32> // a comment
+  %7 = stablehlo.add %6, %5 : tensor<2xi32>
+  return %7 : tensor<2xi32>
+}
+"""
+
+
+def _parse(text: str) -> tuple[ModuleOp, QcompParser]:
+    ctx = make_context()
+    ctx.allow_unregistered = True
+    parser = QcompParser(ctx, text)
+    return parser.parse_module(), parser
+
+
+def test_reused_lines_take_their_own_operands():
+    module, parser = _parse(PROGRAM)
+    func = module.body.block.first_op
+    a, b, c = func.body.block.args
+    ops = list(func.body.block.ops)
+    adds = [op for op in ops if op.name == "stablehlo.add"]
+    assert [list(op.operands) for op in adds[:4]] == [
+        [a, b], [b, adds[0].results[0]], [adds[1].results[0]] * 2, [c, c]]
+    two = ops[4]
+    assert list(adds[4].operands) == [two.results[1], two.results[0]]
+    assert list(adds[5].operands) == [two.results[1], two.results[0]]
+    assert list(adds[6].operands) == [adds[5].results[0], adds[4].results[0]]
+    # the f32 add has its own result type, not the i32 line's
+    assert str(adds[3].results[0].type) == "tensor<2xf32>"
+    # `add %, %`-shaped lines of one type were read once; the f32 one is its own
+    assert len(parser._line_templates) < len(ops)
+    assert print_module(module) == PRINTED
+
+
+PRINTED = """\
+module {
+  func.func @f(%arg0: tensor<2xi32>, %arg1: tensor<2xi32>, %arg2: tensor<2xf32>) -> tensor<2xi32> {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<2xi32>
+    %1 = stablehlo.add %arg1, %0 : tensor<2xi32>
+    %2 = stablehlo.add %1, %1 : tensor<2xi32>
+    %3 = stablehlo.add %arg2, %arg2 : tensor<2xf32>
+    %4:2 = "test.two"(%2) : (tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+    %5 = stablehlo.add %4#1, %4#0 : tensor<2xi32>
+    %6 = stablehlo.add %4#1, %4#0 : tensor<2xi32>
+    %7 = stablehlo.add %6, %5 : tensor<2xi32>
+    return %7 : tensor<2xi32>
+  }
+}
+"""
+
+
+def test_a_reused_line_reports_what_a_full_parse_reports():
+    text = ("func.func @f(%a: tensor<2xi32>) {\n"
+            "  %0 = stablehlo.add %a, %a : tensor<2xi32>\n"
+            "  %0 = stablehlo.add %a, %a : tensor<2xi32>\n"
+            "  return\n}\n")
+    with pytest.raises(ParseError, match=r"<stdin>:3:3[\s\S]*SSA value %0 is already defined"):
+        parse_module(text, make_context())
+
+
+def test_a_use_before_its_definition_is_parsed_in_full():
+    text = ("func.func @f(%a: tensor<2xi32>) {\n"
+            "  %0 = stablehlo.add %a, %a : tensor<2xi32>\n"
+            "  %1 = stablehlo.add %9, %a : tensor<2xi32>\n"
+            "  return\n}\n")
+    with pytest.raises(ParseError, match=r"use of undefined value|%9"):
+        parse_module(text, make_context())
+
+
+def test_printed_lines_keep_the_input_names_when_asked():
+    module = _parse(PROGRAM)[0]
+    kept = print_module(module, keep_ssa_names=True)
+    assert "%c = stablehlo.add %c, %c : tensor<2xf32>" not in kept
+    assert print_module(_parse(kept)[0], keep_ssa_names=True) == kept
+    assert print_module(_parse(kept)[0]) == PRINTED
+
+
+def _tokens(lexer: MLIRLexer) -> list:
+    out = []
+    while True:
+        try:
+            token = lexer.lex()
+        except ParseError as e:
+            return [*out, str(e)]
+        out.append((token.kind, token.span.start, token.span.end))
+        if token.kind == MLIRTokenKind.EOF:
+            return out
+
+
+class _XdslLexer(_LinearStringLexer):
+    lex = MLIRLexer.lex
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests" / "lit").rglob("*.mlir"))[::7],
+                         ids=lambda p: p.name)
+def test_the_common_token_pattern_lexes_as_xdsl(path: Path):
+    text = path.read_text()
+    assert _tokens(_LinearStringLexer(Input(text, "f"))) == _tokens(_XdslLexer(Input(text, "f")))
+
+
+def test_the_common_token_pattern_does_not_backtrack_into_a_comment():
+    text = '// CHECK: "op"(%x) : () -> ()\n"op"() : () -> ()\n'
+    assert _tokens(_LinearStringLexer(Input(text, "f"))) == _tokens(_XdslLexer(Input(text, "f")))
