@@ -68,6 +68,7 @@ from qcomp.dialects.onnx import float_shapes as fs
 from qcomp.dialects.onnx.to_stablehlo import PASS, Unsupported, static
 from qcomp.dialects.quant import StorageCastOp, UniformQuantizedType, quantized_element
 from qcomp.dialects.stablehlo.format import i64_array, padding_attr
+from qcomp.ir.splat import splat_attr
 from qcomp.passes.utils.builder import (
     Builder,
     dense_ints,
@@ -122,8 +123,7 @@ class OnnxBuilder(Builder):
     def splat(self, value: float, e, shape: tuple[int, ...]) -> SSAValue:
         """`stablehlo.constant dense<value> : tensor<shape x e>` (one value, any shape)."""
         v = int(value) if isinstance(e, IntegerType) else float(in_element_type(value, e))
-        return self.emit(sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(
-            tensor_type(e, tuple(shape)), [v])))
+        return self.emit(sh.ConstantOp(splat_attr(tensor_type(e, tuple(shape)), v)))
 
     def reshape(self, x: SSAValue, out: tuple[int, ...]) -> SSAValue:
         if shape_of(x) == out:

@@ -172,3 +172,30 @@ def test_the_same_checks_hold_for_mlir_text(tmp_path):
     assert err.getvalue().splitlines()[0] == (
         f"{p}:2:8: error: 'onnx.Custom' op QLinearConcat takes 2 inputs then (value, scale, "
         "zero point) triples, got 7 inputs")
+
+
+def test_contrib_scales_are_float32(tmp_path):
+    """A QGemm whose weight scale is not float32 (found by the zoo fuzz family: it
+    reached onnx-unfuse-qdq as a ui4 constant)."""
+    wi = nh.from_array(np.ones((3, 2), np.int8), "w")
+    ws = nh.from_array(np.array(1, np.uint8), "ws")
+    wz = nh.from_array(np.array(0, np.int8), "wz")
+    y = h.make_tensor_value_info("y", T.FLOAT, [2, 2])
+    raw = _model([h.make_node("QGemm", ["b", "s", "z", "w", "ws", "wz"], ["y"], domain=MS,
+                              name="n")], [B], [y], [S, Z, wi, ws, wz], ms=True)
+    one_error(tmp_path, raw, "node 'n' (QGemm): 'onnx.Custom' operand #4 must be a tensor of "
+                             "one of tensor(float), but got 'tensor<ui8>'")
+
+
+def test_a_huge_shape_lowers_without_materializing_its_constants(tmp_path):
+    """onnx-legalize-to-stablehlo's splat constants (BatchNormalization's epsilon) stay
+    one element however large the shape (a 2**40-element dimension ran out of memory)."""
+    big = [1, 2, 1 << 40, 2]
+    x = h.make_tensor_value_info("x", T.FLOAT, big)
+    y = h.make_tensor_value_info("y", T.FLOAT, big)
+    stats = [nh.from_array(np.ones(2, np.float32), n) for n in ("g", "be", "m", "v")]
+    raw = _model([h.make_node("BatchNormalization", ["x", "g", "be", "m", "v"], ["y"])],
+                 [x], [y], stats)
+    code, out, err = opt(tmp_path, raw, "--onnx-legalize-to-stablehlo")
+    assert (code, err) == (0, "")
+    assert "stablehlo.constant dense<9.99999974E-6> : tensor<1x2x1099511627776x2xf32>" in out

@@ -180,12 +180,13 @@ _ATTR_KINDS = {IntegerAttr: "INT", FloatAttr: "FLOAT", StringAttr: "STRING",
 
 def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
              required: tuple[int, ...] = (), attrs: dict[str, tuple[str, bool]] = {},
-             triples_from: int | None = None) -> Callable:
+             triples_from: int | None = None, scales: tuple[int, ...] = ()) -> Callable:
     """A com.microsoft op's check, as onnxruntime's schema states it: `n_in` = (min,
     max) inputs, each (value, zero point) pair of operand indices of one element type
-    (int8 / uint8), the `required` inputs present, each attribute of `attrs` (name:
-    (INT, FLOAT, STRING or INTS, required)) of its type; `triples_from`: the inputs from that index
-    on are (value, scale, zero point) triples (QLinearConcat)."""
+    (int8 / uint8), the `required` inputs present, the `scales` inputs float32, each
+    attribute of `attrs` (name: (INT, FLOAT, STRING or INTS, required)) of its type;
+    `triples_from`: the inputs from that index on are (value, scale, zero point) triples
+    (QLinearConcat: their scales float32 too)."""
 
     def check(op) -> None:
         fn = op.function_name.data
@@ -210,6 +211,10 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
                 got = "INTS"
             if got != kind:
                 fail(f"'onnx.Custom' op {fn} attribute '{name}' must be {kind}, got {got}")
+        triple_scales = range(triples_from + 1, n, 3) if triples_from is not None else ()
+        for i in (*scales, *triple_scales):
+            if i < n:
+                elements_in(op, op.inputs[i], f"operand #{i}", ("float",), optional=True)
         for v, z in pairs:
             if z < n and not isinstance(op.inputs[z].type, type(None)):
                 t = elements_in(op, op.inputs[v], f"operand #{v}", I8)
@@ -221,28 +226,32 @@ def _contrib(n_in: tuple[int, int], pairs: tuple[tuple[int, int], ...],
 
 
 CONTRIB_VERIFIERS.update({  # onnxruntime's com.microsoft schemas (version 1)
-    "QLinearAdd": _contrib((7, 8), ((0, 2), (3, 5)), required=(0, 1, 3, 4, 6)),
-    "QLinearMul": _contrib((7, 8), ((0, 2), (3, 5)), required=(0, 1, 3, 4, 6)),
-    "QLinearSigmoid": _contrib((4, 5), ((0, 2),), required=(0, 1, 3)),
-    "QLinearLeakyRelu": _contrib((4, 5), ((0, 2),), required=(0, 1, 3),
+    "QLinearAdd": _contrib((7, 8), ((0, 2), (3, 5)), required=(0, 1, 3, 4, 6),
+                          scales=(1, 4, 6)),
+    "QLinearMul": _contrib((7, 8), ((0, 2), (3, 5)), required=(0, 1, 3, 4, 6),
+                          scales=(1, 4, 6)),
+    "QLinearSigmoid": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), scales=(1, 3)),
+    "QLinearLeakyRelu": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), scales=(1, 3),
                                  attrs={"alpha": ("FLOAT", False)}),
     "QLinearGlobalAveragePool": _contrib((5, 5), ((0, 2),), required=(0, 1, 2, 3, 4),
+                                         scales=(1, 3),
                                          attrs={"channels_last": ("INT", False)}),
-    "QLinearConcat": _contrib((5, 1 << 20), (), required=(0, 1),
+    "QLinearConcat": _contrib((5, 1 << 20), (), required=(0, 1), scales=(0,),
                               attrs={"axis": ("INT", True)}, triples_from=2),
     "MatMulNBits": _contrib((3, 6), (), required=(0, 1, 2), attrs={
         "K": ("INT", True), "N": ("INT", True), "block_size": ("INT", True),
         "bits": ("INT", False), "accuracy_level": ("INT", False),
         "weight_prepacked": ("INT", False)}),
-    "QGemm": _contrib((6, 9), ((0, 2), (3, 5)), required=(0, 1, 3, 4)),
-    "QLinearSoftmax": _contrib((4, 5), ((0, 2),), required=(0, 1, 3)),
-    "QLinearAveragePool": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), attrs={
+    "QGemm": _contrib((6, 9), ((0, 2), (3, 5)), required=(0, 1, 3, 4), scales=(1, 4, 7)),
+    "QLinearSoftmax": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), scales=(1, 3)),
+    "QLinearAveragePool": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), scales=(1, 3), attrs={
         "kernel_shape": ("INTS", True), "strides": ("INTS", False), "pads": ("INTS", False),
         "auto_pad": ("STRING", False), "ceil_mode": ("INT", False),
         "count_include_pad": ("INT", False), "channels_last": ("INT", False)}),
-    "QLinearReduceMean": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), attrs={
+    "QLinearReduceMean": _contrib((4, 5), ((0, 2),), required=(0, 1, 3), scales=(1, 3), attrs={
         "axes": ("INTS", True), "keepdims": ("INT", True)}),
-    "QLinearWhere": _contrib((9, 9), ((1, 3), (4, 6), (1, 8)), required=tuple(range(9))),
+    "QLinearWhere": _contrib((9, 9), ((1, 3), (4, 6), (1, 8)), required=tuple(range(9)),
+                            scales=(2, 5, 7)),
 })
 
 
