@@ -24,6 +24,7 @@ from __future__ import annotations
 import faulthandler
 import os
 import signal
+import sys
 
 
 class OnnxImportError(Exception):
@@ -95,12 +96,20 @@ def inference_message(e: Exception) -> str:
     return str(e).strip()
 
 
+def fork_safe() -> bool:
+    """Whether a forked child can run shape inference: not once JAX (whose runtime
+    threads hold locks a child would inherit) is loaded."""
+    return "jaxlib" not in sys.modules and "jax" not in sys.modules
+
+
 def isolated(infer, model):
     """`infer(model)` (a ModelProto -> ModelProto function: ONNX's shape inference) run
     in a forked child: its result, or a `RuntimeError` with the text of the exception it
     raised; `OnnxImportError` when the child dies by a signal. In-process where there is
-    no `os.fork`."""
-    if not hasattr(os, "fork"):
+    no `os.fork`, or once JAX is loaded (`--backend xla`): a child forked from JAX's
+    threads could deadlock on a lock one of them held (OpenBLAS's threads, which NumPy
+    starts, are fork-safe)."""
+    if not hasattr(os, "fork") or not fork_safe():
         return infer(model)
     read_end, write_end = os.pipe()
     pid = os.fork()

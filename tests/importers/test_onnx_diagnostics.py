@@ -128,10 +128,12 @@ def test_shape_inference_abort_is_a_diagnostic(tmp_path, monkeypatch):
 
     import onnx
 
+    from qcomp.importers import onnx_checks
     from qcomp.tools.qcomp_opt import main
 
     if not hasattr(os, "fork"):
         pytest.skip("no fork: shape inference runs in-process")
+    monkeypatch.setattr(onnx_checks, "fork_safe", lambda: True)  # JAX may share the worker
     monkeypatch.setattr(onnx.shape_inference, "infer_shapes", lambda *a, **k: os.abort())
     path = _negative_scale(tmp_path)
     code, out, err = _tool(main, [path])
