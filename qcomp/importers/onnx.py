@@ -101,15 +101,10 @@ def import_text(raw: bytes) -> str:
     """The printed module of a serialized model, each op built for a node or an
     initializer located at it (`loc("node 'conv1' (Conv)")`, `loc("initializer 'w'")`),
     so that diagnostics about it name the node, not a line of this text."""
-    from xdsl.dialects.builtin import NameLoc, NoneAttr
-
-    from qcomp.ir import print_module
+    from qcomp.ir import print_located
 
     origins: dict = {}
-    module = import_model(load(raw), origins)
-    for op, where in origins.items():
-        op.location = NameLoc(StringAttr(where), NoneAttr())
-    return print_module(module, debuginfo=True)
+    return print_located(import_model(load(raw), origins), origins)
 
 
 # -- types and constants ------------------------------------------------------------------

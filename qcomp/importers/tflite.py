@@ -322,15 +322,10 @@ def import_tflite(data: bytes) -> str:
     `import_module` builds, each op built for an operator located at it
     (`loc("operator N (NAME)")`, so diagnostics name the operator); raises
     `ImportFailure`."""
-    from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr
-
-    from qcomp.ir import print_module
+    from qcomp.ir import print_located
 
     origins: dict[Operation, str] = {}
-    module = import_module(data, origins)
-    for op, where in origins.items():
-        op.location = NameLoc(StringAttr(where), NoneAttr())
-    return print_module(module, debuginfo=True)
+    return print_located(import_module(data, origins), origins)
 
 
 __all__ = ["INSTALL_HINT", "ImportFailure", "import_module", "import_tflite", "is_tflite"]

@@ -265,6 +265,17 @@ def print_module(op: Operation, generic: bool = False,
     return out.getvalue()
 
 
+def print_located(module: Operation, origins: Mapping[Operation, str]) -> str:
+    """`module`'s text with each op of `origins` located at its origin
+    (`loc("operator 3 (CONV_2D)")`): an importer's output, whose diagnostics then name
+    the model's operator or node, not a line of text the user never saw."""
+    from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr
+
+    for op, where in origins.items():
+        op.location = NameLoc(StringAttr(where), NoneAttr())
+    return print_module(module, debuginfo=True)
+
+
 def type_text(t: Attribute) -> str:
     """A type or attribute as qcomp prints it (MLIR's text), for diagnostics."""
     out = io.StringIO()
