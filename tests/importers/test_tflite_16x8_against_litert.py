@@ -13,10 +13,12 @@ import pytest
 
 pytest.importorskip("ai_edge_litert.interpreter")
 
-from tests.importers.litert_cases_16x8 import CASES  # noqa: E402
+from tests.importers.litert_cases_16x8 import CASES as CASES_16X8  # noqa: E402
+from tests.importers.litert_cases_more2 import CASES_16X8 as MORE2  # noqa: E402
 from tests.importers.test_tflite_against_litert import qcomp_run, steps  # noqa: E402
 from tests.importers.tflite_models import run_litert, schema  # noqa: E402
 
+CASES = {**CASES_16X8, **MORE2}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
