@@ -61,6 +61,78 @@ def _gather_batched(rng, dtype):
     return _finish(m, OPS.GATHER, [x, it], [y], o, OPTS.GatherOptions, feeds)
 
 
-CASES = {"LOG_SOFTMAX": log_softmax,
-         "GATHER_BATCH_DIMS": lambda rng: _gather_batched(rng, np.int8)}
-CASES_16X8 = {"GATHER_BATCH_DIMS": lambda rng: _gather_batched(rng, np.int16)}
+def _activation(rng, m: Model, shape, dtype):
+    """An input tensor and its feed: int8 with any (scale, zero point), or int16 with
+    zero point 0."""
+    if dtype == np.int8:
+        return m.tensor(shape, dtype, scale=_scale(rng), zero_point=_zp(rng)), _i8(rng, shape)
+    return (m.tensor(shape, dtype, scale=_scale(rng, 1e-5, 1e-2), zero_point=0),
+            _i16(rng, shape))
+
+
+def _like(m: Model, x: int, shape, dtype) -> int:
+    t = m.tensors[x]
+    return m.tensor(shape, dtype, scale=t.quantization.scale[0],
+                    zero_point=t.quantization.zeroPoint[0])
+
+
+def _mirror_pad(rng, dtype):
+    """Rank 1..4, REFLECT (pads up to n - 1) or SYMMETRIC (up to n), int32 or int64
+    paddings."""
+    m = Model()
+    shape = [int(rng.integers(1, 5)) for _ in range(int(rng.integers(1, 5)))]
+    mode = int(rng.integers(0, 2))
+    most = [n - 1 + mode for n in shape]
+    pads = np.array([[rng.integers(0, k + 1), rng.integers(0, k + 1)] for k in most])
+    x, feed = _activation(rng, m, shape, dtype)
+    pt = m.tensor([len(shape), 2], np.int32 if rng.integers(0, 2) else np.int64,
+                  data=pads.astype(np.int64))
+    y = _like(m, x, [int(n + lo + hi) for n, (lo, hi) in zip(shape, pads)], dtype)
+    o = schema.MirrorPadOptionsT()
+    o.mode = mode
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.MIRROR_PAD, [x, pt], [y], o, OPTS.MirrorPadOptions, [feed])
+
+
+def _gather_nd(rng, dtype):
+    """Params of rank 1..4, indices of rank 1..3 naming 1..rank dimensions (int32 or
+    int64, an input or a constant)."""
+    m = Model()
+    shape = [int(rng.integers(1, 5)) for _ in range(int(rng.integers(1, 5)))]
+    k = int(rng.integers(1, len(shape) + 1))
+    ishape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))] + [k]
+    itype = np.int32 if rng.integers(0, 2) else np.int64
+    idx = np.stack([rng.integers(0, n, ishape[:-1]) for n in shape[:k]], -1).astype(itype)
+    x, feed = _activation(rng, m, shape, dtype)
+    constant = bool(rng.integers(0, 2))
+    it = m.tensor(ishape, itype, data=idx if constant else None)
+    y = _like(m, x, [*ishape[:-1], *shape[k:]], dtype)
+    m.inputs, m.outputs = ([x] if constant else [x, it]), [y]
+    return _finish(m, OPS.GATHER_ND, [x, it], [y], None, 0, [feed] + ([] if constant else [idx]))
+
+
+def _top_k(rng, dtype):
+    """Rank 1..3, k in [0, n] (a constant), values from a narrow range (ties: TFLite keeps
+    index order)."""
+    m = Model()
+    shape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))]
+    shape.append(int(rng.integers(1, 9)))
+    k = int(rng.integers(0, shape[-1] + 1))
+    x, feed = _activation(rng, m, shape, dtype)
+    feed = (feed // int(rng.choice([1, 16, 64]))).astype(feed.dtype)
+    kt = m.tensor([], np.int32, data=np.array(k, np.int32))
+    y = _like(m, x, [*shape[:-1], k], dtype)
+    yi = m.tensor([*shape[:-1], k], np.int32)
+    m.inputs, m.outputs = [x], [y, yi]
+    return _finish(m, OPS.TOPK_V2, [x, kt], [y, yi], schema.TopKV2OptionsT(),
+                   OPTS.TopKV2Options, [feed])
+
+
+def _both(make):
+    return (lambda rng: make(rng, np.int8)), (lambda rng: make(rng, np.int16))
+
+
+_PAIRS = {"GATHER_BATCH_DIMS": _both(_gather_batched), "MIRROR_PAD": _both(_mirror_pad),
+          "GATHER_ND": _both(_gather_nd), "TOPK_V2": _both(_top_k)}
+CASES = {"LOG_SOFTMAX": log_softmax, **{k: v[0] for k, v in _PAIRS.items()}}
+CASES_16X8 = {k: v[1] for k, v in _PAIRS.items()}
