@@ -17,6 +17,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     pooling,
     rearrangements,
     rectifiers,
+    reduce_prod,
     reducers,
     reductions,
     shapes,

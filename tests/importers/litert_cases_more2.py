@@ -128,11 +128,38 @@ def _top_k(rng, dtype):
                    OPTS.TopKV2Options, [feed])
 
 
+def _reduce_prod(rng, dtype):
+    """Distinct axes (negative ones too) of a rank 1..3 input (dimensions 1..3: up to 27
+    factors), keep_dims or not; the output scale near the product's range."""
+    m = Model()
+    r = int(rng.integers(1, 4))
+    shape = [int(rng.integers(1, 4)) for _ in range(r)]
+    axes = sorted(int(a) for a in rng.choice(r, int(rng.integers(1, r + 1)), replace=False))
+    n = int(np.prod([shape[a] for a in axes]))
+    x, feed = _activation(rng, m, shape, dtype)
+    s = float(m.tensors[x].quantization.scale[0])
+    typical = 48.0 if dtype == np.int8 else 12000.0
+    s_out = float(np.float32((s * typical) ** n / (4 if dtype == np.int8 else 1000)
+                             * np.exp(rng.uniform(-1, 1))))
+    s_out = min(max(s_out, 1e-30), 1e30)
+    keep = bool(rng.integers(0, 2))
+    at = m.tensor([len(axes)], np.int32, data=np.array([a - r * int(rng.integers(0, 2))
+                                                         for a in axes], np.int32))
+    oshape = ([1 if i in axes else d for i, d in enumerate(shape)] if keep
+              else [d for i, d in enumerate(shape) if i not in axes])
+    y = m.tensor(oshape, dtype, scale=s_out, zero_point=_zp(rng) if dtype == np.int8 else 0)
+    o = schema.ReducerOptionsT()
+    o.keepDims = keep
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.REDUCE_PROD, [x, at], [y], o, OPTS.ReducerOptions, [feed])
+
+
 def _both(make):
     return (lambda rng: make(rng, np.int8)), (lambda rng: make(rng, np.int16))
 
 
 _PAIRS = {"GATHER_BATCH_DIMS": _both(_gather_batched), "MIRROR_PAD": _both(_mirror_pad),
-          "GATHER_ND": _both(_gather_nd), "TOPK_V2": _both(_top_k)}
+          "GATHER_ND": _both(_gather_nd), "TOPK_V2": _both(_top_k),
+          "REDUCE_PROD": _both(_reduce_prod)}
 CASES = {"LOG_SOFTMAX": log_softmax, **{k: v[0] for k, v in _PAIRS.items()}}
 CASES_16X8 = {k: v[1] for k, v in _PAIRS.items()}
