@@ -12,6 +12,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     data_movement,
     elementwise,
     indexing,
+    integers,
     log_softmax,
     normalization,
     pooling,

@@ -154,6 +154,132 @@ def _reduce_prod(rng, dtype):
     return _finish(m, OPS.REDUCE_PROD, [x, at], [y], o, OPTS.ReducerOptions, [feed])
 
 
+_PLAIN = {"INT8": np.int8, "INT16": np.int16, "INT32": np.int32, "INT64": np.int64,
+          "FLOAT32": np.float32, "BOOL": np.bool_}
+
+
+def _values(rng, dtype, shape, lo: int = -100, hi: int = 100) -> np.ndarray:
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    if dtype == np.float32:
+        return rng.uniform(lo, hi, shape).astype(np.float32)
+    info = np.iinfo(dtype)
+    return rng.integers(max(lo, info.min), min(hi, info.max) + 1, shape).astype(dtype)
+
+
+def _broadcast_pair(rng):
+    """Two shapes that broadcast (trailing dimensions aligned, some of size 1 or
+    missing) and their broadcast shape."""
+    out = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(1, 4)))]
+    a = [d if rng.integers(0, 3) else 1 for d in out]
+    b = [d if rng.integers(0, 3) else 1 for d in out][int(rng.integers(0, len(out))):]
+    return a, b, list(np.broadcast_shapes(a, b))
+
+
+def _logical(op, opts, opts_type):
+    def build(rng):
+        m = Model()
+        a, b, out = _broadcast_pair(rng)
+        x, y = m.tensor(a, np.bool_), m.tensor(b, np.bool_)
+        z = m.tensor(out, np.bool_)
+        m.inputs, m.outputs = [x, y], [z]
+        return _finish(m, op, [x, y], [z], opts(), opts_type,
+                       [_values(rng, np.bool_, a), _values(rng, np.bool_, b)])
+    return build
+
+
+def logical_not(rng):
+    m = Model()
+    shape = [int(rng.integers(1, 5)) for _ in range(int(rng.integers(0, 4)))]
+    x, y = m.tensor(shape, np.bool_), m.tensor(shape, np.bool_)
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.LOGICAL_NOT, [x], [y], schema.LogicalNotOptionsT(),
+                   OPTS.LogicalNotOptions, [_values(rng, np.bool_, shape)])
+
+
+def _floor(op, opts, opts_type):
+    """int32 operands of both signs, broadcast; divisors nonzero (LiteRT: an error)."""
+    def build(rng):
+        m = Model()
+        a, b, out = _broadcast_pair(rng)
+        x, y = m.tensor(a, np.int32), m.tensor(b, np.int32)
+        z = m.tensor(out, np.int32)
+        den = _values(rng, np.int32, b, -20, 20)
+        den[den == 0] = 7
+        m.inputs, m.outputs = [x, y], [z]
+        return _finish(m, op, [x, y], [z], opts(), opts_type,
+                       [_values(rng, np.int32, a, -1000, 1000), den])
+    return build
+
+
+def cast(rng):
+    """Any pair of INT8 / INT16 / INT32 / INT64 / FLOAT32 / BOOL; float inputs within
+    the target's range (a float out of it is undefined in C++), integers narrowed wrap."""
+    m = Model()
+    names = sorted(_PLAIN)
+    src, dst = (_PLAIN[names[int(i)]] for i in rng.integers(0, len(names), 2))
+    shape = [int(rng.integers(1, 5)) for _ in range(int(rng.integers(0, 3)))]
+    if src == np.float32:
+        hi = 100 if dst == np.int8 else 30000 if dst == np.int16 else 10 ** 6
+        feed = _values(rng, src, shape, -hi, hi)
+        feed.reshape(-1)[:1] = 0.0
+    else:
+        feed = _values(rng, src, shape, -40000, 40000)
+    x, y = m.tensor(shape, src), m.tensor(shape, dst)
+    o = schema.CastOptionsT()
+    o.inDataType, o.outDataType = m.tensors[x].type, m.tensors[y].type
+    m.inputs, m.outputs = [x], [y]
+    return _finish(m, OPS.CAST, [x], [y], o, OPTS.CastOptions, [feed])
+
+
+def _fill(rng, dtype):
+    """Constant dims of rank 0..3 (int32 or int64), the value an input (quantized as
+    the output)."""
+    m = Model()
+    dims = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 4)))]
+    dt = m.tensor([len(dims)], np.int32 if rng.integers(0, 2) else np.int64,
+                  data=np.array(dims, np.int64))
+    v, feed = _activation(rng, m, [], dtype)
+    y = _like(m, v, dims, dtype)
+    m.inputs, m.outputs = [v], [y]
+    return _finish(m, OPS.FILL, [dt, v], [y], schema.FillOptionsT(), OPTS.FillOptions,
+                   [feed])
+
+
+def one_hot(rng):
+    """Indices of rank 0..2 (some outside [0, depth)), any axis, INT32 / INT8 / FLOAT32 /
+    BOOL on and off values."""
+    m = Model()
+    ishape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))]
+    depth = int(rng.integers(1, 5))
+    axis = int(rng.integers(-1, len(ishape) + 1))
+    itype = np.int32 if rng.integers(0, 2) else np.int64
+    dtype = [np.int32, np.int8, np.float32, np.bool_][int(rng.integers(0, 4))]
+    idx = rng.integers(-1, depth + 1, ishape).astype(itype)
+    it = m.tensor(ishape, itype)
+    dt = m.tensor([], np.int32, data=np.array(depth, np.int32))
+    on, off = m.tensor([], dtype), m.tensor([], dtype)
+    a = len(ishape) if axis == -1 else axis
+    y = m.tensor([*ishape[:a], depth, *ishape[a:]], dtype)
+    o = schema.OneHotOptionsT()
+    o.axis = axis
+    m.inputs, m.outputs = [it, on, off], [y]
+    return _finish(m, OPS.ONE_HOT, [it, dt, on, off], [y], o, OPTS.OneHotOptions,
+                   [idx, _values(rng, dtype, []), _values(rng, dtype, [])])
+
+
+def add_n(rng):
+    """2..4 inputs of one shape, INT32 or FLOAT32."""
+    m = Model()
+    shape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 4)))]
+    dtype = np.int32 if rng.integers(0, 2) else np.float32
+    xs = [m.tensor(shape, dtype) for _ in range(int(rng.integers(2, 5)))]
+    y = m.tensor(shape, dtype)
+    m.inputs, m.outputs = xs, [y]
+    return _finish(m, OPS.ADD_N, xs, [y], schema.AddNOptionsT(), OPTS.AddNOptions,
+                   [_values(rng, dtype, shape, -10 ** 6, 10 ** 6) for _ in xs])
+
+
 def _both(make):
     return (lambda rng: make(rng, np.int8)), (lambda rng: make(rng, np.int16))
 
@@ -161,5 +287,13 @@ def _both(make):
 _PAIRS = {"GATHER_BATCH_DIMS": _both(_gather_batched), "MIRROR_PAD": _both(_mirror_pad),
           "GATHER_ND": _both(_gather_nd), "TOPK_V2": _both(_top_k),
           "REDUCE_PROD": _both(_reduce_prod)}
-CASES = {"LOG_SOFTMAX": log_softmax, **{k: v[0] for k, v in _PAIRS.items()}}
-CASES_16X8 = {k: v[1] for k, v in _PAIRS.items()}
+CASES = {"LOG_SOFTMAX": log_softmax, **{k: v[0] for k, v in _PAIRS.items()},
+         "LOGICAL_AND": _logical(OPS.LOGICAL_AND, schema.LogicalAndOptionsT,
+                                 OPTS.LogicalAndOptions),
+         "LOGICAL_OR": _logical(OPS.LOGICAL_OR, schema.LogicalOrOptionsT,
+                                OPTS.LogicalOrOptions),
+         "LOGICAL_NOT": logical_not,
+         "FLOOR_DIV": _floor(OPS.FLOOR_DIV, schema.FloorDivOptionsT, OPTS.FloorDivOptions),
+         "FLOOR_MOD": _floor(OPS.FLOOR_MOD, schema.FloorModOptionsT, OPTS.FloorModOptions),
+         "CAST": cast, "FILL": _both(_fill)[0], "ONE_HOT": one_hot, "ADD_N": add_n}
+CASES_16X8 = {**{k: v[1] for k, v in _PAIRS.items()}, "FILL": _both(_fill)[1]}
