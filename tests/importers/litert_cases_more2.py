@@ -139,9 +139,8 @@ def _reduce_prod(rng, dtype):
     x, feed = _activation(rng, m, shape, dtype)
     s = float(m.tensors[x].quantization.scale[0])
     typical = 48.0 if dtype == np.int8 else 12000.0
-    s_out = float(np.float32((s * typical) ** n / (4 if dtype == np.int8 else 1000)
-                             * np.exp(rng.uniform(-1, 1))))
-    s_out = min(max(s_out, 1e-30), 1e30)
+    s_out = (s * typical) ** n / (4 if dtype == np.int8 else 1000) * np.exp(rng.uniform(-1, 1))
+    s_out = float(np.float32(min(max(s_out, 1e-30), 1e30)))
     keep = bool(rng.integers(0, 2))
     at = m.tensor([len(axes)], np.int32, data=np.array([a - r * int(rng.integers(0, 2))
                                                          for a in axes], np.int32))
