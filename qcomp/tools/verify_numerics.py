@@ -40,10 +40,14 @@ from xdsl.passes import ModulePass
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.interpreter import DEFAULT_MAX_MEMORY, run_function, semantics_matter
 from qcomp.interpreter.runner import _fmt_bytes, _nbytes
+from qcomp.interpreter.stablehlo_control_functions import WHILE_ITERATION_LIMIT
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
 from qcomp.quant.ranges import storage_range, wrap
 
 SEMANTICS = ("spec", "stablehlo")
+# iterations one `while` may run on the random inputs: a loop whose trip count comes from
+# an input would otherwise run ~2**31 times; a sample that reaches it is not compared
+WHILE_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -306,7 +310,11 @@ class NumericsValidator:
         """One run of `f` on the backend; under `xla`, also the interpreter against XLA
         on the lowered program (the first disagreement is kept in `lowered_problem`)."""
         if self.backend == "numpy":
-            return run_function(module, f, args, semantics=sem)
+            token = WHILE_ITERATION_LIMIT.set(WHILE_LIMIT)
+            try:
+                return run_function(module, f, args, semantics=sem)
+            finally:
+                WHILE_ITERATION_LIMIT.reset(token)
         from qcomp.backends import xla, xla_compare
 
         (fn,) = xla.compiled(module, sem, f.sym_name.data)
