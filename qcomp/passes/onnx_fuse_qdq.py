@@ -14,6 +14,7 @@ A group DequantizeLinear -> target -> QuantizeLinear becomes
 | Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool, Gather, GatherElements, Resize, Slice, Split | the op on the integers (the pair dropped; Split: one QuantizeLinear per result) |
 | ArgMax (DequantizeLinear -> ArgMax, no QuantizeLinear) | ArgMax on the integers (the DequantizeLinear dropped) |
 | Relu, Clip (op -> QuantizeLinear, first) | removed when the QuantizeLinear's range already clips (`onnx_qdq.clip_by_q`) |
+| DequantizeLinear -> QuantizeLinear of one scale and zero point (last) | the integers (onnxruntime's QDQFinalCleanupTransformer) |
 
 (the target op's declared `QdqRole`: its selector and fused form) when onnxruntime's
 selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
@@ -64,6 +65,19 @@ def _before(op: Operation) -> InsertPoint:
 
 def _triple(rewriter, anchor, dq) -> list[SSAValue]:
     return [dq.x, dq.x_scale, zero_point(rewriter, anchor, dq.x_zero_point, dq.x_scale, dq.x.type)]
+
+
+class DropRedundantPair(RewritePattern):
+    """DequantizeLinear -> QuantizeLinear of one scale and zero point: the integers
+    (onnxruntime's QDQFinalCleanupTransformer, after its QDQ selectors)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        dq = clip_by_q.redundant_pair(op)
+        if dq is None:
+            return
+        rewriter.replace(op, [], [dq.x])
+        if not dq.y.uses:
+            rewriter.erase(dq)
 
 
 @dataclass
@@ -176,8 +190,8 @@ class OnnxFuseQDQPass(ModulePass):
         return ("spec", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for clip_by_q in (True, False):
-            PatternRewriteWalker(FuseQDQ(clip_by_q), apply_recursively=False).rewrite_module(op)
+        for pattern in (FuseQDQ(True), FuseQDQ(False), DropRedundantPair()):
+            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
 
 
 __all__ = ["OnnxFuseQDQPass", "zero_point"]

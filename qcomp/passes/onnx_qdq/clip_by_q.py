@@ -13,7 +13,9 @@ before the QDQ selectors), so `onnx-fuse-qdq` does too (`QdqRole("clip_by_q")`):
   float32's epsilon: `min - lower <= eps` and `upper - max <= eps`.
 
 A DequantizeLinear before the op is not needed (nor touched): what is left is the
-QuantizeLinear of the op's input.
+QuantizeLinear of the op's input; when that is DequantizeLinear -> QuantizeLinear of one
+constant scalar scale and zero point, onnxruntime's `QDQFinalCleanupTransformer` (after
+the QDQ selectors) removes the pair (`redundant_pair`): the integers go on as they are.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from qcomp.dialects.onnx import core
 from qcomp.dialects.onnx import quantize as oq
 from qcomp.dialects.onnx.float_ops import ClipOp
 from qcomp.dialects.onnx.types import onnx_name
-from qcomp.passes.onnx_qdq.groups import Group, _const
+from qcomp.passes.onnx_qdq.groups import Group, _const, _same_params
 
 STORAGE = {"uint8": (0, 255), "int8": (-128, 127)}
 """The storage types the rules know (onnxruntime's ClipQuantFusion throws on others)."""
@@ -80,3 +82,15 @@ def _clip(op: Operation, q: oq.QuantizeLinearOp, zp: int, lo: int, hi: int) -> s
         return f"Clip's range [{bounds[0]}, {bounds[1]}] does not cover the " \
                f"QuantizeLinear's [{lower}, {upper}]: it clips more"
     return None
+
+
+def redundant_pair(q: Operation) -> oq.DequantizeLinearOp | None:
+    """The DequantizeLinear whose QuantizeLinear `q` gives back its integers (the same
+    constant scalar scale, zero point and storage type: `IsQDQPairSupported`), None
+    when `q` is no such QuantizeLinear."""
+    dq = getattr(q, "x", None) and q.x.owner  # type: ignore[attr-defined]
+    if not isinstance(q, oq.QuantizeLinearOp) or not isinstance(dq, oq.DequantizeLinearOp):
+        return None
+    if onnx_name(dq.x.type) != onnx_name(q.y.type):
+        return None
+    return dq if _same_params(dq, q) is None else None
