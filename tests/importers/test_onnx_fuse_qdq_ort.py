@@ -14,6 +14,10 @@ the op is quantized on a graph input), against onnxruntime:
 - the groups onnxruntime refuses stay: Relu before an int8 QuantizeLinear of zero point 0
   (`ActivationSymmetric`), a Clip whose bounds lie inside the QuantizeLinear's range
   (whether that happens depends on the calibrated range: decided as onnxruntime does);
+- the fused model, unfused and lowered to StableHLO (`onnx-unfuse-qdq`,
+  `onnx-legalize-qdq-to-quant`, `onnx-legalize-to-stablehlo`): within one step of the
+  unoptimized session (StableHLO's `round(x / s + zp)` is QuantizeLinear's
+  `round(x / s) + zp` but where `x / s` lies within float32 rounding of a half);
 - Split's QOperator form (Split on the 8-bit tensor, onnxruntime's `QSplit`): imported,
   run and lowered to StableHLO equal to onnxruntime.
 
@@ -282,6 +286,10 @@ def test_fused_qdq_model_against_onnxruntime(case, seed, tmp_path):
         _equal(got, want)
     else:
         _within_a_step(got, want, _steps(qmodel))
+    # taken apart again (QGemm, QLinearAveragePool, QLinearWhere) and lowered to StableHLO
+    lowered = _apply(fused, LOWER)
+    assert not [o.name for o in lowered.walk() if o.name.startswith("onnx.")]
+    _within_a_step(_run(lowered, qmodel, feeds), want, _steps(qmodel))
 
 
 def test_relu_before_a_symmetric_int8_quantize_stays(tmp_path):
