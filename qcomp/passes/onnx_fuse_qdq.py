@@ -19,7 +19,8 @@ A group DequantizeLinear -> target -> QuantizeLinear becomes
 (the target op's declared `QdqRole`: its selector and fused form) when onnxruntime's
 selectors accept it (`qcomp.passes.onnx_qdq.groups`); a group they
 refuse stays, with a remark giving the selector's reason. An absent zero point becomes a
-zero constant (the fused ops take one). `onnx-unfuse-qdq` is the inverse.
+zero constant (the fused ops take one). `onnx-unfuse-qdq` is the inverse (but for the
+Relu / Clip removed, and the DequantizeLinear -> QuantizeLinear pairs dropped).
 """
 
 from __future__ import annotations
@@ -178,10 +179,12 @@ def _qgemm(rewriter: PatternRewriter, op: Operation, g: groups.Group,
 
 @dataclass(frozen=True)
 class OnnxFuseQDQPass(ModulePass):
-    """DequantizeLinear -> MatMul | Conv | Add | Mul | Sigmoid | GlobalAveragePool | Concat
-    -> QuantizeLinear as QLinearMatMul / QLinearConv / com.microsoft QLinear* (and the
-    data-movement ops on the integers), deciding as onnxruntime's QDQ selectors do;
-    refused groups stay, with a remark."""
+    """DequantizeLinear -> MatMul | Conv | Gemm | Add | Mul | Where | Sigmoid |
+    GlobalAveragePool | AveragePool | Concat -> QuantizeLinear as QLinearMatMul /
+    QLinearConv / com.microsoft QGemm, QLinear* (and the data-movement ops on the
+    integers), deciding as onnxruntime's QDQ selectors do; refused groups stay, with a
+    remark. Before: Relu / Clip that the QuantizeLinear's range makes redundant go; after:
+    DequantizeLinear -> QuantizeLinear of one scale and zero point goes."""
 
     name = "onnx-fuse-qdq"
 
