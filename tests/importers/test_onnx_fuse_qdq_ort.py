@@ -21,6 +21,7 @@ the op is quantized on a graph input), against onnxruntime:
 - Split's QOperator form (Split on the 8-bit tensor, onnxruntime's `QSplit`): imported,
   run and lowered to StableHLO equal to onnxruntime.
 
+Gemm also with per-channel weights (a scale per column: QGemm takes them as they are).
 `QCOMP_EXAMPLES` seeds per case (2 in CI; `QCOMP_EXAMPLES=50` for a long sweep).
 """
 
@@ -153,6 +154,7 @@ CASES = {
     # name: (model, an op the fused model must have, one it must not, exact vs unoptimized)
     "AveragePool": (average_pool, "QLinearAveragePool", "AveragePool", False),
     "Gemm": (gemm, "QGemm", "Gemm", False),
+    "GemmPerChannel": (gemm, "QGemm", "Gemm", False),
     "Where": (where, "QLinearWhere", "Where", True),
     "Split": (split, "Split", None, True),
     "Slice": (slice_, "Slice", None, True),
@@ -162,6 +164,8 @@ CASES = {
     "BatchNormalization": (batch_norm, "BatchNormalization", None, False),
     "LayerNormalization": (layer_norm, "LayerNormalization", None, False),
 }
+PER_CHANNEL = ("GemmPerChannel",)
+"""Quantized with `per_channel=True` (a scale per weight column)."""
 
 
 # -- quantize, run ----------------------------------------------------------------------------
@@ -172,7 +176,7 @@ def _inputs(model, seed) -> dict[str, np.ndarray]:
                      * 2).astype(np.float32) for i in model.graph.input}
 
 
-def _quantize(model, fmt, tmp_path, seed, **extra) -> onnx.ModelProto:
+def _quantize(model, fmt, tmp_path, seed, per_channel=False, **extra) -> onnx.ModelProto:
     from onnxruntime import quantization
 
     class Reader(quantization.CalibrationDataReader):
@@ -187,7 +191,7 @@ def _quantize(model, fmt, tmp_path, seed, **extra) -> onnx.ModelProto:
     logging.disable(logging.WARNING)  # "consider pre-processing"
     try:
         quantization.quantize_static(
-            str(src), str(dst), Reader(), quant_format=fmt,
+            str(src), str(dst), Reader(), quant_format=fmt, per_channel=per_channel,
             activation_type=extra.pop("activation_type", quantization.QuantType.QUInt8),
             weight_type=quantization.QuantType.QInt8,
             extra_options={"ForceQuantizeNoInputCheck": True, **extra})
@@ -267,7 +271,7 @@ def test_fused_qdq_model_against_onnxruntime(case, seed, tmp_path):
 
     build, present, gone, exact = CASES[case]
     model = build(np.random.default_rng(seed))
-    qmodel = _quantize(model, QuantFormat.QDQ, tmp_path, seed)
+    qmodel = _quantize(model, QuantFormat.QDQ, tmp_path, seed, case in PER_CHANNEL)
     feeds = _inputs(model, seed)
     want = _ort(qmodel, feeds)
     fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"])
