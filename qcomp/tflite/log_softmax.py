@@ -27,19 +27,11 @@ from qcomp.quant.gemmlowp import (
     log_softmax_row,
     log_softmax_tables,
 )
-from qcomp.tflite.common import need_quantized, op_in
+from qcomp.tflite.common import need_quantized, op_in, refuse_int16
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.fixed_ir import FixedIR
 from qcomp.tflite.kernels import gather, int8, quantized_type, reduce
 from qcomp.tflite.operator import Operand, Operator, Options, declare
-
-
-def refuse_int16(ctx: OpContext) -> None:
-    """A one-line diagnostic for an int16 (16x8 mode) input of an operator LiteRT has no
-    int16 kernel for."""
-    if ctx.inputs[0].dtype == "INT16":
-        raise ctx.fail(f"{ctx.name} has no 16x8 kernel in LiteRT (int8 only): "
-                       f"{ctx.inputs[0].label} is INT16")
 
 
 def log_softmax(ctx: OpContext) -> list[SSAValue]:
@@ -94,4 +86,4 @@ declare(Operator(
     kernels={"tfl.log_softmax": lower_log_softmax}))
 
 
-__all__ = ["log_softmax", "lower_log_softmax", "refuse_int16"]
+__all__ = ["log_softmax", "lower_log_softmax"]

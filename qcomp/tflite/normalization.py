@@ -18,11 +18,10 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
-from qcomp.tflite.common import need_quantized, op_in
+from qcomp.tflite.common import need_quantized, op_in, refuse_int16
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.fixed_ir import FixedIR
 from qcomp.tflite.kernels import centred, int8, quantized_type, reduce
-from qcomp.tflite.log_softmax import refuse_int16
 from qcomp.tflite.operator import Operand, Operator, Options, declare
 
 _INT32_MAX = (1 << 31) - 1
