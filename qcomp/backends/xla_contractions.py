@@ -49,6 +49,10 @@ FLOAT_MAX_K = 512
 ones XLA's own int8 kernels (YNNPACK) were the faster (measured on this machine: K = 576
 and 1024 slower as f32; K <= 336, MobileNetV2's, faster)."""
 
+DEPTHWISE_MAX_TAPS = 64
+"""Depthwise kernels of more positions than this stay convolutions (the element-wise
+form emits five ops per position)."""
+
 _VIEWS = (sh.ReshapeOp, sh.TransposeOp, sh.BroadcastInDimOp)
 
 
@@ -189,6 +193,9 @@ def _depthwise_kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
             or any(v != 1 for v in op.lhs_dilation) or any(op.window_reversal)
             or shape_of(rhs.type)[d.kernel_input_feature_dimension] != 1
             or shape_of(rhs.type)[d.kernel_output_feature_dimension] != channels):
+        return None
+    kernel = shape_of(rhs.type)
+    if int(np.prod([kernel[i] for i in d.kernel_spatial_dimensions])) > DEPTHWISE_MAX_TAPS:
         return None
     w = _constant(rhs)
     if w is None:

@@ -149,3 +149,13 @@ def test_constant_kernel_bound_is_per_output_feature():
                           make_context())
     conv = next(op for op in module.walk() if op.name == "stablehlo.convolution")
     assert xla_contractions.contraction_bound(conv) == 128 * 36
+
+
+def test_long_depthwise_kernels_stay_convolutions(monkeypatch):
+    monkeypatch.setattr(xla_contractions, "DEPTHWISE_MAX_TAPS", 8)
+    c = 5
+    body = DEPTHWISE.format(w=_dense(_kernel((3, 3, 1, c), np.int8)), c=c, s=1, p=1, d=1,
+                            out=_out(1, 1, 1, c))
+    module = parse_module(_program(body, f"%x: tensor<2x9x8x{c}xi8>", f"tensor<{_out(1, 1, 1, c)}xi32>"),
+                          make_context())
+    assert xla_contractions.depthwise_as_elementwise(module) == 0
