@@ -41,6 +41,7 @@ from qcomp.dialects.onnx.core import (
     attr,
     elements_in,
     fail,
+    is_none,
     static_shape,
 )
 from qcomp.dialects.onnx.sequence_contrib import (
@@ -271,7 +272,7 @@ def check_state(op, fn, mask_at: int, past_at: int, bias_at: int | None = None) 
                  f"{list(sizes)}")
         hd = None if sizes is None else sizes[1] // heads
         expect_shape(op, past, "past", (2, bs, heads, None, hd))
-        if len(op.results) < 2:
+        if len(op.results) < 2 or is_none(op.results[1]):
             fail(f"'{op.name}' op {fn} with past needs the present output (onnxruntime: "
                  "\"Expect to have present state output when past state input is given\")")
         p = static_shape(past)
