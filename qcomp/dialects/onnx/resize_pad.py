@@ -19,8 +19,8 @@ Their shape operands (Pad's pads and axes; Resize's scales and sizes) are consta
         antialias = 1 (opset 18+): linear / cubic taps of the filter stretched by
         max(1, 1 / scale) (`antialias_taps`; nearest is as without, the spec's text
         naming linear and cubic only, where onnxruntime and the reference evaluator
-        refuse the model). On float tensors; on integers (onnxruntime's 22-bit
-        fixed-point weights) the lowering leaves the op, with a remark.
+        refuse the model). On 8-bit integers (the QOperator form) onnxruntime's
+        fixed-point passes (`_fixed_point_antialias`).
 
 Lowerings (static shapes): Pad `constant` is one `stablehlo.pad` (a negative pad is
 negative edge padding; between `uniform_dequantize` and `uniform_quantize` of one
@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     f32,
+    i32,
 )
 from xdsl.ir import SSAValue
 from xdsl.irdl import (
@@ -394,10 +395,6 @@ def resize(b, op, out):
     """Per resized axis: a gather (nearest), else the taps' gathers times their weights,
     added (module docstring)."""
     x = ts.static(op.X, op)
-    if attr(op, "antialias") and attr(op, "mode") != "nearest" and \
-            isinstance(ts.element_of(op.Y), IntegerType):
-        raise ts.Unsupported(f"{ts.PASS}: Resize: antialias on integers (onnxruntime's "
-                             "22-bit fixed-point weights) is not lowered")
     try:
         _, scales = resize_plan(op, x)
         roi = rois(op, len(x))
@@ -405,6 +402,8 @@ def resize(b, op, out):
         raise ts.Unsupported(f"{ts.PASS}: Resize: {err}") from None
     e = ts.element_of(op.Y)
     integer = isinstance(e, IntegerType)
+    if integer and attr(op, "antialias") and attr(op, "mode") != "nearest":
+        return _fixed_point_antialias(b, op, x, out, scales, roi)
     y = op.X
     if integer and attr(op, "mode") != "nearest":
         y = b.convert(y, f32)
@@ -439,6 +438,40 @@ def resize(b, op, out):
         lo, hi = ts.lowest_highest(e)
         y = b.clamp(y, float(lo), float(hi))
         y = b.convert(y, e)
+    return y
+
+
+FIXED_BITS = 22
+"""onnxruntime's antialias weights on 8-bit integers: round(w * 2**22) (`mag_factor`)."""
+
+
+def _fixed_point_antialias(b, op, x, out, scales, roi):
+    """antialias on 8-bit integers as onnxruntime's kernel: per resized axis, the last
+    first, `clamp((2**21 + sum_k q[i_k] * round(w_k * 2**22)) >> 22)` in int32 to the
+    type's range (round half away from zero, as std::round), each pass's result
+    stored in the type."""
+    if attr(op, "coordinate_transformation_mode") == "tf_crop_and_resize":
+        raise ts.Unsupported(f"{ts.PASS}: Resize: antialias tf_crop_and_resize on integers "
+                             "is not lowered")
+    e = ts.element_of(op.Y)
+    lo, hi = (int(v) for v in ts.lowest_highest(e))
+    y = op.X
+    for d in reversed(range(len(x))):
+        n, m = x[d], out[d]
+        if n == m:  # onnxruntime copies an axis of unchanged length
+            continue
+        shape = (*ts.shape_of(y)[:d], m, *ts.shape_of(y)[d + 1:])
+        wide = b.convert(y, i32)
+        total = b.splat(1 << (FIXED_BITS - 1), i32, shape)
+        for idx, w in taps(op, n, m, scales[d], roi[d]):
+            w64 = w.astype(np.float64) * (1 << FIXED_BITS)
+            fixed = (np.sign(w64) * np.floor(np.abs(w64) + 0.5)).astype(np.int32)
+            weight = b.broadcast_in_dim(b.constant(fixed, i32), shape, [d])
+            term = b.op(sh.MultiplyOp, [take(b, wide, idx, d), weight], i32, shape)
+            total = b.op(sh.AddOp, [total, term], i32, shape)
+        shifted = b.op(sh.ShiftRightArithmeticOp, [total, b.splat(FIXED_BITS, i32, shape)], i32,
+                       shape)
+        y = b.convert(b.clamp(shifted, lo, hi), e)
     return y
 
 
