@@ -10,7 +10,9 @@ What a preparation is, per backend:
   op's plan (its implementation and memory estimate, `qcomp.interpreter.runner.Preparation`)
   made on the first run and reused;
 - `xla`: the lowering, the printed per-entry programs and XLA's executables
-  (`qcomp.backends.xla.compile_module`).
+  (`qcomp.backends.xla.compile_module`);
+- `iree`: the same programs compiled by IREE, loaded in its runtime
+  (`qcomp.backends.iree.compile_module`; the compiled programs are also cached on disk).
 
 `compile` snapshots the module (a clone): later edits of `module` do not reach the
 handle. `qcomp.backends.run` keeps one handle per module object, semantics, entry,
@@ -30,7 +32,7 @@ from xdsl.dialects.builtin import ModuleOp
 from qcomp.interpreter import DEFAULT_MAX_MEMORY, FunctionRun, RunError, entry_functions
 from qcomp.interpreter.quantized import QuantSemantics
 
-BACKENDS = ("numpy", "xla")
+BACKENDS = ("numpy", "xla", "iree")
 
 PREPARE_HOOKS: list[Callable[[Compiled], None]] = []
 """Called with each newly prepared handle."""
@@ -44,8 +46,8 @@ class Compiled:
                  device: str = "cpu", snapshot: bool = True) -> None:
         if backend not in BACKENDS:
             raise RunError(f"unknown backend '{backend}' (one of {', '.join(BACKENDS)})")
-        if backend == "numpy" and device != "cpu":
-            raise RunError(f"the numpy backend runs on the cpu, not on '{device}'")
+        if backend != "xla" and device != "cpu":
+            raise RunError(f"the {backend} backend runs on the cpu, not on '{device}'")
         QuantSemantics(semantics)  # validates the name
         self.module = module.clone() if snapshot else module
         self.backend, self.semantics, self.entry = backend, semantics, entry
@@ -55,6 +57,10 @@ class Compiled:
 
             self.functions = entry_functions(self.module, entry)
             self.preparation = prepare(self.module, semantics, max_memory)
+        elif backend == "iree":
+            from qcomp.backends import iree
+
+            self.xla_functions = iree.compile_module(self.module, semantics, entry)
         else:
             from qcomp.backends import xla
 
@@ -67,7 +73,7 @@ class Compiled:
         """Each entry function's run on `inputs` (as `qcomp.backends.run` takes them)."""
         from qcomp.interpreter.runner import _inputs_for
 
-        if self.backend == "xla":
+        if self.backend != "numpy":
             return [fn.run(_inputs_for(fn.function, inputs)) for fn in self.xla_functions]
         from qcomp.interpreter.runner import run_function
 

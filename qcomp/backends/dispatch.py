@@ -1,4 +1,4 @@
-"""`run(..., backend=numpy|xla)`: the one place a backend is chosen."""
+"""`run(..., backend=numpy|xla|iree)`: the one place a backend is chosen."""
 
 
 from __future__ import annotations

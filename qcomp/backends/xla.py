@@ -284,8 +284,25 @@ def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None 
     raises RunError, missing jax `XlaUnavailable`."""
     load_jax()
     get_device(device)
+
+    def build(fn: XlaFunction) -> None:
+        fn.executable = compile_text(fn.text, device)
+
+    def where(fn: XlaFunction) -> str:
+        culprit = blame(module, semantics, fn.name, device)
+        return (f"produced by {culprit}" if culprit else
+                f"the program lowered by {xla_prepare.LOWERING[semantics]}")
+    return prepare_entries(module, semantics, entry, device, XlaFunction, build, where)
+
+
+def prepare_entries(module: ModuleOp, semantics: str, entry: str | None, device: str,
+                    make: type[XlaFunction], build, where) -> list:
+    """Each entry function of `module` as a `make` (XlaFunction or a subclass), its
+    program prepared by `xla_prepare` and printed, then `build(fn)` (the engine's
+    compilation, setting `fn.executable`). A RunError without an op gets `where(fn)`
+    (who produced the rejected program) appended and lands in `fn.error`."""
     funcs = entry_functions(module, entry)
-    out = [XlaFunction(f.sym_name.data, f, device) for f in funcs]
+    out = [make(f.sym_name.data, f, device) for f in funcs]
     todo = []
     for fn in out:
         fn.error = xla_prepare.unsupported_op(module, fn.function)
@@ -322,14 +339,11 @@ def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None 
                                f"{len(fn.check_arity)} after", fn.function)
             fn.lower_seconds = lower_s + (time.perf_counter() - t0)
             t0 = time.perf_counter()
-            fn.executable = compile_text(fn.text, device)
+            build(fn)
             fn.compile_seconds = time.perf_counter() - t0
         except RunError as e:
             if e.op is None:
-                culprit = blame(module, semantics, fn.name, device)
-                where = (f"produced by {culprit}" if culprit else
-                         f"the program lowered by {xla_prepare.LOWERING[semantics]}")
-                e = RunError(f"{e.message} ({where})", fn.function)
+                e = RunError(f"{e.message} ({where(fn)})", fn.function)
             fn.error = e
     return out
 

@@ -1,12 +1,12 @@
 """qcomp-run: run StableHLO programs (quantized or not), or an .onnx / .tflite model
-imported as one, on NumPy (qcomp's interpreter) or XLA, and report their checks.
+imported as one, on NumPy (qcomp's interpreter), XLA or IREE, and report their checks.
 
     qcomp-run FILE [--split-input-file] [--entry NAME]
               [--input SHAPExTYPE=VALUES|@file.npy|@file.npz]... [--inputs IN.npz [--samples]]
               [--args "[dense<...> : tensor<...>, ...]"]
               [--output OUT.npz] [--semantics spec|stablehlo|litert] [--print-results]
               [--compare-lowered] [--print-lowered] [--max-memory SIZE]
-              [--backend numpy|xla] [--device cpu|gpu]
+              [--backend numpy|xla|iree] [--device cpu|gpu]
               [--interpret] [--interpreter-print-dense] [--probe-output-dir DIR]
 
 Runs `@main` (or `--entry`), or, where there is none, every function without
@@ -146,9 +146,11 @@ def _arg_parser() -> ArgParser:
                         "inputs; print both results and whether they agree bit for bit")
     p.add_argument("--print-lowered", action="store_true",
                    help="print the program lowered by stablehlo-lower-quant (see below)")
-    p.add_argument("--backend", choices=("numpy", "xla"), default="numpy",
+    p.add_argument("--backend", choices=("numpy", "xla", "iree"), default="numpy",
                    help="numpy: qcomp's interpreter (default); xla: the program lowered for "
-                        "--semantics, compiled by XLA through jaxlib (pip install 'qcomp[xla]')")
+                        "--semantics, compiled by XLA through jaxlib (pip install 'qcomp[xla]'); "
+                        "iree: the same program compiled by IREE for this CPU, cached on disk "
+                        "(pip install 'qcomp[iree]')")
     p.add_argument("--device", default="cpu", metavar="DEVICE",
                    help="PJRT device for --backend xla: cpu (default), gpu, gpu:N")
     p.add_argument("--num-replicas", type=_positive, default=1, metavar="N",
@@ -306,6 +308,10 @@ class _Runner:
                 (xf,) = xla.compiled(module, self.run_semantics, f.sym_name.data,
                                      self.args.device)
                 r = xf.run(f_inputs)
+            elif self.args.backend == "iree":
+                from qcomp.backends.compiled import cached
+
+                (r,) = cached(module, "iree", self.run_semantics, f.sym_name.data).run(f_inputs)
             elif self.args.num_replicas * self.args.num_partitions > 1:
                 self.run_grid(source, positions, module, f, f_inputs, output)
                 continue
@@ -499,6 +505,14 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
 
         try:
             xla.get_device(args.device)
+        except RunError as e:
+            io.err(f"{PROG}: error: {e.message}\n")
+            return 1
+    if args.backend == "iree":
+        from qcomp.backends import iree
+
+        try:
+            iree.load_iree()
         except RunError as e:
             io.err(f"{PROG}: error: {e.message}\n")
             return 1
