@@ -4,6 +4,7 @@ benchmark, never a timed test).
 
     python3 tools/bench_iree.py [--repeat 20] [--rounds 3] [--no-mobilenet] [--no-workloads]
                                 [--workloads mlp,conv,transformer] [--batch 64]
+                                [--iree-flag=--iree-...]...
 
 1. int8 MobileNetV2 (the zoo's `tests/models/tflite/mobilenet_v2.tflite`, lowered with
    `rescale=fixed-point`, as tools/bench_models.py does): `qcomp.compile(..., "iree")`
@@ -181,12 +182,17 @@ def main(argv=None) -> int:
     ap.add_argument("--no-mobilenet", action="store_true")
     ap.add_argument("--no-workloads", action="store_true")
     ap.add_argument("--workloads", default="mlp,conv,transformer")
+    ap.add_argument("--iree-flag", action="append", default=[], metavar="FLAG",
+                    help="an iree-compile flag added to qcomp.backends.iree.FLAGS (repeatable)")
     a = ap.parse_args(argv)
+    from qcomp.backends import iree
+
+    iree.FLAGS = (*iree.FLAGS, *a.iree_flag)
     import importlib.metadata as md
 
     print(f"iree {md.version('iree-base-compiler')}; {len(os.sched_getaffinity(0))} cores; "
           f"load average {os.getloadavg()[0]:.1f}; wall clock, best of {a.repeat} x {a.rounds} "
-          f"rounds", flush=True)
+          f"rounds; iree-compile {' '.join(iree.FLAGS)}", flush=True)
     if not a.no_mobilenet:
         mobilenet(a.repeat, a.rounds, a.batch)
     if not a.no_workloads:
