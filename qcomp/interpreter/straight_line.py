@@ -179,7 +179,7 @@ def fast_kernel(op: Operation, plan: tuple, slots: list[int], known: list[Any]) 
 class BlockProgram:
     """A block's straight-line program (module docstring)."""
 
-    __slots__ = ("template", "args", "externals", "steps", "published")
+    __slots__ = ("args", "externals", "published", "steps", "template")
 
     def __init__(self, template: list, args: list[int], externals: list[tuple[int, SSAValue]],
                  steps: list[tuple], published: list[tuple[int, SSAValue]]) -> None:
