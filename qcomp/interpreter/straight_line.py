@@ -273,7 +273,8 @@ def run_block(interpreter: Any, program: BlockProgram, args) -> Any:
         if kernel is not None:
             try:
                 r = kernel(vals)
-            except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as e:
+            except (ValueError, TypeError, IndexError, ArithmeticError, AssertionError,
+                    AttributeError, KeyError, MemoryError) as e:  # as `_call` does
                 raise RunError(f"cannot evaluate '{op.name}': {e}", op) from e
             if r is not None:
                 vals[outs[0]] = r
