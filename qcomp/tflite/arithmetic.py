@@ -37,6 +37,7 @@ from qcomp.quant.tflite import abs_int8, gelu_f, lut_int8, quantize_multiplier, 
 from qcomp.tflite.activations import int8_table, unary_composite
 from qcomp.tflite.common import broadcast, need_quantized, op, op_in
 from qcomp.tflite.context import OpContext, f32_tensor, tensor_of
+from qcomp.tflite.float_math import or_float, reciprocal_sqrt
 from qcomp.tflite.kernels import centred, composite_props, int8, quantized_type
 from qcomp.tflite.kernels16 import (
     lower_batch_matmul16,
@@ -184,7 +185,7 @@ declare(Operator(
     build=unary_composite("tfl.abs", _abs), kernels={"tfl.abs": int8_table(_abs_table)}))
 declare(Operator(
     "RSQRT", how='composite "tfl.rsqrt"', inputs=(ACTIVATION,), int16=True,
-    build=unary_composite("tfl.rsqrt", _rsqrt),
+    build=or_float(reciprocal_sqrt, unary_composite("tfl.rsqrt", _rsqrt)),
     kernels={"tfl.rsqrt": with_int16(int8_table(_rsqrt_table), lower_rsqrt16)}))
 declare(Operator(
     "GELU", how='composite "tfl.gelu"', inputs=(ACTIVATION,), int16=True,

@@ -11,6 +11,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     contractions,
     data_movement,
     elementwise,
+    float_math,
     normalization,
     pooling,
     rearrangements,

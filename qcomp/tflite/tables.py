@@ -17,6 +17,7 @@ from qcomp.passes.utils.builder import Builder
 from qcomp.quant.tflite import lut_int8
 from qcomp.tflite.activations import int8_table, unary_composite
 from qcomp.tflite.context import OpContext
+from qcomp.tflite.float_math import or_float
 from qcomp.tflite.operator import ACTIVATION, Operator, declare
 
 
@@ -31,7 +32,7 @@ def _table(fn):
 
 
 declare(Operator("EXP", how='composite "tfl.exp"', inputs=(ACTIVATION,),
-                 build=unary_composite("tfl.exp", _exp),
+                 build=or_float(sh.ExponentialOp, unary_composite("tfl.exp", _exp)),
                  kernels={"tfl.exp": int8_table(_table(np.exp))}))
 
 
