@@ -7,7 +7,9 @@ Runs tests/importers/test_tflite_against_litert.py and test_tflite_16x8_against_
 with QCOMP_LITERT_SEEDS=SEEDS (200 unless given; CI runs 3): random int8 models of each
 supported operator (tests/importers/litert_cases.py, litert_cases_more.py,
 litert_cases_int8.py) and 16x8 ones (litert_cases_16x8.py), compared bit for bit with
-LiteRT's BUILTIN_REF interpreter, and the optimised kernels' differences from it.
+LiteRT's BUILTIN_REF interpreter, and the optimised kernels' differences from it; and
+test_tflite_float_against_litert.py (litert_cases_float.py: float / int32 math operators
+and the quantized SQRT and LOG, float results within the ulps it states).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def main(argv: list[str]) -> int:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
            str(ROOT / "tests" / "importers" / "test_tflite_against_litert.py"),
-           str(ROOT / "tests" / "importers" / "test_tflite_16x8_against_litert.py"), *argv]
+           str(ROOT / "tests" / "importers" / "test_tflite_16x8_against_litert.py"),
+           str(ROOT / "tests" / "importers" / "test_tflite_float_against_litert.py"), *argv]
     return subprocess.call(cmd, cwd=ROOT, env=env)
 
 

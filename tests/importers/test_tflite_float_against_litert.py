@@ -1,4 +1,5 @@
-"""TFLite's math operators on float / int32 tensors (and the quantized SQRT and LOG)
+"""TFLite's math operators on float / int32 tensors (and the quantized SQRT and LOG),
+and its index and logical operators (REDUCE_ANY / ALL, CUMSUM, RANGE, SCATTER_ND),
 against LiteRT's kernels: imported, lowered with `rescale=fixed-point`, run by qcomp's
 interpreter. Integer results and the correctly rounded float operations are bit for
 bit; exp, log, sin, cos, pow within `ULPS` (the C library's functions in LiteRT, NumPy's
@@ -13,10 +14,13 @@ import pytest
 
 pytest.importorskip("ai_edge_litert.interpreter")
 
-from tests.importers.litert_cases_float import CASES, ULPS
+from tests.importers.litert_cases_float import CASES as FLOAT
+from tests.importers.litert_cases_float import ULPS
+from tests.importers.litert_cases_index import CASES as INDEX
 from tests.importers.test_tflite_against_litert import qcomp_run
 from tests.importers.tflite_models import run_litert
 
+CASES = {**FLOAT, **INDEX}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
