@@ -40,8 +40,8 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder
 from qcomp.quant.tflite_math import log_int8, log_int16, sqrt_quantized
 from qcomp.tflite.activations import int8_table, unary_composite
-from qcomp.tflite.common import activation, broadcast, fused, op, op_in
-from qcomp.tflite.context import OpContext, constant
+from qcomp.tflite.common import ACTIVATIONS, activation, broadcast, op, op_in
+from qcomp.tflite.context import OpContext
 from qcomp.tflite.elementwise import binary
 from qcomp.tflite.kernels16 import int16_table, with_int16
 from qcomp.tflite.operator import ACTIVATION, Operand, Operator, Options, declare
@@ -102,8 +102,16 @@ def _in_f32(cls: type[Operation]):
     return f
 
 
+def clamp_range(b: Builder, v: SSAValue, activation: int) -> SSAValue:
+    """`v` clamped to TFLite's CalculateActivationRange<float> of `activation`."""
+    lo, hi = ACTIVATIONS[activation] or (None, None)
+    return b.emit(sh.ClampOp(b.constant(np.float32(-_FLT_MAX if lo is None else lo), f32), v,
+                             b.constant(np.float32(_FLT_MAX if hi is None else hi), f32),
+                             v.type))
+
+
 def div_operator(ctx: OpContext) -> list[SSAValue]:
-    """DIV: FLOAT32 (clamped to ±FLT_MAX, then the fused activation) or INT32."""
+    """DIV: FLOAT32 (clamped to the activation range, ±FLT_MAX without one) or INT32."""
     a, b_, out = *ctx.inputs, ctx.outputs[0]
     if a.dtype != b_.dtype or a.dtype != out.dtype or a.quantized or out.quantized or \
             a.dtype not in ("FLOAT32", "INT32"):
@@ -116,10 +124,7 @@ def div_operator(ctx: OpContext) -> list[SSAValue]:
     shape = tuple(out.shape)
     v = op(ctx, sh.DivideOp, [broadcast(ctx, a, shape), broadcast(ctx, b_, shape)],
            out.type())
-    el = out.element()
-    v = ctx.b.emit(sh.ClampOp(constant(ctx.b, np.float32(-_FLT_MAX), (), el, el), v,
-                              constant(ctx.b, np.float32(_FLT_MAX), (), el, el), out.type()))
-    return [fused(ctx, v, out)]
+    return [clamp_range(ctx.b, v, ctx.option("fusedActivationFunction", 0))]
 
 
 def pow_operator(ctx: OpContext) -> list[SSAValue]:
@@ -175,5 +180,5 @@ declare(Operator("POW", output="none", spec=False, how="power (FLOAT32, INT32)",
                  build=pow_operator))
 
 
-__all__ = ["div_operator", "float_unary", "or_float", "pow_operator", "reciprocal_sqrt",
+__all__ = ["clamp_range", "div_operator", "float_unary", "or_float", "pow_operator", "reciprocal_sqrt",
            "unary_op"]

@@ -12,6 +12,7 @@ from qcomp.tflite import (  # noqa: F401  (each module declares its operators)
     data_movement,
     elementwise,
     float_math,
+    float_windows,
     index_math,
     normalization,
     pooling,

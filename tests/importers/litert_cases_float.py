@@ -119,6 +119,45 @@ def _log16(rng, n, z):
     return rng.integers(-32768, 32768, n)
 
 
+def l2_pool_2d(rng):
+    m = Model()
+    shape = [int(rng.integers(1, 3)), int(rng.integers(1, 7)), int(rng.integers(1, 7)),
+             int(rng.integers(1, 4))]
+    o = schema.Pool2DOptionsT()
+    o.padding = int(rng.integers(0, 2))
+    o.strideH, o.strideW = (int(rng.integers(1, 3)) for _ in range(2))
+    o.filterHeight = int(rng.integers(1, shape[1] + 1))
+    o.filterWidth = int(rng.integers(1, shape[2] + 1))
+    o.fusedActivationFunction = _act(rng)
+
+    def out(size, k, s):
+        return (size + s - 1) // s if o.padding == 0 else (size - k + s) // s
+    y_shape = [shape[0], out(shape[1], o.filterHeight, o.strideH),
+               out(shape[2], o.filterWidth, o.strideW), shape[3]]
+    x = m.tensor(shape, np.float32)
+    y = m.tensor(y_shape, np.float32)
+    m.inputs, m.outputs = [x], [y]
+    m.op(OPS.L2_POOL_2D, [x], [y], o, OPTS.Pool2DOptions)
+    feed = rng.standard_normal(shape) * 10 ** rng.uniform(-2, 2, shape)
+    return m.build(), [feed.astype(np.float32)], REF
+
+
+def local_response_normalization(rng):
+    m = Model()
+    shape = [1, int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(1, 12))]
+    o = schema.LocalResponseNormalizationOptionsT()
+    o.radius = int(rng.integers(0, 6))
+    o.bias = float(np.float32(rng.uniform(0.5, 2.0)))
+    o.alpha = float(np.float32(rng.uniform(1e-4, 1.0)))
+    o.beta = float(np.float32(rng.uniform(0.1, 1.0)))
+    x = m.tensor(shape, np.float32)
+    y = m.tensor(shape, np.float32)
+    m.inputs, m.outputs = [x], [y]
+    m.op(OPS.LOCAL_RESPONSE_NORMALIZATION, [x], [y], o,
+         OPTS.LocalResponseNormalizationOptions)
+    return m.build(), [(rng.standard_normal(shape) * 3).astype(np.float32)], REF
+
+
 CASES = {
     "SQUARE": _unary(OPS.SQUARE, _normal(100.0)),
     "SQRT": _unary(OPS.SQRT, _positive),
@@ -138,6 +177,8 @@ CASES = {
     "SQRT_INT16": _quantized(OPS.SQRT, np.int16, _sqrt16),
     "LOG_INT8": _quantized(OPS.LOG, np.int8, _log8),
     "LOG_INT16": _quantized(OPS.LOG, np.int16, _log16),
+    "L2_POOL_2D": l2_pool_2d,
+    "LOCAL_RESPONSE_NORMALIZATION": local_response_normalization,
 }
 """Case name -> builder(rng) -> (model, feeds, oracle resolver)."""
 
