@@ -8,6 +8,13 @@ in NumPy, and the C library's single-precision functions LiteRT's float kernels 
     LOG int8            LUTPopulate<int8_t> of logf(v), v <= 0 -> f32((-128 - z_out) s_out)
     LOG int16           LUTPopulate<int16_t> (f32) of logf(v), v <= 0 -> f32(-32768 s_out)
 
+    DIV int8            reference_ops::DivElementwise on (q_1, q_2): a = q_1 - z_1, d = q_2 -
+                        z_2 (both negated when d < 0); r = GetReciprocal(d) (gemmlowp's
+                        one_over_one_plus_x Newton-Raphson, Q0.31), h = CountLeadingSignBits(a);
+                        clamp(RDBPOT(SRDHM(SRDHM(a 2^h, r), M), -(shift - (31 - clz(d)) - h))
+                        + z_out) with (M, shift) = QuantizeMultiplier(f32(s_1 / f32(s_2
+                        s_out))): a 256 x 256 table (d = 0 is LiteRT's error: z_out there)
+
 `libm_f32(name)` is the C library's `<name>f` (logf, expf, sinf, cosf, powf): the function
 LiteRT's kernels compute with (std::log on a float). glibc's are not NumPy's float32
 loops (which differ by 1-2 ulp on a few percent of inputs), so a table LiteRT fills with
@@ -22,8 +29,8 @@ import functools
 
 import numpy as np
 
-from qcomp.quant.tflite import lut_int8
-from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, lut_lookup, lut_populate_int16
+from qcomp.quant.tflite import lut_int8, quantize_multiplier, rdbpot, srdhm
+from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, clz32, lut_lookup, lut_populate_int16
 
 _NUMPY = {"log": np.log, "exp": np.exp, "sin": np.sin, "cos": np.cos}
 
@@ -101,4 +108,75 @@ def log_int16(q, s_in: float, s_out: float) -> np.ndarray:
     return np.clip(lut_lookup(q, lut), INT16_MIN, INT16_MAX)
 
 
-__all__ = ["libm_f32", "log_int8", "log_int16", "sqrt_quantized"]
+_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _saturating_shift_left(x, e: int) -> np.ndarray:
+    """gemmlowp's SaturatingRoundingMultiplyByPOT<e> for e > 0."""
+    return np.clip(np.asarray(x, np.int64) << e, _I32_MIN, _I32_MAX)
+
+
+def _rounding_half_sum(a, b) -> np.ndarray:
+    s = np.asarray(a, np.int64) + np.asarray(b, np.int64)
+    t = s + np.where(s >= 0, 1, -1)
+    return np.where(t >= 0, t // 2, -((-t) // 2))
+
+
+def one_over_one_plus_x(a) -> np.ndarray:
+    """gemmlowp's one_over_one_plus_x_for_x_in_0_1 on Q0.31 raws `a` (a Q0.31 result):
+    three Newton-Raphson steps in Q2.29 from 48/17 - 32/17 d, d = (a + 1) / 2."""
+    half = _rounding_half_sum(a, _I32_MAX)
+    x = 1515870810 + srdhm(half, -1010580540)
+    one = 1 << 29
+    for _ in range(3):
+        hx = srdhm(half, x)
+        x = x + _saturating_shift_left(srdhm(x, one - hx), 2)
+    return _saturating_shift_left(x, 1)
+
+
+def get_reciprocal(x) -> tuple[np.ndarray, np.ndarray]:
+    """TFLite's GetReciprocal(x, 31): (Q0.31 raw of 2^k / x, k = 31 - clz(x)) for x > 0."""
+    x = np.asarray(x, np.int64)
+    h = clz32(x)
+    shifted = ((x << h) & 0xFFFFFFFF) - (1 << 31)
+    return one_over_one_plus_x(shifted), 31 - h
+
+
+def _leading_sign_bits(x) -> np.ndarray:
+    """CountLeadingSignBits of int32 values (31 for 0)."""
+    x = np.asarray(x, np.int64)
+    return np.where(x >= 0, clz32(x), clz32(~x & 0xFFFFFFFF)) - 1
+
+
+def _rdbpot_x86(x, e) -> np.ndarray:
+    """gemmlowp's RoundingDivideByPOT on int32 as x86 runs it, also for e >= 32 (which
+    DivElementwise reaches: undefined in C++): the mask (1 << e) - 1 truncated to 32 bits,
+    the shift by e mod 32."""
+    x = np.asarray(x, np.int64)
+    e = np.asarray(e, np.int64)
+    mask = np.where(e >= 32, -1, (np.int64(1) << np.minimum(e, 31)) - 1)
+    threshold = (mask >> 1) + (x < 0)
+    return (x >> (e & 31)) + ((x & mask) > threshold)
+
+
+def div_int8(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, lo: int = -128,
+             hi: int = 127) -> np.ndarray | None:
+    """TFLite's int8 DIV as a (256, 256) table indexed by (q_1 + 128, q_2 + 128); None
+    when a shift LiteRT takes for a right shift is positive (its behaviour undefined)."""
+    m, shift = quantize_multiplier(float(np.float32(np.float32(s1) / np.float32(
+        np.float32(s2) * np.float32(so)))))
+    q1, q2 = np.meshgrid(np.arange(-128, 128), np.arange(-128, 128), indexing="ij")
+    a, d = q1 - z1, q2 - z2
+    a = np.where(d < 0, -a, a)
+    d = np.where(d == 0, 1, np.abs(d))
+    inv, recip_shift = get_reciprocal(d)
+    h = _leading_sign_bits(a)
+    quotient = srdhm(a << h, inv)
+    total = shift - recip_shift - h
+    if np.any(total > 0):
+        return None
+    out = _rdbpot_x86(srdhm(quotient, m), -total) + zo
+    return np.where(q2 - z2 == 0, zo, np.clip(out, lo, hi))
+
+
+__all__ = ["div_int8", "get_reciprocal", "libm_f32", "log_int8", "log_int16", "sqrt_quantized"]
