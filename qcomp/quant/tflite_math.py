@@ -29,7 +29,7 @@ import functools
 
 import numpy as np
 
-from qcomp.quant.tflite import lut_int8, quantize_multiplier, rdbpot, srdhm
+from qcomp.quant.tflite import lut_int8, quantize_multiplier, srdhm
 from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, clz32, lut_lookup, lut_populate_int16
 
 _NUMPY = {"log": np.log, "exp": np.exp, "sin": np.sin, "cos": np.cos}
