@@ -136,6 +136,27 @@ def div_int8(rng):
     return m.build(), [fa.astype(np.int8), fb.astype(np.int8)], REF
 
 
+def _neg(dtype):
+    """int8 / int16: the output's zero point the negated input's (as the converter makes
+    it), every stored value from the minimum up; int64: values near its range's ends."""
+    def build(rng):
+        m = Model()
+        if dtype == np.int64:
+            x = m.tensor([8], dtype)
+            y = m.tensor([8], dtype)
+            feed = np.array([-(2 ** 63) + 1, -5, 0, 7, 2 ** 62, -(2 ** 40), 1, 2 ** 63 - 1])
+        else:
+            lo = -128 if dtype == np.int8 else -32768
+            s, z = _scale(rng), (_zp(rng) if dtype == np.int8 else 0)
+            x = m.tensor([64], dtype, scale=s, zero_point=z)
+            y = m.tensor([64], dtype, scale=s, zero_point=max(-z, lo + 1) if z else 0)
+            feed = np.concatenate([[lo], rng.integers(lo, -lo, 63)])
+        m.inputs, m.outputs = [x], [y]
+        m.op(OPS.NEG, [x], [y])
+        return m.build(), [feed.astype(dtype)], REF
+    return build
+
+
 def l2_pool_2d(rng):
     m = Model()
     shape = [int(rng.integers(1, 3)), int(rng.integers(1, 7)), int(rng.integers(1, 7)),
@@ -195,6 +216,9 @@ CASES = {
     "LOG_INT8": _quantized(OPS.LOG, np.int8, _log8),
     "LOG_INT16": _quantized(OPS.LOG, np.int16, _log16),
     "DIV_INT8": div_int8,
+    "NEG_INT8": _neg(np.int8),
+    "NEG_INT16": _neg(np.int16),
+    "NEG_INT64": _neg(np.int64),
     "L2_POOL_2D": l2_pool_2d,
     "LOCAL_RESPONSE_NORMALIZATION": local_response_normalization,
 }
