@@ -1,5 +1,5 @@
-"""The tables of TFLite's quantized SQRT and LOG (tensorflow/lite/kernels/elementwise.cc),
-in NumPy, and the C library's single-precision functions LiteRT's float kernels call.
+"""The tables of TFLite's quantized SQRT, LOG (tensorflow/lite/kernels/elementwise.cc)
+and DIV (reference/div.h), in NumPy.
 
     SQRT int8 / int16   clamp(int(sqrtf(f32(s_in (q - z_in))) / f32(s_out)) + z_out)
                         (SqrtEvalQuantized: the quotient truncated toward zero, as
@@ -8,55 +8,25 @@ in NumPy, and the C library's single-precision functions LiteRT's float kernels 
     LOG int8            LUTPopulate<int8_t> of logf(v), v <= 0 -> f32((-128 - z_out) s_out)
     LOG int16           LUTPopulate<int16_t> (f32) of logf(v), v <= 0 -> f32(-32768 s_out)
 
-    DIV int8            reference_ops::DivElementwise on (q_1, q_2): a = q_1 - z_1, d = q_2 -
-                        z_2 (both negated when d < 0); r = GetReciprocal(d) (gemmlowp's
-                        one_over_one_plus_x Newton-Raphson, Q0.31), h = CountLeadingSignBits(a);
+    DIV int8            reference_ops::DivElementwise on (q_1, q_2): a = q_1 - z_1,
+                        d = q_2 - z_2 (both negated when d < 0); r = GetReciprocal(d)
+                        (gemmlowp's one_over_one_plus_x Newton-Raphson, Q0.31),
+                        h = CountLeadingSignBits(a);
                         clamp(RDBPOT(SRDHM(SRDHM(a 2^h, r), M), -(shift - (31 - clz(d)) - h))
                         + z_out) with (M, shift) = QuantizeMultiplier(f32(s_1 / f32(s_2
                         s_out))): a 256 x 256 table (d = 0 is LiteRT's error: z_out there)
 
-`libm_f32(name)` is the C library's `<name>f` (logf, expf, sinf, cosf, powf): the function
-LiteRT's kernels compute with (std::log on a float). glibc's are not NumPy's float32
-loops (which differ by 1-2 ulp on a few percent of inputs), so a table LiteRT fills with
-logf at Prepare is filled here with the same logf; without a C library NumPy's is used.
+LOG's tables take logf from the C library (`qcomp.quant.tflite.libm_f32`), the function
+LiteRT fills them with at Prepare (std::log on a float); NumPy's float32 log differs
+from it by 1-2 ulp on a few percent of inputs.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
-
 import numpy as np
 
-from qcomp.quant.tflite import lut_int8, quantize_multiplier, srdhm
+from qcomp.quant.tflite import libm_f32, lut_int8, quantize_multiplier, srdhm
 from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, clz32, lut_lookup, lut_populate_int16
-
-_NUMPY = {"log": np.log, "exp": np.exp, "sin": np.sin, "cos": np.cos}
-
-
-@functools.cache
-def _libm():
-    name = ctypes.util.find_library("m")
-    try:
-        return ctypes.CDLL(name or "libm.so.6")
-    except OSError:
-        return None
-
-
-def libm_f32(name: str):
-    """The C library's single-precision `name` (`"log"` -> logf) on f32 arrays, elementwise
-    (NumPy's float32 function when there is no C library)."""
-    lib = _libm()
-    if lib is None:
-        return lambda x: _NUMPY[name](np.asarray(x, np.float32))
-    fn = getattr(lib, name + "f")
-    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
-
-    def call(x):
-        a = np.asarray(x, np.float32)
-        return np.array([fn(float(v)) for v in a.reshape(-1)], np.float32).reshape(a.shape)
-    return call
 
 
 def _cvtt_i32(x: np.ndarray) -> np.ndarray:
@@ -81,7 +51,7 @@ def sqrt_quantized(q, s_in: float, z_in: int, s_out: float, z_out: int, lo: int,
 
 
 def _log_transform(output_min: np.float32):
-    logf = libm_f32("log")
+    logf = libm_f32("logf")
 
     def f(v):
         v = np.asarray(v, np.float32)
@@ -179,4 +149,4 @@ def div_int8(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, lo: int
     return np.where(q2 - z2 == 0, zo, np.clip(out, lo, hi))
 
 
-__all__ = ["div_int8", "get_reciprocal", "libm_f32", "log_int8", "log_int16", "sqrt_quantized"]
+__all__ = ["div_int8", "get_reciprocal", "log_int8", "log_int16", "sqrt_quantized"]
