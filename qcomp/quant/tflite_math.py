@@ -8,7 +8,7 @@ and DIV (reference/div.h), in NumPy.
     LOG int8            LUTPopulate<int8_t> of logf(v), v <= 0 -> f32((-128 - z_out) s_out)
     LOG int16           LUTPopulate<int16_t> (f32) of logf(v), v <= 0 -> f32(-32768 s_out)
 
-    DIV int8            reference_ops::DivElementwise on (q_1, q_2): a = q_1 - z_1,
+    DIV int8 / uint8    reference_ops::DivElementwise on (q_1, q_2): a = q_1 - z_1,
                         d = q_2 - z_2 (both negated when d < 0); r = GetReciprocal(d)
                         (gemmlowp's one_over_one_plus_x Newton-Raphson, Q0.31),
                         h = CountLeadingSignBits(a);
@@ -129,13 +129,15 @@ def _rdbpot_x86(x, e) -> np.ndarray:
     return (x >> (e & 31)) + ((x & mask) > threshold)
 
 
-def div_int8(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, lo: int = -128,
-             hi: int = 127) -> np.ndarray | None:
-    """TFLite's int8 DIV as a (256, 256) table indexed by (q_1 + 128, q_2 + 128); None
-    when a shift LiteRT takes for a right shift is positive (its behaviour undefined)."""
+def div_8bit(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, lo: int = -128
+             ) -> np.ndarray | None:
+    """TFLite's int8 (`lo` -128) or uint8 (`lo` 0) DIV as a (256, 256) table indexed by
+    (q_1 - lo, q_2 - lo); None when a shift LiteRT takes for a right shift is positive
+    (its behaviour undefined)."""
+    hi = lo + 255
     m, shift = quantize_multiplier(float(np.float32(np.float32(s1) / np.float32(
         np.float32(s2) * np.float32(so)))))
-    q1, q2 = np.meshgrid(np.arange(-128, 128), np.arange(-128, 128), indexing="ij")
+    q1, q2 = np.meshgrid(np.arange(lo, hi + 1), np.arange(lo, hi + 1), indexing="ij")
     a, d = q1 - z1, q2 - z2
     a = np.where(d < 0, -a, a)
     d = np.where(d == 0, 1, np.abs(d))
@@ -149,4 +151,4 @@ def div_int8(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, lo: int
     return np.where(q2 - z2 == 0, zo, np.clip(out, lo, hi))
 
 
-__all__ = ["div_int8", "get_reciprocal", "log_int8", "log_int16", "sqrt_quantized"]
+__all__ = ["div_8bit", "get_reciprocal", "log_int8", "log_int16", "sqrt_quantized"]

@@ -10,7 +10,7 @@ div.cc, pow.cc):
 | SIN, COS | `stablehlo.sine`, `stablehlo.cosine` | - |
 | FLOOR, CEIL | `stablehlo.floor`, `stablehlo.ceil` | - |
 | ROUND | `stablehlo.round_nearest_even` (RoundToNearest: ties to even) | - |
-| DIV | `stablehlo.divide`, clamped to ±FLT_MAX (*), the fused activation; INT32 | int8: `stablehlo.composite "tfl.div"` |
+| DIV | `stablehlo.divide`, clamped to ±FLT_MAX (*), the fused activation; INT32 | int8, uint8: `stablehlo.composite "tfl.div"` |
 | POW | `stablehlo.power`; INT32 too | - |
 
 (*) the reference kernel clamps to its activation range, [-FLT_MAX, FLT_MAX] without a
@@ -22,7 +22,7 @@ RSQRT and EXP on FLOAT32 are 1 / `stablehlo.sqrt` / `stablehlo.exponential`
 Under `rescale=fixed-point` the quantized SQRT and LOG are LiteRT's kernels as tables
 of every stored value (`qcomp.quant.tflite_math`): SQRT int(sqrtf(s_in (q - z_in)) /
 s_out) + z_out, LOG LUTPopulate's table of logf (int8: 256 entries; int16: the 513-entry
-LUT, interpolated, made into 65536); DIV int8 reference_ops::DivElementwise (GetReciprocal's
+LUT, interpolated, made into 65536); DIV int8 / uint8 reference_ops::DivElementwise (GetReciprocal's
 Newton-Raphson, two SRDHMs) as a 256 x 256 table of (q_1, q_2).
 
 The float results are LiteRT's where its kernel computes with correctly rounded IEEE
@@ -39,12 +39,12 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
-from qcomp.quant.tflite_math import div_int8, log_int8, log_int16, sqrt_quantized
+from qcomp.quant.tflite_math import div_8bit, log_int8, log_int16, sqrt_quantized
 from qcomp.tflite.activations import int8_table, unary_composite
 from qcomp.tflite.common import ACTIVATIONS, activation, broadcast, fused, op, op_in
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.elementwise import binary
-from qcomp.tflite.kernels import gather, int8, quantized_type
+from qcomp.tflite.kernels import gather, per_tensor, quantized_type
 from qcomp.tflite.kernels16 import int16_table, with_int16
 from qcomp.tflite.operator import ACTIVATION, Operand, Operator, Options, declare
 
@@ -113,11 +113,13 @@ def clamp_range(b: Builder, v: SSAValue, activation: int) -> SSAValue:
 
 
 def quantized_div(ctx: OpContext) -> list[SSAValue]:
-    """int8 DIV: `stablehlo.composite "tfl.div"` of the inputs broadcast to the output
-    (dequantize, divide, quantize), then the fused activation's clamp."""
+    """int8 / uint8 DIV: `stablehlo.composite "tfl.div"` of the inputs broadcast to the
+    output (dequantize, divide, quantize), then the fused activation's clamp."""
     a, b_, out = *ctx.inputs, ctx.outputs[0]
-    if not (a.dtype == b_.dtype == out.dtype == "INT8") or a.per_axis or b_.per_axis:
-        raise ctx.fail("a quantized DIV is imported for per-tensor INT8 tensors")
+    if not (a.dtype == b_.dtype == out.dtype and a.dtype in ("INT8", "UINT8")) or \
+            not (a.quantized and b_.quantized and out.quantized) or a.per_axis or b_.per_axis:
+        raise ctx.fail("a quantized DIV is imported for per-tensor INT8 or UINT8 tensors "
+                       "(one type for both inputs and the output)")
     shape = tuple(out.shape)
     av, bv = broadcast(ctx, a, shape), broadcast(ctx, b_, shape)
 
@@ -130,20 +132,23 @@ def quantized_div(ctx: OpContext) -> list[SSAValue]:
 
 
 def lower_div(op_: Operation, b: Builder, st) -> SSAValue | None:
-    """TFLite's int8 DIV (reference_ops::DivElementwise): its 256 x 256 table
-    (`qcomp.quant.tflite_math.div_int8`) gathered at (q_1 + 128) 256 + q_2 + 128."""
+    """TFLite's int8 / uint8 DIV (reference_ops::DivElementwise): its 256 x 256 table
+    (`qcomp.quant.tflite_math.div_8bit`) gathered at (q_1 - min) 256 + q_2 - min."""
     l_, r_ = op_.operands
     q1, q2, qo = quantized_type(l_), quantized_type(r_), quantized_type(op_.results[0])
-    if not int8(q1, q2, qo):
+    if not per_tensor(q1, q2, qo) or {(q.storage_bitwidth, q.storage_min, q.storage_max)
+                                      for q in (q1, q2, qo)} not in ({(8, -128, 127)},
+                                                                     {(8, 0, 255)}):
         return None
-    values = div_int8(q1.scale, q1.zero_point, q2.scale, q2.zero_point, qo.scale,
-                      qo.zero_point)
+    lo = qo.storage_min
+    values = div_8bit(q1.scale, q1.zero_point, q2.scale, q2.zero_point, qo.scale,
+                      qo.zero_point, lo)
     if values is None:
         return None
     shape = shape_of(l_)
 
     def index(v: SSAValue) -> SSAValue:
-        return b.binary(sh.AddOp, b.convert(st(v), i32), b.full(np.int32(128), i32, shape))
+        return b.binary(sh.SubtractOp, b.convert(st(v), i32), b.full(np.int32(lo), i32, shape))
     idx = b.binary(sh.AddOp, b.binary(sh.MultiplyOp, index(l_),
                                       b.full(np.int32(256), i32, shape)), index(r_))
     return gather(b, b.constant(values.reshape(-1).astype(np.int64), qo.storage), idx)
@@ -214,7 +219,7 @@ declare(Operator(
     build=or_float(sh.LogOp, _quantized("log", sh.LogOp)),
     kernels={"tfl.log": with_int16(int8_table(_log_table), int16_table(_log_table16))}))
 declare(Operator(
-    "DIV", how='composite "tfl.div" (int8); divide (FLOAT32, INT32)',
+    "DIV", how='composite "tfl.div" (int8, uint8); divide (FLOAT32, INT32)',
     options=Options("DivOptions", {"fusedActivationFunction": activation}, required=False),
     inputs=_BINARY, build=div_operator, kernels={"tfl.div": lower_div}))
 declare(Operator("POW", output="none", spec=False, how="power (FLOAT32, INT32)",

@@ -119,21 +119,26 @@ def _log16(rng, n, z):
     return rng.integers(-32768, 32768, n)
 
 
-def div_int8(rng):
+def _div_8bit(dtype):
     """Scales 1e-3..1, zero points anywhere, fused activations; every (q_1, q_2) pair of
     a random 16 x 16 block; the divisor never its zero point (LiteRT's error)."""
-    m = Model()
-    s1, s2 = _scale(rng, 1e-3, 1.0), _scale(rng, 1e-3, 1.0)
-    so = _scale(rng, 1e-3, 10.0)
-    z1, z2, zo = _zp(rng), _zp(rng), _zp(rng)
-    a = m.tensor([16, 16], np.int8, scale=s1, zero_point=z1)
-    b = m.tensor([16], np.int8, scale=s2, zero_point=z2)
-    y = m.tensor([16, 16], np.int8, scale=so, zero_point=zo)
-    m.inputs, m.outputs = [a, b], [y]
-    m.op(OPS.DIV, [a, b], [y], _div_options(rng), OPTS.DivOptions)
-    fa = np.repeat(rng.choice(256, 16, replace=False) - 128, 16).reshape(16, 16)
-    fb = rng.choice([v for v in range(-128, 128) if v not in (z2, 0)], 16, replace=False)
-    return m.build(), [fa.astype(np.int8), fb.astype(np.int8)], REF
+    lo = -128 if dtype == np.int8 else 0
+
+    def build(rng):
+        m = Model()
+        s1, s2 = _scale(rng, 1e-3, 1.0), _scale(rng, 1e-3, 1.0)
+        so = _scale(rng, 1e-3, 10.0)
+        z1, z2, zo = (_zp(rng) + 128 + lo for _ in range(3))
+        a = m.tensor([16, 16], dtype, scale=s1, zero_point=z1)
+        b = m.tensor([16], dtype, scale=s2, zero_point=z2)
+        y = m.tensor([16, 16], dtype, scale=so, zero_point=zo)
+        m.inputs, m.outputs = [a, b], [y]
+        m.op(OPS.DIV, [a, b], [y], _div_options(rng), OPTS.DivOptions)
+        fa = np.repeat(rng.choice(256, 16, replace=False) + lo, 16).reshape(16, 16)
+        fb = rng.choice([v for v in range(lo, lo + 256) if v not in (z2, 0)], 16,
+                        replace=False)
+        return m.build(), [fa.astype(dtype), fb.astype(dtype)], REF
+    return build
 
 
 def _neg(dtype):
@@ -215,7 +220,8 @@ CASES = {
     "SQRT_INT16": _quantized(OPS.SQRT, np.int16, _sqrt16),
     "LOG_INT8": _quantized(OPS.LOG, np.int8, _log8),
     "LOG_INT16": _quantized(OPS.LOG, np.int16, _log16),
-    "DIV_INT8": div_int8,
+    "DIV_INT8": _div_8bit(np.int8),
+    "DIV_UINT8": _div_8bit(np.uint8),
     "NEG_INT8": _neg(np.int8),
     "NEG_INT16": _neg(np.int16),
     "NEG_INT64": _neg(np.int64),
