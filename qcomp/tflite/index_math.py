@@ -148,22 +148,30 @@ def range_operator(ctx: OpContext) -> list[SSAValue]:
         raise ctx.fail("RANGE is imported for INT32 and FLOAT32 (start, limit, delta and "
                        "output of one type)")
     t = NUMPY[out.dtype]
-    start, limit, delta = (t(known_data(ctx, x, w).reshape(-1)[0]) for x, w in (
-        (start_t, "start"), (limit_t, "limit"), (delta_t, "delta")))
-    if delta == 0 or (limit > start and delta < 0) or (limit < start and delta > 0):
+    values_of = []
+    for x, what in ((start_t, "start"), (limit_t, "limit"), (delta_t, "delta")):
+        v = np.asarray(known_data(ctx, x, what)).reshape(-1)
+        if v.size != 1:
+            raise ctx.fail(f"the {what} must be one value, not {v.size}")
+        values_of.append(t(v[0]))
+    start, limit, delta = values_of
+    if not (np.isfinite(start) and np.isfinite(limit) and np.isfinite(delta)) or delta == 0 \
+            or (limit > start and delta < 0) or (limit < start and delta > 0):
         raise ctx.fail(f"delta {delta} does not lead from start {start} to limit {limit}")
     if out.dtype == "INT32":
         n = (abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta))
-        values = (int(start) + int(delta) * np.arange(n)).astype(np.int32)
     else:
         n = int(np.ceil(np.abs(np.float32((limit - start) / delta))))
+    if list(out.shape) != [n]:
+        raise ctx.fail(f"output shape {list(out.shape)} is not [{n}]")
+    if out.dtype == "INT32":
+        values = (int(start) + int(delta) * np.arange(n)).astype(np.int32)
+    else:
         values = np.zeros(n, np.float32)
         acc = np.float32(start)
         for i in range(n):
             values[i] = acc
             acc = np.float32(acc + delta)
-    if list(out.shape) not in ([n], [-1]):
-        raise ctx.fail(f"output shape {list(out.shape)} is not [{n}]")
     return [ctx.b.constant(values, out.element())]
 
 
@@ -171,6 +179,8 @@ def scatter_nd(ctx: OpContext) -> list[SSAValue]:
     indices, updates, shape_t = ctx.inputs
     out = ctx.outputs[0]
     shape = [int(d) for d in need_constant(ctx, shape_t, "shape").reshape(-1)]
+    if any(d < 0 for d in shape):
+        raise ctx.fail(f"the shape {shape} has a negative size")
     if list(out.shape) != shape:
         raise ctx.fail(f"output shape {list(out.shape)} is not the shape operand {shape}")
     if updates.quantized or updates.dtype not in ("FLOAT32", "INT32", "INT64", "BOOL") \
