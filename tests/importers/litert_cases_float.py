@@ -154,7 +154,7 @@ def _neg(dtype):
             lo = -128 if dtype == np.int8 else -32768
             s, z = _scale(rng), (_zp(rng) if dtype == np.int8 else 0)
             x = m.tensor([64], dtype, scale=s, zero_point=z)
-            y = m.tensor([64], dtype, scale=s, zero_point=max(-z, lo + 1) if z else 0)
+            y = m.tensor([64], dtype, scale=s, zero_point=min(-z, -lo - 1))
             feed = np.concatenate([[lo], rng.integers(lo, -lo, 63)])
         m.inputs, m.outputs = [x], [y]
         m.op(OPS.NEG, [x], [y])
