@@ -50,7 +50,7 @@ class StablehloControlFunctions(InterpreterFunctions):
         limit, count = WHILE_ITERATION_LIMIT.get(), 0
         while _scalar(regions.run(interpreter, op.cond, values)[0]):
             if limit is not None and count == limit:
-                raise RunError(f"'stablehlo.while' ran {limit} iterations without ending "
+                raise RunError(f"'{op.name}' ran {limit} iterations without ending "
                                "(the limit of this run)", op)
             values = regions.run(interpreter, op.body, values)
             count += 1

@@ -115,10 +115,14 @@ class QdqRole(OpTrait):
     `onnx-unfuse-qdq` and `onnx_qdq.groups` read:
 
     - `selector`: `binary`, `unary`, `variadic` (one element type throughout), `conv`,
-      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers),
-      `drop_dq` (DequantizeLinear -> op, no QuantizeLinear: the DequantizeLinear is
-      dropped, the op runs on the integers: ArgMax), `keep` (onnxruntime's selectors have
-      no rule for it: the group stays as it is);
+      `matmul` (the weight rules), `gemm` (QGemm: the QuantizeLinear optional, an int32
+      bias, beta 1), `where` (QLinearWhere: the condition stays), `drop` (the pair is
+      dropped, the op moves integers; one QuantizeLinear per result), `drop_dq`
+      (DequantizeLinear -> op, no QuantizeLinear: the DequantizeLinear is dropped, the
+      op runs on the integers: ArgMax), `clip_by_q` (op -> QuantizeLinear, the op removed
+      when the QuantizeLinear's range already clips: onnxruntime's ReluQuantFusion /
+      ClipQuantFusion), `keep` (onnxruntime's selectors have no rule for it: the group
+      stays as it is);
     - `fused`: what the group becomes: `QLinearMatMul` / `QLinearConv`, or the
       com.microsoft contrib op (`QLinearAdd`); None for `drop`;
     - `fused_attrs`: attributes the fused op carries besides the op's own (si64 ints);
