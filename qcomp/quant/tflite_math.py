@@ -7,6 +7,7 @@ and DIV (reference/div.h), in NumPy.
                         wrapping; negative inputs are LiteRT's error)
     LOG int8            LUTPopulate<int8_t> of logf(v), v <= 0 -> f32((-128 - z_out) s_out)
     LOG int16           LUTPopulate<int16_t> (f32) of logf(v), v <= 0 -> f32(-32768 s_out)
+    EXP int16           LUTPopulate<int16_t> (f32) of expf (exp.cc)
 
     DIV int8 / uint8    reference_ops::DivElementwise on (q_1, q_2): a = q_1 - z_1,
                         d = q_2 - z_2 (both negated when d < 0); r = GetReciprocal(d)
@@ -27,6 +28,15 @@ import numpy as np
 
 from qcomp.quant.tflite import libm_f32, lut_int8, quantize_multiplier, srdhm
 from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, clz32, lut_lookup, lut_populate_int16
+
+
+def exp_int16(q, s_in: float, s_out: float) -> np.ndarray:
+    """EXP's int16 table (exp.cc: LUTPopulate<int16_t> (f32) of expf, zero points 0)
+    looked up at `q`."""
+    expf = libm_f32("expf")
+    lut = lut_populate_int16(lambda v: np.float32(expf(np.array([v], np.float32))[0]),
+                             s_in, 0, s_out, 0, single=True)
+    return lut_lookup(q, lut)
 
 
 def _cvtt_i32(x: np.ndarray) -> np.ndarray:
@@ -151,4 +161,4 @@ def div_8bit(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, lo: int
     return np.where(q2 - z2 == 0, zo, np.clip(out, lo, hi))
 
 
-__all__ = ["div_8bit", "get_reciprocal", "log_int8", "log_int16", "sqrt_quantized"]
+__all__ = ["div_8bit", "exp_int16", "get_reciprocal", "log_int8", "log_int16", "sqrt_quantized"]

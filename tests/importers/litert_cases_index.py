@@ -113,6 +113,7 @@ CASES = {
     "RANGE_INT32": _range(np.int32),
     "SCATTER_ND": _scatter_nd(np.float32),
     "SCATTER_ND_INT32": _scatter_nd(np.int32),
+    "SCATTER_ND_INT64": _scatter_nd(np.int64),
     "SCATTER_ND_BOOL": _scatter_nd(np.bool_),
 }
 """Case name -> builder(rng) -> (model, feeds, oracle resolver); all bit for bit."""
