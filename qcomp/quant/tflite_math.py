@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qcomp.quant.gemmlowp import NUMPY, one_over_one_plus_x_for_x_in_0_1
 from qcomp.quant.tflite import libm_f32, lut_int8, quantize_multiplier, srdhm
 from qcomp.quant.tflite16 import INT16_MAX, INT16_MIN, clz32, lut_lookup, lut_populate_int16
 
@@ -88,30 +89,6 @@ def log_int16(q, s_in: float, s_out: float) -> np.ndarray:
     return np.clip(lut_lookup(q, lut), INT16_MIN, INT16_MAX)
 
 
-_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
-
-
-def _saturating_shift_left(x, e: int) -> np.ndarray:
-    """gemmlowp's SaturatingRoundingMultiplyByPOT<e> for e > 0."""
-    return np.clip(np.asarray(x, np.int64) << e, _I32_MIN, _I32_MAX)
-
-
-def _rounding_half_sum(a, b) -> np.ndarray:
-    s = np.asarray(a, np.int64) + np.asarray(b, np.int64)
-    t = s + np.where(s >= 0, 1, -1)
-    return np.where(t >= 0, t // 2, -((-t) // 2))
-
-
-def one_over_one_plus_x(a) -> np.ndarray:
-    """gemmlowp's one_over_one_plus_x_for_x_in_0_1 on Q0.31 raws `a` (a Q0.31 result):
-    three Newton-Raphson steps in Q2.29 from 48/17 - 32/17 d, d = (a + 1) / 2."""
-    half = _rounding_half_sum(a, _I32_MAX)
-    x = 1515870810 + srdhm(half, -1010580540)
-    one = 1 << 29
-    for _ in range(3):
-        hx = srdhm(half, x)
-        x = x + _saturating_shift_left(srdhm(x, one - hx), 2)
-    return _saturating_shift_left(x, 1)
 
 
 def get_reciprocal(x) -> tuple[np.ndarray, np.ndarray]:
@@ -119,7 +96,7 @@ def get_reciprocal(x) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(x, np.int64)
     h = clz32(x)
     shifted = ((x << h) & 0xFFFFFFFF) - (1 << 31)
-    return one_over_one_plus_x(shifted), 31 - h
+    return one_over_one_plus_x_for_x_in_0_1(NUMPY, shifted), 31 - h
 
 
 def _leading_sign_bits(x) -> np.ndarray:

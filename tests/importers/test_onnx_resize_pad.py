@@ -88,6 +88,10 @@ def _exact(model) -> bool:
     return op.op_type == "Resize" and modes.get("mode", b"nearest") == b"nearest"
 
 
+def _antialias(model) -> bool:
+    return any(a.name == "antialias" and a.i for a in model.graph.node[-1].attribute)
+
+
 def _mode(model) -> bytes | None:
     op = model.graph.node[-1]
     return {a.name: a.s for a in op.attribute}.get("mode", b"constant" if op.op_type == "Pad"
@@ -136,6 +140,16 @@ def test_pad_float(case):
 @given(cases.resize_cases())
 @SETTINGS
 def test_resize_float(case):
+    _float_case(case)
+
+
+@given(cases.resize_cases(antialias=True))
+@SETTINGS
+def test_resize_antialias_float(case):
+    """antialias = 1: onnxruntime's filter (Pillow's) and the reference evaluator's
+    agree but where the reference departs from the spec's coordinates (as without
+    antialias); onnxruntime runs it on 2-D to 5-D inputs of some scale patterns only
+    (N x C x H x W here), qcomp and the reference on any axes."""
     _float_case(case)
 
 
@@ -221,7 +235,13 @@ def _quantized_case(case, seed, tmp_path):
             if quantized_ops is not None:
                 same = _within_one_step(_qcomp(quantized_ops, x), want, step, False)
                 _count(f"{op_type} {fmt} quantized ops {'equal' if same else 'one step'}")
-            if fused is not None:
+            if fused is not None and _antialias(model):
+                # the pair dropped, antialias runs on uint8 in fixed point, each pass
+                # rounded and clamped: up to several steps from the float op (cubic's
+                # negative lobes overshoot between the passes); counted, not asserted
+                steps = np.max(np.abs(_qcomp(fused, x).astype(np.float64) - got), initial=0)
+                _count(f"{op_type} {fmt} fused steps {int(round(steps / step))}")
+            elif fused is not None:
                 same = _within_one_step(_qcomp(fused, x), got, step, False)
                 _count(f"{op_type} {fmt} fused {'equal' if same else 'one step'}")
 
@@ -235,6 +255,15 @@ def test_pad_quantized(tmp_path, case, seed):
 @given(case=cases.resize_cases(modes=("nearest", "linear"), crop=False), seed=st.integers(0, 2**16))
 @Q_SETTINGS
 def test_resize_quantized(tmp_path, case, seed):
+    _quantized_case(case, seed, tmp_path)
+
+
+@given(case=cases.resize_cases(modes=("linear", "cubic"), crop=False, antialias=True),
+       seed=st.integers(0, 2**16))
+@Q_SETTINGS
+def test_resize_antialias_quantized(tmp_path, case, seed):
+    """antialias on the stored uint8 values (QOperator, and the QDQ group onnxruntime
+    fuses): onnxruntime's fixed-point passes, the last axis first."""
     _quantized_case(case, seed, tmp_path)
 
 

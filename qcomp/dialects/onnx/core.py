@@ -164,7 +164,7 @@ def quantizer_forms(op: Operation | type[Operation]) -> QuantizerForms | None:
 
 CONTRIB_QUANTIZER_FORMS: dict[str, QuantizerForms] = {}
 """`QuantizerForms` of com.microsoft ops in onnxruntime's registries (Attention,
-EmbedLayerNormalization), by op_type (`sequence_contrib` fills it)."""
+EmbedLayerNormalization), by op_type (`sequence_contrib` and `attention_contrib` fill it)."""
 
 
 def si64(v: int) -> IntegerAttr:
