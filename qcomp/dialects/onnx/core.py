@@ -127,12 +127,17 @@ class QdqRole(OpTrait):
       com.microsoft contrib op (`QLinearAdd`); None for `drop`;
     - `fused_attrs`: attributes the fused op carries besides the op's own (si64 ints);
     - `data_inputs`: the operands that carry quantized data (None: every present one;
-      shapes, axes and indices stay as they are)."""
+      shapes, axes and indices stay as they are);
+    - `condition`: what the op itself must satisfy besides the group's types and
+      parameters (the reason onnxruntime refuses it, or None: Resize is dropped only in
+      `nearest` mode)."""
 
     selector: str
     fused: str | None = None
     fused_attrs: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
     data_inputs: tuple[int, ...] | None = None
+    condition: Callable[[Operation], str | None] | None = field(default=None, hash=False,
+                                                                compare=False)
 
 
 def qdq_role(op: Operation | type[Operation]) -> QdqRole | None:

@@ -122,6 +122,9 @@ def find(op: Operation) -> Group | str | None:
             return why
         group = Group(op, dqs, found[0], tuple(found) if len(found) > 1 else ())  # type: ignore
     why = _check(selector, group)
+    role = core.qdq_role(op)
+    if why is None and role is not None and role.condition is not None:
+        why = role.condition(op)
     return why if why is not None else group
 
 
