@@ -500,19 +500,11 @@ def run_tool(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
     except RunError as e:
         io.err(f"{PROG}: error: {e.message}\n")
         return 1
-    if args.backend == "xla":
-        from qcomp.backends import xla
+    if args.backend != "numpy":  # the engine is there (and the device, on XLA)
+        from qcomp.backends import iree, xla
 
         try:
-            xla.get_device(args.device)
-        except RunError as e:
-            io.err(f"{PROG}: error: {e.message}\n")
-            return 1
-    if args.backend == "iree":
-        from qcomp.backends import iree
-
-        try:
-            iree.load_iree()
+            xla.get_device(args.device) if args.backend == "xla" else iree.load_iree()
         except RunError as e:
             io.err(f"{PROG}: error: {e.message}\n")
             return 1
