@@ -10,13 +10,7 @@ difference, the file cannot be read); 2 a bad command line (unknown pass or opti
 option value) or an internal error. `QCOMP_DEBUG=1` shows tracebacks.
 """
 
-# ruff: noqa: E402 - the imports follow the pause of the cycle collector
 from __future__ import annotations
-
-import gc
-
-_COLLECTING = gc.isenabled()
-gc.disable()  # start-up: importing makes no cyclic garbage; collecting is on again below
 
 import argparse
 import os
@@ -33,7 +27,6 @@ from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, 
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qcomp.ir import QcompParser, print_module
-from qcomp.ir.parser import resume_gc
 from qcomp.passes.utils.diagnostics import Remarks
 from qcomp.tools.cli import (
     SPLIT_MARKER,
@@ -418,9 +411,6 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     """Entry point of the `qcomp-opt` console script; returns the exit code."""
     return guarded_main(PROG, run, argv, stdin, stdout, stderr)
 
-
-if _COLLECTING:
-    resume_gc()
 
 if __name__ == "__main__":
     sys.exit(main())
