@@ -38,8 +38,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.ir.splat import dense_attr, splat_attr
 from qcomp.interpreter.values import dense_to_array, element_type, numpy_dtype, shape_of
+from qcomp.ir.splat import dense_attr, splat_attr
 
 EXACT = ((f32, 1 << 24), (f64, 1 << 53))
 """Float types and the largest magnitude up to which they hold every integer."""
