@@ -53,6 +53,12 @@ def _stablehlo() -> Dialect:
     return StableHLO
 
 
+def _stablehlo_definitions(name: str) -> list[type]:
+    from qcomp.dialects.stablehlo.index import definitions
+
+    return definitions(name)
+
+
 def _rowwise() -> Dialect:
     from qcomp.dialects.rowwise import Rowwise
 
@@ -103,6 +109,11 @@ emits for unranked tensors (qcomp's `tensor` replaces xDSL's in qcomp's contexts
 `interpreter` is StableHLO's reference-interpreter dialect (`interpreter.probe`,
 `interpreter.run_parallel`)."""
 
+DEFINITIONS = {"stablehlo": _stablehlo_definitions}
+"""Dialects that `make_context()` loads a module at a time (name -> the classes to load
+for an op or attribute name): a program using three StableHLO ops imports the modules
+defining those three (`qcomp.ir.context.QcompContext`)."""
+
 
 
 
@@ -134,9 +145,11 @@ PIPELINES: dict[str, tuple[str, str]] = {
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with builtin and func loaded, and arith, math and every qcomp dialect
     registered: each is imported and loaded the first time one of its ops or types is
-    parsed or looked up (a tool run pays only for the dialects its input uses)."""
+    parsed or looked up (a tool run pays only for the dialects its input uses), and
+    StableHLO a module at a time (`DEFINITIONS`)."""
     # math: lower-quant-ops' scalar output uses math.roundeven
-    return ir.new_context({"arith": _arith, "math": _math, **DIALECTS}, allow_unregistered)
+    return ir.new_context({"arith": _arith, "math": _math, **DIALECTS}, allow_unregistered,
+                          DEFINITIONS)
 
 
 def parse_module(text: str, ctx: Context | None = None, name: str = "<stdin>") -> ModuleOp:

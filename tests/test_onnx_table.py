@@ -67,6 +67,11 @@ def test_cells_follow_the_declarations():
         "yes: Q / DQ dropped, GatherElements on the integers"
     assert rows[("Conv", "dynamic")] == ["ConvInteger", "yes", "yes", "yes",
                                          "n/a: no QDQ group"]
+    assert rows[("Gemm", "QDQ")][4] == "yes: QGemm"
+    assert rows[("Relu", "QDQ")][4] == "yes: Relu removed when the Q's range clips"
+    assert rows[("BatchNormalization", "QDQ")][4] == "kept: onnxruntime has no QDQ rule for it"
+    assert rows[("Split", "QOperator")] == ["Split on the 8-bit tensor", "yes", "yes", "yes",
+                                            "n/a: no QDQ group"]
 
 
 def test_a_changed_declaration_changes_the_table(monkeypatch):

@@ -168,3 +168,17 @@ def test_batched_results_compare_block_by_block_only_under_a_batched_contract():
     assert _compare(before, same, 0, 0.0, batched=True) is None
     assert _compare(before, one_off, 0, 0.0, batched=True) is not None
     assert _compare(before, same, 0, 0.0) == ("result 0: shape (1, 2) before, (3, 2) after", 0)
+
+
+def test_a_mismatch_inside_a_tuple_names_the_result_and_its_element():
+    """Tuple results are compared leaf by leaf; the report names the function's result
+    (whose producer is the op blamed) and the element path inside it."""
+    from qcomp.tools.verify_numerics import _compare
+    x, y = np.array([1, 2], np.int8), np.array([3.0], np.float32)
+    before = [x, (x, (y, x))]
+    after = [x, (x, (y + 1, x))]
+    assert _compare(before, after, 0, 0.0) == (
+        "result 1 (tuple element [1][0]) at index [0]: 3.0 before, 4.0 after "
+        "(1 of 1 elements differ)", 1)
+    assert _compare(before, [x, (x, y, x)], 0, 0.0) == (
+        "the results' tuple structure changed", None)

@@ -100,6 +100,8 @@ class Facts:
             fuse = f"{YES}: Q / DQ dropped, {op} on the integers"
         elif role.selector == "drop_dq":
             fuse = f"{YES}: DQ dropped, {op} on the integers"
+        elif role.selector == "clip_by_q":
+            fuse = f"{YES}: {op} removed when the Q's range clips"
         elif role.fused is not None and self.runs(role.fused) == YES:
             back = "" if role.fused in self.unfusable else " (not unfused)"
             fuse = f"{YES}: {role.fused}{back}"

@@ -5,7 +5,7 @@
 
 Runs tests/importers/test_onnx_resize_pad.py with QCOMP_RESIZE_PAD_FULL=1: 200 hypothesis
 examples per float-op test (against onnxruntime and ONNX's reference evaluator, and the
-lowered program against the interpreter) and 100 per quantized test (quantize_static's
+lowered program against the interpreter; Resize with antialias = 1 among them) and 100 per quantized test (quantize_static's
 QDQ and QOperator models against onnxruntime, lowered and fused), printing how many
 results were equal and how many one step apart.
 """

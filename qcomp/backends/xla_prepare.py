@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.backends import xla_exact
+from qcomp.backends import xla_contractions, xla_exact
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
@@ -309,6 +309,8 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryMod
             entry.res_attrs = None
     _widen_sub_byte_results(entry)
     constants = xla_exact.make_exact(module, entry)
+    xla_contractions.depthwise_as_elementwise(module)
+    xla_contractions.float_contractions(module)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
 
 

@@ -15,8 +15,9 @@ def _ints(node, name: str):
     return next((list(a.ints) for a in node.attribute if a.name == name), None)
 
 
-def _attention(weights_at: int, float_from: int):
-    """output [B, S, v_hidden], present [2, B, N, S, head] (no past)."""
+def _attention(weights_at: int, float_from: int, past_at: int):
+    """output [B, S, v_hidden], present [2, B, N, P + S, head] (P: past's sequence, 0
+    without past)."""
     def rule(node, types):
         x, w = input_type(node, types, 0), input_type(node, types, weights_at)
         dx, dw = (None if t is None else dims(t) for t in (x, w))
@@ -31,7 +32,12 @@ def _attention(weights_at: int, float_from: int):
             return None  # the op's verifier says so
         e = et.tensor_type.elem_type
         hd = None if sizes[1] is None else sizes[1] // heads
-        return [typed(e, [dx[0], dx[1], sizes[2]]), typed(e, [2, dx[0], heads, dx[1], hd])]
+        t = dx[1]
+        if past_at < len(node.input) and node.input[past_at]:
+            past = input_type(node, types, past_at)
+            dp = None if past is None else dims(past)
+            t = None if t is None or not dp or len(dp) != 5 or dp[3] is None else t + dp[3]
+        return [typed(e, [dx[0], dx[1], sizes[2]]), typed(e, [2, dx[0], heads, t, hd])]
     return rule
 
 
@@ -61,7 +67,8 @@ def _dq_lstm(node, types):
 
 
 _MS = "com.microsoft"
-SEQUENCE_TYPES = {(_MS, "Attention"): _attention(1, 0), (_MS, "QAttention"): _attention(1, 2),
+SEQUENCE_TYPES = {(_MS, "Attention"): _attention(1, 0, 4),
+                  (_MS, "QAttention"): _attention(1, 2, 8),
                   (_MS, "EmbedLayerNormalization"): _embed(2),
                   (_MS, "QEmbedLayerNormalization"): _embed(8),
                   (_MS, "DynamicQuantizeLSTM"): _dq_lstm}

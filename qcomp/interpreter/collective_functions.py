@@ -219,7 +219,8 @@ class CollectiveFunctions(InterpreterFunctions):
 def _spawn(interpreter: Interpreter) -> Interpreter:
     """A fresh interpreter sharing `interpreter`'s module, functions and settings."""
     child = type(interpreter)(interpreter.module, _impls=interpreter._impls)  # noqa: SLF001
-    for name in ("max_memory", "elementwise", "run_output", "plans", "block_plans", "memos"):
+    for name in ("max_memory", "elementwise", "run_output", "plans", "block_plans", "programs",
+                 "memos"):
         if hasattr(interpreter, name):
             setattr(child, name, getattr(interpreter, name))
     return child

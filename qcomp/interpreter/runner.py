@@ -32,6 +32,7 @@ from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.stablehlo_control_functions import Token
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
+from qcomp.interpreter.straight_line import BlockProgram, compile_block, run_block
 from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
 
 DEFAULT_MAX_MEMORY = 4 << 30
@@ -86,6 +87,9 @@ class Preparation:
     elementwise: StablehloFunctions | None = None
     plans: dict[Operation, tuple] = field(default_factory=dict)
     block_plans: dict[Block, list] = field(default_factory=dict)
+    programs: dict[Block, BlockProgram] = field(default_factory=dict)
+    """Each block's straight-line program, made the second time it runs
+    (`qcomp.interpreter.straight_line`)."""
     memos: dict = field(default_factory=dict)
     """Per-op facts of the interpreter functions (`qcomp.interpreter.plans.static`)."""
 
@@ -117,6 +121,8 @@ class QcompInterpreter(Interpreter):
     """`Preparation.memos`."""
     block_plans: dict[Block, list]
     """Each block's `(op, plan)` list, from `Preparation.block_plans`."""
+    programs: dict[Block, BlockProgram]
+    """`Preparation.programs`."""
 
     def _plan(self, op: Operation) -> tuple:
         """`(functions, implementation, operands, results)` of `op`, made once."""
@@ -152,7 +158,8 @@ class QcompInterpreter(Interpreter):
     def run_ssacfg_region(self, region: Region, args: PythonValues, name: str = "unknown"
                           ) -> PythonValues:
         """xDSL's loop (each block in a new scope; a terminator returns or branches),
-        reading each block's plans instead of deriving operands and implementations."""
+        reading each block's plans instead of deriving operands and implementations; a
+        block run before runs its straight-line program (`straight_line.run_block`)."""
         results: PythonValues = ()
         block = region.blocks.first
         scopes = 0
@@ -162,6 +169,16 @@ class QcompInterpreter(Interpreter):
             self.set_values(zip(block.args, args))
             steps = self.block_plans.get(block)
             current, block = block, None
+            if steps is not None:
+                program = self.programs.get(current)
+                if program is None:
+                    program = self.programs[current] = compile_block(self, current, steps)
+                term = run_block(self, program, args)
+                if isinstance(term, ReturnedValues):
+                    results = term.values
+                elif isinstance(term, Successor):
+                    block, args = term
+                continue
             for op, plan in steps if steps is not None else self._steps(current):
                 result = self._call(op, plan, self.get_values(plan[2]))
                 self.set_values(zip(plan[3], result.values))
@@ -245,6 +262,7 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     interp.plans = prep.plans
     interp.memos = prep.memos
     interp.block_plans = prep.block_plans
+    interp.programs = prep.programs
     for functions in prep.functions:
         interp.register_implementations(functions)
     return interp

@@ -9,6 +9,7 @@ computation once on whole arrays when the computation works element by element
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,11 @@ class Token:
 TOKEN = Token()
 
 
+# the most iterations one `while` may run, or None for no limit: `--verify-numerics` sets
+# one, since its random inputs can make an input-dependent loop run for ~2**31 iterations
+WHILE_ITERATION_LIMIT: ContextVar[int | None] = ContextVar("qcomp_while_limit", default=None)
+
+
 def _scalar(v) -> bool:
     return bool(np.asarray(v).reshape(()))
 
@@ -41,8 +47,13 @@ class StablehloControlFunctions(InterpreterFunctions):
     @impl(sh.WhileOp)
     def run_while(self, interpreter: Interpreter, op: sh.WhileOp, args: tuple[Any, ...]):
         values = tuple(args)
+        limit, count = WHILE_ITERATION_LIMIT.get(), 0
         while _scalar(regions.run(interpreter, op.cond, values)[0]):
+            if limit is not None and count == limit:
+                raise RunError(f"'{op.name}' ran {limit} iterations without ending "
+                               "(the limit of this run)", op)
             values = regions.run(interpreter, op.body, values)
+            count += 1
         return values
 
     @impl(sh.IfOp)

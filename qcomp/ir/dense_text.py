@@ -400,9 +400,9 @@ def _dense_from_hex(text: str, type: Attribute, element: Attribute, n: int
     if len(data) != size * n and len(data) != size:
         raise LiteralError(f"elements hex data size is invalid for provided type: "
                            f"'{_type_text(type)}'", 0)
-    if isinstance(element, AnyFloat):
-        return dense_attr(type, data)
-    w = _width(element)
+    w = None if isinstance(element, AnyFloat) else _width(element)
+    if w is None or w == 8 * size:
+        return dense_attr(type, data)  # MLIR's bytes are xDSL's storage
     raw = np.frombuffer(data, dtype=np.dtype(_UINT_OF_BYTES[size]).newbyteorder("<"))
     if w == 1:
         raw = (raw != 0).astype(raw.dtype)

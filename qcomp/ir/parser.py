@@ -81,6 +81,17 @@ _SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _USE = re.compile(rf"(%{_SUFFIX_ID}(?:#[0-9]+)?)")
 """An SSA use `%name` or `%name#index`, as a capture group for `re.split`."""
 _RESULT_NAMES = re.compile(rf"%({_SUFFIX_ID})\s*(?:,\s*|=\s*)")
+_DENSE_BODY = re.compile(r'dense<([^<>%"{}]*|"0x[0-9A-Fa-f]*")>')
+"""A `dense<...>` literal whose body a line template leaves out (a hex string, or numbers
+and brackets); its attribute is read from each line's own body."""
+
+
+def _blank_dense(line: str) -> tuple[str, list[str]]:
+    """`line` with its dense literals' bodies left out, and those bodies."""
+    if "dense<" not in line:
+        return line, []
+    pieces = _DENSE_BODY.split(line)
+    return "dense<\0>".join(pieces[0::2]), pieces[1::2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +111,9 @@ class _LineTemplate:
     attributes: dict[str, Attribute]
     location: Attribute
     result_names: int
+    dense_slots: tuple[tuple[bool, str, Attribute], ...] = ()
+    """For each `dense<...>` body of the line, in order: where its attribute goes (a
+    property or not, and its name) and its type."""
 
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
@@ -109,6 +123,14 @@ MAX_CONSTANT_BYTES = 4 << 30
 a splat of any size is held as one element."""
 MAX_DIMENSION = (1 << 63) - 1
 """The largest tensor dimension MLIR represents (int64_t)."""
+
+
+def _oversized(body: str, type) -> bool:
+    """Whether a dense literal is larger than qcomp holds (a splat never is)."""
+    element = type.get_element_type()
+    bits = getattr(element, "bitwidth", None) or 64
+    count = math.prod(type.get_shape())
+    return not _is_splat_text(body, element) and count * max(bits, 8) // 8 > MAX_CONSTANT_BYTES
 
 
 def _is_splat_text(body: str, element) -> bool:
@@ -203,6 +225,7 @@ class QcompParser(Parser):
         self.op_positions: dict[Operation, int] = {}
         self._tensor_types: dict[str, Attribute] = {}
         self._line_templates: dict[tuple, _LineTemplate | None] = {}
+        self._dense_read: list[tuple[int, Attribute]] = []
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -213,18 +236,24 @@ class QcompParser(Parser):
         eol = content.find("\n", at)
         if eol < 0:
             eol = len(content)
-        parts = _USE.split(content[at:eol].rstrip())
+        line, bodies = _blank_dense(content[at:eol].rstrip())
+        parts = _USE.split(line)
         key = ("%".join(parts[0::2]), tuple(self._parser_state.dialect_stack))
         template = self._line_templates.get(key)
         if template is not None and (op := self._from_template(
-                template, parts[1::2], content, start, at, eol)) is not None:
+                template, parts[1::2], bodies, content, start, at, eol)) is not None:
             return op
         self._generic_at = at if content.startswith('"', at) else None
-        op = super().parse_operation()
+        outer, self._dense_read = self._dense_read, []
+        try:
+            op = super().parse_operation()
+            dense_read = self._dense_read
+        finally:
+            self._dense_read = outer
         self.op_positions[op] = at
         if template is None and key not in self._line_templates:
             self._line_templates[key] = self._template_of(op, parts[1::2], content, start,
-                                                          at, eol)
+                                                          at, eol, bodies, dense_read)
         return op
 
     def _used_values(self, uses: list[str]) -> list[SSAValue] | None:
@@ -240,9 +269,11 @@ class QcompParser(Parser):
         return values
 
     def _template_of(self, op: Operation, uses: list[str], content: str, start: int,
-                     at: int, eol: int) -> _LineTemplate | None:
+                     at: int, eol: int, bodies: list[str],
+                     dense_read: list[tuple[int, Attribute]]) -> _LineTemplate | None:
         """`op`'s template, if its text was exactly the rest of its line, every use named a
-        distinct defined value (not its own result) and each operand is one use."""
+        distinct defined value (not its own result), each operand is one use, and each
+        dense literal of the line became one of its properties or attributes."""
         if (op.regions or op.successors or isinstance(op, UnregisteredOp)
                 or self._current_token.span.start <= eol
                 or content[eol:self._current_token.span.start].strip()):
@@ -264,26 +295,41 @@ class QcompParser(Parser):
         if -1 in uses_of or len(set(uses_of)) != len(uses_of) or \
                 any(getattr(value, "owner", None) is op for value in values):
             return None
+        slots = _dense_slots(op, content, bodies, dense_read)
+        if slots is None:
+            return None
         return _LineTemplate(type(op), tuple(v.type for v in values), uses_of,
                              tuple(r.type for r in op.results), dict(op.properties),
-                             dict(op.attributes), op.location, len(names))
+                             dict(op.attributes), op.location, len(names), slots)
 
-    def _from_template(self, template: _LineTemplate, uses: list[str], content: str,
-                       start: int, at: int, eol: int) -> Operation | None:
+    def _from_template(self, template: _LineTemplate, uses: list[str], bodies: list[str],
+                       content: str, start: int, at: int, eol: int) -> Operation | None:
         """The op of this line built from `template`, or None (parse it the usual way)."""
         values = self._used_values(uses)
         if values is None or len(values) != len(template.operand_types) or any(
                 v.type is not t and v.type != t
                 for v, t in zip(values, template.operand_types, strict=True)):
             return None
+        properties, attributes = template.properties, template.attributes
+        if template.dense_slots:
+            properties, attributes = dict(properties), dict(attributes)
+            for body, (is_property, name, type) in zip(bodies, template.dense_slots,
+                                                       strict=True):
+                try:
+                    if _oversized(body, type):
+                        return None
+                    attr = dense_from_text(body, type)
+                except LiteralError:
+                    return None  # the usual parse says where
+                (properties if is_property else attributes)[name] = attr
         names = list(_RESULT_NAMES.finditer(content, start, at))
         if len(names) != template.result_names or \
                 content.count("%", start, at) != len(names):
             return None
         op = template.op_type.create(
             operands=[values[i] for i in template.operand_uses],
-            result_types=template.result_types, properties=template.properties,
-            attributes=template.attributes, location=template.location)
+            result_types=template.result_types, properties=properties,
+            attributes=attributes, location=template.location)
         for match, result in zip(names, op.results, strict=False):
             self._register_ssa_definition(
                 match.group(1), (result,),
@@ -403,9 +449,7 @@ class QcompParser(Parser):
             type = self._parse_dense_literal_type()
         element = type.get_element_type()
         count = math.prod(type.get_shape())
-        bits = getattr(element, "bitwidth", None) or 64
-        splat = _is_splat_text(body, element)
-        if not splat and count * max(bits, 8) // 8 > MAX_CONSTANT_BYTES:
+        if _oversized(body, type):
             # a splat is held as one element (qcomp.ir.splat); other literals element by element
             self.raise_error(
                 f"dense literal of {count} elements is larger than qcomp holds "
@@ -417,6 +461,7 @@ class QcompParser(Parser):
             # complex and exotic widths: xDSL's own reader (a splat read as one element)
             end = self._current_token.span.start
             self._resume_from(lt)
+            splat = _is_splat_text(body, element)
             read_type = TensorType(element, []) if splat and count != 1 else type
             attr = super().parse_dense_int_or_fp_elements_attr(read_type)
             if read_type is not type:
@@ -425,10 +470,32 @@ class QcompParser(Parser):
                 self._resume_from(end)
             return attr
         try:
-            return dense_from_text(body, type)
+            attr = dense_from_text(body, type)
         except LiteralError as e:
             at = lt + 1 + e.offset
             self.raise_error(e.message, Span(at, at + 1, self.lexer.input))
+        self._dense_read.append((lt + 1, attr))
+        return attr
+
+
+def _dense_slots(op: Operation, content: str, bodies: list[str],
+                 dense_read: list[tuple[int, Attribute]]
+                 ) -> tuple[tuple[bool, str, Attribute], ...] | None:
+    """Where each dense literal of `op`'s line went: each body was read by
+    `dense_from_text` (`dense_read`: offset and attribute, in order) into exactly one of
+    the op's properties or attributes; None if not."""
+    if len(dense_read) != len(bodies):
+        return None
+    slots = []
+    for body, (offset, attr) in zip(bodies, dense_read, strict=True):
+        if not content.startswith(body, offset) or content[offset + len(body)] != ">":
+            return None
+        found = [(True, k) for k, v in op.properties.items() if v is attr] + \
+                [(False, k) for k, v in op.attributes.items() if v is attr]
+        if len(found) != 1:
+            return None
+        slots.append((*found[0], attr.type))
+    return tuple(slots)
 
 
 @contextmanager
@@ -442,7 +509,17 @@ def paused_gc() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            gc.enable()
+            resume_gc()
+
+
+def resume_gc() -> None:
+    """The cycle collector on again after a pause in which what was made stays alive (a
+    module, imported modules): that joins the oldest generation at once, or the first
+    young collection would walk all of it."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
+    gc.enable()
 
 
 def parse_module(text: str, ctx: Context, name: str = "<stdin>") -> ModuleOp:

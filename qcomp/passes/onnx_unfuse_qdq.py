@@ -116,10 +116,11 @@ class UnfuseQDQ(RewritePattern):
         if fn in UNFUSERS:
             UNFUSERS[fn](b, op, rewriter)
             return
+        if fn in unfuse_contrib.UNFUSE:
+            unfuse_contrib.UNFUSE[fn](b, op, rewriter)
+            return
         target = groups.targets().get(fn)
         if target is None:  # no float op declares it as its fused form
-            if fn in unfuse_contrib.UNFUSE:
-                unfuse_contrib.UNFUSE[fn](b, op, rewriter)
             return
         role, onnx_facts = core.qdq_role(target), core.facts(target)
         assert role is not None and onnx_facts is not None

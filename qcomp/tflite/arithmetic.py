@@ -1,5 +1,6 @@
-"""TFLite's arithmetic operators a converted transformer uses, and ABS: NEG (float:
-`stablehlo.negate`), ABS, RSQRT and GELU (`stablehlo.composite "tfl.abs"` /
+"""TFLite's arithmetic operators a converted transformer uses, and ABS: NEG (float,
+int32, int64: `stablehlo.negate`; int8 / int16: `stablehlo.composite "tfl.neg"`, whose
+kernel negates the stored integers as LiteRT's does, parameters unread), ABS, RSQRT and GELU (`stablehlo.composite "tfl.abs"` /
 `"tfl.rsqrt"` / `"tfl.gelu"`,
 an f32 decomposition), SQUARED_DIFFERENCE (`stablehlo.composite
 "tfl.squared_difference"` of the operands broadcast to the output), BATCH_MATMUL
@@ -37,7 +38,8 @@ from qcomp.quant.tflite import abs_int8, gelu_f, lut_int8, quantize_multiplier, 
 from qcomp.tflite.activations import int8_table, unary_composite
 from qcomp.tflite.common import broadcast, need_quantized, op, op_in
 from qcomp.tflite.context import OpContext, f32_tensor, tensor_of
-from qcomp.tflite.kernels import centred, composite_props, int8, quantized_type
+from qcomp.tflite.float_math import or_float, reciprocal_sqrt
+from qcomp.tflite.kernels import centred, composite_props, int8, per_tensor, quantized_type
 from qcomp.tflite.kernels16 import (
     lower_batch_matmul16,
     lower_gelu16,
@@ -50,8 +52,22 @@ from qcomp.tflite.operator import ACTIVATION, Operand, Operator, Options, boolea
 def negate(ctx: OpContext) -> list[SSAValue]:
     x, out = ctx.inputs[0], ctx.outputs[0]
     if x.quantized or out.quantized:
-        raise ctx.fail("NEG is imported for FLOAT32 and INT32 tensors only")
+        return unary_composite("tfl.neg", _neg)(ctx)
     return [op(ctx, sh.NegateOp, [ctx.value(x)], out.type())]
+
+
+def _neg(b: Builder, x: SSAValue, ctx: OpContext) -> SSAValue:
+    return op_in(b, sh.NegateOp, [x], x.type)
+
+
+def lower_neg(op_: Operation, b: Builder, st) -> SSAValue | None:
+    """LiteRT's int8 / int16 NEG (reference_ops::Negate): -q on the stored integers, the
+    quantization parameters unread (-(-128) wraps to -128)."""
+    x, qi, qo = op_.operands[0], quantized_type(op_.operands[0]), \
+        quantized_type(op_.results[0])
+    if not per_tensor(qi, qo) or qi.storage != qo.storage:
+        return None
+    return b.op(sh.NegateOp, [st(x)], qo.storage)
 
 
 def _rsqrt(b: Builder, x: SSAValue, ctx: OpContext) -> SSAValue:
@@ -175,16 +191,17 @@ def lower_batch_matmul(op_: Operation, b: Builder, st) -> SSAValue | None:
                                -128, 127, qo.storage, op_)
 
 
-_FLOAT = ("FLOAT32", "INT32")
-declare(Operator("NEG", output="none", spec=False, how="negate (float)",
+declare(Operator("NEG", int16=True,
+                 how='negate (FLOAT32, INT32, INT64); composite "tfl.neg" (int8, int16)',
                  options=Options("NegOptions", required=False),
-                 inputs=(Operand("input", _FLOAT),), build=negate))
+                 inputs=(Operand("input", ("FLOAT32", "INT32", "INT64", "INT8", "INT16")),),
+                 build=negate, kernels={"tfl.neg": lower_neg}))
 declare(Operator(
     "ABS", how='composite "tfl.abs"', inputs=(ACTIVATION,),
     build=unary_composite("tfl.abs", _abs), kernels={"tfl.abs": int8_table(_abs_table)}))
 declare(Operator(
     "RSQRT", how='composite "tfl.rsqrt"', inputs=(ACTIVATION,), int16=True,
-    build=unary_composite("tfl.rsqrt", _rsqrt),
+    build=or_float(reciprocal_sqrt, unary_composite("tfl.rsqrt", _rsqrt)),
     kernels={"tfl.rsqrt": with_int16(int8_table(_rsqrt_table), lower_rsqrt16)}))
 declare(Operator(
     "GELU", how='composite "tfl.gelu"', inputs=(ACTIVATION,), int16=True,
@@ -205,5 +222,5 @@ declare(Operator(
     kernels={"tfl.batch_matmul": with_int16(lower_batch_matmul, lower_batch_matmul16)}))
 
 
-__all__ = ["batch_matmul", "lower_batch_matmul", "lower_squared_difference", "negate",
+__all__ = ["batch_matmul", "lower_batch_matmul", "lower_neg", "lower_squared_difference", "negate",
            "squared_difference"]

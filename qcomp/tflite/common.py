@@ -88,6 +88,14 @@ def need_quantized(ctx: OpContext, *ts: Tensor | None) -> None:
             raise ctx.fail(f"{t.label} must be quantized")
 
 
+def refuse_int16(ctx: OpContext) -> None:
+    """A one-line diagnostic for an int16 (16x8 mode) input of an operator LiteRT has no
+    int16 kernel for."""
+    if ctx.inputs[0].dtype == "INT16":
+        raise ctx.fail(f"{ctx.name} has no 16x8 kernel in LiteRT (int8 only): "
+                       f"{ctx.inputs[0].label} is INT16")
+
+
 def same_params(ctx: OpContext, a: Tensor, b: Tensor) -> None:
     if a.quantized != b.quantized or (a.quantized and (
             a.scales.tolist() != b.scales.tolist()
@@ -175,5 +183,6 @@ def check_output_shape(ctx: OpContext, out: Tensor, shape) -> None:
 
 __all__ = ["ACTIVATIONS", "PADDING", "WINDOW_OPTIONS", "activation", "activation_range",
            "broadcast", "check_output_shape", "fused", "need_constant", "need_quantized",
-           "op", "op_in", "padding_attr", "reshape", "same_elements", "same_padding", "same_params",
+           "op", "op_in", "padding_attr", "refuse_int16", "reshape", "same_elements", "same_padding",
+           "same_params",
            "window"]

@@ -5,7 +5,10 @@ Under `rescale=fixed-point` the int8 kernel is reference_integer_ops::L2Normaliz
 per row, acc = Σ (q - z_in)^2; (M, e) = GetInvSqrtQuantizedMultiplierExp(acc, -1)
 (`qcomp.quant.tflite.inv_sqrt_multiplier`: five Newton-Raphson steps in gemmlowp's
 Q3.28, here in IR on the row's accumulator); out = clamp(MBQM(q - z_in, M, e + 7),
--128, 127) (the spec's fixed output (1/128, 0))."""
+-128, 127) (the spec's fixed output (1/128, 0)).
+
+LiteRT has no int16 L2_NORMALIZATION kernel (l2norm.cc Prepare: float32, uint8, int8):
+a 16x8 model is refused at import."""
 
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
-from qcomp.tflite.common import need_quantized, op_in
+from qcomp.tflite.common import need_quantized, op_in, refuse_int16
 from qcomp.tflite.context import OpContext, f32_tensor
+from qcomp.tflite.fixed_ir import FixedIR
 from qcomp.tflite.kernels import centred, int8, quantized_type, reduce
 from qcomp.tflite.operator import Operand, Operator, Options, declare
 
@@ -25,6 +29,7 @@ _INT32_MAX = (1 << 31) - 1
 
 def l2_normalization(ctx: OpContext) -> list[SSAValue]:
     x, out = ctx.inputs[0], ctx.outputs[0]
+    refuse_int16(ctx)
     need_quantized(ctx, x, out)
     if tuple(x.shape) != tuple(out.shape):
         raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
@@ -41,54 +46,7 @@ def l2_normalization(ctx: OpContext) -> list[SSAValue]:
     return [ctx.composite("tfl.l2_normalization", {}, [ctx.value(x)], out.type(), body)]
 
 
-class _Fixed:
-    """gemmlowp's int32 fixed-point steps on i64 tensors of one shape."""
-
-    def __init__(self, b: Builder, shape) -> None:
-        self.b, self.shape = b, tuple(shape)
-
-    def c(self, v) -> SSAValue:
-        return self.b.full(np.int64(v), i64, self.shape)
-
-    def op(self, cls, x: SSAValue, y: SSAValue) -> SSAValue:
-        return self.b.binary(cls, x, y)
-
-    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
-        return self.b.emit(sh.SelectOp(cond, x, y))
-
-    def cmp(self, x: SSAValue, y: SSAValue, direction: str) -> SSAValue:
-        return self.b.emit(sh.CompareOp(x, y, direction, "SIGNED"))
-
-    def srdhm(self, x: SSAValue, y: SSAValue) -> SSAValue:
-        """SaturatingRoundingDoublingHighMul: (x y + (x y >= 0 ? 2^30 : 1 - 2^30)) / 2^31
-        toward zero (x = y = -2^31 does not occur: the values here are positive)."""
-        p = self.op(sh.MultiplyOp, x, y)
-        nudge = self.select(self.cmp(p, self.c(0), "GE"), self.c(1 << 30), self.c(1 - (1 << 30)))
-        return self.op(sh.DivideOp, self.op(sh.AddOp, p, nudge), self.c(1 << 31))
-
-    def rdbpot(self, x: SSAValue, e: SSAValue) -> SSAValue:
-        """RoundingDivideByPOT by the tensor `e` (>= 0): x >> e, plus 1 where the
-        remainder exceeds (2^e - 1) >> 1, plus one more for negative x."""
-        mask = self.op(sh.SubtractOp, self.op(sh.ShiftLeftOp, self.c(1), e), self.c(1))
-        rem = self.op(sh.AndOp, x, mask)
-        neg = self.b.convert(self.cmp(x, self.c(0), "LT"), i64)
-        threshold = self.op(sh.AddOp, self.op(sh.ShiftRightArithmeticOp, mask, self.c(1)), neg)
-        up = self.b.convert(self.cmp(rem, threshold, "GT"), i64)
-        return self.op(sh.AddOp, self.op(sh.ShiftRightArithmeticOp, x, e), up)
-
-    def sat_shift_left(self, x: SSAValue, e: int) -> SSAValue:
-        """SaturatingRoundingMultiplyByPOT<e> (e > 0): x 2^e saturated to int32."""
-        return self.b.clamp(self.op(sh.ShiftLeftOp, x, self.c(e)), -(1 << 31), _INT32_MAX)
-
-    def mbqm(self, x: SSAValue, m: SSAValue, shift: SSAValue) -> SSAValue:
-        """MultiplyByQuantizedMultiplier with a multiplier and shift per element."""
-        zero = self.c(0)
-        left = self.op(sh.MaximumOp, shift, zero)
-        right = self.op(sh.MaximumOp, self.op(sh.SubtractOp, zero, shift), zero)
-        return self.rdbpot(self.srdhm(self.op(sh.ShiftLeftOp, x, left), m), right)
-
-
-def inv_sqrt_ir(f: _Fixed, acc: SSAValue) -> tuple[SSAValue, SSAValue]:
+def inv_sqrt_ir(f: FixedIR, acc: SSAValue) -> tuple[SSAValue, SSAValue]:
     """GetInvSqrtQuantizedMultiplierExp(acc, -1) per element of `acc` (i64, int32
     values >= 0): (M, e) for MBQM (`qcomp.quant.tflite.inv_sqrt_multiplier`)."""
     b = f.b
@@ -127,9 +85,9 @@ def lower_l2_normalization(op_: Operation, b: Builder, st) -> SSAValue | None:
     r = len(shape)
     c = centred(b, st(x), qi)
     acc = reduce(b, b.binary(sh.MultiplyOp, c, c), [r - 1], sh.AddOp, 0)
-    m, e = inv_sqrt_ir(_Fixed(b, shape[:-1]), acc)
+    m, e = inv_sqrt_ir(FixedIR(b, shape[:-1]), acc)
     rows = list(range(r - 1))
-    f = _Fixed(b, shape)
+    f = FixedIR(b, shape)
     v = f.mbqm(c, b.broadcast_in_dim(m, shape, rows),
                f.op(sh.AddOp, b.broadcast_in_dim(e, shape, rows), f.c(7)))
     return b.convert(b.clamp(v, -128, 127), qo.storage)

@@ -1,6 +1,7 @@
-"""The LiteRT 8-bit quantization spec's operators qcomp's importer does not take yet
-(their `litert-verify-int8` rule only: no `build`), and the StableHLO glue a TFLite
-graph hides (implicit broadcasting, fused activations; `spec=False`)."""
+"""The `litert-verify-int8` rows of the StableHLO glue a TFLite graph hides (implicit
+broadcasting, fused activations; `spec=False`): no TFLite operator of their own. (Every
+operator of the LiteRT 8-bit spec's table is imported: LOG_SOFTMAX, the last, is in
+`qcomp.tflite.log_softmax`.)"""
 
 from __future__ import annotations
 
@@ -10,10 +11,6 @@ from qcomp.tflite.operator import Operator, declare
 
 _SAME = {"output": "same", "int16": True}
 
-declare(Operator(
-    "LOG_SOFTMAX", (sh.SubtractOp,), ("LogSoftmax",), output="fixed",
-    fixed=(16.0 / 256.0, 127),
-    how="subtract(x, broadcast(log(reduce_add(exponential(x)))))"))
 # not in the spec's table: the StableHLO forms of what a TFLite graph does implicitly
 declare(Operator(
     "BROADCAST (implicit)", (sh.BroadcastInDimOp,), ("Expand",), **_SAME, spec=False,

@@ -1,6 +1,7 @@
 """TFLite's operators that cut a tensor into pieces or pick from it: SPLIT and SPLIT_V
 (one `stablehlo.slice` per output along the axis), UNPACK (slices, each reshaped without
-the axis), GATHER (`stablehlo.gather` along the axis). None of them computes: the
+the axis), GATHER (`stablehlo.gather` along the axis, batch_dims as its batching
+dimensions). None of them computes: the
 stored integers move, so the outputs keep the input's (scale, zero point) (the spec's
 GATHER rule; the converter gives the others the same) and no `rescale=fixed-point`
 kernel is needed."""
@@ -93,37 +94,49 @@ def unpack(ctx: OpContext) -> list[SSAValue]:
 
 
 def gather(ctx: OpContext) -> list[SSAValue]:
-    """GATHER (batch_dims 0): out[p..., i..., s...] = params[p..., indices[i...], s...]
-    as `stablehlo.gather` (each index picks one slice of size 1 along the axis)."""
+    """GATHER: out[b..., p..., i..., s...] = params[b..., p..., indices[b..., i...], s...]
+    with the first batch_dims (b) dimensions of params and indices paired (batch_dims < 0
+    counts from the indices' rank; 0 <= batch_dims <= axis), as `stablehlo.gather` (each
+    index picks one slice of size 1 along the axis; the paired dimensions are its
+    batching dimensions)."""
     params, indices = ctx.inputs
     out = ctx.outputs[0]
-    if ctx.option("batchDims", 0):
-        raise ctx.fail(f"option batchDims = {ctx.option('batchDims')} is not supported "
-                       "(only 0)")
-    r = len(params.shape)
+    r, ri = len(params.shape), len(indices.shape)
     if r == 0:
         raise ctx.fail(f"{params.label} must have rank >= 1")
     axis = _axis(ctx, ctx.option("axis", 0), r)
+    given = int(ctx.option("batchDims", 0))
+    batch = given + ri if given < 0 else given
+    if not 0 <= batch <= min(axis, ri):
+        raise ctx.fail(f"option batchDims = {given} must be in [0, {min(axis, ri)}] (at most "
+                       f"the axis {axis} and the indices' rank {ri}; negative counts from "
+                       "the indices' rank)")
+    if list(params.shape[:batch]) != list(indices.shape[:batch]):
+        raise ctx.fail(f"the first {batch} dimensions of {params.label} {list(params.shape)} "
+                       f"and {indices.label} {list(indices.shape)} differ (batchDims)")
     same_params(ctx, params, out)
-    shape = [*params.shape[:axis], *indices.shape, *params.shape[axis + 1:]]
+    shape = [*params.shape[:axis], *indices.shape[batch:], *params.shape[axis + 1:]]
     check_output_shape(ctx, out, shape)
     if indices.data is not None and (np.any(indices.data < 0)
                                      or np.any(indices.data >= params.shape[axis])):
         raise ctx.fail(f"{indices.label} holds an index outside [0, {params.shape[axis]})")
     idx = reshape(ctx, ctx.value(indices), indices, indices.shape, [*indices.shape, 1])
     return [take(ctx, ctx.value(params), params.shape, axis, idx, indices.shape,
-                 out.type())]
+                 out.type(), batch)]
 
 
 def take(ctx: OpContext, v: SSAValue, shape, axis: int, idx: SSAValue, idx_shape,
-         result) -> SSAValue:
-    """`stablehlo.gather` of `v` (of `shape`) along `axis` at `idx` (of `idx_shape` + [1]):
-    result[p..., i..., s...] = v[p..., idx[i...], s...]."""
+         result, batch: int = 0) -> SSAValue:
+    """`stablehlo.gather` of `v` (of `shape`) along `axis` at `idx` (of `idx_shape` + [1]),
+    the first `batch` dimensions of both paired: result[b..., p..., i..., s...] =
+    v[b..., p..., idx[b..., i...], s...]."""
     ri, r = len(idx_shape), len(shape)
     dn = GatherDimensionNumbersAttr.get(
-        offset_dims=[*range(axis), *range(axis + ri, r - 1 + ri)],
-        collapsed_slice_dims=[axis], start_index_map=[axis], index_vector_dim=ri)
-    sizes = [1 if i == axis else d for i, d in enumerate(shape)]
+        offset_dims=[*range(batch, axis), *range(axis + ri - batch, r - 1 + ri - batch)],
+        collapsed_slice_dims=[axis], operand_batching_dims=list(range(batch)),
+        start_indices_batching_dims=list(range(batch)), start_index_map=[axis],
+        index_vector_dim=ri)
+    sizes = [1 if i == axis or i < batch else d for i, d in enumerate(shape)]
     return op(ctx, sh.GatherOp, [v, idx], result, dimension_numbers=dn,
               slice_sizes=i64_array(sizes))
 

@@ -40,10 +40,14 @@ from xdsl.passes import ModulePass
 from qcomp.dialects.quant import UniformQuantizedType, quantized_element
 from qcomp.interpreter import DEFAULT_MAX_MEMORY, run_function, semantics_matter
 from qcomp.interpreter.runner import _fmt_bytes, _nbytes
+from qcomp.interpreter.stablehlo_control_functions import WHILE_ITERATION_LIMIT
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_float, numpy_dtype
 from qcomp.quant.ranges import storage_range, wrap
 
 SEMANTICS = ("spec", "stablehlo")
+# iterations one `while` may run on the random inputs: a loop whose trip count comes from
+# an input would otherwise run ~2**31 times; a sample that reaches it is not compared
+WHILE_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -306,7 +310,11 @@ class NumericsValidator:
         """One run of `f` on the backend; under `xla`, also the interpreter against XLA
         on the lowered program (the first disagreement is kept in `lowered_problem`)."""
         if self.backend == "numpy":
-            return run_function(module, f, args, semantics=sem)
+            token = WHILE_ITERATION_LIMIT.set(WHILE_LIMIT)
+            try:
+                return run_function(module, f, args, semantics=sem)
+            finally:
+                WHILE_ITERATION_LIMIT.reset(token)
         from qcomp.backends import xla, xla_compare
 
         (fn,) = xla.compiled(module, sem, f.sym_name.data)
@@ -375,12 +383,21 @@ class XlaCannotRun(Exception):
     """`--backend xla` met a program XLA cannot run (nothing falls back to NumPy)."""
 
 
-def _leaves(results) -> list:
-    """The arrays of `results`, tuple results flattened in order."""
+def _leaves(results, path: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], object]]:
+    """(path, array) for each array of `results`, tuple results flattened in order; a
+    path is the result index followed by the tuple element indices (`(1, 0)`: element 0
+    of result 1)."""
     out = []
-    for r in results:
-        out.extend(_leaves(r) if isinstance(r, tuple | list) else [r])
+    for i, r in enumerate(results):
+        here = (*path, i)
+        out.extend(_leaves(r, here) if isinstance(r, tuple | list) else [(here, r)])
     return out
+
+
+def _where(path: tuple[int, ...]) -> str:
+    """`result 1` or, inside a tuple result, `result 1 (tuple element 0)`."""
+    inner = "".join(f"[{i}]" for i in path[1:])
+    return f"result {path[0]}" + (f" (tuple element {inner})" if inner else "")
 
 
 def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool = False,
@@ -396,15 +413,15 @@ def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool =
     if len(before) != len(after):
         return f"{len(before)} results before, {len(after)} after", None
     before, after = _leaves(before), _leaves(after)
-    if len(before) != len(after):
+    if [p for p, _ in before] != [p for p, _ in after]:
         return "the results' tuple structure changed", None
-    for k, (b, a) in enumerate(zip(before, after)):
-        b, a = np.asarray(b), np.asarray(a)
+    for (path, b), (_, a) in zip(before, after):
+        b, a, k = np.asarray(b), np.asarray(a), path[0]
         if batched and b.ndim and b.ndim == a.ndim and b.shape[1:] == a.shape[1:] \
                 and b.shape[0] and a.shape[0] > b.shape[0] and a.shape[0] % b.shape[0] == 0:
             b = np.concatenate([b] * (a.shape[0] // b.shape[0]))  # a batch of repeated samples
         if b.shape != a.shape:
-            return f"result {k}: shape {b.shape} before, {a.shape} after", k
+            return f"{_where(path)}: shape {b.shape} before, {a.shape} after", k
         if b.dtype.kind in "iub" and a.dtype.kind in "iub":
             diff = np.abs(b.astype(np.int64) - a.astype(np.int64))
             bad = diff > int_tol
@@ -421,7 +438,7 @@ def _compare(before, after, int_tol: int, float_tol: float, nan_payloads: bool =
                 bad |= nan_b & nan_a & (b.view(uint) != a.view(uint))
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0])
-            return (f"result {k} at index {list(idx)}: {_show(b[idx])} before, {_show(a[idx])} "
+            return (f"{_where(path)} at index {list(idx)}: {_show(b[idx])} before, {_show(a[idx])} "
                     f"after ({int(bad.sum())} of {bad.size} elements differ)"), k
     return None
 

@@ -117,6 +117,11 @@ def test_qdq_roles_are_onnxruntimes():
         "GatherElements": ("drop", None), "ArgMax": ("drop_dq", None),
         "LeakyRelu": ("unary", "QLinearLeakyRelu"), "TopK": ("keep", None),
         "CumSum": ("keep", None), "InstanceNormalization": ("keep", None),
-        "Resize": ("drop", None), "Pad": ("keep", None), "ConvTranspose": ("keep", None)}
+        "Resize": ("drop", None), "Pad": ("keep", None), "ConvTranspose": ("keep", None),
+        "AveragePool": ("unary", "QLinearAveragePool"), "Gemm": ("gemm", "QGemm"),
+        "Where": ("where", "QLinearWhere"), "Slice": ("drop", None), "Split": ("drop", None),
+        "Relu": ("clip_by_q", None), "Clip": ("clip_by_q", None),
+        "BatchNormalization": ("keep", None), "LayerNormalization": ("keep", None)}
     assert {core.facts(c).op_type for c in groups.targets().values()} == {
-        "Add", "Mul", "Sigmoid", "GlobalAveragePool", "Concat", "Conv", "MatMul", "LeakyRelu"}
+        "Add", "Mul", "Sigmoid", "GlobalAveragePool", "Concat", "Conv", "MatMul", "LeakyRelu",
+        "AveragePool", "Gemm", "Where"}

@@ -59,18 +59,26 @@ def pad_cases(draw, negative=True, rank=None):
 
 
 @st.composite
-def resize_cases(draw, modes=("nearest", "linear", "cubic"), crop=True):
-    """Resize of an N x C x H x W input (onnxruntime resizes H and W for linear / cubic)."""
+def resize_cases(draw, modes=("nearest", "linear", "cubic"), crop=True, antialias=False):
+    """Resize of an N x C x H x W input (onnxruntime resizes H and W for linear / cubic);
+    `antialias`: antialias = 1 (opset 18+, linear / cubic), larger H and W and more
+    downscales."""
+    big = 12 if antialias else 6
     shape = [draw(st.integers(1, 2)), draw(st.integers(1, 3)),
-             draw(st.integers(1, 6)), draw(st.integers(1, 6))]
+             draw(st.integers(1, big)), draw(st.integers(1, big))]
+    if antialias:
+        modes = tuple(m for m in modes if m != "nearest")
     mode = draw(st.sampled_from(list(modes)))
     ctm = draw(st.sampled_from(["half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
                                 "align_corners", "asymmetric"]
                                + ["tf_crop_and_resize"] * crop))
-    opset = draw(st.sampled_from([13, 18, 19]))
+    opset = draw(st.sampled_from([18, 19] if antialias else [13, 18, 19]))
     if ctm == "half_pixel_symmetric":
         opset = 19
     attrs = {"mode": mode, "coordinate_transformation_mode": ctm}
+    if antialias:
+        attrs["antialias"] = 1
+        attrs["exclude_outside"] = draw(st.integers(0, 1))
     if mode == "nearest":
         attrs["nearest_mode"] = draw(st.sampled_from(["round_prefer_floor", "round_prefer_ceil",
                                                       "floor", "ceil"]))
@@ -87,7 +95,9 @@ def resize_cases(draw, modes=("nearest", "linear", "cubic"), crop=True):
         attrs["extrapolation_value"] = draw(st.sampled_from([0.0, -2.5]))
         roi = "roi"
     if ctm != "tf_crop_and_resize" and draw(st.booleans()):
-        s = [draw(st.sampled_from([0.5, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 1.3])) for _ in range(2)]
+        choices = [0.25, 0.3, 0.5, 0.6, 0.75, 1.0, 1.5] if antialias else \
+            [0.5, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0, 1.3]
+        s = [draw(st.sampled_from(choices)) for _ in range(2)]
         inits.append(_arr("scales", [1, 1, *s], np.float32))
         names = ["x", roi, "scales"]
         exact = all(float(np.float32(n) * np.float32(v)).is_integer()
@@ -95,7 +105,7 @@ def resize_cases(draw, modes=("nearest", "linear", "cubic"), crop=True):
         out = [int(np.floor(np.float32(n) * np.float32(v))) for n, v in zip(shape[2:], s)]
     else:
         s = [1, 1]
-        sizes = [draw(st.integers(1, 9)) for _ in range(2)]
+        sizes = [draw(st.integers(1, 9)) for _ in range(2)]  # downscales when antialias
         inits.append(_arr("sizes", [*shape[:2], *sizes], np.int64))
         names = ["x", roi, "", "sizes"]
         exact, out = True, sizes

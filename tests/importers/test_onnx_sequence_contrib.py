@@ -95,7 +95,10 @@ def check(model, feeds, rtol=1e-5, atol=1e-5, ops=()):
 
 # -- Attention / QAttention -------------------------------------------------------------
 
-def attention_case(seed: int):
+def attention_case(seed: int, state: bool = True):
+    """A one-Attention model of random sizes and mask form; with `state`, maybe a past
+    (present then has P + S keys), an attention_bias broadcast over batch and / or heads
+    (onnxruntime takes one or the other), mask_filter_value, past_sequence_length."""
     rng = np.random.default_rng(seed)
     bs, s, heads, hd = (int(v) for v in rng.integers(1, 5, 4))
     hin = int(rng.integers(1, 9))
@@ -103,20 +106,38 @@ def attention_case(seed: int):
     inits = [numpy_helper.from_array(rng.standard_normal((hin, 3 * hh)).astype(F32), "W"),
              numpy_helper.from_array(rng.standard_normal((3 * hh,)).astype(F32), "B")]
     feeds = {"X": rng.standard_normal((bs, s, hin)).astype(F32)}
-    ins = [helper.make_tensor_value_info("X", TensorProto.FLOAT, [bs, s, hin])]
-    names = ["X", "W", "B"]
-    kind = str(rng.choice(["none", "lengths", "ends_starts", "raw", "raw3d"]))
+    names = ["X", "W", "B", "", "", "", ""]
+    extra = str(rng.choice(["none", "past", "bias"])) if state else "none"
+    p = int(rng.integers(1, 4)) if extra == "past" else 0
+    t = s + p
+    kind = str(rng.choice(["none", "lengths", "ends_starts", "lengths_starts", "raw", "raw3d",
+                           "dummy"]))
     if kind != "none":
-        shape = {"lengths": (bs,), "ends_starts": (2 * bs,), "raw": (bs, s),
-                 "raw3d": (bs, s, s)}[kind]
-        hi = s + 1 if kind in ("lengths", "ends_starts") else 2
+        shape = {"lengths": (bs,), "ends_starts": (2 * bs,), "lengths_starts": (3 * bs + 2,),
+                 "raw": (bs, t), "raw3d": (bs, s, t), "dummy": (int(rng.choice([1, bs])), 1)}[kind]
+        hi = t + 1 if kind.startswith(("lengths", "ends")) else 2
         feeds["M"] = rng.integers(0, hi, shape).astype(np.int32)
-        ins.append(helper.make_tensor_value_info("M", TensorProto.INT32, list(shape)))
-        names.append("M")
+        names[3] = "M"
+    if extra == "past":
+        feeds["past"] = rng.standard_normal((2, bs, heads, p, hd)).astype(F32)
+        names[4] = "past"
+        if rng.integers(0, 2):  # read only with past_present_share_buffer
+            feeds["past_len"] = np.array(p, np.int32)
+            names[6] = "past_len"
+    if extra == "bias":
+        shape = (int(rng.choice([1, bs])), int(rng.choice([1, heads])), s, t)
+        feeds["bias"] = rng.standard_normal(shape).astype(F32)
+        names[5] = "bias"
+    while names[-1] == "":
+        names.pop()
+    ins = [helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype),
+                                         list(v.shape)) for k, v in feeds.items()]
     attrs = {"num_heads": heads, "unidirectional": int(rng.integers(0, 2))}
     if rng.integers(0, 3) == 0:
         attrs["scale"] = float(rng.uniform(0.1, 1))
-    outs = ["Y", "present"][:1 + int(rng.integers(0, 2))]
+    if state and rng.integers(0, 3) == 0:
+        attrs["mask_filter_value"] = float(rng.uniform(-50, -1))
+    outs = ["Y", "present"][:1 + int(p > 0 or rng.integers(0, 2))]
     node = helper.make_node("Attention", names, outs, domain=MS, **attrs)
     model = _model(node, ins, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
                                for o in outs], inits)
@@ -125,7 +146,12 @@ def attention_case(seed: int):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attention_matches_onnxruntime(seed):
-    check(*attention_case(seed), ops=("Attention",))
+    """Also the output types the importer infers: present [2, B, N, P + S, H]."""
+    model, feeds = attention_case(seed)
+    _, want = check(model, feeds, ops=("Attention",))
+    (fn,) = import_model(model).ops
+    assert [tuple(t.get_shape()) for t in fn.function_type.outputs.data] == \
+        [w.shape for w in want]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -252,3 +278,45 @@ def test_unknown_sizes_run_as_the_inputs_are(form, tmp_path):
         np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-5)
     PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
     assert {o.name for o in module.walk()} & {"onnx.LSTM", "onnx.Custom"}
+
+
+@pytest.mark.parametrize("what", ["do_rotary", "mask_4d", "past_present_share_buffer"])
+def test_what_onnxruntimes_cpu_kernel_rejects_is_a_diagnostic_at_the_op(what):
+    """do_rotary, a 4-D (Megatron) mask_index and past_present_share_buffer with past:
+    onnxruntime's CPU kernel fails on each; the interpreter's error is one line at the
+    op, and onnx-legalize-to-stablehlo leaves the op (with a remark)."""
+    rng = np.random.default_rng(0)
+    bs, s, heads, hd, hin, p = 2, 3, 2, 2, 4, 2
+    feeds = {"X": rng.standard_normal((bs, s, hin)).astype(F32)}
+    names, attrs, outs = ["X", "W", "B"], {"num_heads": heads}, ["Y"]
+    if what == "do_rotary":
+        attrs["do_rotary"] = 1
+    elif what == "mask_4d":
+        feeds["M"] = np.ones((bs, 1, 4, 4), np.int32)
+        names.append("M")
+    else:
+        attrs["past_present_share_buffer"] = 1
+        feeds["past"] = rng.standard_normal((2, bs, heads, p, hd)).astype(F32)
+        feeds["past_len"] = np.array(p, np.int32)
+        names += ["", "past", "", "past_len"]
+        outs.append("present")
+    inits = [numpy_helper.from_array(rng.standard_normal((hin, 3 * heads * hd)).astype(F32), "W"),
+             numpy_helper.from_array(rng.standard_normal((3 * heads * hd,)).astype(F32), "B")]
+    ins = [helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype),
+                                         list(v.shape)) for k, v in feeds.items()]
+    node = helper.make_node("Attention", names, outs, domain=MS, **attrs)
+    model = _model(node, ins, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
+                               for o in outs], inits)
+    with pytest.raises(Exception, match="not supported|past_sequence_length"):
+        session(model).run(None, feeds)
+    module = import_model(model)
+    (r,) = run(module, list(feeds.values()))
+    why = {"do_rotary": "Attention with do_rotary is not supported (onnxruntime's CPU kernel "
+                        "has no rotary embedding)",
+           "mask_4d": "Attention's 4-D (Megatron) mask_index is not supported (onnxruntime's "
+                      "CPU kernel has none)",
+           "past_present_share_buffer": "Attention with past_present_share_buffer is not "
+                                        "supported (onnxruntime's CPU kernel rejects it)"}[what]
+    assert why in str(r.error) and "\n" not in str(r.error).strip()
+    PASSES["onnx-legalize-to-stablehlo"]()().apply(make_context(), module)
+    assert [o for o in module.walk() if o.name == "onnx.Custom"]

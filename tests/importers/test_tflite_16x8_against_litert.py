@@ -13,10 +13,12 @@ import pytest
 
 pytest.importorskip("ai_edge_litert.interpreter")
 
-from tests.importers.litert_cases_16x8 import CASES  # noqa: E402
+from tests.importers.litert_cases_16x8 import CASES as CASES_16X8  # noqa: E402
+from tests.importers.litert_cases_more2 import CASES_16X8 as MORE2  # noqa: E402
 from tests.importers.test_tflite_against_litert import qcomp_run, steps  # noqa: E402
 from tests.importers.tflite_models import run_litert, schema  # noqa: E402
 
+CASES = {**CASES_16X8, **MORE2}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
@@ -28,7 +30,7 @@ def test_16x8_reference_kernels_bit_for_bit(op, seed):
     got = qcomp_run(model, feeds)
     assert len(got) == len(want)
     for g, w in zip(got, want):
-        assert g.dtype == w.dtype == np.int16
+        assert g.dtype == w.dtype and w.dtype in (np.int16, np.int32)  # TOPK_V2: indices
         d = steps(g, w)
         assert d == 0, f"{op} 16x8 seed {seed}: {d} steps from LiteRT's reference kernel"
 

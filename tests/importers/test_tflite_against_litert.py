@@ -26,9 +26,10 @@ from tests.importers.litert_cases import CASES as CASES_18  # noqa: E402
 from tests.importers.litert_cases import OPS  # noqa: E402
 from tests.importers.litert_cases_int8 import CASES as INT8  # noqa: E402
 from tests.importers.litert_cases_more import CASES as MORE  # noqa: E402
+from tests.importers.litert_cases_more2 import CASES as MORE2  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
 
-CASES = {**CASES_18, **MORE, **INT8}
+CASES = {**CASES_18, **MORE, **INT8, **MORE2}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 

@@ -1,6 +1,6 @@
 """Malformed one-op models of the int8 operators issue 26 added (splits, GATHER,
-SELECT, the reducers, ARG_MAX, L2_NORMALIZATION) and an operator still outside the set
-(LOG_SOFTMAX): each is one line `qcomp-opt: error: <file>: operator N (NAME): ...`,
+SELECT, the reducers, ARG_MAX, L2_NORMALIZATION), an operator still outside the set, and
+the 16x8 operators LiteRT has no int16 kernel for: each is one line `qcomp-opt: error: <file>: operator N (NAME): ...`,
 exit code 1, as `test_tflite_diagnostics` asks of the others."""
 
 from __future__ import annotations
@@ -41,13 +41,13 @@ def _unpack(num: int) -> bytes:
     return m.build()
 
 
-def _gather(batch_dims: int = 0, index: int = 1) -> bytes:
+def _gather(batch_dims: int = 0, index: int = 1, axis: int = 0, ishape=(1,)) -> bytes:
     m = Model()
     x = m.tensor([3, 2], scale=0.5, zero_point=1)
-    idx = m.tensor([1], np.int32, data=np.array([index], np.int32))
+    idx = m.tensor(list(ishape), np.int32, data=np.full(ishape, index, np.int32))
     y = m.tensor([1, 2], scale=0.5, zero_point=1)
     o = schema.GatherOptionsT()
-    o.axis, o.batchDims = 0, batch_dims
+    o.axis, o.batchDims = axis, batch_dims
     m.op(OPS.GATHER, [x, idx], [y], o, OPTS.GatherOptions)
     m.inputs, m.outputs = [x], [y]
     return m.build()
@@ -90,7 +90,11 @@ CASES = {
     "unpack-num": (lambda: _unpack(2), "operator 0 (UNPACK): num = 2 but dimension 0 has "
                    "size 3"),
     "gather-batch-dims": (lambda: _gather(batch_dims=1), "operator 0 (GATHER): option "
-                          "batchDims = 1 is not supported (only 0)"),
+                          "batchDims = 1 must be in [0, 0] (at most the axis 0 and the "
+                          "indices' rank 1; negative counts from the indices' rank)"),
+    "gather-batch-dims-differ": (lambda: _gather(1, 0, 1, (2, 1)), "operator 0 (GATHER): "
+                                 "the first 1 dimensions of tensor 0 ('t0') [3, 2] and "
+                                 "tensor 1 ('t1') [2, 1] differ (batchDims)"),
     "gather-index-out-of-range": (lambda: _gather(index=3), "operator 0 (GATHER): tensor 1 "
                                   "('t1') holds an index outside [0, 3)"),
     "reduce-max-new-scale": (_reduce_max_new_scale, "operator 0 (REDUCE_MAX): input and "
@@ -108,9 +112,31 @@ def test_malformed_model_is_one_line_naming_the_operator(tmp_path, name):
     assert (code, out, err) == (1, "", f"qcomp-opt: error: m.tflite: {message}\n")
 
 
-def test_log_softmax_is_still_outside_the_supported_set(tmp_path):
-    code, out, err = _run(qcomp_opt, tmp_path, _unary(OPS.LOG_SOFTMAX, 16 / 256))
+def test_an_operator_outside_the_supported_set_is_one_line(tmp_path):
+    code, out, err = _run(qcomp_opt, tmp_path, _unary(OPS.UNIDIRECTIONAL_SEQUENCE_LSTM))
     assert (code, out) == (1, "")
-    assert err.startswith("qcomp-opt: error: m.tflite: operator 0 (LOG_SOFTMAX): operator "
-                          "not supported by the qcomp importer (supported: ")
-    assert err.count("\n") == 1 and "RELU6, " in err and "SPLIT_V, " in err
+    assert err.startswith("qcomp-opt: error: m.tflite: operator 0 "
+                          "(UNIDIRECTIONAL_SEQUENCE_LSTM): operator not supported by the "
+                          "qcomp importer (supported: ")
+    assert err.count("\n") == 1 and "LOG_SOFTMAX, " in err and "SPLIT_V, " in err
+
+
+@pytest.mark.parametrize("op", ["LOG_SOFTMAX", "L2_NORMALIZATION"])
+def test_16x8_operator_without_an_int16_kernel_is_refused(tmp_path, op):
+    """LiteRT has no int16 kernel for LOG_SOFTMAX (LogSoftmaxEval) or L2_NORMALIZATION
+    (l2norm.cc Prepare): its own interpreter fails on the model, qcomp refuses it in one
+    line naming the operator."""
+    from tests.importers.tflite_models import run_litert
+
+    m = Model()
+    x = m.tensor([2, 3], np.int16, scale=0.01, zero_point=0)
+    y = m.tensor([2, 3], np.int16, scale=1 / 32768, zero_point=0)
+    m.op(getattr(OPS, op), [x], [y])
+    m.inputs, m.outputs = [x], [y]
+    model = m.build()
+    with pytest.raises(RuntimeError, match=f"Node number 0 \\({op}\\) failed to"):
+        run_litert(model, [np.zeros((2, 3), np.int16)], "BUILTIN_REF")
+    code, out, err = _run(qcomp_opt, tmp_path, model)
+    assert (code, out, err) == (1, "", f"qcomp-opt: error: m.tflite: operator 0 ({op}): {op} "
+                                f"has no 16x8 kernel in LiteRT (int8 only): tensor 0 ('t0') "
+                                "is INT16\n")

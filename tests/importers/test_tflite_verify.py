@@ -19,6 +19,7 @@ from qcomp.registry import make_context, parse_module  # noqa: E402
 from tests.importers.litert_cases import CASES, OPS, OPTS  # noqa: E402
 from tests.importers.litert_cases_int8 import CASES as INT8  # noqa: E402
 from tests.importers.litert_cases_more import CASES as MORE  # noqa: E402
+from tests.importers.litert_cases_more2 import CASES as MORE2  # noqa: E402
 from tests.importers.tflite_models import Model, run_litert, schema  # noqa: E402
 
 
@@ -37,10 +38,10 @@ def litert_accepts(model: bytes, feeds) -> bool:
     return True
 
 
-@pytest.mark.parametrize("op", sorted({**CASES, **MORE, **INT8}))
+@pytest.mark.parametrize("op", sorted({**CASES, **MORE, **INT8, **MORE2}))
 def test_valid_models_pass(op):
     for seed in range(3):
-        model, feeds = {**CASES, **MORE, **INT8}[op](np.random.default_rng(seed))
+        model, feeds = {**CASES, **MORE, **INT8, **MORE2}[op](np.random.default_rng(seed))
         assert litert_accepts(model, feeds)
         assert diagnostics(model) == [], f"{op} seed {seed}"
 

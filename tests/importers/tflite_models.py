@@ -9,7 +9,8 @@ import numpy as np
 schema = __import__("pytest").importorskip("ai_edge_litert.schema_py_generated")
 import flatbuffers  # noqa: E402
 
-_TYPES = {np.int8: schema.TensorType.INT8, np.int16: schema.TensorType.INT16,
+_TYPES = {np.int8: schema.TensorType.INT8, np.uint8: schema.TensorType.UINT8,
+          np.int16: schema.TensorType.INT16,
           np.int32: schema.TensorType.INT32,
           np.float32: schema.TensorType.FLOAT32, np.int64: schema.TensorType.INT64,
           np.bool_: schema.TensorType.BOOL}

@@ -268,3 +268,35 @@ def test_bodies_run_per_element(seed):
     rng = np.random.default_rng(seed)
     _check(PER_ELEMENT, [rng.normal(size=(3, 4)).astype(np.float32),
                          rng.normal(size=(3, 4)).astype(np.float32)])
+
+
+def test_a_while_loop_stops_at_the_runs_iteration_limit():
+    """`--verify-numerics` bounds each `while` (its random inputs can set a trip count of
+    ~2**31): the run ends in a diagnostic at the loop, and without a limit it counts on."""
+    from qcomp.interpreter.stablehlo_control_functions import WHILE_ITERATION_LIMIT
+
+    module = parse_module("""
+func.func @count(%n: tensor<i32>) -> tensor<i32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %m = %n) : tensor<i32>, tensor<i32>
+   cond {
+    %lt = stablehlo.compare LT, %i, %m : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %next = stablehlo.add %i, %c1 : tensor<i32>
+    stablehlo.return %next, %m : tensor<i32>, tensor<i32>
+  }
+  return %r#0 : tensor<i32>
+}""")
+    token = WHILE_ITERATION_LIMIT.set(5)
+    try:
+        (ok,) = run(module, [np.int32(5)], entry="count")
+        (stopped,) = run(module, [np.int32(6)], entry="count")
+    finally:
+        WHILE_ITERATION_LIMIT.reset(token)
+    assert int(ok.results[0]) == 5
+    assert stopped.error is not None and stopped.error.message == (
+        "'stablehlo.while' ran 5 iterations without ending (the limit of this run)")
+    (unlimited,) = run(module, [np.int32(6)], entry="count")
+    assert int(unlimited.results[0]) == 6

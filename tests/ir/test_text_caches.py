@@ -132,3 +132,37 @@ def test_the_common_token_pattern_lexes_as_xdsl(path: Path):
 def test_the_common_token_pattern_does_not_backtrack_into_a_comment():
     text = '// CHECK: "op"(%x) : () -> ()\n"op"() : () -> ()\n'
     assert _tokens(_LinearStringLexer(Input(text, "f"))) == _tokens(_XdslLexer(Input(text, "f")))
+
+
+CONSTANTS = """\
+func.func @f() -> tensor<3xi8> {
+  %0 = stablehlo.constant dense<[1, -2, 3]> : tensor<3xi8>
+  %1 = stablehlo.constant dense<"0x7F8001"> : tensor<3xi8>
+  %2 = stablehlo.constant dense<[4, 5, 6]> : tensor<3xi8>
+  %3 = stablehlo.constant dense<"0x010203"> : tensor<3xi8>
+  %4 = stablehlo.constant dense<7> : tensor<3xi8>
+  %5 = stablehlo.constant dense<[1.5, 2.0]> : tensor<2xf32>
+  %6 = stablehlo.constant dense<[2.5, -0.0]> : tensor<2xf32>
+  return %0 : tensor<3xi8>
+}
+"""
+
+
+def test_lines_differing_in_a_dense_body_read_their_own_values():
+    """The line template leaves a dense literal's body out: `constant dense<[4, 5, 6]>`
+    reuses the first i8 constant's parse, with its own value."""
+    module, parser = _parse(CONSTANTS)
+    ops = list(module.body.block.first_op.body.block.ops)
+    values = [op.properties["value"] for op in ops[:7]]
+    assert [list(v.get_values()) for v in values] == [
+        [1, -2, 3], [127, -128, 1], [4, 5, 6], [1, 2, 3], [7, 7, 7], [1.5, 2.0], [2.5, -0.0]]
+    # one template for the three decimal i8 lines, one for the hex ones, one for f32
+    assert len(parser._line_templates) == 3 + 1  # and `return`
+    assert print_module(module) == print_module(parse_module(print_module(module)))
+
+
+def test_a_bad_dense_body_on_a_reused_line_is_reported_as_in_full():
+    text = CONSTANTS.replace("dense<[4, 5, 6]>", "dense<[4, 5, 600]>")
+    with pytest.raises(ParseError, match=r"<unknown>:4:40\n.*\n *\^\n *integer constant "
+                                         r"out of range for type"):
+        _parse(text)

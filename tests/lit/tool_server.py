@@ -61,10 +61,12 @@ def _preload() -> None:
     for module, _ in TOOLS.values():
         importlib.import_module(module)
     from qcomp.interpreter import runner
+    from qcomp.ir.lazy_format import read_formats
     from qcomp.registry import DIALECTS, PASSES, XDSL_PASSES, make_context
 
     for factory in (*DIALECTS.values(), *PASSES.values(), *XDSL_PASSES.values()):
-        factory()
+        loaded = factory()
+        read_formats(getattr(loaded, "operations", ()))
     runner.dialect_functions({*DIALECTS, "arith", "math"})
     make_context()
     import qcomp.importers.tflite  # noqa: F401

@@ -28,14 +28,15 @@ def _unsupported_tflite() -> bytes:
     x = m.tensor([4], __import__("numpy").float32)
     y = m.tensor([4], __import__("numpy").float32)
     m.inputs, m.outputs = [x], [y]
-    m.op(models.schema.BuiltinOperator.SIN, [x], [y])
+    m.op(models.schema.BuiltinOperator.SEGMENT_SUM, [x], [y])
     return m.build()
 
 
 CASES = {
     "corrupt.tflite": (lambda: b"TFL3 but not a flatbuffer",
                        "not a readable TFLite flatbuffer"),
-    "sin.tflite": (_unsupported_tflite, "operator 0 (SIN): operator not supported"),
+    "segment_sum.tflite": (_unsupported_tflite,
+                           "operator 0 (SEGMENT_SUM): operator not supported"),
     "corrupt.onnx": (lambda: b"\x08\x07garbage", "not a valid ONNX model"),
 }
 

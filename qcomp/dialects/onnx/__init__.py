@@ -16,8 +16,10 @@ One module per family of ops, each exporting its list:
 - `resize_pad`: Pad, Resize;
 - `conv_transpose`: ConvTranspose;
 - `sequence_ops`: LSTM (a `stablehlo.while` over the time steps);
-- `sequence_contrib`: com.microsoft Attention, EmbedLayerNormalization, QAttention,
-  QEmbedLayerNormalization, DynamicQuantizeLSTM (`onnx.Custom` ops with lowerings);
+- `sequence_contrib`: com.microsoft EmbedLayerNormalization, QEmbedLayerNormalization,
+  DynamicQuantizeLSTM (`onnx.Custom` ops with lowerings);
+- `attention_contrib`: com.microsoft Attention, QAttention (past / present,
+  attention_bias, every mask_index form of onnxruntime's CPU kernel);
 - `reduce_ops`: ReduceMin, ReduceMax, and the Min, Max, Round of DynamicQuantizeLinear's
   function body;
 - `to_stablehlo`: the float ops' StableHLO lowerings, which their `Lowering` traits name.
@@ -27,7 +29,10 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from qcomp.dialects.onnx import sequence_contrib  # noqa: F401 - com.microsoft ops' checks, lowerings
+from qcomp.dialects.onnx import (  # noqa: F401 - com.microsoft ops' checks, lowerings
+    attention_contrib,
+    sequence_contrib,
+)
 from qcomp.dialects.onnx.conv_transpose import CONV_TRANSPOSE_OPS
 from qcomp.dialects.onnx.core import CORE_ATTRS, CORE_OPS
 from qcomp.dialects.onnx.float_math import MATH_OPS

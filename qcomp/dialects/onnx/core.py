@@ -115,20 +115,29 @@ class QdqRole(OpTrait):
     `onnx-unfuse-qdq` and `onnx_qdq.groups` read:
 
     - `selector`: `binary`, `unary`, `variadic` (one element type throughout), `conv`,
-      `matmul` (the weight rules), `drop` (the pair is dropped, the op moves integers),
-      `drop_dq` (DequantizeLinear -> op, no QuantizeLinear: the DequantizeLinear is
-      dropped, the op runs on the integers: ArgMax), `keep` (onnxruntime's selectors have
-      no rule for it: the group stays as it is);
+      `matmul` (the weight rules), `gemm` (QGemm: the QuantizeLinear optional, an int32
+      bias, beta 1), `where` (QLinearWhere: the condition stays), `drop` (the pair is
+      dropped, the op moves integers; one QuantizeLinear per result), `drop_dq`
+      (DequantizeLinear -> op, no QuantizeLinear: the DequantizeLinear is dropped, the
+      op runs on the integers: ArgMax), `clip_by_q` (op -> QuantizeLinear, the op removed
+      when the QuantizeLinear's range already clips: onnxruntime's ReluQuantFusion /
+      ClipQuantFusion), `keep` (onnxruntime's selectors have no rule for it: the group
+      stays as it is);
     - `fused`: what the group becomes: `QLinearMatMul` / `QLinearConv`, or the
       com.microsoft contrib op (`QLinearAdd`); None for `drop`;
     - `fused_attrs`: attributes the fused op carries besides the op's own (si64 ints);
     - `data_inputs`: the operands that carry quantized data (None: every present one;
-      shapes, axes and indices stay as they are)."""
+      shapes, axes and indices stay as they are);
+    - `condition`: what the op itself must satisfy besides the group's types and
+      parameters (the reason onnxruntime refuses it, or None: Resize is dropped only in
+      `nearest` mode)."""
 
     selector: str
     fused: str | None = None
     fused_attrs: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
     data_inputs: tuple[int, ...] | None = None
+    condition: Callable[[Operation], str | None] | None = field(default=None, hash=False,
+                                                                compare=False)
 
 
 def qdq_role(op: Operation | type[Operation]) -> QdqRole | None:
@@ -160,7 +169,7 @@ def quantizer_forms(op: Operation | type[Operation]) -> QuantizerForms | None:
 
 CONTRIB_QUANTIZER_FORMS: dict[str, QuantizerForms] = {}
 """`QuantizerForms` of com.microsoft ops in onnxruntime's registries (Attention,
-EmbedLayerNormalization), by op_type (`sequence_contrib` fills it)."""
+EmbedLayerNormalization), by op_type (`sequence_contrib` and `attention_contrib` fill it)."""
 
 
 def si64(v: int) -> IntegerAttr:

@@ -32,7 +32,7 @@ from qcomp.dialects.onnx.core import (
     Lowering,
     NoValueOp,
     OnnxFacts,
-    QuantizerForms,
+    QdqRole,
     attr,
     elements_in,
     fail,
@@ -240,7 +240,7 @@ class WhereOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Where", (9, 16), ("condition", "X", "Y"), ("output",)),
-                        Lowering(where), QuantizerForms(qoperator="QLinearWhere"))
+                        Lowering(where), QdqRole("where", "QLinearWhere", data_inputs=(1, 2)))
 
     def check(self) -> None:
         elements_in(self, self.condition, "operand #0", ("bool",))
@@ -298,7 +298,7 @@ class BatchNormalizationOp(OnnxOp):
         "BatchNormalization", (1, 6, 7, 9, 14, 15),
         ("X", "scale", "B", "input_mean", "input_var"), ("Y",),
         {"epsilon": 1e-5, "momentum": 0.9, "training_mode": 0}),
-        Lowering(batch_norm))
+        Lowering(batch_norm), QdqRole("keep"))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", FLOAT_T)
@@ -375,7 +375,7 @@ class LayerNormalizationOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "LayerNormalization", (17,), ("X", "Scale", "B?"), ("Y", "Mean?", "InvStdDev?"),
         {"axis": -1, "epsilon": 1e-5, "stash_type": 1}),
-        Lowering(layer_norm))
+        Lowering(layer_norm), QdqRole("keep"))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", FLOAT_T)

@@ -174,7 +174,7 @@ class GemmOp(OnnxOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Gemm", (1, 6, 7, 9, 11, 13), ("A", "B", "C?"), ("Y",),
         {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}),
-        Lowering(ts.gemm), QuantizerForms(qoperator="QGemm"))
+        Lowering(ts.gemm), QdqRole("gemm", "QGemm"))
 
     def check(self) -> None:
         elements_in(self, self.A, "operand #0", MATMUL_T)
@@ -280,7 +280,8 @@ class ReluOp(UnaryOp):
     Y = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION,
                         OnnxFacts("Relu", (1, 6, 13, 14), ("X",), ("Y",)),
-                        Lowering(ts.relu), QuantizerForms(qoperator="removed"))
+                        Lowering(ts.relu), QdqRole("clip_by_q"),
+                        QuantizerForms(qoperator="removed"))
 
 
 @irdl_op_definition
@@ -333,7 +334,8 @@ class ClipOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Clip", (1, 6, 11, 12, 13), ("input", "min?", "max?"), ("output",)),
-        Lowering(ts.clip), QuantizerForms(qoperator="removed"))
+        Lowering(ts.clip), QdqRole("clip_by_q", data_inputs=(0,)),
+        QuantizerForms(qoperator="removed"))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", ARITH_T)
@@ -438,7 +440,8 @@ class AveragePoolOp(PoolOp):
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "AveragePool", (1, 7, 10, 11, 19, 22), ("X",), ("Y",),
         {"auto_pad": "NOTSET", "ceil_mode": 0, "count_include_pad": 0}),
-        Lowering(ts.average_pool), QuantizerForms(qoperator="QLinearAveragePool"))
+        Lowering(ts.average_pool),
+        QdqRole("unary", "QLinearAveragePool", {"channels_last": 0}))
 
     def check(self) -> None:
         super().check()

@@ -33,6 +33,7 @@ from qcomp.dialects.onnx import to_stablehlo as ts
 from qcomp.dialects.onnx.core import (
     Lowering,
     OnnxFacts,
+    QdqRole,
     attr,
     elements_in,
     fail,
@@ -113,7 +114,7 @@ class SliceOp(OnnxOp):
     output = result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Slice", (1, 10, 11, 13), ("data", "starts", "ends", "axes?", "steps?"), ("output",)),
-        Lowering(slice_, constants=(1, 2, 3, 4)))
+        Lowering(slice_, constants=(1, 2, 3, 4)), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.data, "operand #0", MOVE_T)
@@ -176,7 +177,7 @@ class SplitOp(OnnxOp):
     outputs = var_result_def()
     traits = traits_def(NoMemoryEffect(), NO_QUANTIZATION, OnnxFacts(
         "Split", (1, 2, 11, 13, 18), ("input", "split?"), ("outputs*",), {"axis": 0}),
-        Lowering(split_, constants=(1,)))
+        Lowering(split_, constants=(1,)), QdqRole("drop", data_inputs=(0,)))
 
     def check(self) -> None:
         elements_in(self, self.input, "operand #0", MOVE_T)

@@ -1,16 +1,10 @@
-"""onnxruntime's com.microsoft Attention, EmbedLayerNormalization and the forms
-`quantize_dynamic` writes of them and of LSTM (QAttention, QEmbedLayerNormalization,
-DynamicQuantizeLSTM), as `onnx.Custom` ops with a StableHLO meaning
-(`core.CONTRIB_LOWERINGS`, which `onnx-legalize-to-stablehlo` applies and the
-interpreter runs), in onnxruntime's CPU kernels' arithmetic:
+"""onnxruntime's com.microsoft EmbedLayerNormalization and the forms `quantize_dynamic`
+writes of it and of LSTM (QEmbedLayerNormalization, DynamicQuantizeLSTM), as
+`onnx.Custom` ops with a StableHLO meaning (`core.CONTRIB_LOWERINGS`, which
+`onnx-legalize-to-stablehlo` applies and the interpreter runs), in onnxruntime's CPU
+kernels' arithmetic, and the steps `attention_contrib` shares (operands, int32
+products, the contrib ops' attribute and input checks):
 
-    Attention:  Q|K|V = input @ weights + bias (heads of qkv_hidden_sizes / num_heads),
-                P = softmax(scale * Q @ K^T + M) (scale: 1 / sqrt(head size) unless given;
-                M: 0, or mask_filter_value where mask_index masks a key, or the lowest
-                float after the query when unidirectional), output = P @ V, heads joined;
-                present = [K, V]
-    QAttention: Q|K|V = float((input - input_zp) @ (weight - weight_zp)) (int32) *
-                (input_scale * weight_scale) + bias, then as Attention
     EmbedLayerNormalization: E = word[ids] + position[position_ids or 0..S-1]
                 (+ segment[segment_ids]); output = (E - mean) / sqrt(var + epsilon) *
                 gamma + beta over the hidden dimension; mask_index = count(mask == 1)
@@ -21,10 +15,6 @@ interpreter runs), in onnxruntime's CPU kernels' arithmetic:
                 over the rows that count) and multiply it with W / R (int8 or uint8,
                 [D, K, 4H], scale and zero point per direction or per gate column) in
                 int32: `float(acc) * (a_scale * w_scale)`.
-
-Mask forms of Attention: none, [B] (key lengths: keys from the length on are masked),
-[2B] (ends then starts), [B, T] and [B, S, T] (0 masks). Not here (the op stays, with a
-remark): `past`, `attention_bias`, `past_sequence_length`, do_rotary, a 4-D mask.
 """
 
 from __future__ import annotations
@@ -67,154 +57,30 @@ def arg(op, i: int) -> SSAValue | None:
     return op.inputs[i] if i < len(op.inputs) and not is_none(op.inputs[i]) else None
 
 
-def _scalar(b, v: SSAValue) -> SSAValue:
+def scalar(b, v: SSAValue) -> SSAValue:
     return b.reshape(v, ())
 
 
-def _dot(b, x, y, lc, rc, batch=(), shape=None, e=None):
+def dot(b, x, y, lc, rc, batch=(), shape=None, e=None):
     dn = DotDimensionNumbersAttr.get(list(batch), list(batch), [lc], [rc])
     return b.op(sh.DotGeneralOp, [x, y], e or ts.element_of(x), shape,
                 dot_dimension_numbers=dn)
 
 
-def _centered(b, q: SSAValue, zp: SSAValue | None, zp_dims: list[int]) -> SSAValue:
+def centered(b, q: SSAValue, zp: SSAValue | None, zp_dims: list[int]) -> SSAValue:
     """`q - zp` in int32 (zp broadcast along `zp_dims`)."""
     shape = ts.shape_of(q)
     v = b.convert(q, i32)
     if zp is None:
         return v
-    z = b.convert(zp if zp_dims else _scalar(b, zp), i32)
+    z = b.convert(zp if zp_dims else scalar(b, zp), i32)
     return b.op(sh.SubtractOp, [v, b.broadcast_in_dim(z, shape, zp_dims)], i32, shape)
 
 
-def _per(b, v: SSAValue, n: int) -> tuple[SSAValue, list[int]]:
+def per(b, v: SSAValue, n: int) -> tuple[SSAValue, list[int]]:
     """A scale / zero point per tensor ([] or [1]: a scalar) or per column [n]."""
     size = int(np.prod(ts.shape_of(v)))
-    return (_scalar(b, v), []) if size == 1 else (b.reshape(v, (n,)), [1])
-
-
-# -- attention --------------------------------------------------------------------------
-
-def _mask(b, op, mask, bs, s, t):
-    """The additive mask [B, S, T] (None when there is none)."""
-    fill = float(attr(op, "mask_filter_value") if attr(op, "mask_filter_value") is not None
-                 else -10000.0)
-    causal = bool(attr(op, "unidirectional")) and s > 1
-    if mask is None and not causal:
-        return None
-    x = E(b, f32, (bs, s, t))
-    m = x.c(0)
-    key = b.emit(sh.IotaOp(2, TensorType(i32, (bs, s, t))))
-    if mask is not None:
-        ms = ts.shape_of(mask)
-        if len(ms) == 1 and ms[0] in (bs, 2 * bs):
-            end = b.broadcast_in_dim(_slice1(b, mask, 0, bs), (bs, s, t), [0])
-            masked = b.emit(sh.CompareOp(key, end, "GE"))
-            if ms[0] == 2 * bs:
-                start = b.broadcast_in_dim(_slice1(b, mask, bs, 2 * bs), (bs, s, t), [0])
-                masked = b.op(sh.OrOp, [masked, b.emit(sh.CompareOp(key, start, "LT"))],
-                              ts.element_of(masked), (bs, s, t))
-        elif ms == (bs, t) or ms == (bs, s, t):
-            full = b.broadcast_in_dim(mask, (bs, s, t), [0, 2] if len(ms) == 2 else [0, 1, 2])
-            masked = b.emit(sh.CompareOp(full, b.splat(0, i32, (bs, s, t)), "LE"))
-        else:
-            raise ts.Unsupported(f"{ts.PASS}: Attention's mask_index of shape {list(ms)} "
-                                 "is not supported")
-        m = x.select(masked, x.c(fill), m)
-    if causal:
-        query = b.emit(sh.IotaOp(1, TensorType(i32, (bs, s, t))))
-        past = t - s
-        later = b.emit(sh.CompareOp(key, b.op(sh.AddOp, [query, b.splat(past, i32, (bs, s, t))],
-                                                i32), "GT"))
-        m = x.select(later, x.c(float(np.finfo(np.float32).min)), m)
-    return m
-
-
-def _slice1(b, v, lo, hi):
-    return b.op(sh.SliceOp, [v], ts.element_of(v), (hi - lo,), start_indices=i64_array([lo]),
-                limit_indices=i64_array([hi]), strides=i64_array([1]))
-
-
-def _heads(b, qkv, bs, s, start, size, heads):
-    """Columns [start, start + size) of qkv [B, S, 3H] as [B, N, S, size / N]."""
-    part = b.op(sh.SliceOp, [qkv], f32, (bs, s, size), start_indices=i64_array([0, 0, start]),
-                limit_indices=i64_array([bs, s, start + size]), strides=i64_array([1, 1, 1]))
-    hd = size // heads
-    part = b.reshape(part, (bs, s, heads, hd))
-    return b.op(sh.TransposeOp, [part], f32, (bs, heads, s, hd),
-                permutation=i64_array([0, 2, 1, 3]))
-
-
-def attention_of(b, op, qkv, mask) -> list:
-    """Attention's results from the projected qkv [B, S, Hq + Hk + Hv] (module docstring)."""
-    bs, s, total = ts.shape_of(qkv)
-    heads = attr(op, "num_heads")
-    sizes = attr(op, "qkv_hidden_sizes") or [total // 3] * 3
-    hq, hk, hv = sizes
-    q = _heads(b, qkv, bs, s, 0, hq, heads)
-    k = _heads(b, qkv, bs, s, hq, hk, heads)
-    v = _heads(b, qkv, bs, s, hq + hk, hv, heads)
-    hd, vd = hq // heads, hv // heads
-    scale = attr(op, "scale")
-    scale = float(scale) if scale else float(np.float32(1) / np.sqrt(np.float32(hd)))
-    x = E(b, f32, (bs, heads, s, s))
-    scores = x.mul(_dot(b, q, k, 3, 3, (0, 1), (bs, heads, s, s)), x.c(scale))
-    m = _mask(b, op, mask, bs, s, s)
-    if m is not None:
-        scores = x.add(scores, b.broadcast_in_dim(m, (bs, heads, s, s), [0, 2, 3]))
-    top = b.broadcast_in_dim(b.reduce(scores, [3], sh.MaximumOp, -np.inf), x.shape, [0, 1, 2])
-    ex = x.op(sh.ExponentialOp, x.op(sh.SubtractOp, scores, top))
-    probs = x.op(sh.DivideOp, ex, b.broadcast_in_dim(b.reduce(ex, [3], sh.AddOp, 0), x.shape,
-                                                    [0, 1, 2]))
-    out = _dot(b, probs, v, 3, 2, (0, 1), (bs, heads, s, vd))
-    out = b.op(sh.TransposeOp, [out], f32, (bs, s, heads, vd), permutation=i64_array([0, 2, 1, 3]))
-    results = [b.reshape(out, (bs, s, hv))]
-    if len(op.results) > 1:
-        kv = [b.reshape(t, (1, bs, heads, s, hd)) for t in (k, v)]
-        results.append(b.emit(sh.ConcatenateOp(kv, 0)))
-    return results
-
-
-def _unsupported_attention_inputs(op, first: int, names: tuple[str, ...]) -> None:
-    for i, name in enumerate(names, first):
-        if arg(op, i) is not None:
-            raise ts.Unsupported(f"{ts.PASS}: {op.function_name.data} with {name} is not "
-                                 "supported")
-    if attr(op, "do_rotary"):
-        raise ts.Unsupported(f"{ts.PASS}: {op.function_name.data} with do_rotary is not "
-                             "supported")
-
-
-def attention(b, op, out):
-    """com.microsoft Attention (module docstring)."""
-    _unsupported_attention_inputs(op, 4, ("past", "attention_bias", "past_sequence_length"))
-    x, w, bias = op.inputs[0], op.inputs[1], arg(op, 2)
-    bs, s, _ = ts.static(x, op)
-    n = ts.shape_of(w)[1]
-    qkv = _dot(b, x, w, 2, 0, (), (bs, s, n))
-    if bias is not None:
-        qkv = b.op(sh.AddOp, [qkv, b.broadcast_in_dim(bias, (bs, s, n), [2])], f32, (bs, s, n))
-    return attention_of(b, op, qkv, arg(op, 3))
-
-
-def q_attention(b, op, out):
-    """com.microsoft QAttention (module docstring)."""
-    _unsupported_attention_inputs(op, 8, ("past",))
-    x, w, bias = op.inputs[0], op.inputs[1], op.inputs[2]
-    bs, s, _ = ts.static(x, op)
-    n = ts.shape_of(w)[1]
-    wz = arg(op, 7)
-    wz_v, wz_dims = _per(b, wz, n) if wz is not None else (None, [])
-    acc = _dot(b, _centered(b, x, arg(op, 6), []),
-               _centered(b, w, wz_v, [1] if wz_dims else []), 2, 0, (), (bs, s, n), i32)
-    ws, ws_dims = _per(b, op.inputs[4], n)
-    scale = b.op(sh.MultiplyOp, [ws, b.broadcast_in_dim(_scalar(b, op.inputs[3]),
-                                                        ts.shape_of(ws), [])], f32)
-    y = E(b, f32, (bs, s, n))
-    qkv = y.add(y.mul(b.convert(acc, f32), b.broadcast_in_dim(scale, y.shape, [2] if ws_dims
-                                                               else [])),
-                b.broadcast_in_dim(bias, y.shape, [2]))
-    return attention_of(b, op, qkv, arg(op, 5))
+    return (scalar(b, v), []) if size == 1 else (b.reshape(v, (n,)), [1])
 
 
 # -- embedding + layer normalization ----------------------------------------------------
@@ -280,8 +146,8 @@ def q_embed_layer_norm(b, op, out):
     def table(i, rows):
         q = op.inputs[i] if rows is None else _rows(b, op.inputs[i], *rows)
         x = E(b, f32, ts.shape_of(q))
-        v = b.convert(_centered(b, q, op.inputs[i + 11], []), f32)
-        return x.mul(v, b.broadcast_in_dim(_scalar(b, op.inputs[i + 6]), x.shape, []))
+        v = b.convert(centered(b, q, op.inputs[i + 11], []), f32)
+        return x.mul(v, b.broadcast_in_dim(scalar(b, op.inputs[i + 6]), x.shape, []))
     return _embed_layer_norm(b, op, table)
 
 
@@ -342,13 +208,13 @@ def quantized_gemm(op, b, d, which):
                             start_indices=i64_array([d] + [0] * (len(zs) - 1)),
                             limit_indices=i64_array([d + 1] + [1] * (len(zs) - 1)),
                             strides=i64_array([1] * len(zs))), ())
-    wc = _centered(b, row(w, (k, h4)), zd, [])
+    wc = centered(b, row(w, (k, h4)), zd, [])
     per_col = len(ts.shape_of(ws)) == 2
     sd, dims = (row(ws, (h4,)), [1]) if per_col else (row(ws, ()), [])
 
     def mul(b, a, rows, keep=None):
         qa, a_scale = dynamic_uint8(b, a, keep)
-        acc = _dot(b, qa, wc, 1, 0, (), (rows, h4), i32)
+        acc = dot(b, qa, wc, 1, 0, (), (rows, h4), i32)
         scale = b.op(sh.MultiplyOp, [b.broadcast_in_dim(a_scale, ts.shape_of(sd), []), sd], f32)
         x = E(b, f32, (rows, h4))
         return x.mul(b.convert(acc, f32), b.broadcast_in_dim(scale, x.shape, dims))
@@ -365,14 +231,15 @@ def _dq_lstm_operands(op) -> dict:
 
 _KINDS = {"num_heads": int, "unidirectional": int, "do_rotary": int, "scale": float,
           "mask_filter_value": float, "qkv_hidden_sizes": list, "epsilon": float,
-          "mask_index_type": int, "hidden_size": int, "input_forget": int, "clip": float,
-          "direction": str, "activations": list, "activation_alpha": list,
+          "mask_index_type": int, "rotary_embedding_dim": int,
+          "past_present_share_buffer": int, "hidden_size": int, "input_forget": int,
+          "clip": float, "direction": str, "activations": list, "activation_alpha": list,
           "activation_beta": list}
 """The Python kinds of the contrib ops' attributes (INT, FLOAT, STRING, a list)."""
 _KIND_NAMES = {int: "INT", float: "FLOAT", str: "STRING", list: "a list"}
 
 
-def _check_inputs(op, n_min: int, n_max: int, required: tuple[int, ...]) -> str:
+def check_inputs(op, n_min: int, n_max: int, required: tuple[int, ...]) -> str:
     fn = op.function_name.data
     for name, kind in _KINDS.items():
         v = attr(op, name)
@@ -387,61 +254,9 @@ def _check_inputs(op, n_min: int, n_max: int, required: tuple[int, ...]) -> str:
     return fn
 
 
-def _check_heads(op, fn) -> None:
-    heads = attr(op, "num_heads")
-    if not isinstance(heads, int) or heads <= 0:
-        fail(f"'{op.name}' op {fn} requires a positive INT attribute 'num_heads'")
-    sizes = attr(op, "qkv_hidden_sizes")
-    w = getattr(op.inputs[1].type, "get_shape", lambda: None)()
-    if sizes is None and w is not None and w[1] >= 0:
-        sizes = [w[1] // 3] * 3 if w[1] % 3 == 0 else None
-        if sizes is None:
-            fail(f"'{op.name}' op {fn}: weights' {w[1]} columns are not 3 equal parts")
-    elif sizes is not None:
-        if len(sizes) != 3 or not all(isinstance(x, int) and x > 0 for x in sizes) \
-                or sizes[0] != sizes[1]:
-            fail(f"'{op.name}' op {fn}: qkv_hidden_sizes must be 3 positive sizes, Q's and "
-                 f"K's equal, got {list(sizes)}")
-        if w is not None and w[1] >= 0 and sum(sizes) != w[1]:
-            fail(f"'{op.name}' op {fn}: qkv_hidden_sizes {list(sizes)} do not add up to "
-                 f"the weights' {w[1]} columns")
-    if sizes is not None and any(x % heads for x in sizes):
-        fail(f"'{op.name}' op {fn}: hidden sizes {list(sizes)} are not multiples of "
-             f"num_heads {heads}")
-
-
-def _check_projection(op) -> None:
-    """input [B, S, D], weights [D, Hq + Hk + Hv], bias [Hq + Hk + Hv]."""
-    x = static_shape(op.inputs[0])
-    expect_shape(op, op.inputs[0], "input", (None, None, None))
-    d = None if x is None or x[2] < 0 else x[2]
-    w = static_shape(op.inputs[1])
-    n = None if w is None or len(w) != 2 or w[1] < 0 else w[1]
-    expect_shape(op, op.inputs[1], "weights", (d, n))
-    expect_shape(op, arg(op, 2), "bias", (n,))
-
-
-def check_attention(op) -> None:
-    fn = _check_inputs(op, 2, 7, (0, 1))
-    for i in (0, 1, 2):
-        if arg(op, i) is not None:
-            elements_in(op, op.inputs[i], f"operand #{i}", ("float",))
-    _check_projection(op)
-    _check_heads(op, fn)
-
-
-def check_q_attention(op) -> None:
-    fn = _check_inputs(op, 5, 9, (0, 1, 2, 3, 4))
-    elements_in(op, op.inputs[0], "operand #0", U8)
-    elements_in(op, op.inputs[1], "operand #1", I8)
-    elements_in(op, op.inputs[2], "operand #2", ("float",))
-    _check_projection(op)
-    _check_heads(op, fn)
-
-
 def check_embed_layer_norm(op, quantized: bool) -> None:
-    fn = _check_inputs(op, 18 if quantized else 7, 18 if quantized else 9,
-                       (0, 2, 3, 5, 6) + ((8, 9, 11, 12, 13, 14, 16, 17) if quantized else ()))
+    fn = check_inputs(op, 18 if quantized else 7, 18 if quantized else 9,
+                      (0, 2, 3, 5, 6) + ((8, 9, 11, 12, 13, 14, 16, 17) if quantized else ()))
     elements_in(op, op.inputs[0], "operand #0", ("int32",))
     if (arg(op, 1) is None) != (arg(op, 4) is None):
         fail(f"'{op.name}' op {fn}: segment_ids and segment_embedding go together")
@@ -463,7 +278,7 @@ def check_embed_layer_norm(op, quantized: bool) -> None:
 
 
 def check_dq_lstm(op) -> None:
-    _check_inputs(op, 12, 12, (0, 1, 2, 8, 9, 10, 11))
+    check_inputs(op, 12, 12, (0, 1, 2, 8, 9, 10, 11))
     elements_in(op, op.inputs[0], "operand #0", ("float",))
     elements_in(op, op.inputs[1], "operand #1", I8)
     elements_in(op, op.inputs[2], "operand #2", I8)
@@ -478,14 +293,11 @@ def check_dq_lstm(op) -> None:
 
 
 CONTRIB_VERIFIERS.update({
-    "Attention": check_attention, "QAttention": check_q_attention,
     "EmbedLayerNormalization": lambda op: check_embed_layer_norm(op, False),
     "QEmbedLayerNormalization": lambda op: check_embed_layer_norm(op, True),
     "DynamicQuantizeLSTM": check_dq_lstm,
 })
 CONTRIB_LOWERINGS.update({
-    "Attention": Lowering(attention, shaped_by_operands=True),
-    "QAttention": Lowering(q_attention, shaped_by_operands=True),
     "EmbedLayerNormalization": Lowering(embed_layer_norm, check=embed_bounds,
                                         shaped_by_operands=True),
     "QEmbedLayerNormalization": Lowering(q_embed_layer_norm, check=embed_bounds,
@@ -494,7 +306,6 @@ CONTRIB_LOWERINGS.update({
                                     check=lens_in_range, shaped_by_operands=True),
 })
 CONTRIB_QUANTIZER_FORMS.update({
-    "Attention": QuantizerForms(dynamic="QAttention"),
     "EmbedLayerNormalization": QuantizerForms(qoperator="QEmbedLayerNormalization",
                                               dynamic="QEmbedLayerNormalization"),
 })

@@ -6,70 +6,74 @@ contraction and structural ops), `reduce` (reduce, reduce_window), `attrs` (attr
 `control` (while, if, case, map, tuple, token, composite), `scatter` (scatter,
 select_and_scatter), `sort`, `syntax` / `syntax_nn` (custom assembly), `format` (shared assembly helpers), `kinds`
 (operand/result element kinds), `verify` / `verify_nn` / `quant_verify` (verifiers).
+
+Importing the package imports none of them: a class (`stablehlo.AddOp`) loads its own
+module when first asked for, `index.definitions(name)` loads the modules defining an op or
+attribute name (`index.py`; qcomp's contexts load the dialect that way, op by op:
+docs/design.md, "Start-up"), and `StableHLO`, the whole dialect, imports every module.
 """
 
-from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation
+from __future__ import annotations
 
-from qcomp.dialects.stablehlo import binary, elementwise
-from qcomp.dialects.stablehlo.attrs import STABLEHLO_ATTRS
-from qcomp.dialects.stablehlo.binary import *  # noqa: F403
-from qcomp.dialects.stablehlo.collectives import *  # noqa: F403
-from qcomp.dialects.stablehlo.collectives import COLLECTIVE_OPS
-from qcomp.dialects.stablehlo.complex import *  # noqa: F403
-from qcomp.dialects.stablehlo.complex import COMPLEX_OPS
-from qcomp.dialects.stablehlo.control import *  # noqa: F403
-from qcomp.dialects.stablehlo.control import CONTROL_OPS, CONTROL_TYPES
-from qcomp.dialects.stablehlo.dynamic import *  # noqa: F403
-from qcomp.dialects.stablehlo.dynamic import DYNAMIC_OPS
-from qcomp.dialects.stablehlo.elementwise import *  # noqa: F403
-from qcomp.dialects.stablehlo.linalg import *  # noqa: F403
-from qcomp.dialects.stablehlo.linalg import LINALG_OPS
-from qcomp.dialects.stablehlo.op_attrs import OP_ATTRS
-from qcomp.dialects.stablehlo.ops import *  # noqa: F403
-from qcomp.dialects.stablehlo.ops import (
-    BatchNormInferenceOp,
-    BitcastConvertOp,
-    BroadcastInDimOp,
-    ConcatenateOp,
-    ConstantOp,
-    ConvolutionOp,
-    CustomCallOp,
-    DotGeneralOp,
-    DotOp,
-    GatherOp,
-    IotaOp,
-    OptimizationBarrierOp,
-    PadOp,
-    ReshapeOp,
-    ReturnOp,
-    SliceOp,
-    TransposeOp,
-)
-from qcomp.dialects.stablehlo.reduce import ReduceOp, ReduceWindowOp
-from qcomp.dialects.stablehlo.scatter import (
-    ScatterDimensionNumbersAttr,
-    ScatterOp,
-    SelectAndScatterOp,
-)
-from qcomp.dialects.stablehlo.sort import SortOp
+import importlib
 
-ELEMENTWISE_OPS = [
-    cls for module in (elementwise, binary) for cls in vars(module).values()
-    if isinstance(cls, type) and issubclass(cls, IRDLOperation) and cls.__module__ ==
-    module.__name__ and hasattr(cls, "name") and isinstance(cls.name, str)]
-"""The ops defined in `elementwise.py` and `binary.py`, in definition order."""
+from qcomp.dialects.stablehlo.index import INDEX
 
-StableHLO = Dialect(
-    "stablehlo",
-    [
-        ConstantOp, IotaOp, *ELEMENTWISE_OPS,
-        BitcastConvertOp, ReshapeOp, TransposeOp, BroadcastInDimOp, ConcatenateOp, SliceOp,
-        PadOp, GatherOp,
-        DotOp, DotGeneralOp, ConvolutionOp, BatchNormInferenceOp,
-        ReduceOp, ReduceWindowOp, ReturnOp, OptimizationBarrierOp, CustomCallOp,
-        *CONTROL_OPS, ScatterOp, SelectAndScatterOp, SortOp,
-        *DYNAMIC_OPS, *COMPLEX_OPS, *LINALG_OPS, *COLLECTIVE_OPS,
-    ],
-    [*STABLEHLO_ATTRS, *CONTROL_TYPES, ScatterDimensionNumbersAttr, *OP_ATTRS],
-)
+
+def _load_all() -> None:
+    """Import every module and define `StableHLO` and `ELEMENTWISE_OPS` (the package's
+    namespace is then what it was when it imported everything at once)."""
+    from xdsl.ir import Dialect
+    from xdsl.irdl import IRDLOperation
+
+    modules = {name: importlib.import_module(f"{__name__}.{name}") for name in INDEX.modules}
+    space = globals()
+    for module in modules.values():  # the public names of each (`from ... import *`)
+        space.update((k, v) for k, v in vars(module).items() if not k.startswith("_"))
+    ops, reduce, scatter = modules["ops"], modules["reduce"], modules["scatter"]
+    elementwise_ops = [
+        cls for module in (modules["elementwise"], modules["binary"])
+        for cls in vars(module).values()
+        if isinstance(cls, type) and issubclass(cls, IRDLOperation) and cls.__module__ ==
+        module.__name__ and hasattr(cls, "name") and isinstance(cls.name, str)]
+    space["ELEMENTWISE_OPS"] = elementwise_ops
+    space.update(ReduceOp=reduce.ReduceOp, ReduceWindowOp=reduce.ReduceWindowOp,
+                 ScatterOp=scatter.ScatterOp, SelectAndScatterOp=scatter.SelectAndScatterOp,
+                 ScatterDimensionNumbersAttr=scatter.ScatterDimensionNumbersAttr,
+                 SortOp=modules["sort"].SortOp, Dialect=Dialect,
+                 STABLEHLO_ATTRS=modules["attrs"].STABLEHLO_ATTRS,
+                 OP_ATTRS=modules["op_attrs"].OP_ATTRS)
+    space["StableHLO"] = Dialect(
+        "stablehlo",
+        [
+            ops.ConstantOp, ops.IotaOp, *elementwise_ops,
+            ops.BitcastConvertOp, ops.ReshapeOp, ops.TransposeOp, ops.BroadcastInDimOp,
+            ops.ConcatenateOp, ops.SliceOp, ops.PadOp, ops.GatherOp,
+            ops.DotOp, ops.DotGeneralOp, ops.ConvolutionOp, ops.BatchNormInferenceOp,
+            reduce.ReduceOp, reduce.ReduceWindowOp, ops.ReturnOp, ops.OptimizationBarrierOp,
+            ops.CustomCallOp,
+            *modules["control"].CONTROL_OPS, scatter.ScatterOp, scatter.SelectAndScatterOp,
+            modules["sort"].SortOp,
+            *modules["dynamic"].DYNAMIC_OPS, *modules["complex"].COMPLEX_OPS,
+            *modules["linalg"].LINALG_OPS, *modules["collectives"].COLLECTIVE_OPS,
+        ],
+        [*modules["attrs"].STABLEHLO_ATTRS, *modules["control"].CONTROL_TYPES,
+         scatter.ScatterDimensionNumbersAttr, *modules["op_attrs"].OP_ATTRS],
+    )
+
+
+def __getattr__(name: str):
+    """A class from the module defining it, a submodule, or (`StableHLO`, anything
+    else the package used to re-export) the whole dialect."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    module = INDEX.module_of_class(name)
+    if module is not None:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    if INDEX.is_module(name):
+        return importlib.import_module(f"{__name__}.{name}")
+    if "StableHLO" not in globals():
+        _load_all()
+    if name in globals():
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -47,6 +46,7 @@ from qcomp.dialects.stablehlo.kinds import (
     TENSOR_PA,
     ElementKinds,
 )
+from qcomp.ir.lazy_format import irdl_op_definition
 
 MONOTONE = dq_op_q(same_types_pass_through=True, upstream_generic=UpstreamGeneric.SAME_TYPES)
 """maximum / minimum: on equal quantized types the stored integers order as the reals."""

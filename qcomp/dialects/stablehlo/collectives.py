@@ -32,7 +32,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -49,6 +48,7 @@ from qcomp.dialects.stablehlo import verify_collectives as check
 from qcomp.dialects.stablehlo.format import int_value
 from qcomp.dialects.stablehlo.kinds import RANKED, TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.op_attrs import ChannelHandleAttr
+from qcomp.ir.lazy_format import irdl_op_definition
 from qcomp.ir.splat import dense_values, splat_value
 
 ANY_TENSORS = ElementKinds(((RANKED, TENSOR),), (RANKED, TENSOR))

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
-from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.irdl import traits_def
 from xdsl.irdl.operations import ParsePropInAttrDict
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -41,6 +41,7 @@ from qcomp.dialects.stablehlo.format import (
 from qcomp.dialects.stablehlo.kinds import FP_Q, PRED, RANKED, ElementKinds, type_text, verify_value_kinds
 from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
 from qcomp.dialects.stablehlo.verify_shapes import check_inferred, fail, shape, shapes_compatible
+from qcomp.ir.lazy_format import irdl_op_definition
 
 FP32_64 = ("F",)  # HLO_Fp32Or64Tensor: checked for f32/f64 in verify_complex
 

@@ -30,7 +30,6 @@ from xdsl.ir import ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -72,6 +71,7 @@ from qcomp.dialects.stablehlo.verify_regions import (
     verify_while,
 )
 from qcomp.dialects.stablehlo.verify_shapes import fail, shape
+from qcomp.ir.lazy_format import irdl_op_definition
 
 REGION_VALUES = type_only(per_axis=True, fusable=False, upstream_generic=UpstreamGeneric.NEVER)
 """Ops whose quantized values are those their regions or operands carry (upstream's ODS

@@ -18,7 +18,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseArrayBase, IntegerAttr
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -47,6 +46,7 @@ from qcomp.dialects.stablehlo.kinds import (
     ZERO_D,
     ElementKinds,
 )
+from qcomp.ir.lazy_format import irdl_op_definition
 
 NOT_GENERIC = UpstreamGeneric.NEVER
 """Not in upstream quant-to-math's ConvertGenericOp list."""

@@ -12,7 +12,6 @@ from xdsl.dialects.builtin import FloatData, IntAttr, IntegerAttr, i32
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -49,6 +48,7 @@ from qcomp.dialects.stablehlo.kinds import (
     SINT_FP_COMPLEX_Q,
     ElementKinds,
 )
+from qcomp.ir.lazy_format import irdl_op_definition
 
 
 # ---------------------------------------------------------------------------

@@ -217,9 +217,9 @@ def _low(width: int, signed: bool) -> int:
 def _divide(a, b, lo):
     zero = b == 0
     safe = np.where(zero, 1, b)
-    q = np.abs(a) // np.abs(safe) if a.dtype != np.uint64 else a // safe
+    q = a // safe  # floor; rounded toward zero below (|INT64_MIN| has no int64)
     if a.dtype != np.uint64:
-        q = np.where((a < 0) != (safe < 0), -q, q)
+        q = q + ((a - q * safe != 0) & ((a < 0) != (safe < 0)))
         q = np.where((a == lo) & (safe == -1), a, q)  # overflow: INT_MIN / -1
     return np.where(zero, np.array(-1).astype(a.dtype) if a.dtype != np.uint64 else np.uint64(2**64 - 1), q)
 

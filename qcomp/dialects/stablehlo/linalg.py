@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -71,6 +70,7 @@ from qcomp.dialects.stablehlo.verify_shapes import (
     shape,
     shapes_compatible,
 )
+from qcomp.ir.lazy_format import irdl_op_definition
 
 BATCH_NORM = Quantization(QuantSemantics.DEQUANTIZE_OP_QUANTIZE, upstream_qdq=True)
 """batch_norm_grad / batch_norm_training: dequantize-op-quantize, not fused (upstream's list)."""

@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -88,6 +87,7 @@ from qcomp.dialects.stablehlo.kinds import (
     ElementKinds,
 )
 from qcomp.dialects.stablehlo.working_memory import contraction_scratch, convolution_scratch
+from qcomp.ir.lazy_format import irdl_op_definition
 
 _Prec = ArrayAttr[PrecisionAttr]  # precision_config
 

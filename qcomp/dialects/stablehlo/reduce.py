@@ -23,7 +23,6 @@ from xdsl.ir import Block, Region
 from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
-    irdl_op_definition,
     opt_prop_def,
     prop_def,
     region_def,
@@ -51,6 +50,7 @@ from qcomp.dialects.stablehlo.format import (
 from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.ops import ReturnOp
 from qcomp.dialects.stablehlo.parse_errors import custom_parser, op_error
+from qcomp.ir.lazy_format import irdl_op_definition
 
 
 def _compact_eligible(inner: Any) -> bool:

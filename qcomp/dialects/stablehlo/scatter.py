@@ -30,7 +30,6 @@ from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
     irdl_attr_definition,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -73,6 +72,7 @@ from qcomp.dialects.stablehlo.verify_shapes import (
     shape,
     shapes_compatible,
 )
+from qcomp.ir.lazy_format import irdl_op_definition
 
 MOVES_STORAGE = Quantization(QuantSemantics.TYPE_ONLY)
 """Per-tensor quantized scatter / select_and_scatter move stored integers: the spec gives

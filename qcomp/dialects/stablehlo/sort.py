@@ -17,7 +17,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     opt_prop_def,
     region_def,
     traits_def,
@@ -31,6 +30,7 @@ from qcomp.dialects.stablehlo.format import int_value
 from qcomp.dialects.stablehlo.kinds import TENSOR, ElementKinds
 from qcomp.dialects.stablehlo.verify_regions import check_group_kinds, types_text, verify_sort
 from qcomp.dialects.stablehlo.verify_shapes import fail, shape
+from qcomp.ir.lazy_format import irdl_op_definition
 
 
 @irdl_op_definition

@@ -6,19 +6,26 @@ defaults: int8 activations allowed, 16-bit and 4-bit types not):
   with other users is duplicated for the group, as `EnsureUniqueDQForNodeUnit` does);
 - the target's one result goes to exactly one QuantizeLinear and to nothing else (not a
   graph output);
-- per target selector (the op's declared `QdqRole`): `binary` (Add, Mul): both inputs and the output of one element type;
-  `unary` (Sigmoid, GlobalAveragePool): input and output of one type; `variadic`
-  (Concat): all of one type; `conv`: input and output of one type, an int8 input needs
-  int8 weights, the bias int32; `matmul`: an int8 input needs int8 weights, output of
-  the input's type; `drop` (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool,
-  Gather, Resize: onnxruntime drops the pair and moves the integers): input and output
+- per target selector (the op's declared `QdqRole`): `binary` (Add, Mul) and `where`
+  (Where: its two data inputs; the condition is not quantized): both inputs and the
+  output of one element type;
+  `unary` (Sigmoid, GlobalAveragePool, AveragePool): input and output of one type;
+  `variadic` (Concat): all of one type; `conv`: input and output of one type, an int8
+  input needs int8 weights, the bias int32; `matmul`: an int8 input needs int8
+  weights, output of the input's type; `gemm` (GemmSelector): as `matmul`, but the
+  QuantizeLinear is optional (none: QGemm's result is float), a bias must be int32
+  and beta 1; `drop` (Reshape, Flatten, Transpose, Squeeze, Unsqueeze, MaxPool,
+  Gather, Resize, Slice; Split, whose every result goes to one QuantizeLinear:
+  onnxruntime drops the pairs and moves the integers): input and output
   of one type, scalar positive constant scales, equal scale and zero point on both
   sides (onnxruntime's Resize rule also takes a non-positive scale, which no quantizer
   writes);
   `drop_dq` (ArgMax): DequantizeLinear -> op with no QuantizeLinear, an 8-bit input with
   a constant scalar scale and zero point: the op runs on the integers; `keep` (TopK,
-  CumSum, InstanceNormalization, Pad, ConvTranspose): no group, onnxruntime has no
-  rule for it.
+  CumSum, InstanceNormalization, BatchNormalization, LayerNormalization, Pad,
+  ConvTranspose): no group, onnxruntime has no rule for it;
+  `clip_by_q` (Relu, Clip; `onnx_qdq.clip_by_q`): op -> QuantizeLinear, no
+  DequantizeLinear needed.
 """
 
 from __future__ import annotations
@@ -71,7 +78,10 @@ class Group:
     target: Operation
     dqs: list[oq.DequantizeLinearOp]
     q: oq.QuantizeLinearOp | None
-    """None for `drop_dq` (the op's result is not quantized: ArgMax's indices)."""
+    """None for `drop_dq` (the op's result is not quantized: ArgMax's indices) and a
+    `gemm` with a float result."""
+    qs: tuple[oq.QuantizeLinearOp, ...] = ()
+    """One QuantizeLinear per result (`drop` of a Split); () for a single result."""
 
 
 def _dq(v: SSAValue) -> oq.DequantizeLinearOp | None:
@@ -93,7 +103,7 @@ def find(op: Operation) -> Group | str | None:
     """The group around `op`, the reason onnxruntime would not fuse it (str), or None
     when `op` is not a QDQ target at all (no DequantizeLinear feeds it)."""
     selector = kind(op)
-    if selector is None or selector == "keep":
+    if selector in (None, "keep", "clip_by_q"):  # clip_by_q: `onnx_qdq.clip_by_q.find`
         return None
     inputs = data_operands(op)
     dqs = [_dq(v) for v in inputs]
@@ -103,7 +113,28 @@ def find(op: Operation) -> Group | str | None:
         return "not every quantized input comes from a DequantizeLinear"
     if selector == "drop_dq":
         return _drop_dq(op, dqs[0])  # type: ignore[arg-type]
-    uses = list(op.results[0].uses)
+    if selector == "gemm" and not _quantizes(op.results[0]):  # QGemm with a float result
+        group = Group(op, dqs, None)  # type: ignore[arg-type]
+    else:
+        found = [_quantized(r) for r in op.results]
+        why = next((q for q in found if isinstance(q, str)), None)
+        if why is not None:
+            return why
+        group = Group(op, dqs, found[0], tuple(found) if len(found) > 1 else ())  # type: ignore
+    why = _check(selector, group)
+    role = core.qdq_role(op)
+    if why is None and role is not None and role.condition is not None:
+        why = role.condition(op)
+    return why if why is not None else group
+
+
+def _quantizes(v: SSAValue) -> bool:
+    return any(isinstance(u.operation, oq.QuantizeLinearOp) for u in v.uses)
+
+
+def _quantized(v: SSAValue) -> oq.QuantizeLinearOp | str:
+    """The one QuantizeLinear that takes result `v`, or why there is not one."""
+    uses = list(v.uses)
     qs = [u.operation for u in uses if isinstance(u.operation, oq.QuantizeLinearOp)]
     if not uses:
         return "the result is unused"
@@ -111,9 +142,7 @@ def find(op: Operation) -> Group | str | None:
         return "the result has users other than QuantizeLinear (or is a graph output)"
     if len(qs) != 1:
         return "the result goes to several QuantizeLinear"
-    group = Group(op, dqs, qs[0])  # type: ignore[arg-type]
-    why = _check(selector, group)
-    return why if why is not None else group
+    return qs[0]  # type: ignore[return-value]
 
 
 def _elem(v: SSAValue) -> str | None:
@@ -143,31 +172,41 @@ def _drop_dq(op: Operation, dq: oq.DequantizeLinearOp) -> Group | str:
 
 def _check(kind: str, g: Group) -> str | None:
     ins = [_elem(d.x) for d in g.dqs]
-    out = _elem(g.q.y)
-    if kind in ("conv", "matmul"):
+    out = None if g.q is None else _elem(g.q.y)
+    if kind in ("conv", "matmul", "gemm"):
         x, w = ins[0], ins[1]
         if any(t in NARROW for t in (x, w)):
             return f"{x} x {w}: 16-bit and 4-bit types are not fused"
         if x == "int8" and w != "int8":
             return "an int8 input needs int8 weights"
-        if x != out:
+        if out is not None and x != out:
             return f"input ({x}) and output ({out}) element types differ"
-        if kind == "conv" and len(ins) == 3 and ins[2] != "int32":
+        if kind != "matmul" and len(ins) == 3 and ins[2] != "int32":
             return f"the bias must be int32, got {ins[2]}"
+        if kind == "gemm" and len(ins) == 3 and core.attr(g.target, "beta") not in (None, 1.0):
+            return f"beta = {core.attr(g.target, 'beta')}: QGemm adds its bias with beta 1"
         return None
     if len(set(ins)) != 1 or ins[0] != out:
         return "inputs and output must have one element type, got " + ", ".join(
             f"{t}" for t in (*ins, out))
     if ins[0] in NARROW:
         return f"{ins[0]}: 16-bit and 4-bit types are not fused"
+    if any(_elem(q.y) != out for q in g.qs):
+        return "the QuantizeLinear of each result must have the input's element type"
     if kind == "drop":
-        d, q = g.dqs[0], g.q
-        ds, qs = _const(d.x_scale), _const(q.y_scale)
-        if ds is None or qs is None or ds.size != 1 or qs.size != 1 or ds[0] <= 0 or qs[0] <= 0:
-            return "the scales must be positive constant scalars"
-        dz = np.zeros(1) if core.is_none(d.x_zero_point) else _const(d.x_zero_point)
-        qz = np.zeros(1) if core.is_none(q.y_zero_point) else _const(q.y_zero_point)
-        if dz is None or qz is None or not np.array_equal(ds, qs) or not np.array_equal(dz, qz):
-            return "DequantizeLinear and QuantizeLinear must have the same constant scale " \
-                   "and zero point"
+        return next(filter(None, (_same_params(g.dqs[0], q) for q in g.qs or (g.q,))), None)
+    return None
+
+
+def _same_params(d: oq.DequantizeLinearOp, q: oq.QuantizeLinearOp) -> str | None:
+    """onnxruntime's IsQDQPairSupported (and the positive scale the drop rules of
+    MaxPool and the data-movement ops ask for here)."""
+    ds, qs = _const(d.x_scale), _const(q.y_scale)
+    if ds is None or qs is None or ds.size != 1 or qs.size != 1 or ds[0] <= 0 or qs[0] <= 0:
+        return "the scales must be positive constant scalars"
+    dz = np.zeros(1) if core.is_none(d.x_zero_point) else _const(d.x_zero_point)
+    qz = np.zeros(1) if core.is_none(q.y_zero_point) else _const(q.y_zero_point)
+    if dz is None or qz is None or not np.array_equal(ds, qs) or not np.array_equal(dz, qz):
+        return "DequantizeLinear and QuantizeLinear must have the same constant scale " \
+               "and zero point"
     return None

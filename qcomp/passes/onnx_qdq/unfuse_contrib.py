@@ -1,6 +1,6 @@
 """`onnx-unfuse-qdq` for onnxruntime's com.microsoft QLinearAveragePool,
-QLinearReduceMean and QLinearWhere, which no float op of qcomp's declares as its fused
-form (`QdqRole`; an op that does takes precedence):
+QLinearReduceMean and QLinearWhere, by a rewrite of their own (before the generic one
+by the float op whose `QdqRole` fuses to them: AveragePool's, Where's):
 
     QLinearAveragePool(x, sx, zx, sy, zy)   ->  Q(AveragePool(DQ(x, sx, zx)), sy, zy)
     QLinearReduceMean(d, sd, zd, sr, zr)    ->  Q(ReduceMean(DQ(d, sd, zd)) {axes, keepdims}, sr, zr)

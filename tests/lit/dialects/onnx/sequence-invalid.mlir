@@ -94,3 +94,30 @@ func.func @lstm_no_r(%x: tensor<2x1x1xf32>, %w: tensor<1x4x1xf32>) {
   %y, %yh, %yc = "onnx.LSTM"(%x, %w, %none, %none, %none, %none, %none, %none) {hidden_size = 1 : si64} : (tensor<2x1x1xf32>, tensor<1x4x1xf32>, none, none, none, none, none, none) -> (tensor<2x1x1x1xf32>, none, none)
   return
 }
+
+// -----
+
+func.func @attention_past_and_bias(%x: tensor<1x2x4xf32>, %w: tensor<4x12xf32>, %p: tensor<2x1x2x3x2xf32>, %ab: tensor<1x1x2x5xf32>) {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Custom' op Attention cannot have both past and attention_bias}}
+  %y:2 = "onnx.Custom"(%x, %w, %none, %none, %p, %ab) {domain_name = "com.microsoft", function_name = "Attention", num_heads = 2 : si64} : (tensor<1x2x4xf32>, tensor<4x12xf32>, none, none, tensor<2x1x2x3x2xf32>, tensor<1x1x2x5xf32>) -> (tensor<1x2x4xf32>, tensor<2x1x2x5x2xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_past_without_present(%x: tensor<1x2x4xf32>, %w: tensor<4x12xf32>, %p: tensor<2x1x2x3x2xf32>) {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Custom' op Attention with past needs the present output (onnxruntime: "Expect to have present state output when past state input is given")}}
+  %y = "onnx.Custom"(%x, %w, %none, %none, %p) {domain_name = "com.microsoft", function_name = "Attention", num_heads = 2 : si64} : (tensor<1x2x4xf32>, tensor<4x12xf32>, none, none, tensor<2x1x2x3x2xf32>) -> tensor<1x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask_shape(%x: tensor<1x2x4xf32>, %w: tensor<4x12xf32>, %m: tensor<1x3xi32>) {
+  %none = "onnx.NoValue"() {value} : () -> none
+  // expected-error @+1 {{'onnx.Custom' op Attention: mask_index of shape [1, 3] is none of [B], [2B], [3B + 2], [B, T], [B, 1], [B, S, T], [B, 1, M, M] (M >= T, not unidirectional)}}
+  %y = "onnx.Custom"(%x, %w, %none, %m) {domain_name = "com.microsoft", function_name = "Attention", num_heads = 2 : si64} : (tensor<1x2x4xf32>, tensor<4x12xf32>, none, tensor<1x3xi32>) -> tensor<1x2x4xf32>
+  return
+}

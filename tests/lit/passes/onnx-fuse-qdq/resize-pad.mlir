@@ -19,6 +19,26 @@ func.func @resize_drops_qdq(%x: tensor<1x1x2x2xui8>) -> tensor<1x1x4x4xui8> {
 
 // -----
 
+// A linear (or cubic) Resize computes new values: onnxruntime 1.32's optimized session
+// keeps its group in float, and so does onnx-fuse-qdq, with the reason as a remark.
+
+// CHECK-LABEL: func.func @linear_resize_stays
+// CHECK:         "onnx.DequantizeLinear"
+// CHECK-NEXT:    "onnx.Resize"
+// CHECK-NEXT:    "onnx.QuantizeLinear"
+func.func @linear_resize_stays(%x: tensor<1x1x2x2xui8>) -> tensor<1x1x4x4xui8> {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<7> : tensor<ui8>
+  %sc = onnx.Constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  %n = "onnx.NoValue"() {value} : () -> none
+  %d = "onnx.DequantizeLinear"(%x, %s, %z) : (tensor<1x1x2x2xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x1x2x2xf32>
+  %r = "onnx.Resize"(%d, %n, %sc, %n) {mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  %q = "onnx.QuantizeLinear"(%r, %s, %z) : (tensor<1x1x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x1x4x4xui8>
+  return %q : tensor<1x1x4x4xui8>
+}
+
+// -----
+
 // Pad and ConvTranspose: no onnxruntime QDQ rule; the group stays as it is.
 
 // CHECK-LABEL: func.func @pad_stays

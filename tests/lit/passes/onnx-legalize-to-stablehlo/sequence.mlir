@@ -56,6 +56,28 @@ func.func @attention() -> tensor<1x2x2xf32> {
 
 // -----
 
+// com.microsoft Attention with past [2, B, N, P, H] (P = 1): K and V are the past's
+// rows followed by the input's (concatenated along the sequence), present = [K, V].
+// q = [1, 0] scores both keys [1, 5] and [1, 0] alike (1), so the probabilities are
+// 1/2 each and the output is ([0, 2] + [2, 4]) / 2 = [1, 3].
+
+// CHECK-LABEL: func.func @attention_past
+// CHECK-COUNT-2: stablehlo.concatenate {{.*}}dim = 2 : (tensor<1x1x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x2x2xf32>
+// CHECK:         stablehlo.concatenate {{.*}}dim = 0 : (tensor<1x1x1x2x2xf32>, tensor<1x1x1x2x2xf32>) -> tensor<2x1x1x2x2xf32>
+// CHECK-NOT:     onnx.
+// RESULT: @attention_past result[0]: 1x1x2xf32={{\[\[\[}}1 3]]]
+// RESULT: @attention_past result[1]: 2x1x1x2x2xf32={{\[\[\[\[\[}}1 5][1 0]]]][{{\[\[\[}}0 2][2 4]]]]]
+func.func @attention_past() -> (tensor<1x1x2xf32>, tensor<2x1x1x2x2xf32>) {
+  %x = onnx.Constant dense<[[[1.0, 0.0]]]> : tensor<1x1x2xf32>
+  %w = onnx.Constant dense<[[1.0, 0.0, 1.0, 0.0, 2.0, 4.0], [0.0, 1.0, 0.0, 1.0, 0.0, 0.0]]> : tensor<2x6xf32>
+  %past = onnx.Constant dense<[[[[[1.0, 5.0]]]], [[[[0.0, 2.0]]]]]> : tensor<2x1x1x1x2xf32>
+  %none = "onnx.NoValue"() {value} : () -> none
+  %y:2 = "onnx.Custom"(%x, %w, %none, %none, %past) {domain_name = "com.microsoft", function_name = "Attention", num_heads = 1 : si64} : (tensor<1x1x2xf32>, tensor<2x6xf32>, none, none, tensor<2x1x1x1x2xf32>) -> (tensor<1x1x2xf32>, tensor<2x1x1x2x2xf32>)
+  return %y#0, %y#1 : tensor<1x1x2xf32>, tensor<2x1x1x2x2xf32>
+}
+
+// -----
+
 // com.microsoft EmbedLayerNormalization: the word, position and segment rows gathered
 // and added, then layer normalization over the hidden dimension (reduce add for the
 // means, sqrt); mask_index counts the mask's ones per batch row.

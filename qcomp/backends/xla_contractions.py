@@ -1,0 +1,253 @@
+"""Integer contractions in the forms XLA's CPU backend runs fastest, same bits.
+
+XLA's CPU backend (jaxlib 0.10.2) spends most of an int8 MobileNetV2's time in its
+integer convolutions: depthwise ones go to YNNPACK's int8 kernels or become a dense
+convolution with a masked kernel, short ones (few products per result) to its integer
+loops. Measured on the lowered MobileNetV2 (docs/benchmarks.md, "XLA's fast paths"),
+two rewrites, applied only to the program prepared for XLA:
+
+- `depthwise_as_elementwise`: a depthwise convolution with a constant kernel as a sum
+  of strided slices times broadcast weights (integer arithmetic, wrapping alike);
+- `float_contractions`: a short integer contraction (`FLOAT_MAX_K`) as a float one.
+
+`float_contractions` rewrites
+`float_contractions` rewrites
+
+    %r = stablehlo.convolution(%a, %b) ... -> tensor<...xi32>
+
+as `convert(convolution(convert(%a) : f32, convert(%b) : f32) : f32) : i32` (or f64)
+when a static bound proves every partial sum exact in the float type, so the result
+is the integer one bit for bit whatever order XLA sums in:
+
+    |partial sum| <= max|a| * max_o sum_k |b[k, o]|  <=  2^24 (f32) / 2^53 (f64)
+
+(`k` the contracted positions of `b` for output position `o`: any partial sum is a
+sub-sum of the full one; with `b` not a constant, `K * max|a| * max|b|`). `max|a|`
+and `max|b|` come from the operand's integer type or, where the operand is a convert
+from a narrower integer, from that one's type; a constant operand's values are read.
+The bound must also be below the result type's largest value (no wrap-around, so the
+integer result is the exact sum). The interpreter is not changed: this is part of
+preparing a program for XLA (`qcomp.backends.xla_prepare.for_entry`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, f32, f64
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.interpreter.values import dense_to_array, element_type, numpy_dtype, shape_of
+from qcomp.ir.splat import dense_attr, splat_attr
+
+EXACT = ((f32, 1 << 24), (f64, 1 << 53))
+"""Float types and the largest magnitude up to which they hold every integer."""
+
+FLOAT_MAX_K = 512
+"""Only contractions of at most this many products per result go to float: on longer
+ones XLA's own int8 kernels (YNNPACK) were the faster (measured on this machine: K = 576
+and 1024 slower as f32; K <= 336, MobileNetV2's, faster)."""
+
+DEPTHWISE_MAX_TAPS = 64
+"""Depthwise kernels of more positions than this stay convolutions (the element-wise
+form emits five ops per position)."""
+
+_VIEWS = (sh.ReshapeOp, sh.TransposeOp, sh.BroadcastInDimOp)
+
+
+def float_contractions(module: ModuleOp) -> int:
+    """Rewrite every integer convolution / dot_general of `module` whose float result is
+    exact (module docstring); returns how many were rewritten."""
+    n = 0
+    for op in list(module.walk()):
+        if isinstance(op, sh.ConvolutionOp | sh.DotGeneralOp):
+            n += _rewrite(op)
+    return n
+
+
+def _rewrite(op: Operation) -> int:
+    a, b = op.operands
+    out = op.results[0].type
+    if not all(_is_int(t) for t in (a.type, b.type, out)):
+        return 0
+    if contraction_size(op) > FLOAT_MAX_K:
+        return 0
+    bound = contraction_bound(op)
+    if bound is None:
+        return 0
+    out_dt = numpy_dtype(element_type(out))
+    if bound > np.iinfo(out_dt).max:
+        return 0
+    ft = next((t for t, limit in EXACT if bound <= limit), None)
+    if ft is None:
+        return 0
+    block = op.parent_block()
+    assert block is not None
+    operands = []
+    for v in (a, b):
+        cv = sh.ConvertOp(v, TensorType(ft, shape_of(v.type)))
+        block.insert_op_before(cv, op)
+        operands.append(cv.results[0])
+    new = type(op).create(operands=operands, result_types=[TensorType(ft, shape_of(out))],
+                          properties=dict(op.properties), attributes=dict(op.attributes))
+    back = sh.ConvertOp(new.results[0], out)
+    block.insert_op_before(new, op)
+    block.insert_op_before(back, op)
+    op.results[0].replace_all_uses_with(back.results[0])
+    op.detach()
+    op.erase()
+    return 1
+
+
+def _contracted(op: Operation) -> tuple[int, ...]:
+    """The dimensions of `op`'s second operand (kernel, rhs) summed over."""
+    if isinstance(op, sh.ConvolutionOp):
+        d = op.dimension_numbers
+        return (*d.kernel_spatial_dimensions, d.kernel_input_feature_dimension)
+    return tuple(op.dot_dimension_numbers.rhs_contracting_dimensions)
+
+
+def contraction_size(op: Operation) -> int:
+    """K: the number of products summed into each result element."""
+    shape = shape_of(op.operands[1].type)
+    return int(np.prod([shape[i] for i in _contracted(op)], dtype=np.int64))
+
+
+def contraction_bound(op: Operation) -> int | None:
+    """The bound on every partial sum of `op`'s products (module docstring), or None
+    when an operand's magnitude is not known."""
+    a, b = op.operands
+    amax = _absmax(a)
+    if amax is None:
+        return None
+    b_contracted = _contracted(op)
+    weights = _constant(b)
+    if weights is not None:
+        mags = np.abs(weights.astype(np.int64))
+        per_out = mags.sum(axis=b_contracted) if b_contracted else mags
+        return amax * int(per_out.max(initial=0))
+    bmax = _absmax(b)
+    if bmax is None:
+        return None
+    return amax * bmax * contraction_size(op)
+
+
+def _absmax(v: SSAValue) -> int | None:
+    """A bound on `|v|`: its constant's values, else its integer type's range, narrowed
+    by the operand of a view or integer convert that produces it."""
+    c = _constant(v)
+    if c is not None:
+        return int(np.abs(c.astype(np.int64)).max(initial=0))
+    if not _is_int(v.type):
+        return None
+    info = np.iinfo(numpy_dtype(element_type(v.type)))
+    own = max(abs(int(info.min)), int(info.max))
+    src = v.owner
+    if isinstance(src, (sh.ConvertOp, *_VIEWS)) and _is_int(src.operands[0].type):
+        inner = _absmax(src.operands[0])
+        return own if inner is None else min(own, inner)
+    return own
+
+
+def _constant(v: SSAValue) -> np.ndarray | None:
+    src = v.owner
+    if isinstance(src, sh.ConstantOp) and _is_int(v.type):
+        return dense_to_array(src.value, v.type)
+    return None
+
+
+def _is_int(t: Attribute) -> bool:
+    e = element_type(t)
+    return isinstance(e, IntegerType) and e.width.data > 1
+
+
+def depthwise_as_elementwise(module: ModuleOp) -> int:
+    """Rewrite each integer depthwise convolution with a constant kernel (one input
+    feature per group, as many groups as input features, one output feature per group,
+    no input dilation, the input's and the output's dimensions in the same order) as
+    the sum over kernel positions `p` of `convert(slice_p(lhs)) * broadcast(w[p])`
+    (`slice_p` the strided window of position `p`): the same integer arithmetic, which
+    wraps as the convolution's does, so any order of the additions gives the same bits.
+    Returns how many were rewritten."""
+    n = 0
+    for op in list(module.walk()):
+        if isinstance(op, sh.ConvolutionOp) and _depthwise_kernel(op) is not None:
+            _rewrite_depthwise(op)
+            n += 1
+    return n
+
+
+def _depthwise_kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
+    """The constant kernel of a depthwise convolution `depthwise_as_elementwise` takes,
+    with its dimensions ordered (spatial..., feature), or None."""
+    lhs, rhs = op.operands
+    out = op.results[0].type
+    if not all(_is_int(t) for t in (lhs.type, rhs.type, out)):
+        return None
+    d = op.dimension_numbers
+    in_order = (d.input_batch_dimension, *d.input_spatial_dimensions, d.input_feature_dimension)
+    out_order = (d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension)
+    channels = shape_of(lhs.type)[d.input_feature_dimension]
+    if (in_order != out_order or op.batch_group_count != 1 or op.feature_group_count != channels
+            or any(v != 1 for v in op.lhs_dilation) or any(op.window_reversal)
+            or shape_of(rhs.type)[d.kernel_input_feature_dimension] != 1
+            or shape_of(rhs.type)[d.kernel_output_feature_dimension] != channels):
+        return None
+    kernel = shape_of(rhs.type)
+    if int(np.prod([kernel[i] for i in d.kernel_spatial_dimensions])) > DEPTHWISE_MAX_TAPS:
+        return None
+    w = _constant(rhs)
+    if w is None:
+        return None
+    return np.transpose(w, (*d.kernel_spatial_dimensions, d.kernel_input_feature_dimension,
+                            d.kernel_output_feature_dimension))[..., 0, :]
+
+
+def _rewrite_depthwise(op: sh.ConvolutionOp) -> None:
+    w = _depthwise_kernel(op)
+    assert w is not None
+    lhs = op.operands[0]
+    out_t = op.results[0].type
+    out_e = element_type(out_t)
+    out_shape = shape_of(out_t)
+    d = op.dimension_numbers
+    block = op.parent_block()
+    assert block is not None
+
+    def add(new: Operation) -> SSAValue:
+        block.insert_op_before(new, op)
+        return new.results[0]
+
+    if any(lo or hi for lo, hi in op.padding):
+        rank = len(shape_of(lhs.type))
+        low, high = [0] * rank, [0] * rank
+        for dim, (lo, hi) in zip(d.input_spatial_dimensions, op.padding):
+            low[dim], high[dim] = lo, hi
+        zero = add(sh.ConstantOp(splat_attr(TensorType(element_type(lhs.type), []), 0)))
+        lhs = add(sh.PadOp.create(operands=[lhs, zero], result_types=[TensorType(
+            element_type(lhs.type), [s + lo + hi for s, lo, hi in zip(shape_of(lhs.type), low, high)])],
+            properties={"edge_padding_low": i64_array(low), "edge_padding_high": i64_array(high),
+                        "interior_padding": i64_array([0] * rank)}))
+    in_shape = shape_of(lhs.type)
+    acc: SSAValue | None = None
+    wdt = numpy_dtype(out_e).newbyteorder("<")
+    for pos in np.ndindex(*w.shape[:-1]):
+        start, limit, strides = [0] * len(in_shape), list(in_shape), [1] * len(in_shape)
+        for k, dim in enumerate(d.input_spatial_dimensions):
+            out_dim = d.output_spatial_dimensions[k]
+            start[dim] = pos[k] * op.rhs_dilation[k]
+            strides[dim] = op.window_strides[k]
+            limit[dim] = start[dim] + (out_shape[out_dim] - 1) * strides[dim] + 1
+        window = add(sh.SliceOp(lhs, start, limit, strides))
+        wide = add(sh.ConvertOp(window, TensorType(out_e, out_shape)))
+        vec_t = TensorType(out_e, [w.shape[-1]])
+        vec = add(sh.ConstantOp(dense_attr(vec_t, w[pos].astype(wdt).tobytes())))
+        wb = add(sh.BroadcastInDimOp(vec, [d.output_feature_dimension], TensorType(out_e, out_shape)))
+        term = add(sh.MultiplyOp(wide, wb, TensorType(out_e, out_shape)))
+        acc = term if acc is None else add(sh.AddOp(acc, term, TensorType(out_e, out_shape)))
+    assert acc is not None
+    op.results[0].replace_all_uses_with(acc)
+    op.detach()
+    op.erase()
+

@@ -1,0 +1,146 @@
+"""Kernels for a block program's structured ops (`straight_line.fast_kernel`): `pad` and
+integer `convolution` with everything that depends on the op alone worked out once.
+
+An integer convolution by a folded kernel (the weights of a lowered quantized model)
+runs in float32 or float64 when a static bound proves every partial sum exact:
+`|sum| <= K * 2^(w-1) * max|rhs|` (K taps times input features per group, `w` the lhs
+width: any lhs value of its type) below 2^24 (float32) or 2^53 (float64). The exact
+sum is the integer one (any summation order), wrapped to the result type as
+`_contract_plain` does: the same array as `kernels.convolution`, without per-run
+attribute decoding, the run-time magnitude scan and, for depthwise convolutions (one
+input feature per group), without a matmul per group (a multiply-add per tap).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from qcomp.dialects import stablehlo as sh
+
+Kernel = Callable[[list], np.ndarray]
+
+
+def _static_shape(t) -> tuple[int, ...] | None:
+    get = getattr(t, "get_shape", None)
+    if get is None:
+        return None
+    shape = tuple(get())
+    return None if any(d < 0 for d in shape) else shape
+
+
+def pad_kernel(op: sh.PadOp, slots: list[int]) -> Kernel | None:
+    """`pad` without interior padding or cropping: the value filled, `x` copied in."""
+    shape, out = _static_shape(op.operands[0].type), _static_shape(op.results[0].type)
+    low, high, interior = op.edge_padding_low, op.edge_padding_high, op.interior_padding
+    if shape is None or out is None or any(interior) or min((*low, *high), default=0) < 0:
+        return None
+    if tuple(s + lo + hi for s, lo, hi in zip(shape, low, high)) != out:
+        return None
+    inner = tuple(slice(lo, lo + s) for lo, s in zip(low, shape))
+    x, v = slots
+
+    def run(vals: list) -> np.ndarray:
+        a = vals[x]
+        r = np.full(out, np.asarray(vals[v]).reshape(()), dtype=a.dtype)
+        r[inner] = a
+        return r
+    return run
+
+
+def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
+                lhs_dtype: np.dtype, out_dtype: np.dtype) -> Kernel | None:
+    """An integer convolution by the folded `weights` (module docstring), or None."""
+    d = op.dimension_numbers
+    n_sp = len(d.input_spatial_dimensions)
+    in_shape, out_shape = _static_shape(op.operands[0].type), _static_shape(op.results[0].type)
+    if in_shape is None or out_shape is None or weights.dtype.kind != "i" or not weights.size:
+        return None
+    if op.batch_group_count != 1 or any(v != 1 for v in op.lhs_dilation) or \
+            any(op.window_reversal) or min((p for pair in op.padding for p in pair), default=0) < 0:
+        return None
+    groups = op.feature_group_count
+    w = np.transpose(weights, [*d.kernel_spatial_dimensions, d.kernel_input_feature_dimension,
+                               d.kernel_output_feature_dimension])
+    ksz, cg, o = w.shape[:n_sp], w.shape[-2], w.shape[-1]
+    k = math.prod(ksz) * cg
+    wmax = max(abs(int(weights.max())), abs(int(weights.min())))
+    bound = k * (1 << (lhs_dtype.itemsize * 8 - 1)) * wmax
+    ft = np.float32 if bound < 1 << 24 else np.float64 if bound < 1 << 53 else None
+    if ft is None:
+        return None
+    perm = [d.input_batch_dimension, *d.input_spatial_dimensions, d.input_feature_dimension]
+    n, c = in_shape[perm[0]], in_shape[perm[-1]]
+    sp = [in_shape[i] for i in perm[1:-1]]
+    pads, strides, dil = op.padding, op.window_strides, op.rhs_dilation
+    padded = [s + lo + hi for s, (lo, hi) in zip(sp, pads)]
+    eff = [(kk - 1) * dd + 1 for kk, dd in zip(ksz, dil)]
+    out_sp = [(p - e) // s + 1 if p >= e else 0 for p, e, s in zip(padded, eff, strides)]
+    inv = [0] * (n_sp + 2)
+    inv[d.output_batch_dimension] = 0
+    for i, dim in enumerate(d.output_spatial_dimensions):
+        inv[dim] = 1 + i
+    inv[d.output_feature_dimension] = n_sp + 1
+    acc_shape = [n, *out_sp, o]
+    if tuple(acc_shape[i] for i in inv) != out_shape or c != cg * groups or o % groups \
+            or min(acc_shape) == 0:
+        return None
+    inner = (slice(None),) + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, sp)) \
+        + (slice(None),)
+    needs_pad = any(p != (0, 0) for p in pads)
+    wide = bound >= 1 << (out_dtype.itemsize * 8 - 1)
+    x_slot = slots[0]
+
+    def lhs_of(vals: list) -> np.ndarray:
+        x = np.transpose(vals[x_slot], perm)
+        if not needs_pad:
+            return x.astype(ft)
+        xp = np.zeros([n, *padded, c], ft)
+        xp[inner] = x
+        return xp
+
+    def finish(acc: np.ndarray) -> np.ndarray:
+        r = acc.astype(np.int64).astype(out_dtype) if wide else acc.astype(out_dtype)
+        return np.transpose(r.reshape(acc_shape), inv)
+
+    taps = list(np.ndindex(*ksz))
+
+    def tap_view(xp: np.ndarray, tap: tuple[int, ...]) -> np.ndarray:
+        sel = tuple(slice(t * dd, t * dd + (q - 1) * s + 1, s)
+                    for t, dd, q, s in zip(tap, dil, out_sp, strides))
+        return xp[(slice(None), *sel, slice(None))]
+
+    if groups == 1:
+        wm = np.ascontiguousarray(w.reshape(k, o), dtype=ft)
+        wm.flags.writeable = False
+        positions = n * math.prod(out_sp)
+        if all(kk == 1 for kk in ksz):  # 1x1: the (strided) input is the patch matrix
+            def pointwise(vals: list) -> np.ndarray:
+                x = tap_view(lhs_of(vals), taps[0])
+                return finish(np.ascontiguousarray(x).reshape(positions, c) @ wm)
+            return pointwise
+
+        def general(vals: list) -> np.ndarray:
+            xp = lhs_of(vals)
+            win = sliding_window_view(xp, eff, axis=tuple(range(1, 1 + n_sp)))
+            sel = (slice(None),) + tuple(slice(None, (q - 1) * s + 1, s)
+                                         for q, s in zip(out_sp, strides)) \
+                + (slice(None),) + tuple(slice(None, None, dd) for dd in dil)
+            patches = np.moveaxis(win[sel], 1 + n_sp, -1).reshape(positions, k)
+            return finish(patches @ wm)
+        return general
+    if cg == 1 and o == groups:  # depthwise, one output per input feature
+        wt = np.ascontiguousarray(w.reshape(len(taps), o), dtype=ft)
+        wt.flags.writeable = False
+
+        def depthwise(vals: list) -> np.ndarray:
+            xp = lhs_of(vals)
+            acc = tap_view(xp, taps[0]) * wt[0]
+            for i in range(1, len(taps)):
+                acc += tap_view(xp, taps[i]) * wt[i]
+            return finish(acc)
+        return depthwise
+    return None

@@ -1,0 +1,161 @@
+"""`qcomp.backends.xla_contractions`: integer convolutions and dot_generals handed to XLA
+as exact float ones, depthwise convolutions as element-wise sums. Each program runs on
+XLA and in qcomp's interpreter (the reference) with inputs at the ends of their range
+(the bound's worst case) and random ones; results bit for bit. The rewrite itself is
+checked on the program XLA compiles (which ops are left, which float type)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qcomp.backends import xla, xla_contractions
+from qcomp.backends.xla_prepare import for_entry
+from qcomp.interpreter import run
+from qcomp.registry import make_context, parse_module
+
+pytestmark = pytest.mark.skipif(not xla.is_available(),
+                                reason="jax/jaxlib not installed (pip install 'qcomp[xla]')")
+
+
+def _kernel(shape, dtype, seed=0, lo=-128, hi=128):
+    w = np.random.default_rng(seed).integers(lo, hi, shape).astype(dtype)
+    w.flat[0] = lo  # the type's extreme
+    return w
+
+
+def _dense(w: np.ndarray) -> str:
+    return "dense<" + np.array2string(w, separator=", ", threshold=10**9).replace("\n", "") + ">"
+
+
+def _program(body: str, args: str, result: str) -> str:
+    return f"func.func @main({args}) -> {result} {{\n{body}\n  func.return %r : {result}\n}}\n"
+
+
+def _inputs(shape, dtype):
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(1)
+    return [np.full(shape, info.min, dtype), np.full(shape, info.max, dtype),
+            rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)]
+
+
+def _agree(text: str, inputs) -> str:
+    """Run `text` on XLA and in the interpreter for each input; the printed `@main`
+    XLA compiled."""
+    module = parse_module(text, make_context())
+    (fn,) = xla.compile_module(module)
+    assert fn.error is None, fn.error
+    for x in inputs:
+        (want,) = run(module, [x])
+        got = fn.run([x])
+        assert want.error is None and got.error is None
+        assert got.results[0].dtype == want.results[0].dtype
+        np.testing.assert_array_equal(got.results[0], want.results[0])
+    return fn.text
+
+
+DEPTHWISE = """  %w = stablehlo.constant {w} : tensor<3x3x1x{c}xi8>
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [{s}, {s}], pad = [[1, {p}], [0, 1]], rhs_dilate = [{d}, {d}]}} {{batch_group_count = 1 : i64, feature_group_count = {c} : i64}} : (tensor<2x9x8x{c}xi8>, tensor<3x3x1x{c}xi8>) -> tensor<{out}xi32>"""
+
+
+def _out(s, p, d, c):
+    h = (9 + 1 + p - (2 * d + 1)) // s + 1
+    w = (8 + 0 + 1 - (2 * d + 1)) // s + 1
+    return f"2x{h}x{w}x{c}"
+
+
+@pytest.mark.parametrize("s, p, d", [(1, 1, 1), (2, 0, 1), (2, 1, 2)])
+def test_depthwise_convolution_is_elementwise(s, p, d):
+    c = 5
+    out = _out(s, p, d, c)
+    body = DEPTHWISE.format(w=_dense(_kernel((3, 3, 1, c), np.int8)), c=c, s=s, p=p, d=d, out=out)
+    text = _agree(_program(body, f"%x: tensor<2x9x8x{c}xi8>", f"tensor<{out}xi32>"),
+                  _inputs((2, 9, 8, c), np.int8))
+    assert "stablehlo.convolution" not in text
+    assert text.count("stablehlo.slice") == 9 and text.count("stablehlo.multiply") == 9
+
+
+def test_depthwise_wraps_as_the_convolution_does():
+    """An i16 result of i8 products wraps; the element-wise sum wraps the same way."""
+    c = 3
+    body = DEPTHWISE.format(w=_dense(np.full((3, 3, 1, c), -128, np.int8)), c=c, s=1, p=1,
+                            d=1, out=_out(1, 1, 1, c)).replace("xi32>", "xi16>")
+    text = _agree(_program(body, f"%x: tensor<2x9x8x{c}xi8>", f"tensor<{_out(1, 1, 1, c)}xi16>"),
+                  _inputs((2, 9, 8, c), np.int8))
+    assert "stablehlo.convolution" not in text
+
+
+CONV = """  %w = stablehlo.constant {w} : tensor<{k}x3x3x{ci}x{et}>
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[o, 0, 1, i]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]], rhs_dilate = [1, 1]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x6x6x{ci}x{et}>, tensor<{k}x3x3x{ci}x{et}>) -> tensor<1x6x6x{k}x{rt}>"""
+
+
+@pytest.mark.parametrize("et, dtype, rt, want", [("i8", np.int8, "i32", "f32"),
+                                                 ("i16", np.int16, "i64", "f64"),
+                                                 ("i16", np.int16, "i32", "i32")])
+def test_convolution_as_exact_float(et, dtype, rt, want):
+    """i16 products summed can pass 2^31: into an i32 result they wrap, so that
+    convolution stays integer."""
+    info = np.iinfo(dtype)
+    w = _kernel((2, 3, 3, 4), dtype, lo=int(info.min), hi=int(info.max) + 1)
+    body = CONV.format(w=_dense(w), k=2, ci=4, et=et, rt=rt)
+    text = _agree(_program(body, f"%x: tensor<1x6x6x4x{et}>", f"tensor<1x6x6x2x{rt}>"),
+                  _inputs((1, 6, 6, 4), dtype))
+    assert f"-> tensor<1x6x6x2x{want}>" in text
+
+
+DOT = """  %r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<3x{k}x{et}>, tensor<{k}x2x{et}>) -> tensor<3x2x{rt}>"""
+
+
+def test_dot_general_bound_picks_the_float_type(monkeypatch):
+    """i8 x i8 summed over K: f32 up to K * 128 * 128 = 2^24 (K = 1024), f64 above; an
+    i32 result that could wrap (i32 operands) stays integer; past `FLOAT_MAX_K` it
+    stays integer."""
+    assert "f32" not in lowered_dot(1024)
+    monkeypatch.setattr(xla_contractions, "FLOAT_MAX_K", 2048)
+    assert "tensor<3x2xf32>" in lowered_dot(1024)
+    assert "tensor<3x2xf64>" in lowered_dot(1025)
+    assert "f32" not in lowered_dot(4, "i32") and "f64" not in lowered_dot(4, "i32")
+
+
+def lowered_dot(k, et="i8", rt="i32"):
+    text = _program(DOT.format(k=k, et=et, rt=rt),
+                    f"%x: tensor<3x{k}x{et}>, %y: tensor<{k}x2x{et}>", f"tensor<3x2x{rt}>")
+    return str(for_entry(parse_module(text, make_context()), "main").module)
+
+
+def test_dot_general_at_the_f32_bound_is_exact(monkeypatch):
+    monkeypatch.setattr(xla_contractions, "FLOAT_MAX_K", 2048)
+    k = 1024
+    text = _program(DOT.format(k=k, et="i8", rt="i32"),
+                    f"%x: tensor<3x{k}xi8>, %y: tensor<{k}x2xi8>", "tensor<3x2xi32>")
+    module = parse_module(text, make_context())
+    (fn,) = xla.compile_module(module)
+    assert "tensor<3x2xf32>" in fn.text
+    lo = np.full((3, k), -128, np.int8)
+    for y in (np.full((k, 2), -128, np.int8), _kernel((k, 2), np.int8, seed=3)):
+        (want,) = run(module, [lo, y])
+        got = fn.run([lo, y])
+        np.testing.assert_array_equal(got.results[0], want.results[0])
+    assert int(run(module, [lo, np.full((k, 2), -128, np.int8)])[0].results[0][0, 0]) == 1 << 24
+
+
+def test_constant_kernel_bound_is_per_output_feature():
+    """A constant kernel bounds by its own largest per-output sum of magnitudes."""
+    w = np.zeros((2, 3, 3, 4), np.int8)
+    w[0] = 1
+    w[1, 0, 0, 0] = -7
+    module = parse_module(_program(CONV.format(w=_dense(w), k=2, ci=4, et="i8", rt="i32"),
+                                   "%x: tensor<1x6x6x4xi8>", "tensor<1x6x6x2xi32>"),
+                          make_context())
+    conv = next(op for op in module.walk() if op.name == "stablehlo.convolution")
+    assert xla_contractions.contraction_bound(conv) == 128 * 36
+
+
+def test_long_depthwise_kernels_stay_convolutions(monkeypatch):
+    monkeypatch.setattr(xla_contractions, "DEPTHWISE_MAX_TAPS", 8)
+    c = 5
+    body = DEPTHWISE.format(w=_dense(_kernel((3, 3, 1, c), np.int8)), c=c, s=1, p=1, d=1,
+                            out=_out(1, 1, 1, c))
+    module = parse_module(_program(body, f"%x: tensor<2x9x8x{c}xi8>", f"tensor<{_out(1, 1, 1, c)}xi32>"),
+                          make_context())
+    assert xla_contractions.depthwise_as_elementwise(module) == 0
