@@ -34,3 +34,27 @@ def console_script() -> Callable[[str], str]:
         return path
 
     return find
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and its reaped children (subprocesses, forks)."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """`QCOMP_TEST_CPU=FILE`: append each test's CPU seconds (setup, call and teardown,
+    with its subprocesses) to FILE as `seconds<TAB>nodeid` lines; on a loaded machine
+    this, not wall time, says where the suite's time goes (tools/test_cpu.py sums it)."""
+    out = os.environ.get("QCOMP_TEST_CPU")
+    if not out:
+        yield
+        return
+    start = _cpu_seconds()
+    yield
+    with open(out, "a") as f:
+        f.write(f"{_cpu_seconds() - start:.3f}\t{item.nodeid}\n")
