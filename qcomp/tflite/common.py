@@ -176,13 +176,29 @@ def window(ctx: OpContext, x: Tensor, kh: int, kw: int, dh: int = 1, dw: int = 1
     return (oh, ow), ((pt, pb), (pl, pr))
 
 
+def same_shape(ctx: OpContext, x: Tensor, out: Tensor) -> None:
+    """An element-wise operator's output has its input's shape."""
+    if tuple(x.shape) != tuple(out.shape):
+        raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
+
+
+def need_paddings(ctx: OpContext, x: Tensor, pads: Tensor) -> np.ndarray:
+    """PAD / PADV2 / MIRROR_PAD's constant paddings: rank(x) x 2 non-negative values,
+    as (before, after) rows."""
+    data = need_constant(ctx, pads, "paddings")
+    r = len(x.shape)
+    if data.size != 2 * r or np.any(data < 0):
+        raise ctx.fail(f"the paddings {pads.label} must be {r}x2 non-negative values")
+    return data.reshape(-1, 2).astype(np.int64)
+
+
 def check_output_shape(ctx: OpContext, out: Tensor, shape) -> None:
     if tuple(out.shape) != tuple(shape):
         raise ctx.fail(f"output shape {list(out.shape)} does not match {list(shape)}")
 
 
 __all__ = ["ACTIVATIONS", "PADDING", "WINDOW_OPTIONS", "activation", "activation_range",
-           "broadcast", "check_output_shape", "fused", "need_constant", "need_quantized",
+           "broadcast", "check_output_shape", "fused", "need_constant", "need_paddings", "need_quantized",
            "op", "op_in", "padding_attr", "refuse_int16", "reshape", "same_elements", "same_padding",
-           "same_params",
+           "same_params", "same_shape",
            "window"]

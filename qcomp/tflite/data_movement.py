@@ -17,6 +17,7 @@ from qcomp.tflite.common import (
     activation,
     fused,
     need_constant,
+    need_paddings,
     need_quantized,
     op,
     reshape,
@@ -88,11 +89,7 @@ def pad(ctx: OpContext, value: SSAValue | None = None) -> list[SSAValue]:
     """PAD (with the output's zero point) or PADV2 (with `value`)."""
     x, pads, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
     same_params(ctx, x, out)
-    data = need_constant(ctx, pads, "paddings")
-    r = len(x.shape)
-    if data.size != 2 * r or np.any(data < 0):
-        raise ctx.fail(f"the paddings {pads.label} must be {r}x2 non-negative values")
-    p = data.reshape(-1, 2).astype(np.int64)
+    p = need_paddings(ctx, x, pads)
     if tuple(out.shape) != tuple(int(d + lo + hi) for d, (lo, hi) in zip(x.shape, p)):
         raise ctx.fail(f"output shape {list(out.shape)} is not the input's padded")
     el = out.element()
@@ -101,7 +98,7 @@ def pad(ctx: OpContext, value: SSAValue | None = None) -> list[SSAValue]:
     return [op(ctx, sh.PadOp, [ctx.value(x), pv], out.type(),
                edge_padding_low=i64_array(p[:, 0].tolist()),
                edge_padding_high=i64_array(p[:, 1].tolist()),
-               interior_padding=i64_array([0] * r))]
+               interior_padding=i64_array([0] * len(x.shape)))]
 
 
 def quantize(ctx: OpContext) -> list[SSAValue]:

@@ -41,7 +41,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
 from qcomp.quant.tflite_math import div_8bit, log_int8, log_int16, sqrt_quantized
 from qcomp.tflite.activations import int8_table, unary_composite
-from qcomp.tflite.common import ACTIVATIONS, activation, broadcast, fused, op, op_in
+from qcomp.tflite.common import ACTIVATIONS, activation, broadcast, fused, op, op_in, same_shape
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.elementwise import binary
 from qcomp.tflite.kernels import gather, per_tensor, quantized_type
@@ -56,8 +56,7 @@ def _same_type(ctx: OpContext) -> None:
     x, out = ctx.inputs[0], ctx.outputs[0]
     if x.dtype != out.dtype or x.quantized != out.quantized:
         raise ctx.fail(f"{x.label} and {out.label} must have one type")
-    if tuple(x.shape) != tuple(out.shape):
-        raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
+    same_shape(ctx, x, out)
 
 
 def float_unary(f):

@@ -14,7 +14,7 @@ from xdsl.ir import Block, Region, SSAValue
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import GatherDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
-from qcomp.tflite.common import check_output_shape, need_constant, op, same_params
+from qcomp.tflite.common import check_output_shape, need_constant, need_paddings, op, same_params
 from qcomp.tflite.context import OpContext
 from qcomp.tflite.operator import Operand, Operator, Options, declare, one_of
 from qcomp.tflite.shapes import INDICES
@@ -37,12 +37,8 @@ def mirror_pad(ctx: OpContext) -> list[SSAValue]:
     MirrorPad Prepare)."""
     x, pads, out = ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]
     same_params(ctx, x, out)
-    data = need_constant(ctx, pads, "paddings")
-    r = len(x.shape)
-    if data.size != 2 * r or np.any(data < 0):
-        raise ctx.fail(f"the paddings {pads.label} must be {r}x2 non-negative values")
+    p = need_paddings(ctx, x, pads)
     mode = int(ctx.option("mode", REFLECT))
-    p = data.reshape(-1, 2).astype(np.int64)
     for d, (n, (lo, hi)) in enumerate(zip(x.shape, p)):
         most = n - 1 if mode == REFLECT else n
         if max(lo, hi) > most:

@@ -27,7 +27,7 @@ from qcomp.quant.gemmlowp import (
     log_softmax_row,
     log_softmax_tables,
 )
-from qcomp.tflite.common import need_quantized, op_in, refuse_int16
+from qcomp.tflite.common import need_quantized, op_in, refuse_int16, same_shape
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.fixed_ir import FixedIR
 from qcomp.tflite.kernels import gather, int8, quantized_type, reduce
@@ -38,8 +38,7 @@ def log_softmax(ctx: OpContext) -> list[SSAValue]:
     x, out = ctx.inputs[0], ctx.outputs[0]
     refuse_int16(ctx)
     need_quantized(ctx, x, out)
-    if tuple(x.shape) != tuple(out.shape):
-        raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
+    same_shape(ctx, x, out)
     r = len(x.shape)
     rows = list(range(r - 1))
 

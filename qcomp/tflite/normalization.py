@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
-from qcomp.tflite.common import need_quantized, op_in, refuse_int16
+from qcomp.tflite.common import need_quantized, op_in, refuse_int16, same_shape
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.fixed_ir import FixedIR
 from qcomp.tflite.kernels import centred, int8, quantized_type, reduce
@@ -31,8 +31,7 @@ def l2_normalization(ctx: OpContext) -> list[SSAValue]:
     x, out = ctx.inputs[0], ctx.outputs[0]
     refuse_int16(ctx)
     need_quantized(ctx, x, out)
-    if tuple(x.shape) != tuple(out.shape):
-        raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
+    same_shape(ctx, x, out)
     r = len(x.shape)
 
     def body(b: Builder, args: list[SSAValue]) -> SSAValue:

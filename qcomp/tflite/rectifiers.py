@@ -20,7 +20,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.passes.utils.builder import Builder, shape_of
 from qcomp.quant.tflite_ops import prelu_multipliers, relu_x_int8
 from qcomp.tflite.activations import int8_table, unary_composite
-from qcomp.tflite.common import broadcast, need_quantized, op_in
+from qcomp.tflite.common import broadcast, need_quantized, op_in, same_shape
 from qcomp.tflite.context import OpContext, f32_tensor
 from qcomp.tflite.kernels import centred, int8, quantized_type
 from qcomp.tflite.operator import ACTIVATION, Operand, Operator, declare
@@ -59,8 +59,7 @@ def prelu(ctx: OpContext) -> list[SSAValue]:
     x, alpha = ctx.inputs
     out = ctx.outputs[0]
     need_quantized(ctx, x, alpha, out)
-    if tuple(x.shape) != tuple(out.shape):
-        raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
+    same_shape(ctx, x, out)
     a = broadcast(ctx, alpha, out.shape)
 
     def body(b: Builder, args: list[SSAValue]) -> SSAValue:

@@ -26,7 +26,7 @@ from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.passes.quant_to_math.emit import mbqm_ir
 from qcomp.passes.utils.builder import Builder, shape_of
 from qcomp.quant.tflite import mean_multiplier, softmax_table
-from qcomp.tflite.common import need_constant, need_quantized, op_in
+from qcomp.tflite.common import need_constant, need_quantized, op_in, same_shape
 from qcomp.tflite.context import OpContext, dense, f32_tensor
 from qcomp.tflite.kernels import (
     composite_props,
@@ -94,8 +94,7 @@ def lower_mean(op_: sh.CompositeOp, b: Builder, st) -> SSAValue | None:
 def softmax(ctx: OpContext) -> list[SSAValue]:
     x, out = ctx.inputs[0], ctx.outputs[0]
     need_quantized(ctx, x, out)
-    if tuple(x.shape) != tuple(out.shape):
-        raise ctx.fail(f"output shape {list(out.shape)} is not the input's {list(x.shape)}")
+    same_shape(ctx, x, out)
     beta = np.float32(ctx.option("beta", 1.0))
     shape, r = x.shape, len(x.shape)
     keep = list(range(r - 1))
