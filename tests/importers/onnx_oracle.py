@@ -12,6 +12,7 @@ from onnx import numpy_helper  # noqa: E402
 
 from qcomp.importers.onnx import import_bytes  # noqa: E402
 from qcomp.interpreter import run  # noqa: E402
+from qcomp.registry import PASSES, make_context  # noqa: E402
 
 
 def as_array(x) -> np.ndarray:
@@ -25,6 +26,15 @@ def run_qcomp(model, inputs) -> list[np.ndarray]:
     if r.error is not None:
         raise AssertionError(f"qcomp-run failed: {r.error}")
     return r.results
+
+
+def apply_passes(module, names):
+    """`module` after the passes `names` (registry names, in order), verified."""
+    ctx = make_context()
+    for name in names:
+        PASSES[name]()().apply(ctx, module)
+    module.verify()
+    return module
 
 
 def _normal(a: np.ndarray) -> np.ndarray:

@@ -40,7 +40,7 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from qcomp.importers.onnx import import_model  # noqa: E402
 from qcomp.interpreter import run  # noqa: E402
-from qcomp.registry import PASSES, make_context  # noqa: E402
+from tests.importers.onnx_oracle import apply_passes  # noqa: E402
 
 SEEDS = range(int(os.environ.get("QCOMP_EXAMPLES", 2)))
 F = TensorProto.FLOAT
@@ -226,13 +226,6 @@ def _ops(module) -> Counter:
     return out
 
 
-def _apply(module, names):
-    ctx = make_context()
-    for name in names:
-        PASSES[name]()().apply(ctx, module)
-    module.verify()
-    return module
-
 
 def _run(module, model, feeds) -> list[np.ndarray]:
     (r,) = run(module, [feeds[i.name] for i in model.graph.input])
@@ -274,7 +267,7 @@ def test_fused_qdq_model_against_onnxruntime(case, seed, tmp_path):
     qmodel = _quantize(model, QuantFormat.QDQ, tmp_path, seed, case in PER_CHANNEL)
     feeds = _inputs(model, seed)
     want = _ort(qmodel, feeds)
-    fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"])
+    fused = apply_passes(import_model(qmodel), ["onnx-fuse-qdq"])
     ops = _ops(fused)
     assert present is None or ops[present]
     assert gone is None or not ops[gone]
@@ -291,7 +284,7 @@ def test_fused_qdq_model_against_onnxruntime(case, seed, tmp_path):
     else:
         _within_a_step(got, want, _steps(qmodel))
     # taken apart again (QGemm, QLinearAveragePool, QLinearWhere) and lowered to StableHLO
-    lowered = _apply(fused, LOWER)
+    lowered = apply_passes(fused, LOWER)
     assert not [o.name for o in lowered.walk() if o.name.startswith("onnx.")]
     _within_a_step(_run(lowered, qmodel, feeds), want, _steps(qmodel))
 
@@ -304,7 +297,7 @@ def test_relu_before_a_symmetric_int8_quantize_stays(tmp_path):
     model = relu(np.random.default_rng(0))
     qmodel = _quantize(model, QuantFormat.QDQ, tmp_path, 0, activation_type=QuantType.QInt8,
                        ActivationSymmetric=True)
-    fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"])
+    fused = apply_passes(import_model(qmodel), ["onnx-fuse-qdq"])
     assert "onnx.Relu" in str(fused)
     feeds = _inputs(model, 0)
     _equal(_run(fused, qmodel, feeds), _ort(qmodel, feeds))
@@ -324,6 +317,6 @@ def test_split_qoperator_form(seed, tmp_path):
     want = _ort(qmodel, feeds)
     module = import_model(qmodel)
     _equal(_run(module, qmodel, feeds), want)
-    lowered = _apply(module, LOWER)
+    lowered = apply_passes(module, LOWER)
     assert not [o.name for o in lowered.walk() if o.name.startswith("onnx.")]
     _equal(_run(lowered, qmodel, feeds), want)

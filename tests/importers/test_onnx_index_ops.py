@@ -34,7 +34,7 @@ from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 from qcomp.importers.onnx import import_model  # noqa: E402
 from qcomp.interpreter import run  # noqa: E402
-from qcomp.registry import PASSES, make_context  # noqa: E402
+from tests.importers.onnx_oracle import apply_passes  # noqa: E402
 
 EXAMPLES = int(os.environ.get("QCOMP_EXAMPLES", 4))
 """Examples per test; `QCOMP_EXAMPLES=100` for a long sweep."""
@@ -120,13 +120,6 @@ def _x(shape, seed, ties: bool = True) -> np.ndarray:
     return rng.standard_normal(shape).astype(np.float32)
 
 
-def _apply(module, names):
-    ctx = make_context()
-    for name in names:
-        PASSES[name]()().apply(ctx, module)
-    module.verify()
-    return module
-
 
 def _run(module, x) -> list[np.ndarray]:
     (r,) = run(module, [x])
@@ -199,7 +192,7 @@ def test_float_op_against_reference(op, data):
             np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
         else:
             np.testing.assert_array_equal(g, w)
-    lowered = _apply(module, ["onnx-legalize-to-stablehlo"])
+    lowered = apply_passes(module, ["onnx-legalize-to-stablehlo"])
     assert not [o.name for o in lowered.walk() if o.name.startswith("onnx.")]
     assert all(_bits_equal(a, b) for a, b in zip(_run(lowered, x), got, strict=True))
 
@@ -287,7 +280,7 @@ def test_quantize_static_against_onnxruntime(op, fmt, data, tmp_path_factory):
     want = _ort(qmodel, x)
     module = import_model(qmodel)
     _close(op, _run(module, x), want, step, fmt)
-    fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"])
+    fused = apply_passes(import_model(qmodel), ["onnx-fuse-qdq"])
     _close(op, _run(fused, x), want, step, fmt)
     if fmt == "qdq" and op == "ArgMax":  # DequantizeLinear dropped: ArgMax on the integers
         assert "onnx.DequantizeLinear" not in str(fused)
@@ -296,6 +289,6 @@ def test_quantize_static_against_onnxruntime(op, fmt, data, tmp_path_factory):
     if fmt == "qdq":  # as onnxruntime's own QDQ transformers fuse it
         optimized = _ort(qmodel, x, ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
         _close(op, _run(fused, x), optimized, step, fmt)
-    lowered = _apply(module, LOWER)
+    lowered = apply_passes(module, LOWER)
     assert not [o.name for o in lowered.walk() if o.name.startswith("onnx.")]
     _close(op, _run(lowered, x), want, step, fmt)

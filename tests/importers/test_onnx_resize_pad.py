@@ -42,8 +42,8 @@ from hypothesis import strategies as st
 
 from qcomp.importers.onnx import import_model
 from qcomp.interpreter import run
-from qcomp.registry import PASSES, make_context
 from tests.importers import resize_pad_cases as cases
+from tests.importers.onnx_oracle import apply_passes
 
 FULL = bool(os.environ.get("QCOMP_RESIZE_PAD_FULL"))
 EXAMPLES = 200 if FULL else 4
@@ -68,13 +68,6 @@ def _qcomp(module, x) -> np.ndarray:
     assert r.error is None, r.error
     return np.asarray(r.results[0])
 
-
-def _apply(module, passes):
-    ctx = make_context()
-    for name in passes:
-        PASSES[name]()().apply(ctx, module)
-    module.verify()
-    return module
 
 
 def _bits(a: np.ndarray) -> bytes:
@@ -122,7 +115,7 @@ def _float_case(case):
             assert _bits(got) == _bits(w.astype(np.float32))
         else:
             np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-5)
-    lowered = _apply(module, ["onnx-legalize-to-stablehlo"])
+    lowered = apply_passes(module, ["onnx-legalize-to-stablehlo"])
     assert '"onnx.' not in str(lowered)
     assert _bits(_qcomp(lowered, x)) == _bits(got)
     _count(f"{model.graph.node[0].op_type} float")
@@ -196,22 +189,22 @@ def _quantized_case(case, seed, tmp_path):
             assert "QLinearConv" in types and op_type in types
         step = cases.output_step(qmodel)
         module = import_model(qmodel)
-        lowered = _apply(import_model(qmodel), LOWER) if fmt == "QDQ" else None
+        lowered = apply_passes(import_model(qmodel), LOWER) if fmt == "QDQ" else None
         # QOperator: the op on the stored uint8 values lowered (QLinearConv stays)
-        on_integers = _apply(import_model(qmodel), ["onnx-legalize-to-stablehlo"]) \
+        on_integers = apply_passes(import_model(qmodel), ["onnx-legalize-to-stablehlo"]) \
             if fmt == "QOperator" and op_type != "ConvTranspose" else None
         if on_integers is not None:
             assert f'"onnx.{op_type}"' not in str(on_integers)
-        fused = _apply(import_model(qmodel), ["onnx-fuse-qdq"]) if fmt == "QDQ" else None
+        fused = apply_passes(import_model(qmodel), ["onnx-fuse-qdq"]) if fmt == "QDQ" else None
         quantized_ops = None
         if fmt == "QDQ":
-            quantized_ops = _apply(import_model(qmodel), FUSE)
+            quantized_ops = apply_passes(import_model(qmodel), FUSE)
             pads = [o for o in quantized_ops.walk() if o.name == "stablehlo.pad"]
             if _mode(model) == b"constant" and _same_quantization(qmodel):
                 # the quantized pad the spec allows (one type in and out)
                 assert "!quant.uniform" in str(pads[0].results[0].type)
                 _count("Pad QDQ quantized stablehlo.pad")
-            quantized_ops = _apply(quantized_ops, ["stablehlo-legalize-quant-to-math"])
+            quantized_ops = apply_passes(quantized_ops, ["stablehlo-legalize-quant-to-math"])
         if fused is not None:
             (target,) = [o for o in fused.walk() if o.name == f"onnx.{op_type}"]
             source = target.operands[0].owner.name
