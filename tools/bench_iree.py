@@ -81,8 +81,7 @@ def ms(s: float) -> str:
 
 
 def mobilenet(repeat: int, rounds: int, batch: int) -> None:
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    from bench_models import lowered_mobilenet
+    from bench_models import litert_invoke, lowered_mobilenet
 
     from qcomp.passes.set_batch_size import SetBatchSizePass
     from qcomp.registry import make_context
@@ -92,17 +91,6 @@ def mobilenet(repeat: int, rounds: int, batch: int) -> None:
     rng = np.random.default_rng(0)
     x = rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8)
 
-    def litert(resolver):
-        it = Interpreter(model_content=model,
-                         experimental_op_resolver_type=getattr(OpResolverType, resolver))
-        it.allocate_tensors()
-        i, o = it.get_input_details()[0]["index"], it.get_output_details()[0]["index"]
-        it.set_tensor(i, x)
-
-        def go():
-            it.invoke()
-            it.get_tensor(o)
-        return go
     ihandle, isec, icached = compiled(module, "iree")
     xhandle, xsec, _ = compiled(module, "xla")
     print(f"MobileNetV2 batch 1: compile iree {isec:.1f} s{icached}, xla {xsec:.1f} s", flush=True)
@@ -112,7 +100,8 @@ def mobilenet(repeat: int, rounds: int, batch: int) -> None:
         (r,) = ihandle.run([xs])
         same += r.error is None and np.array_equal(r.results[0], run_litert(model, [xs])[0])
     t = interleaved({"iree": lambda: ihandle.run([x]), "xla": lambda: xhandle.run([x]),
-                     "ref": litert("BUILTIN_REF"), "xnnpack": litert("BUILTIN")}, repeat, rounds)
+                     "ref": litert_invoke(model, x, "BUILTIN_REF"),
+                     "xnnpack": litert_invoke(model, x, "BUILTIN")}, repeat, rounds)
     print("| what | iree ms | xla ms | LiteRT ref ms | XNNPACK ms | iree / ref | iree / xla | "
           "iree bit for bit with LiteRT ref |\n|---|---|---|---|---|---|---|---|")
     print(f"| MobileNetV2 batch 1 | {ms(t['iree'])} | {ms(t['xla'])} | {ms(t['ref'])} | "

@@ -123,6 +123,23 @@ def text_speed(text: str, repeat: int) -> None:
         best(ours, max(3, repeat // 3)), best(upstream, repeat), "<= 10x")
 
 
+def litert_invoke(model: bytes, x: np.ndarray, resolver: str):
+    """A call that runs `model` once on `x` with LiteRT's `resolver` (`BUILTIN_REF`: the
+    reference kernels, `BUILTIN`: XNNPACK), the interpreter prepared beforehand."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    it = Interpreter(model_content=model,
+                     experimental_op_resolver_type=getattr(OpResolverType, resolver))
+    it.allocate_tensors()
+    i, o = it.get_input_details()[0]["index"], it.get_output_details()[0]["index"]
+    it.set_tensor(i, x)
+
+    def go():
+        it.invoke()
+        it.get_tensor(o)
+    return go
+
+
 def mobilenet(repeat: int) -> str:
     import qcomp
     from qcomp.backends import run
@@ -131,26 +148,13 @@ def mobilenet(repeat: int) -> str:
     from qcomp.registry import make_context
     from tests.importers.tflite_models import run_litert
 
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-
     model, module = lowered_mobilenet()
     rng = np.random.default_rng(0)
     x = rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8)
     want = run_litert(model, [x])[0]
 
-    def litert(resolver):
-        it = Interpreter(model_content=model,
-                         experimental_op_resolver_type=getattr(OpResolverType, resolver))
-        it.allocate_tensors()
-        i, o = it.get_input_details()[0]["index"], it.get_output_details()[0]["index"]
-        it.set_tensor(i, x)
-
-        def go():
-            it.invoke()
-            it.get_tensor(o)
-        return go
-    ref = best(litert("BUILTIN_REF"), repeat)
-    xnn = best(litert("BUILTIN"), repeat)
+    ref = best(litert_invoke(model, x, "BUILTIN_REF"), repeat)
+    xnn = best(litert_invoke(model, x, "BUILTIN"), repeat)
 
     for backend in ("xla", "numpy"):
         (r,) = run(module, [x], backend=backend)  # prepares (compiles) once
