@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from qcomp.ir.float_text import format_float
+from tests.lazy import importorskip
 
-ir = pytest.importorskip("jaxlib.mlir.ir", reason="jaxlib (MLIR's printer) not installed")
-jmlir = pytest.importorskip("jax._src.interpreters.mlir", reason="jaxlib not installed")
+ir = importorskip("jaxlib.mlir.ir", reason="jaxlib (MLIR's printer) not installed")
+jmlir = importorskip("jax._src.interpreters.mlir", reason="jaxlib not installed")
 
 KINDS = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
 

@@ -8,11 +8,11 @@ import subprocess
 
 import pytest
 
-try:
-    from jax._src.interpreters import mlir as _jmlir
-    from jax._src.lib.mlir import ir as _ir
-except Exception:  # noqa: BLE001 - no jaxlib: no oracle
-    _ir = None
+from tests.lazy import installed, lazy_module
+
+_jmlir = lazy_module("jax._src.interpreters.mlir")
+_ir = lazy_module("jax._src.lib.mlir", "ir")
+
 
 CASES = [
     "func.func @f(%a: tensor<2xf32>) -> tensor<4xf32> {\n  return %a : tensor<2xf32>\n}\n",
@@ -43,7 +43,7 @@ def _ours(src: str) -> str:
     return f"{m.group(1)}:{m.group(2)}: {m.group(3)}"
 
 
-@pytest.mark.skipif(_ir is None, reason="jaxlib not installed")
+@pytest.mark.skipif(not installed("jax", "jaxlib"), reason="jaxlib not installed")
 @pytest.mark.parametrize("src", CASES)
 def test_return_diagnostics_match_upstream(src):
     assert _ours(src) == _upstream(src)

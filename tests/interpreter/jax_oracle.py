@@ -11,16 +11,14 @@ import re
 
 import numpy as np
 
-try:  # pragma: no cover - depends on the environment
-    from jax._src.interpreters import mlir as _jmlir
-    from jax._src.lib.mlir import ir as _ir
-    from jaxlib.mlir.dialects import stablehlo as _sh
+from tests.lazy import installed, lazy_module
 
-    AVAILABLE = True
-    REASON = ""
-except Exception as e:  # noqa: BLE001 - any import problem means "no oracle"
-    AVAILABLE = False
-    REASON = f"jax/jaxlib not importable ({type(e).__name__}: {e}); install the 'oracle' extra"
+# imported on first use (jax costs a second of CPU in every worker's collection)
+_jmlir = lazy_module("jax._src.interpreters.mlir")
+_ir = lazy_module("jax._src.lib.mlir", "ir")
+_sh = lazy_module("jaxlib.mlir.dialects.stablehlo")
+AVAILABLE = installed("jax", "jaxlib")
+REASON = "" if AVAILABLE else "jax/jaxlib not installed; install the 'oracle' extra"
 
 
 def eval_upstream(src: str, args: list[np.ndarray]) -> list[np.ndarray]:

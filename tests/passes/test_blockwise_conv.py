@@ -16,7 +16,9 @@ from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPas
 from qcomp.registry import make_context, parse_module
 from tests.passes import blockwise_oracle as bo
 
-torch = pytest.importorskip("torch")
+from tests.lazy import importorskip  # noqa: E402
+
+torch = importorskip("torch")  # imported when a test first uses it
 
 
 def _run(module, x, semantics="spec"):

@@ -19,7 +19,9 @@ from qcomp.passes.litert_verify_int8 import problems
 from qcomp.quant import litert
 from tests.passes.pass_helpers import run_pass
 
-torch = pytest.importorskip("torch")
+from tests.lazy import importorskip  # noqa: E402
+
+torch = importorskip("torch")  # imported when a test first uses it
 
 
 def _lit(a: np.ndarray) -> str:

@@ -8,8 +8,10 @@ import pytest
 
 from qcomp.quant import litert
 
-torch = pytest.importorskip("torch")
-from torch.ao.quantization.observer import MinMaxObserver, PerChannelMinMaxObserver  # noqa: E402
+from tests.lazy import importorskip, lazy_module
+
+torch = importorskip("torch")  # imported when a test first uses it
+observer = lazy_module("torch.ao.quantization.observer")
 
 
 def _near_tie(x: np.ndarray) -> np.ndarray:
@@ -24,7 +26,7 @@ def test_weight_scales_and_values_match_torch(seed: int, axis: int):
     rng = np.random.default_rng(seed)
     w = (rng.standard_normal((5, 4, 3, 6)) * rng.uniform(1e-3, 10)).astype(np.float32)
     w[(slice(None),) * axis + (0,)] = 0.0 if seed == 0 else w[(slice(None),) * axis + (0,)]
-    obs = PerChannelMinMaxObserver(ch_axis=axis, dtype=torch.qint8, quant_min=-127,
+    obs = observer.PerChannelMinMaxObserver(ch_axis=axis, dtype=torch.qint8, quant_min=-127,
                                    quant_max=127, qscheme=torch.per_channel_symmetric)
     tw = torch.from_numpy(w)
     obs(tw)
@@ -56,7 +58,7 @@ def test_activation_params_match_torch(seed: int):
     rng = np.random.default_rng(seed)
     lo, hi = sorted(rng.uniform(-20, 20, 2) * rng.choice([1e-3, 1, 10]))
     x = np.array([lo, hi], dtype=np.float32)
-    obs = MinMaxObserver(dtype=torch.qint8, quant_min=-128, quant_max=127,
+    obs = observer.MinMaxObserver(dtype=torch.qint8, quant_min=-128, quant_max=127,
                          qscheme=torch.per_tensor_affine)
     obs(torch.from_numpy(x))
     t_scale, t_zp = obs.calculate_qparams()
