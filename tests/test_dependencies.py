@@ -17,6 +17,8 @@ import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+from tests import source_tree
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -25,7 +27,7 @@ def _imported_top_level(root: Path) -> dict[str, set[str]]:
     imports inside functions count: the tools import lazily)."""
     found: dict[str, set[str]] = {}
     for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = source_tree.parse(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]

@@ -42,6 +42,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests import source_tree
+
 QCOMP = Path(__file__).resolve().parent.parent / "qcomp"
 
 LAYERS = {
@@ -114,7 +116,7 @@ def import_graph(root: Path) -> dict[str, list[Edge]]:
         rel = str(path.relative_to(root.parent))
         is_package = path.name == "__init__.py"
         edges = []
-        for node in ast.walk(ast.parse(path.read_text(), filename=rel)):
+        for node in ast.walk(source_tree.parse(path)):
             targets = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -290,7 +292,7 @@ def test_qcomp_package_inits_and_tools():
     graph = import_graph(QCOMP)
     init = QCOMP / "__init__.py"
     assert {e.target for e in graph["qcomp"]} == {"qcomp.api"}, graph["qcomp"]
-    top_level = [n for n in ast.parse(init.read_text()).body
+    top_level = [n for n in source_tree.parse(init).body
                  if isinstance(n, ast.Import | ast.ImportFrom)]
     assert not top_level, "qcomp/__init__.py imports at import time"
     users = [str(e) for m, edges in graph.items() if m != "qcomp"
@@ -403,7 +405,7 @@ def test_tests_share_helpers_one_way():
     found = []
     for path in sorted(modules):
         rel = path.relative_to(TESTS.parent)
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(source_tree.parse(path)):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                      [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             if isinstance(node, ast.ImportFrom) and node.level:

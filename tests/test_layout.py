@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from qcomp.registry import DIALECTS, PASSES
+from tests import source_tree
 
 QCOMP = Path(__file__).resolve().parent.parent / "qcomp"
 MAX_LINES = 600
@@ -25,7 +26,7 @@ def test_each_pass_module_is_named_after_its_pass():
 
 def test_no_module_past_the_line_limit():
     long = {str(p.relative_to(QCOMP)): n for p in QCOMP.rglob("*.py")
-            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+            if (n := len(source_tree.read(p).splitlines())) > MAX_LINES}
     assert not long
 
 
@@ -58,7 +59,7 @@ def test_defined_ops_are_not_named_by_strings_elsewhere():
     found = []
     for path in QCOMP.rglob("*.py"):
         rel = "qcomp/" + str(path.relative_to(QCOMP))
-        for text, line in _string_constants(ast.parse(path.read_text())):
+        for text, line in _string_constants(source_tree.parse(path)):
             if text in home and home[text] != rel:
                 found.append(f"{rel}:{line}: {text!r} (defined in {home[text]})")
     assert not found, "\n".join(found)
@@ -128,12 +129,12 @@ def _docstring_ids(tree: ast.AST) -> set[int]:
     return ids
 
 
-def op_names_written(source: str, rel: str, home: dict[str, str]):
+def op_names_written(source: str | ast.Module, rel: str, home: dict[str, str]):
     """(line, name) for each op name `source` (the file `rel`) writes that it does not
     define: a full name in a string or an f-string's text, a short name in a table (a
     set, list, tuple or dict of two or more), or a dialect prefix an f-string completes
     (`"stablehlo."`)."""
-    tree = ast.parse(source)
+    tree = ast.parse(source) if isinstance(source, str) else source
     docs = _docstring_ids(tree)
     short: dict[str, set[str]] = {}
     for name, file in home.items():
@@ -173,7 +174,7 @@ def test_ops_are_not_named_outside_their_module():
         if "*" in allowed:
             continue
         found += [f"{rel}:{line}: {name}" for line, name in op_names_written(
-            path.read_text(), rel, home) if name not in allowed]
+            source_tree.parse(path), rel, home) if name not in allowed]
     assert not found, "\n".join(found)
 
 

@@ -25,6 +25,7 @@ from qcomp.dialects.onnx.conv_transpose import CONV_TRANSPOSE_OPS
 from qcomp.passes import onnx_legalize_to_stablehlo as legalize
 from qcomp.passes.onnx_qdq import groups
 from qcomp.registry import DIALECTS, make_context
+from tests import source_tree
 
 QCOMP = Path(__file__).resolve().parents[2] / "qcomp"
 FLOAT_MODULES = {"qcomp.dialects.onnx.float_ops", "qcomp.dialects.onnx.float_data_ops",
@@ -44,7 +45,7 @@ def float_op_references(root: Path = QCOMP) -> list[str]:
         rel = path.relative_to(root.parent)
         if rel.parts[:3] == ("qcomp", "dialects", "onnx"):
             continue
-        tree = ast.parse(path.read_text())
+        tree = source_tree.parse(path)
         modules, classes = set(), set()
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module in FLOAT_MODULES:
