@@ -47,10 +47,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.lazy import installed, lazy_module
+
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
-nbits = pytest.importorskip("onnxruntime.quantization.matmul_nbits_quantizer",
-                            exc_type=ImportError)  # needs onnx_ir
+# onnxruntime's 4-bit quantizer (it needs onnx_ir), imported when a test first uses it:
+# onnx_ir and sympy cost each worker's collection a second of CPU
+if not installed("onnx_ir"):
+    pytest.skip("onnxruntime's matmul_nbits_quantizer needs onnx_ir", allow_module_level=True)
+nbits = lazy_module("onnxruntime.quantization.matmul_nbits_quantizer")
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnxruntime.quantization import QuantFormat  # noqa: E402

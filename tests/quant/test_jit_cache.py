@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numba", reason="numba is not installed (pip install -e '.[fast]')")
+from tests.lazy import importorskip, lazy_module
 
-from qcomp.quant import jit_cache, rowwise_bag_kernels, rowwise_kernels  # noqa: E402
+importorskip("numba", reason="numba is not installed (pip install -e '.[fast]')")
+# numba's kernels, imported when a test first uses them (numba costs each worker's
+# collection a second of CPU)
+jit_cache = lazy_module("qcomp.quant.jit_cache")
+rowwise_bag_kernels = lazy_module("qcomp.quant.rowwise_bag_kernels")
+rowwise_kernels = lazy_module("qcomp.quant.rowwise_kernels")
 
 
 def test_kernels_use_the_sources_stamp():
