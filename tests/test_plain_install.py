@@ -7,8 +7,10 @@ dependencies installed.
 The venv sees the runtime dependencies (those of pyproject.toml's `dependencies` and
 theirs, nothing else) as this machine has them installed, through one `.pth` directory
 of links: pip checks them against qcomp's requirements and installs only qcomp, as it
-would after downloading them. `QCOMP_PLAIN_INSTALL_FULL=1` lets pip fetch them from the
-package index into the empty venv instead (about a minute more).
+would after downloading them. The venv's pip is this machine's pip, linked into its
+site-packages (ensurepip would unpack and byte-compile a copy of the same pip: 8 s of
+CPU). `QCOMP_PLAIN_INSTALL_FULL=1` makes the venv with ensurepip's pip and lets pip fetch
+the dependencies from the package index into it instead (about a minute more).
 
 Needs the package index (skipped, with the reason, when pip cannot reach it). Deselect
 with `-m 'not slow'`."""
@@ -64,9 +66,11 @@ def fresh_install(tmp_path_factory):
         else:
             shutil.copy2(REPO / name, src / name)
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", str(venv), *([] if FULL else ["--without-pip"])],
+                   check=True, timeout=300)
     if not FULL:
         _link_runtime_dependencies(venv, root / "runtime-site")
+        _link_distribution(distribution("pip"), _purelib(venv))
     env = _env(venv)
     probe = _run(["python3", "-m", "pip", "index", "versions", "ml_dtypes"], env, src, 120)
     if probe.returncode != 0:
@@ -102,15 +106,22 @@ def _link_runtime_dependencies(venv: Path, site: Path) -> None:
     `.dist-info`), put on the venv's path by a `.pth` file."""
     site.mkdir()
     for dist in _runtime_distributions():
-        for top in sorted({f.parts[0] for f in dist.files or () if f.parts[0] != ".."}):
-            target = Path(dist.locate_file(top))
-            if target.exists() and not (site / top).exists():
-                (site / top).symlink_to(target)
-    venv_python = venv / "bin" / "python"
-    purelib = subprocess.run([str(venv_python), "-c",
-                              "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    (Path(purelib) / "qcomp-runtime-dependencies.pth").write_text(f"{site}\n")
+        _link_distribution(dist, site)
+    (_purelib(venv) / "qcomp-runtime-dependencies.pth").write_text(f"{site}\n")
+
+
+def _link_distribution(dist, site: Path) -> None:
+    """Links in `site` to the top-level files of `dist` (its packages, `.dist-info`)."""
+    for top in sorted({f.parts[0] for f in dist.files or () if f.parts[0] != ".."}):
+        target = Path(dist.locate_file(top))
+        if target.exists() and not (site / top).exists():
+            (site / top).symlink_to(target)
+
+
+def _purelib(venv: Path) -> Path:
+    return Path(subprocess.run([str(venv / "bin" / "python"), "-c",
+                                "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
 
 
 @pytest.mark.slow
