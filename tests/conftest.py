@@ -58,3 +58,27 @@ def pytest_runtest_protocol(item, nextitem):
     yield
     with open(out, "a") as f:
         f.write(f"{_cpu_seconds() - start:.3f}\t{item.nodeid}\n")
+
+
+SLOW_FILES = (
+    "tests/test_static_checks.py",  # pyright: ~90 s of CPU in one test
+    "tests/importers/test_tflite_zoo.py",
+    "tests/ir/test_print_against_upstream.py",
+    "tests/backends/test_xla.py",
+    "tests/test_lit.py",
+    "tests/test_fuzz_qcomp_opt.py",
+    "tests/quant/test_rowwise.py",
+    "tests/passes/test_rowwise_legalize.py",
+    "tests/test_plain_install.py",
+    "tests/test_stablehlo_suite.py",
+)
+"""The test files that take longest (CPU seconds of a whole run, QCOMP_TEST_CPU),
+longest first. `pytest -n 2 --dist loadfile` hands whole files to the workers in
+collection order; a long file handed out last is the run's tail, one worker busy and the
+other idle. So these run first and the short files fill in around them."""
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The SLOW_FILES first, in their order; every other test keeps its place."""
+    rank = {path: i for i, path in enumerate(SLOW_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(SLOW_FILES)))
