@@ -16,12 +16,14 @@ process is the small client instead of a cold Python.
 Every command gets a copy of the server as it was after the imports, so no state passes
 from one command to the next. The server exits when its stdin (a pipe held by lit)
 closes. `QCOMP_LIT_COLD=1` makes lit.cfg.py run the installed console scripts instead.
+
+`QCOMP_LIT_TOOL_CPU=FILE` appends each command's CPU seconds to FILE (`seconds<TAB>argv
+<TAB>cwd`): the forks are the server's, reaped by the kernel, so neither lit's nor
+pytest's resource usage (QCOMP_TEST_CPU) counts them.
 """
 
-import json
+import marshal
 import os
-import socket
-import struct
 import sys
 
 TOOLS = {
@@ -31,25 +33,34 @@ TOOLS = {
 }
 """Tool name -> (module, entry function): what the console scripts call."""
 
-_HEADER = struct.Struct("!I")
+_SIZE = 4
+"""A request starts with its length, and a reply is the exit status: 4 bytes, big-endian."""
 
 
-# -- client: the process lit starts; stdlib only (started with -I -S) -------------------
+# -- client: the process lit starts, once per tool in a RUN line (started with -I -S) ---
+# It imports only built-in modules (_socket, marshal: no json, socket or struct, whose
+# imports of re and enum cost each client ~20 ms of CPU, ~500 clients a lit run).
 
 def client(path: str, argv: list[str]) -> int:
-    request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+    import _socket
+
+    request = marshal.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)})
+    s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
         s.connect(path)
-        s.sendmsg([_HEADER.pack(len(request)) + request],
-                  [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("3i", 0, 1, 2))])
+        stdio = b"".join(fd.to_bytes(4, sys.byteorder) for fd in (0, 1, 2))
+        s.sendmsg([len(request).to_bytes(_SIZE, "big") + request],
+                  [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, stdio)])
         status = b""
-        while len(status) < 4:
-            chunk = s.recv(4 - len(status))
+        while len(status) < _SIZE:
+            chunk = s.recv(_SIZE - len(status))
             if not chunk:
                 sys.stderr.write(f"tool_server: {argv[0]}: the server closed the connection\n")
                 return 70
             status += chunk
-    return _HEADER.unpack(status)[0]
+    finally:
+        s.close()
+    return int.from_bytes(status, "big")
 
 
 # -- server -----------------------------------------------------------------------------
@@ -80,11 +91,14 @@ def _preload() -> None:
         pass
 
 
-def _recv_request(conn: socket.socket) -> tuple[dict, list[int]]:
+def _recv_request(conn: "socket.socket") -> tuple[dict, list[int]]:
+    import socket
+    import struct
+
     fds: list[int] = []
     data = b""
     size = None
-    while size is None or len(data) < _HEADER.size + size:
+    while size is None or len(data) < _SIZE + size:
         msg, ancdata, _, _ = conn.recvmsg(1 << 16, socket.CMSG_SPACE(3 * 4))
         if not msg:
             raise EOFError("client went away")
@@ -92,9 +106,9 @@ def _recv_request(conn: socket.socket) -> tuple[dict, list[int]]:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                 fds += struct.unpack(f"{len(payload) // 4}i", payload[:len(payload) // 4 * 4])
         data += msg
-        if size is None and len(data) >= _HEADER.size:
-            size = _HEADER.unpack(data[:_HEADER.size])[0]
-    return json.loads(data[_HEADER.size:]), fds
+        if size is None and len(data) >= _SIZE:
+            size = int.from_bytes(data[:_SIZE], "big")
+    return marshal.loads(data[_SIZE:]), fds
 
 
 def _fresh_std_streams() -> None:
@@ -166,7 +180,7 @@ def _run_tool(request: dict, fds: list[int]) -> None:
         os._exit(code & 0xFF)
 
 
-def _serve_one(conn: socket.socket) -> None:
+def _serve_one(conn: "socket.socket") -> None:
     """In the forked supervisor: run the command in its own fork, report its status."""
     import signal
 
@@ -181,11 +195,15 @@ def _serve_one(conn: socket.socket) -> None:
         _run_tool(request, fds)
     for fd in fds:
         os.close(fd)
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
+    log = os.environ.get("QCOMP_LIT_TOOL_CPU")
+    if log:  # the tool's CPU seconds: the server's forks are not its children's rusage
+        with open(log, "a") as f:
+            f.write(f"{usage.ru_utime + usage.ru_stime:.4f}\t{' '.join(request['argv'])}\t{request['cwd']}\n")
     code = os.waitstatus_to_exitcode(status)
     code = 128 - code if code < 0 else code  # killed by a signal: as a shell reports it
     try:
-        conn.sendall(_HEADER.pack(code))
+        conn.sendall(code.to_bytes(_SIZE, "big"))
     except OSError:
         pass
     os._exit(0)
@@ -194,6 +212,7 @@ def _serve_one(conn: socket.socket) -> None:
 def serve(path: str) -> None:
     import select
     import signal
+    import socket
 
     _preload()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
