@@ -40,7 +40,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.backends import xla_contractions, xla_exact
+from qcomp.backends import xla_contractions, xla_exact, xla_rescale
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
@@ -311,6 +311,7 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryMod
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
     xla_contractions.float_contractions(module)
+    xla_rescale.fixed_point_as_float(module)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
 
 
