@@ -94,12 +94,17 @@ class Bounds:
 
     def __init__(self, block: Block):
         self._iv: dict[SSAValue, Interval | None] = {}
+        self.wrapped: set[SSAValue] = set()
+        """Integer results whose interval was unknown or left the type (they may wrap)."""
         for op in block.ops:
             for r in op.results:
                 try:
                     iv = self._derive(op, r)
                 except (ValueError, IndexError, TypeError, OverflowError):
                     iv = None
+                tr = type_range(r.type)
+                if tr is not None and (iv is None or np.any(iv[0] < tr[0]) or np.any(iv[1] > tr[1])):
+                    self.wrapped.add(r)
                 self._iv[r] = self._fit(r, iv)
 
     def alias(self, new: SSAValue, old: SSAValue) -> None:

@@ -17,7 +17,13 @@ Both are exact, so equal to the integer steps, when `|v| * M <= 2^52` for every 
 exact since `s <= 30`, and `h * 2^-e` only moves the exponent) and when the i64 form
 does not wrap (`|v| * 2^s * M < 2^62`). `|v|` comes from `qcomp.backends.xla_bounds`
 (per channel: the bound of a convolution's output is per output feature), `M`, `s`,
-`e` from the chain's constants. `fixed_point_as_float(module)` rewrites every chain
+`e` from the chain's constants. The steps around the chain go to float64 with it where
+they are exact there too: before it, the integer converts, constant adds (bias, zero
+point corrections; adjacent ones summed) and clamps that produce `v` from a float
+convolution's exact integer sum (`xla_contractions.float_contractions`) or an integer
+value, none wrapping (a clamp its operand's bound never reaches is dropped); after it,
+`clamp(r + zp, lo, hi)` and the converts to the storage type, when they hold `[lo, hi]`.
+`fixed_point_as_float(module)` rewrites every chain
 of `@main`'s body it can prove so; the interpreter is not changed (this is part of
 preparing a program for XLA, `qcomp.backends.xla_prepare.for_entry`).
 """
@@ -41,7 +47,7 @@ EXACT_PRODUCT = 2.0 ** 53 - 2.0 ** 30
 NO_WRAP = 2.0 ** 62
 """`|v| * 2^s * M` below this: the i64 form does not wrap either."""
 
-_PURE = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.AndOp, sh.ShiftLeftOp,
+_PURE = (sh.ClampOp, sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.AndOp, sh.ShiftLeftOp,
          sh.ShiftRightArithmeticOp, sh.CompareOp, sh.SelectOp, sh.ConvertOp, sh.ConstantOp,
          sh.BroadcastInDimOp)
 
@@ -180,11 +186,13 @@ def _rewrite(d: sh.DivideOp, bounds: Bounds) -> int:
                                          flat.astype("<f8").tobytes())))
         return add(sh.BroadcastInDimOp(c, dims, t))
 
-    src = v
-    if isinstance(v.owner, sh.ConvertOp) and bounds[v.owner.operands[0]] is not None \
-            and type_range(v.owner.operands[0].type) is not None:
-        src = v.owner.operands[0]  # an integer widened to i64: convert it directly
+    src, steps = _source(v, bounds)
     x = add(sh.ConvertOp(src, t))
+    for kind, *c in steps:
+        if kind == "add":
+            x = add(sh.AddOp(x, full(c[0]), t))
+        else:
+            x = add(sh.ClampOp(full(c[0]), x, full(c[1]), t))
     y = add(sh.MultiplyOp(x, full(mult * 2.0 ** (shift - 31)), t))
     y = add(sh.FloorOp(add(sh.AddOp(y, full(np.full((1,) * len(shape), 0.5)), t))))
     if rs is not None:
@@ -192,17 +200,113 @@ def _rewrite(d: sh.DivideOp, bounds: Bounds) -> int:
         y = add(sh.RoundNearestAfzOp(add(sh.MultiplyOp(y, full(2.0 ** -e), t))))
     else:
         r = h
+    tail = _output_steps(r, bounds)
+    if tail is not None:  # + zero point, clamp, convert to the storage type: in float64 too
+        zp, lo, hi, converts = tail
+        y = add(sh.ClampOp(full(lo), add(sh.AddOp(y, full(zp), t)), full(hi), t))
+        for cv in converts:
+            new = add(sh.ConvertOp(y, cv.results[0].type))
+            bounds.alias(new, cv.results[0])
+            cv.results[0].replace_all_uses_with(new)
+        _erase_dead(converts)
+        return 1
     out = add(sh.ConvertOp(y, r.type))
     old = r.owner
     bounds.alias(out, r)
     r.replace_all_uses_with(out)
-    _erase_dead(old)
+    _erase_dead([old])
     return 1
 
 
-def _erase_dead(op: Operation) -> None:
-    """Erase `op` and then each operand's producer left without uses (the old chain)."""
-    todo = [op]
+def _source(v: SSAValue, bounds: Bounds) -> tuple[SSAValue, list[tuple]]:
+    """The value `v` is computed from, and the steps (`("add", c)`, `("clamp", lo, hi)`,
+    constants) that compute it: back through integer converts, adds of constants and
+    clamps to constants that do not wrap, to an integer value or to the float result
+    of a convolution / dot_general of converted integers that `bounds` proves exact
+    (`xla_contractions.float_contractions`' form). Each step is exact in float64: every
+    value on the way is an integer of magnitude below 2^53."""
+    steps: list[tuple] = []
+    while v not in bounds.wrapped and float(magnitude(bounds[v]).max()) < 2.0 ** 53:
+        op = v.owner
+        if isinstance(op, sh.ConvertOp):
+            x = op.operands[0]
+            if type_range(x.type) is not None:
+                v = x
+                continue
+            if _exact_float_contraction(x, bounds):
+                return x, _fold_adds(steps[::-1])
+            break
+        if isinstance(op, sh.AddOp):
+            for x, c in (op.operands, reversed(op.operands)):
+                cv = _value(bounds, c)
+                if cv is not None and type_range(x.type) is not None:
+                    steps.append(("add", cv))
+                    v = x
+                    break
+            else:
+                break
+            continue
+        if isinstance(op, sh.ClampOp):
+            lo, hi = _value(bounds, op.operands[0]), _value(bounds, op.operands[2])
+            if lo is None or hi is None:
+                break
+            xlo, xhi = bounds[op.operands[1]]
+            if np.any(xlo < lo) or np.any(xhi > hi):  # else the clamp changes nothing
+                steps.append(("clamp", lo, hi))
+            v = op.operands[1]
+            continue
+        break
+    return v, _fold_adds(steps[::-1])
+
+
+def _fold_adds(steps: list[tuple]) -> list[tuple]:
+    """Adjacent constant adds as one (integers below 2^53: their sum is exact)."""
+    out: list[tuple] = []
+    for step in steps:
+        if out and step[0] == out[-1][0] == "add":
+            out[-1] = ("add", out[-1][1] + step[1])
+        else:
+            out.append(step)
+    return out
+
+
+def _exact_float_contraction(x: SSAValue, bounds: Bounds) -> bool:
+    """`x` is a float convolution / dot_general of integers converted to float whose
+    bound proves every sum exact (so it holds an integer)."""
+    op = x.owner
+    return (isinstance(op, (sh.ConvolutionOp, sh.DotGeneralOp)) and bounds[x] is not None
+            and all(isinstance(o.owner, sh.ConvertOp) and type_range(o.owner.operands[0].type)
+                    is not None for o in op.operands))
+
+
+def _output_steps(r: SSAValue, bounds: Bounds):
+    """(zp, lo, hi, converts) when `r`'s one use is `clamp(lo, r + zp, hi)` (constants)
+    whose uses are all converts to integer types that hold `[lo, hi]`, else None."""
+    uses = list(r.uses)
+    if len(uses) != 1 or not isinstance(uses[0].operation, sh.AddOp):
+        return None
+    a = uses[0].operation
+    zp = _value(bounds, _other(a, r))
+    uses = list(a.results[0].uses)
+    if zp is None or len(uses) != 1 or not isinstance(uses[0].operation, sh.ClampOp):
+        return None
+    c = uses[0].operation
+    lo, hi = _value(bounds, c.operands[0]), _value(bounds, c.operands[2])
+    if lo is None or hi is None or c.operands[1] is not a.results[0]:
+        return None
+    converts = [u.operation for u in c.results[0].uses]
+    for cv in converts:
+        tr = type_range(cv.results[0].type) if isinstance(cv, sh.ConvertOp) else None
+        if tr is None or np.any(lo < tr[0]) or np.any(hi > tr[1]):
+            return None
+    if not converts:
+        return None
+    return zp, lo, hi, converts
+
+
+def _erase_dead(ops: list[Operation]) -> None:
+    """Erase `ops` and then each operand's producer left without uses (the old chain)."""
+    todo = list(ops)
     while todo:
         op = todo.pop()
         if op.parent is None or any(r.uses for r in op.results) or op.regions:
