@@ -58,8 +58,12 @@ def fixed_point_as_float(module: ModuleOp) -> int:
     n = 0
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.sym_visibility is None and f.body.blocks.first:
+            divides = [op for op in f.body.blocks.first.ops if isinstance(op, sh.DivideOp)
+                       and element_type(op.results[0].type) == i64]
+            if not divides:
+                continue  # no chain: spare the bounds' walk
             bounds = Bounds(f.body.blocks.first)
-            for op in list(f.body.blocks.first.ops):
+            for op in divides:
                 if isinstance(op, sh.DivideOp) and op.parent is not None:
                     n += _rewrite(op, bounds)
     return n
