@@ -177,6 +177,8 @@ def main(argv=None) -> int:
     ap.add_argument("--semantics", choices=("spec", "stablehlo"), default="spec")
     ap.add_argument("--workloads", default="mlp,conv,transformer")
     ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--numpy-only", action="store_true",
+                    help="only the NumPy backend and the float32 floor (no XLA, no onnxruntime)")
     ap.add_argument("--xla-worker", help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
@@ -193,7 +195,7 @@ def main(argv=None) -> int:
         fp = float_params(kind, p)
         t_np = best_of(lambda: numpy_floor(kind, x, fp), args.repeat)
         xla_runs, ort_runs, equal = {}, {}, "n/a"
-        for t in THREADS:
+        for t in () if args.numpy_only else THREADS:
             stats, res = run_xla(kind, t, args.semantics, args.repeat)
             xla_runs[t] = stats
             if stats is None:
@@ -201,6 +203,9 @@ def main(argv=None) -> int:
             else:
                 equal = same_bits(res, result)
             ort_runs[t] = stats and stats["ort_s"]
+        xla_runs.setdefault(1, None)
+        ort_runs.setdefault(1, None)
+        ort_runs.setdefault(2, None)
         compile_s = max((s["compile_s"] for s in xla_runs.values() if s), default=None)
         run1 = xla_runs[1]["run_s"] if xla_runs.get(1) else None
         run2 = xla_runs[2]["run_s"] if xla_runs.get(2) else None

@@ -1,0 +1,237 @@
+"""Kernels for a block program's quantized ops under `--semantics spec`
+(`straight_line.fast_kernel`): what `QuantSemantics` computes, with everything that
+depends on the op and its folded weights worked out once.
+
+- `uniform_quantize` (float -> quantized) and `uniform_dequantize`: the same
+  `qcomp.quant.uniform` calls with the broadcast scales and zero points made once;
+- `dot_general` / `convolution` of a per-tensor quantized lhs by folded quantized
+  weights (per-tensor or per-axis along a result dimension): the exact integer sum
+  Σ (q_l - z_l)(q_r - z_r) = Σ q_l (q_r - z_r) - z_l Σ (q_r - z_r) (`_centered_dot` /
+  `_centered_conv`) with the first sum by float32 BLAS when a static bound proves every
+  partial sum exact, `K * B_l * max|q_r - z_r| < 2^24` (`B_l` the largest magnitude of
+  the lhs container type, or of the padding value z_l), float64 below 2^53 (the sum
+  then exact in any order), and no int64 copy of it; the rescale
+  (`qcomp.quant.accumulator.rescale_scaled`, the formula of `rescale_accumulator`)
+  reads that float array, subtracts z_l Σ (q_r - z_r) (exact in float64) and rounds
+  once. The same array as the interpreter function, bit for bit.
+
+A kernel returns None (the interpreter function then runs) when an operand is not in
+its type's container dtype.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.ir import Operation
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.interpreter.quantized import (
+    _axis_params,
+    _container,
+    _dot_rhs_axis_map,
+    _kind,
+    _params,
+)
+from qcomp.interpreter.structured_kernels import conv_accumulator
+from qcomp.interpreter.values import element_type, numpy_dtype, quant_of
+from qcomp.quant import uniform
+from qcomp.quant.accumulator import accumulator_factor, rescale_scaled
+from qcomp.quant.float_storage import to_float
+
+Kernel = Callable[[list], np.ndarray | None]
+
+_EXACT_F32 = 1 << 24
+_EXACT_F64 = 1 << 53
+
+
+def _static(t) -> tuple[int, ...] | None:
+    get = getattr(t, "get_shape", None)
+    if get is None:
+        return None
+    shape = tuple(get())
+    return None if any(d < 0 for d in shape) else shape
+
+
+def _integer(q) -> bool:
+    return q is not None and not q.is_float_storage
+
+
+def _magnitude(dtype: np.dtype) -> int:
+    info = np.iinfo(dtype)
+    return max(-int(info.min), int(info.max))
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.flags.writeable = False
+    return a
+
+
+def quantized_kernel(op: Operation, slots: list[int], known: list) -> Kernel | None:
+    """A spec-semantics kernel for quantized `op` (module docstring), or None."""
+    if isinstance(op, sh.UniformQuantizeOp):
+        return _quantize_kernel(op, slots)
+    if isinstance(op, sh.UniformDequantizeOp):
+        return _dequantize_kernel(op, slots)
+    if isinstance(op, sh.DotGeneralOp):
+        return _dot_kernel(op, slots, known)
+    if isinstance(op, sh.ConvolutionOp):
+        return _conv_kernel(op, slots, known)
+    return None
+
+
+def _quantize_kernel(op, slots) -> Kernel | None:
+    it, ot = op.operands[0].type, op.results[0].type
+    shape, q = _static(ot), quant_of(ot)
+    if shape is None or quant_of(it) is not None or not _integer(q) or _static(it) != shape:
+        return None
+    s, z = _params(q, shape)
+    kind, dt, lo, hi = _kind(q), _container(q), q.storage_min, q.storage_max
+    (x,) = slots
+    return lambda v: uniform.quantize(v[x], s, z, lo, hi, kind, dt)
+
+
+def _dequantize_kernel(op, slots) -> Kernel | None:
+    it, ot = op.operands[0].type, op.results[0].type
+    shape, q = _static(it), quant_of(it)
+    if shape is None or not _integer(q) or _static(ot) != shape:
+        return None
+    s, z = _params(q, shape)
+    kind, dt, out = _kind(q), _container(q), numpy_dtype(element_type(ot))
+    (x,) = slots
+
+    def run(v: list) -> np.ndarray | None:
+        a = v[x]
+        if a.dtype != dt:
+            return None
+        return to_float(uniform.dequantize(a, s, z, kind), out)
+    return run
+
+
+def _contraction_types(op):
+    """(lq, rq, oq, result shape) when the spec's exact integer path applies, else None."""
+    lq, rq, oq = (quant_of(v.type) for v in (*op.operands, op.results[0]))
+    shape = _static(op.results[0].type)
+    if shape is None or not (_integer(lq) and _integer(rq) and _integer(oq)):
+        return None
+    if not lq.is_per_tensor or rq.is_blockwise or oq.is_blockwise:
+        return None
+    return lq, rq, oq, shape
+
+
+def _rescale_parameters(lq, rq, oq, rank: int, rhs_axis: int | None, out_axis: int | None):
+    """(factor, s_res, z_res or None) as float64 arrays broadcasting against the result
+    (rank `rank`; the rhs's quantized dimension lands on `rhs_axis`, the result's on
+    `out_axis`), as `_spec_contraction` passes them to `rescale_accumulator`."""
+    sr = np.float64(rq.scale) if rq.is_per_tensor else _axis_params(rq.scales, rhs_axis, rank)
+    if oq.is_per_tensor:
+        so = np.asarray(oq.scales, np.float64).reshape((1,) * rank)
+        zo = np.asarray(oq.zero_points).reshape((1,) * rank)
+    else:
+        so = _axis_params(oq.scales, out_axis, rank)
+        zo = oq.zero_points.reshape(so.shape)
+    zo = zo.astype(np.float64)
+    return accumulator_factor(lq.scale, sr), so, (zo if np.any(zo) else None)
+
+
+def _float_type(bound: int):
+    return np.float32 if bound < _EXACT_F32 else np.float64 if bound < _EXACT_F64 else None
+
+
+def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
+    types = _contraction_types(op)
+    w = known[1]
+    if types is None or not isinstance(w, np.ndarray):
+        return None
+    lq, rq, oq, out_shape = types
+    lshape = _static(op.operands[0].type)
+    ldt, rdt = _container(lq), _container(rq)
+    if lshape is None or w.dtype != rdt or not w.size:
+        return None
+    d = op.dot_dimension_numbers
+    lb, rb = list(d.lhs_batching_dimensions), list(d.rhs_batching_dimensions)
+    lc, rc = list(d.lhs_contracting_dimensions), list(d.rhs_contracting_dimensions)
+    axis_map = _dot_rhs_axis_map(len(lshape), w.ndim, lb, rb, lc, rc)
+    if rq.is_per_axis and rq.quantized_dimension not in axis_map:
+        return None
+    lf = [i for i in range(len(lshape)) if i not in lb and i not in lc]
+    rf = [i for i in range(w.ndim) if i not in rb and i not in rc]
+    nb, k = math.prod(lshape[i] for i in lb), math.prod(lshape[i] for i in lc)
+    m, n = math.prod(lshape[i] for i in lf), math.prod(w.shape[i] for i in rf)
+    if nb * m * n != math.prod(out_shape):
+        return None
+    zr = _params(rq, w.shape)[1]
+    cr = w.astype(np.int64) - zr if np.any(zr) else w.astype(np.int64)
+    wmax = max(abs(int(cr.max())), abs(int(cr.min())))
+    zl = int(lq.zero_point)
+    bound = k * _magnitude(ldt) * wmax
+    ft = _float_type(bound)
+    if ft is None or bound + abs(zl) * k * wmax >= _EXACT_F64:
+        return None
+    wm = _frozen(np.transpose(cr, rb + rc + rf).reshape(nb, k, n).astype(ft))
+    offset = None
+    if zl:
+        s = np.sum(np.transpose(cr, rb + rf + rc).reshape(nb, n, k), axis=2)
+        lfree = [1] * len(lf)
+        offset = _frozen((zl * s).astype(np.float64).reshape(
+            [lshape[i] for i in lb] + lfree + [w.shape[i] for i in rf]))
+    factor, so, zo = _rescale_parameters(
+        lq, rq, oq, len(out_shape), axis_map[rq.quantized_dimension] if rq.is_per_axis else None,
+        None if oq.is_per_tensor else oq.quantized_dimension)
+    perm, dt, lo, hi = lb + lf + lc, _container(oq), oq.storage_min, oq.storage_max
+    x = slots[0]
+
+    def run(v: list) -> np.ndarray | None:
+        a = v[x]
+        if a.dtype != ldt:
+            return None
+        a = np.transpose(a, perm).reshape(nb, m, k).astype(ft)
+        raw = (a[0] @ wm[0] if nb == 1 else np.matmul(a, wm)).reshape(out_shape)
+        return rescale_scaled(raw, factor, so, zo, lo, hi, dt, offset)
+    return run
+
+
+def _conv_kernel(op: sh.ConvolutionOp, slots, known) -> Kernel | None:
+    types = _contraction_types(op)
+    w = known[1]
+    if types is None or not isinstance(w, np.ndarray):
+        return None
+    lq, rq, oq, _ = types
+    ldt, rdt = _container(lq), _container(rq)
+    dn = op.dimension_numbers
+    kout = dn.kernel_output_feature_dimension
+    if w.dtype != rdt or not w.size or (rq.is_per_axis and rq.quantized_dimension != kout):
+        return None
+    zr = _params(rq, w.shape)[1]
+    cr = w.astype(np.int64) - zr if np.any(zr) else w.astype(np.int64)
+    zl = int(lq.zero_point)
+    planned = conv_accumulator(op, slots[0], cr, max(_magnitude(ldt), abs(zl)), zl)
+    if planned is None:
+        return None
+    accumulate, acc_shape, inv, bound, k = planned
+    wmax = max(abs(int(cr.max())), abs(int(cr.min())))
+    if bound + abs(zl) * k * wmax >= _EXACT_F64:
+        return None
+    offset = None
+    if zl:  # z_l Σ (q_r - z_r) over all but the output feature, on the acc's last axis
+        axes = tuple(i for i in range(cr.ndim) if i != kout)
+        offset = _frozen((zl * np.sum(cr, axis=axes)).astype(np.float64))
+    if not oq.is_per_tensor and oq.quantized_dimension != dn.output_feature_dimension:
+        return None
+    rank = len(acc_shape)  # the feature is the acc's last dimension
+    factor, so, zo = _rescale_parameters(lq, rq, oq, rank, rank - 1, rank - 1)
+    dt, lo, hi = _container(oq), oq.storage_min, oq.storage_max
+    x = slots[0]
+
+    def run(v: list) -> np.ndarray | None:
+        if v[x].dtype != ldt:
+            return None
+        r = rescale_scaled(accumulate(v), factor, so, zo, lo, hi, dt, offset)
+        return np.transpose(r, inv)
+    return run
+
+
+__all__ = ["quantized_kernel"]
