@@ -35,6 +35,7 @@ from qcomp.interpreter.quantized import (
     _kind,
     _params,
 )
+from qcomp.interpreter.structured_kernels import SCRATCH as _SCRATCH
 from qcomp.interpreter.structured_kernels import conv_accumulator
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of
 from qcomp.quant import uniform
@@ -45,6 +46,8 @@ Kernel = Callable[[list], np.ndarray | None]
 
 _EXACT_F32 = 1 << 24
 _EXACT_F64 = 1 << 53
+
+
 
 
 def _static(t) -> tuple[int, ...] | None:
@@ -85,13 +88,25 @@ def quantized_kernel(op: Operation, slots: list[int], known: list) -> Kernel | N
 
 def _quantize_kernel(op, slots) -> Kernel | None:
     it, ot = op.operands[0].type, op.results[0].type
-    shape, q = _static(ot), quant_of(ot)
-    if shape is None or quant_of(it) is not None or not _integer(q) or _static(it) != shape:
+    shape, q, iq = _static(ot), quant_of(ot), quant_of(it)
+    if shape is None or not _integer(q) or _static(it) != shape:
         return None
     s, z = _params(q, shape)
     kind, dt, lo, hi = _kind(q), _container(q), q.storage_min, q.storage_max
     (x,) = slots
-    return lambda v: uniform.quantize(v[x], s, z, lo, hi, kind, dt)
+    if iq is None:
+        return lambda v: uniform.quantize(v[x], s, z, lo, hi, kind, dt)
+    if not _integer(iq):
+        return None
+    si, zi = _params(iq, shape)  # requantize: quantize(dequantize(x))
+    kind_i, dt_i = _kind(iq), _container(iq)
+
+    def requantize(v: list) -> np.ndarray | None:
+        a = v[x]
+        if a.dtype != dt_i:
+            return None
+        return uniform.quantize(uniform.dequantize(a, si, zi, kind_i), s, z, lo, hi, kind, dt)
+    return requantize
 
 
 def _dequantize_kernel(op, slots) -> Kernel | None:
@@ -107,7 +122,8 @@ def _dequantize_kernel(op, slots) -> Kernel | None:
         a = v[x]
         if a.dtype != dt:
             return None
-        return to_float(uniform.dequantize(a, s, z, kind), out)
+        r = uniform.dequantize(a, s, z, kind)
+        return r if r.dtype == out else to_float(r, out)
     return run
 
 
@@ -188,9 +204,15 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
         a = v[x]
         if a.dtype != ldt:
             return None
-        a = np.transpose(a, perm).reshape(nb, m, k).astype(ft)
-        raw = (a[0] @ wm[0] if nb == 1 else np.matmul(a, wm)).reshape(out_shape)
-        return rescale_scaled(raw, factor, so, zo, lo, hi, dt, offset)
+        fa = _SCRATCH.get("lhs", (nb, m, k), ft)
+        np.copyto(fa, np.transpose(a, perm).reshape(nb, m, k))
+        raw = _SCRATCH.get("sum", (nb, m, n), ft)
+        if nb == 1:
+            np.matmul(fa[0], wm[0], out=raw[0])
+        else:
+            np.matmul(fa, wm, out=raw)
+        work = _SCRATCH.get("real", out_shape, np.float64)
+        return rescale_scaled(raw.reshape(out_shape), factor, so, zo, lo, hi, dt, offset, work)
     return run
 
 
@@ -229,7 +251,8 @@ def _conv_kernel(op: sh.ConvolutionOp, slots, known) -> Kernel | None:
     def run(v: list) -> np.ndarray | None:
         if v[x].dtype != ldt:
             return None
-        r = rescale_scaled(accumulate(v), factor, so, zo, lo, hi, dt, offset)
+        work = _SCRATCH.get("real", acc_shape, np.float64)
+        r = rescale_scaled(accumulate(v), factor, so, zo, lo, hi, dt, offset, work)
         return np.transpose(r, inv)
     return run
 

@@ -14,6 +14,7 @@ input feature per group), without a matmul per group (a multiply-add per tap).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -22,6 +23,28 @@ from numpy.lib.stride_tricks import sliding_window_view
 from qcomp.dialects import stablehlo as sh
 
 Kernel = Callable[[list], np.ndarray]
+
+
+class _Scratch(threading.local):
+    """Each thread's reusable work arrays, by role, shape and dtype: the temporaries of
+    a kernel (never its result) are written into the same memory run after run, not
+    into fresh pages the system must map and zero each time."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[tuple, np.ndarray] = {}
+
+    def get(self, role: str, shape, dtype) -> np.ndarray:
+        key = (role, tuple(shape), np.dtype(dtype))
+        a = self.arrays.get(key)
+        if a is None:
+            if len(self.arrays) >= 64:
+                self.arrays.clear()
+            a = self.arrays[key] = np.empty(shape, dtype)
+        return a
+
+
+SCRATCH = _Scratch()
+"""The work arrays of the kernels (a kernel's result is never one of them)."""
 
 
 def _static_shape(t) -> tuple[int, ...] | None:
@@ -116,8 +139,8 @@ def conv_accumulator(op: sh.ConvolutionOp, x_slot: int, weights: np.ndarray, lhs
         x = np.transpose(vals[x_slot], perm)
         if not needs_pad:
             return x.astype(ft)
-        xp = np.zeros([n, *padded, c], ft) if pad_value == 0 else \
-            np.full([n, *padded, c], pad_value, ft)
+        xp = SCRATCH.get("padded", [n, *padded, c], ft)
+        xp.fill(pad_value)
         xp[inner] = x
         return xp
 
@@ -144,8 +167,11 @@ def conv_accumulator(op: sh.ConvolutionOp, x_slot: int, weights: np.ndarray, lhs
             sel = (slice(None),) + tuple(slice(None, (q - 1) * s + 1, s)
                                          for q, s in zip(out_sp, strides)) \
                 + (slice(None),) + tuple(slice(None, None, dd) for dd in dil)
-            patches = np.moveaxis(win[sel], 1 + n_sp, -1).reshape(positions, k)
-            return (patches @ wm).reshape(acc_shape)
+            moved = np.moveaxis(win[sel], 1 + n_sp, -1)
+            patches = SCRATCH.get("patches", moved.shape, ft)
+            np.copyto(patches, moved)
+            acc = SCRATCH.get("sums", (positions, o), ft)
+            return np.matmul(patches.reshape(positions, k), wm, out=acc).reshape(acc_shape)
         return general, acc_shape, inv, bound, k
     if cg == 1 and o == groups:  # depthwise, one output per input feature
         wt = np.ascontiguousarray(w.reshape(len(taps), o), dtype=ft)

@@ -71,7 +71,7 @@ def accumulator_factor(lhs_scale, rhs_scales) -> np.ndarray:
 
 @ieee
 def rescale_scaled(raw, factor, result_scales, result_zero_points, storage_min: int,
-                   storage_max: int, dtype=np.int64, offset=None) -> np.ndarray:
+                   storage_max: int, dtype=np.int64, offset=None, work=None) -> np.ndarray:
     """`rescale_accumulator` with its factor `factor` = `accumulator_factor(s_l, s_r)`
     and operands already as float64 arrays (made once for constant parameters):
 
@@ -80,13 +80,17 @@ def rescale_scaled(raw, factor, result_scales, result_zero_points, storage_min: 
 
     `raw`: exact integers in any dtype (float32 / float64 holding them, or integers);
     `offset` None or float64 exact integers; `result_zero_points` None when all are 0
-    (adding +0.0 changes no rounded value). Fewer passes over the data than
+    (adding +0.0 changes no rounded value); `work`: a float64 array of the result's
+    shape to compute in (else a new one). Fewer passes over the data than
     `rescale_blocks`, the same values."""
+    shape = np.broadcast_shapes(np.shape(raw), np.shape(factor), np.shape(offset))
+    if work is None or work.shape != shape or work.dtype != np.float64:
+        work = np.empty(shape, np.float64)
     if offset is not None:
-        v = np.asarray(np.subtract(raw, offset, dtype=np.float64))
+        v = np.subtract(raw, offset, out=work, dtype=np.float64)
         v *= factor
     else:
-        v = np.asarray(np.multiply(raw, factor, dtype=np.float64))
+        v = np.multiply(raw, factor, out=work, dtype=np.float64)
     return _quantize_real(v, result_scales, result_zero_points, storage_min, storage_max, dtype)
 
 

@@ -192,3 +192,27 @@ def test_quantized_convolution_kernel_equals_the_interpreter_and_exact_integers(
     acc = np.einsum("nhwcij,ijco->nhwo", win, w.astype(np.int64) - zw)
     expect = rescale(acc, qx.scales[0], np.asarray(sw), qo, 3)
     check(text, x, expect, qo, 3, {sh.UniformQuantizeOp, sh.ConvolutionOp, sh.UniformDequantizeOp})
+
+
+def test_requantize_kernel_after_a_dot():
+    """The MLP's chain: a per-axis i8 dot result requantized to per-tensor i8
+    (quantize(dequantize(q)) in float32)."""
+    qx, sw = QType("i8", (0.03,), (3,)), (0.0021, 0.0037, 0.003, 0.0025)
+    qw, qa = QType("i8", sw, (0,) * 4, 1), QType("i8", tuple(0.03 * v for v in sw), (0,) * 4, 1)
+    qh = QType("i8", (0.5,), (-2,))
+    x, w = edge_input((6, 33), qx, 3), edge_weights((33, 4), qw, 3, 1)
+    text = _program((6, 33), w, qx, qw, qa, (6, 4), "stablehlo.dot_general %q, %w, contracting_dims = [1] x [0]")
+    at, ht = tensor((6, 4), qa.text()), tensor((6, 4), qh.text())
+    text = text.replace(f"  %d = stablehlo.uniform_dequantize %r : ({at})",
+                        f"  %h = stablehlo.uniform_quantize %r : ({at}) -> {ht}\n"
+                        f"  %d = stablehlo.uniform_dequantize %h : ({ht})")
+    first, second, programs = run_twice(text, [x])
+    assert kernel_ops(programs) >= {sh.UniformQuantizeOp, sh.DotGeneralOp, sh.UniformDequantizeOp}
+    assert sum(isinstance(step[1], sh.UniformQuantizeOp) and step[0] is not None
+               for p in programs for step in p.steps) == 2
+    acc = (quantize(x, qx) - 3) @ w.astype(np.int64)
+    a = rescale(acc, 0.03, np.asarray(sw), qa, 1)
+    real = a.astype(np.float32) * np.asarray(qa.scales, np.float32)
+    h = quantize(real, qh)
+    assert second[0].tobytes() == dequantize(h, qh, 1).tobytes()
+    assert second[1].astype(np.int64).tolist() == a.tolist()
