@@ -36,6 +36,7 @@ from qcomp.interpreter.quantized import (
     _params,
 )
 from qcomp.interpreter.structured_kernels import SCRATCH as _SCRATCH
+from qcomp.interpreter.structured_kernels import _static_shape as _static
 from qcomp.interpreter.structured_kernels import conv_accumulator
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of
 from qcomp.quant import uniform
@@ -46,16 +47,6 @@ Kernel = Callable[[list], np.ndarray | None]
 
 _EXACT_F32 = 1 << 24
 _EXACT_F64 = 1 << 53
-
-
-
-
-def _static(t) -> tuple[int, ...] | None:
-    get = getattr(t, "get_shape", None)
-    if get is None:
-        return None
-    shape = tuple(get())
-    return None if any(d < 0 for d in shape) else shape
 
 
 def _integer(q) -> bool:
@@ -127,15 +118,21 @@ def _dequantize_kernel(op, slots) -> Kernel | None:
     return run
 
 
-def _contraction_types(op):
-    """(lq, rq, oq, result shape) when the spec's exact integer path applies, else None."""
+def _contraction(op, known):
+    """(lq, rq, oq, result shape, the weights centered as int64, their largest
+    magnitude) when the spec's exact integer path applies to `op` and its rhs is
+    folded, else None."""
     lq, rq, oq = (quant_of(v.type) for v in (*op.operands, op.results[0]))
-    shape = _static(op.results[0].type)
+    shape, w = _static(op.results[0].type), known[1]
     if shape is None or not (_integer(lq) and _integer(rq) and _integer(oq)):
         return None
     if not lq.is_per_tensor or rq.is_blockwise or oq.is_blockwise:
         return None
-    return lq, rq, oq, shape
+    if not isinstance(w, np.ndarray) or w.dtype != _container(rq) or not w.size:
+        return None
+    zr = _params(rq, w.shape)[1]
+    cr = w.astype(np.int64) - zr if np.any(zr) else w.astype(np.int64)
+    return lq, rq, oq, shape, cr, max(abs(int(cr.max())), abs(int(cr.min())))
 
 
 def _rescale_parameters(lq, rq, oq, rank: int, rhs_axis: int | None, out_axis: int | None):
@@ -158,30 +155,24 @@ def _float_type(bound: int):
 
 
 def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
-    types = _contraction_types(op)
-    w = known[1]
-    if types is None or not isinstance(w, np.ndarray):
-        return None
-    lq, rq, oq, out_shape = types
+    facts = _contraction(op, known)
     lshape = _static(op.operands[0].type)
-    ldt, rdt = _container(lq), _container(rq)
-    if lshape is None or w.dtype != rdt or not w.size:
+    if facts is None or lshape is None:
         return None
+    lq, rq, oq, out_shape, cr, wmax = facts
+    ldt = _container(lq)
     d = op.dot_dimension_numbers
     lb, rb = list(d.lhs_batching_dimensions), list(d.rhs_batching_dimensions)
     lc, rc = list(d.lhs_contracting_dimensions), list(d.rhs_contracting_dimensions)
-    axis_map = _dot_rhs_axis_map(len(lshape), w.ndim, lb, rb, lc, rc)
+    axis_map = _dot_rhs_axis_map(len(lshape), cr.ndim, lb, rb, lc, rc)
     if rq.is_per_axis and rq.quantized_dimension not in axis_map:
         return None
     lf = [i for i in range(len(lshape)) if i not in lb and i not in lc]
-    rf = [i for i in range(w.ndim) if i not in rb and i not in rc]
+    rf = [i for i in range(cr.ndim) if i not in rb and i not in rc]
     nb, k = math.prod(lshape[i] for i in lb), math.prod(lshape[i] for i in lc)
-    m, n = math.prod(lshape[i] for i in lf), math.prod(w.shape[i] for i in rf)
+    m, n = math.prod(lshape[i] for i in lf), math.prod(cr.shape[i] for i in rf)
     if nb * m * n != math.prod(out_shape):
         return None
-    zr = _params(rq, w.shape)[1]
-    cr = w.astype(np.int64) - zr if np.any(zr) else w.astype(np.int64)
-    wmax = max(abs(int(cr.max())), abs(int(cr.min())))
     zl = int(lq.zero_point)
     bound = k * _magnitude(ldt) * wmax
     ft = _float_type(bound)
@@ -193,7 +184,7 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
         s = np.sum(np.transpose(cr, rb + rf + rc).reshape(nb, n, k), axis=2)
         lfree = [1] * len(lf)
         offset = _frozen((zl * s).astype(np.float64).reshape(
-            [lshape[i] for i in lb] + lfree + [w.shape[i] for i in rf]))
+            [lshape[i] for i in lb] + lfree + [cr.shape[i] for i in rf]))
     factor, so, zo = _rescale_parameters(
         lq, rq, oq, len(out_shape), axis_map[rq.quantized_dimension] if rq.is_per_axis else None,
         None if oq.is_per_tensor else oq.quantized_dimension)
@@ -217,24 +208,19 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
 
 
 def _conv_kernel(op: sh.ConvolutionOp, slots, known) -> Kernel | None:
-    types = _contraction_types(op)
-    w = known[1]
-    if types is None or not isinstance(w, np.ndarray):
+    facts = _contraction(op, known)
+    if facts is None:
         return None
-    lq, rq, oq, _ = types
-    ldt, rdt = _container(lq), _container(rq)
-    dn = op.dimension_numbers
+    lq, rq, oq, _, cr, wmax = facts
+    ldt, dn = _container(lq), op.dimension_numbers
     kout = dn.kernel_output_feature_dimension
-    if w.dtype != rdt or not w.size or (rq.is_per_axis and rq.quantized_dimension != kout):
+    if rq.is_per_axis and rq.quantized_dimension != kout:
         return None
-    zr = _params(rq, w.shape)[1]
-    cr = w.astype(np.int64) - zr if np.any(zr) else w.astype(np.int64)
     zl = int(lq.zero_point)
     planned = conv_accumulator(op, slots[0], cr, max(_magnitude(ldt), abs(zl)), zl)
     if planned is None:
         return None
     accumulate, acc_shape, inv, bound, k = planned
-    wmax = max(abs(int(cr.max())), abs(int(cr.min())))
     if bound + abs(zl) * k * wmax >= _EXACT_F64:
         return None
     offset = None

@@ -206,7 +206,7 @@ def test_requantize_kernel_after_a_dot():
     text = text.replace(f"  %d = stablehlo.uniform_dequantize %r : ({at})",
                         f"  %h = stablehlo.uniform_quantize %r : ({at}) -> {ht}\n"
                         f"  %d = stablehlo.uniform_dequantize %h : ({ht})")
-    first, second, programs = run_twice(text, [x])
+    _, second, programs = run_twice(text, [x])
     assert kernel_ops(programs) >= {sh.UniformQuantizeOp, sh.DotGeneralOp, sh.UniformDequantizeOp}
     assert sum(isinstance(step[1], sh.UniformQuantizeOp) and step[0] is not None
                for p in programs for step in p.steps) == 2
