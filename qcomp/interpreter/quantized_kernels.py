@@ -22,7 +22,9 @@ its type's container dtype.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from xdsl.ir import Operation
@@ -47,6 +49,49 @@ Kernel = Callable[[list], np.ndarray | None]
 
 _EXACT_F32 = 1 << 24
 _EXACT_F64 = 1 << 53
+
+HALVES_MIN_SIZE = 1 << 16
+"""Element-wise work on results of at least this many elements runs in two halves, the
+second on a helper thread (NumPy's loops release the GIL), when two cores are free."""
+
+_HELPER: list[ThreadPoolExecutor] = []
+
+
+def _helper() -> ThreadPoolExecutor | None:
+    if not _HELPER:
+        if len(os.sched_getaffinity(0)) < 2:
+            return None
+        _HELPER.append(ThreadPoolExecutor(1, thread_name_prefix="qcomp-kernel"))
+    return _HELPER[0]
+
+
+def in_halves(fn: Callable[..., np.ndarray], shape: tuple[int, ...], dtype, *arrays):
+    """`fn(*arrays)`, an element-wise function of arrays broadcasting against `shape`
+    (None passes through), into a new array of `shape` and `dtype`: on large results
+    computed as two halves along the first dimension longer than 1, concurrently (each
+    element is computed as it is in one call, so the values are the same)."""
+    axis = next((i for i, d in enumerate(shape) if d > 1), None)
+    pool = _helper() if math.prod(shape) >= HALVES_MIN_SIZE else None
+    if axis is None or pool is None:
+        return fn(*arrays)
+    out = np.empty(shape, dtype)
+    rank, mid = len(shape), shape[axis] // 2
+
+    def part(lo: int, hi: int) -> None:
+        sliced = []
+        for a in arrays:
+            at = axis - (rank - np.ndim(a))
+            if a is not None and at >= 0 and np.shape(a)[at] > 1:
+                a = a[(slice(None),) * at + (slice(lo, hi),)]
+            sliced.append(a)
+        out[(slice(None),) * axis + (slice(lo, hi),)] = fn(*sliced)
+
+    later = pool.submit(part, mid, shape[axis])
+    try:
+        part(0, mid)
+    finally:
+        later.result()
+    return out
 
 
 def _integer(q) -> bool:
@@ -86,7 +131,8 @@ def _quantize_kernel(op, slots) -> Kernel | None:
     kind, dt, lo, hi = _kind(q), _container(q), q.storage_min, q.storage_max
     (x,) = slots
     if iq is None:
-        return lambda v: uniform.quantize(v[x], s, z, lo, hi, kind, dt)
+        return lambda v: in_halves(lambda a, s_, z_: uniform.quantize(a, s_, z_, lo, hi, kind, dt),
+                                   shape, dt, v[x], s, z)
     if not _integer(iq):
         return None
     si, zi = _params(iq, shape)  # requantize: quantize(dequantize(x))
@@ -96,7 +142,9 @@ def _quantize_kernel(op, slots) -> Kernel | None:
         a = v[x]
         if a.dtype != dt_i:
             return None
-        return uniform.quantize(uniform.dequantize(a, si, zi, kind_i), s, z, lo, hi, kind, dt)
+        return in_halves(lambda a_, si_, zi_, s_, z_: uniform.quantize(
+            uniform.dequantize(a_, si_, zi_, kind_i), s_, z_, lo, hi, kind, dt), shape, dt,
+            a, si, zi, s, z)
     return requantize
 
 
@@ -113,8 +161,10 @@ def _dequantize_kernel(op, slots) -> Kernel | None:
         a = v[x]
         if a.dtype != dt:
             return None
-        r = uniform.dequantize(a, s, z, kind)
-        return r if r.dtype == out else to_float(r, out)
+        def dequantize(a_, s_, z_):
+            r = uniform.dequantize(a_, s_, z_, kind)
+            return r if r.dtype == out else to_float(r, out)
+        return in_halves(dequantize, shape, out, a, s, z)
     return run
 
 
@@ -191,6 +241,9 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
     perm, dt, lo, hi = lb + lf + lc, _container(oq), oq.storage_min, oq.storage_max
     x = slots[0]
 
+    def rescale(raw_, factor_, so_, zo_, offset_, work_):
+        return rescale_scaled(raw_, factor_, so_, zo_, lo, hi, dt, offset_, work_)
+
     def run(v: list) -> np.ndarray | None:
         a = v[x]
         if a.dtype != ldt:
@@ -203,7 +256,8 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
         else:
             np.matmul(fa, wm, out=raw)
         work = _SCRATCH.get("real", out_shape, np.float64)
-        return rescale_scaled(raw.reshape(out_shape), factor, so, zo, lo, hi, dt, offset, work)
+        return in_halves(rescale, out_shape, dt, raw.reshape(out_shape), factor, so, zo, offset,
+                         work)
     return run
 
 
@@ -234,11 +288,14 @@ def _conv_kernel(op: sh.ConvolutionOp, slots, known) -> Kernel | None:
     dt, lo, hi = _container(oq), oq.storage_min, oq.storage_max
     x = slots[0]
 
+    def rescale(raw_, factor_, so_, zo_, offset_, work_):
+        return rescale_scaled(raw_, factor_, so_, zo_, lo, hi, dt, offset_, work_)
+
     def run(v: list) -> np.ndarray | None:
         if v[x].dtype != ldt:
             return None
         work = _SCRATCH.get("real", acc_shape, np.float64)
-        r = rescale_scaled(accumulate(v), factor, so, zo, lo, hi, dt, offset, work)
+        r = in_halves(rescale, tuple(acc_shape), dt, accumulate(v), factor, so, zo, offset, work)
         return np.transpose(r, inv)
     return run
 

@@ -5,7 +5,7 @@ its results equal the first run's (the interpreter functions) bit for bit, and b
 equal an exact integer NumPy oracle written here from the spec's formulas (int64 sums,
 float64 rescale): on edge values (saturating, NaN and infinite inputs, ties, rows and
 columns of the largest magnitudes) and with a K whose partial sums float32 cannot hold
-(the kernels must then sum in float64)."""
+(the kernels must then sum in float64); whole and in two halves on two threads."""
 
 from __future__ import annotations
 
@@ -14,8 +14,17 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.interpreter import quantized_kernels
 from tests.interpreter.diff_programs import QType, tensor
 from tests.interpreter.test_straight_line import kernel_ops, run_twice
+
+
+@pytest.fixture(autouse=True, params=["whole", "halves"])
+def halves(request, monkeypatch):
+    """Each test twice: results computed whole, and in two halves on two threads (every
+    result large enough; `quantized_kernels.in_halves`)."""
+    if request.param == "halves":
+        monkeypatch.setattr(quantized_kernels, "HALVES_MIN_SIZE", 1)
 
 
 def _hex(a: np.ndarray) -> str:
