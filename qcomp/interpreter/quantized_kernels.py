@@ -54,15 +54,18 @@ HALVES_MIN_SIZE = 1 << 16
 """Element-wise work on results of at least this many elements runs in two halves, the
 second on a helper thread (NumPy's loops release the GIL), when two cores are free."""
 
-_HELPER: list[ThreadPoolExecutor] = []
+_HELPER: dict[int, ThreadPoolExecutor | None] = {}
+"""The helper thread, by process id (a forked child makes its own: the parent's thread
+does not exist in it)."""
 
 
 def _helper() -> ThreadPoolExecutor | None:
-    if not _HELPER:
-        if len(os.sched_getaffinity(0)) < 2:
-            return None
-        _HELPER.append(ThreadPoolExecutor(1, thread_name_prefix="qcomp-kernel"))
-    return _HELPER[0]
+    pid = os.getpid()
+    if pid not in _HELPER:
+        _HELPER.clear()
+        _HELPER[pid] = ThreadPoolExecutor(1, thread_name_prefix="qcomp-kernel") \
+            if len(os.sched_getaffinity(0)) >= 2 else None
+    return _HELPER[pid]
 
 
 def in_halves(fn: Callable[..., np.ndarray], shape: tuple[int, ...], dtype, *arrays):

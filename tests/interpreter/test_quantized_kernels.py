@@ -225,3 +225,19 @@ def test_requantize_kernel_after_a_dot():
     h = quantize(real, qh)
     assert second[0].tobytes() == dequantize(h, qh, 1).tobytes()
     assert second[1].astype(np.int64).tolist() == a.tolist()
+
+
+def test_halves_in_a_forked_child():
+    """A child forked after the helper thread started makes its own helper (the parent's
+    thread does not exist in it) instead of waiting on it forever."""
+    import multiprocessing
+
+    quantized_kernels.in_halves(np.add, (4, 2), np.float64, np.ones((4, 2)), 1.0)
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        got = pool.apply_async(_halves_sum).get(timeout=60)
+    assert got == 16.0
+
+
+def _halves_sum() -> float:
+    return float(quantized_kernels.in_halves(np.add, (4, 2), np.float64, np.ones((4, 2)), 1.0).sum())
