@@ -4,7 +4,7 @@ onnxruntime's int8 kernels on one shape, interleaved in one process (a benchmark
 a timed test).
 
     python3 tools/bench_dots.py [--shapes 256x1024x1024,1024x512x512] [--rounds 5]
-                                [--repeat 10] [--no-iree] [--mlp-split]
+                                [--repeat 10] [--no-iree] [--workloads mlp,transformer]
 
 Each shape `MxKxN` is a random i8 `M x K` by i8 `K x N` product (-128..127 by
 -127..127, the workloads' operands), run as:
@@ -22,15 +22,13 @@ Each shape `MxKxN` is a random i8 `M x K` by i8 `K x N` product (-128..127 by
   threads: the u8 x s8 form its VNNI kernels (`vpdpbusd`) take, as its QDQ MatMul runs
   the workloads (an s8 x s8 MatMulInteger is measured too: it takes no fast kernel).
 
-`--mlp-split` also times the MLP workload of tools/bench_workloads.py on the xla backend
-whole, and the same compiled program with each of its two `dot_general`s replaced by a
-`convert` of its left operand (timing only: the rest of the program, the quantize and
-rescale steps and the host copies), beside onnxruntime's whole QDQ MLP on 2 threads.
+`--workloads` also times the workloads of tools/bench_workloads.py on the xla backend
+with and without `qcomp.backends.xla_dots` beside onnxruntime (`workloads()`).
 
 Every result is checked against NumPy's int64 product (onnxruntime's u8 one after
-subtracting `128 * column sums`). Printed: wall clock and CPU time (`time.process_time`,
-all threads) of the best call over `--rounds` rounds of `--repeat` calls, GMAC/s of
-each, and the load average.
+subtracting `128 * column sums`). Printed: the best wall clock and the median CPU time
+(`time.process_time`, all threads) over `--rounds` rounds of `--repeat` calls, GMAC/s
+of each, and the load average.
 """
 
 from __future__ import annotations
@@ -144,8 +142,12 @@ def ort_calls(m, k, n, a, b, want) -> dict:
 
 
 def measure(calls: dict, rounds: int, repeat: int) -> dict:
+    """(best wall clock, median CPU time) of each call over `rounds` rounds of `repeat`
+    calls, the calls interleaved. The CPU time is the median: the process's CPU clock
+    read around one call of a few milliseconds sometimes misses part of the pool
+    threads' time, so its minimum can be below what the call costs."""
     wall = dict.fromkeys(calls, float("inf"))
-    cpu = dict.fromkeys(calls, float("inf"))
+    cpu: dict = {name: [] for name in calls}
     for _ in range(rounds):
         for name, fn in calls.items():
             time.sleep(0.05)  # onnxruntime's threads spin for a while after a run
@@ -153,11 +155,16 @@ def measure(calls: dict, rounds: int, repeat: int) -> dict:
                 t0, c0 = time.perf_counter(), time.process_time()
                 fn()
                 wall[name] = min(wall[name], time.perf_counter() - t0)
-                cpu[name] = min(cpu[name], time.process_time() - c0)
-    return {name: (wall[name], cpu[name]) for name in calls}
+                cpu[name].append(time.process_time() - c0)
+    return {name: (wall[name], float(np.median(cpu[name]))) for name in calls}
 
 
-def mlp_split(rounds: int, repeat: int) -> None:
+def workloads(kinds: list[str], rounds: int, repeat: int) -> None:
+    """The workloads of tools/bench_workloads.py on the xla backend with and without
+    `xla_dots` (`XlaFunction.unsigned_dots`), beside onnxruntime's QDQ model on 2 threads;
+    for the MLP also the program with its two dot_generals replaced by a `convert` of
+    their left operand (timing only: what the quantize / rescale steps and the host
+    copies cost)."""
     import copy
     import re
     from pathlib import Path
@@ -169,25 +176,33 @@ def mlp_split(rounds: int, repeat: int) -> None:
     from qcomp.backends import xla
     from qcomp.registry import parse_module
 
-    src, inputs, p = PROGRAMS["mlp"]()
-    (whole,) = xla.compile_module(parse_module(src), "spec")
-    dot = re.compile(r"stablehlo\.dot_general (%\w+), %\w+, contracting_dims = \[1\] x \[0\] : "
-                     r"\((tensor<\d+x\d+xi8>), tensor<\d+x\d+xi8>\) -> (tensor<\d+x\d+xi32>)")
-    text, n = dot.subn(r"stablehlo.convert \1 : (\2) -> \3", whole.text)
-    assert n == 2, "the MLP's two dot_generals were not found"
-    rest = copy.copy(whole)
-    rest.executable = xla.compile_text(text)
-    sess = ort_session("mlp", p, inputs[0].shape, 2)
-    feed = ort_feed("mlp", inputs[0])
-    times = measure({"xla backend, whole MLP": lambda: whole.run(inputs),
-                     "xla backend, MLP without its two dot_generals": lambda: rest.run(inputs),
-                     "onnxruntime QDQ MLP, 2 thr": lambda: sess.run(None, feed)}, rounds, repeat)
-    ref = times["onnxruntime QDQ MLP, 2 thr"][0]
-    print(f"\nMLP workload split; best of {rounds} rounds x {repeat} calls; load average "
-          f"{os.getloadavg()[0]:.1f}\n")
-    print("| what | wall ms | CPU ms | wall / onnxruntime |\n|---|---|---|---|")
-    for name, (w, c) in times.items():
-        print(f"| {name} | {w * 1e3:.2f} | {c * 1e3:.2f} | {w / ref:.2f}x |")
+    for kind in kinds:
+        src, inputs, p = PROGRAMS[kind]()
+        fns = {}
+        for unsigned in (False, True):
+            xla.XlaFunction.unsigned_dots = unsigned
+            (fns[unsigned],) = xla.compile_module(parse_module(src), "spec")
+        same = fns[False].run(inputs).results[0].tobytes() == fns[True].run(inputs).results[0].tobytes()
+        sess = ort_session(kind, p, inputs[0].shape, 2)
+        feed = ort_feed(kind, inputs[0])
+        calls = {"xla backend, i8 x i8 dots (main)": lambda f=fns[False]: f.run(inputs),
+                 "xla backend, ui8 x i8 dots (xla_dots)": lambda f=fns[True]: f.run(inputs)}
+        if kind == "mlp":
+            dot = re.compile(r"stablehlo\.dot_general (%\w+), %\w+, contracting_dims = \[1\] x \[0\] : "
+                             r"\((tensor<\d+x\d+xu?i8>), tensor<\d+x\d+xi8>\) -> (tensor<\d+x\d+xi32>)")
+            text, n = dot.subn(r"stablehlo.convert \1 : (\2) -> \3", fns[True].text)
+            assert n == 2, "the MLP's two dot_generals were not found"
+            rest = copy.copy(fns[True])
+            rest.executable = xla.compile_text(text)
+            calls["xla backend, without its two dot_generals"] = lambda: rest.run(inputs)
+        calls["onnxruntime QDQ model, 2 thr"] = lambda: sess.run(None, feed)
+        times = measure(calls, rounds, repeat)
+        ref = times["onnxruntime QDQ model, 2 thr"]
+        print(f"\n{kind} workload ({p['macs']:,} MACs); best of {rounds} rounds x {repeat} calls; "
+              f"load average {os.getloadavg()[0]:.1f}; xla_dots bit for bit main: {same}\n")
+        print("| what | best wall ms | median CPU ms | wall / onnxruntime | CPU / onnxruntime |\n|---|---|---|---|---|")
+        for name, (w, c) in times.items():
+            print(f"| {name} | {w * 1e3:.2f} | {c * 1e3:.2f} | {w / ref[0]:.2f}x | {c / ref[1]:.2f}x |")
 
 
 def main(argv=None) -> int:
@@ -196,7 +211,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--no-iree", action="store_true")
-    ap.add_argument("--mlp-split", action="store_true")
+    ap.add_argument("--workloads", default="", help="e.g. mlp,transformer (see workloads())")
     args = ap.parse_args(argv)
     for shape in args.shapes.split(","):
         m, k, n = (int(v) for v in shape.split("x"))
@@ -213,13 +228,13 @@ def main(argv=None) -> int:
         macs = m * k * n
         print(f"\n{m}x{k} by {k}x{n} ({macs / 1e6:.0f}M MACs); best of {args.rounds} rounds x "
               f"{args.repeat} calls; load average {os.getloadavg()[0]:.1f}; every product exact\n")
-        print("| path | wall ms | GMAC/s (wall) | CPU ms | GMAC per CPU-s | wall / onnxruntime u8 x s8 2 thr |")
+        print("| path | best wall ms | GMAC/s (wall) | median CPU ms | GMAC per CPU-s | wall / onnxruntime u8 x s8 2 thr |")
         print("|---|---|---|---|---|---|")
         for name, (w, c) in times.items():
             print(f"| {name} | {w * 1e3:.2f} | {macs / w / 1e9:.0f} | {c * 1e3:.2f} | {macs / c / 1e9:.0f} "
                   f"| {w / ref:.2f}x |")
-    if args.mlp_split:
-        mlp_split(args.rounds, args.repeat)
+    if args.workloads:
+        workloads(args.workloads.split(","), args.rounds, args.repeat)
     return 0
 
 
