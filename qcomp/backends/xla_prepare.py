@@ -12,7 +12,10 @@
 3. `for_entry(lowered, name, semantics)`: one module per entry function, as XLA wants
    it: the entry renamed `@main`, every other function private and dropped unless
    `@main` calls it, and each check op removed, its operands returned as extra results
-   of `@main` (judged on the host by `qcomp.interpreter.checks.judge_check`).
+   of `@main` (judged on the host by `qcomp.interpreter.checks.judge_check`); then the
+   rewrites that make XLA compute the interpreter's numbers (`xla_exact`) and faster
+   forms of the same integer contractions (`xla_contractions`; with `unsigned_dots`,
+   the int8 dot_generals as `ui8 x i8` for XLA's VNNI kernels, `xla_dots`).
 4. `print_module` prints it; jaxlib's MLIR reads qcomp's pretty form as it is
    (`builtin.module`, `func.return`, hex `dense<"0x...">` constants included).
 """
