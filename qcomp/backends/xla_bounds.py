@@ -144,7 +144,14 @@ class Bounds:
             for i, d in enumerate(op.broadcast_dimensions):
                 shape[d] = lo.shape[i] if lo.ndim > i else 1
             return lo.reshape(shape), hi.reshape(shape)
-        if isinstance(op, (sh.SliceOp, sh.ReshapeOp, sh.TransposeOp)):
+        if isinstance(op, sh.ReshapeOp):
+            lo, hi = ivs[0]
+            src, dst = shape_of(op.operands[0].type), shape_of(r.type)
+            if src and dst and src[-1] == dst[-1] and lo.size == lo.shape[-1]:
+                shape = (1,) * (rank - 1) + (lo.shape[-1],)  # bounds along the kept last dim
+                return lo.reshape(shape), hi.reshape(shape)
+            return _whole(ivs[0], rank)
+        if isinstance(op, (sh.SliceOp, sh.TransposeOp)):
             return _whole(ivs[0], rank)
         if isinstance(op, sh.PadOp):
             a, p = _whole(ivs[0], rank), _whole(ivs[1], rank)
