@@ -273,7 +273,7 @@ class XlaFunction:
         if len(inputs) != len(arg_types):
             raise RunError(f"@{self.name} takes {len(arg_types)} arguments, {len(inputs)} inputs given",
                            self.function)
-        jx = load_jax()
+        load_jax()
         _, dev = get_device(self.device)
         args = [np.ascontiguousarray(check_input(a, t, f"arg{i}")).astype(dt, copy=False)
                 for i, (a, t, dt) in enumerate(zip(inputs, arg_types, self.arg_dtypes))]

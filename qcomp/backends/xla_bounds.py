@@ -228,7 +228,7 @@ def _scale(op: Operation, ivs: list[Interval]) -> Interval | None:
 
 def _contraction(op: Operation, ivs: list[Interval], rank: int) -> Interval | None:
     """Per output feature (conv) / rhs free dimension (dot) for a constant rhs."""
-    a, b = op.operands
+    _, b = op.operands
     alo, ahi = float(ivs[0][0].min()), float(ivs[0][1].max())
     w = b.owner
     if isinstance(op, sh.ConvolutionOp):
