@@ -18,8 +18,9 @@ import pytest
 
 
 class LazyModule:
-    """A stand-in for a module (`name`, or `from name import member`): the first
-    attribute access imports it."""
+    """A stand-in for a module (`name`, or `from name import member`, `member` a dotted
+    path such as `ops.quantized` for `torch.ops.quantized`): the first attribute access
+    imports it."""
 
     def __init__(self, name: str, member: str | None = None):
         self._name = name
@@ -27,8 +28,8 @@ class LazyModule:
 
     def __getattr__(self, attr: str) -> Any:
         module = importlib.import_module(self._name)
-        if self._member is not None:
-            module = getattr(module, self._member)
+        for member in self._member.split(".") if self._member else ():
+            module = getattr(module, member)
         return getattr(module, attr)
 
     def __repr__(self) -> str:
