@@ -43,7 +43,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.backends import xla_contractions, xla_dots, xla_exact
+from qcomp.backends import xla_contractions, xla_dots, xla_exact, xla_same_scale
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
@@ -313,6 +313,7 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec",
         if entry.res_attrs is not None:
             entry.res_attrs = None
     _widen_sub_byte_results(entry)
+    xla_same_scale.drop_unit_rescales(entry)
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
     if unsigned_dots:
