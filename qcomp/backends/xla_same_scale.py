@@ -11,17 +11,23 @@ within that distance of `clamp(x)` (an integer), and `round_nearest_even` gives
 `clamp(x)` for both. So `(f64(x) * s) / s` becomes `f64(x)` when its only user is such a
 clamp whose only user is a `round_nearest_even`: an f64 multiply and divide less per
 element (`drop_unit_rescales`).
+
+A divide by a constant normal power of two `2^k` whose reciprocal `2^-k` is normal too
+becomes a multiply by `2^-k` (`halve_by_multiplying`): `x / 2^k` and `x * 2^-k` are the
+same real number, each rounded once, so the same bits for every `x` (-0.0, NaN, infinities
+and XLA's flushing of subnormals included); the divide is what the `-0.0` guard of
+`xla_exact` keeps, a multiply is cheaper (the quantize by the MLP's scale 0.5).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import SSAValue
 
 from qcomp.dialects import stablehlo as sh
-from qcomp.interpreter.values import dense_to_array, element_type, is_float
+from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype
 
 _SMALLEST, _LARGEST = 2.0 ** -1000, 2.0 ** 900
 
@@ -41,6 +47,49 @@ def drop_unit_rescales(entry: func.FuncOp) -> int:
                     d.detach()
                     d.erase()
             n += 1
+    return n
+
+
+def halve_by_multiplying(entry: func.FuncOp) -> int:
+    """Rewrite each float `x / c` of `entry`, `c` a constant (or a broadcast / reshape of
+    one) of powers of two with normal reciprocals, as `x * (1 / c)`; the number rewritten."""
+    n = 0
+    for op in list(entry.walk()):
+        if not isinstance(op, sh.DivideOp) or not is_float(element_type(op.results[0].type)):
+            continue
+        c = op.operands[1].owner
+        wide = None
+        if isinstance(c, sh.BroadcastInDimOp | sh.ReshapeOp):
+            wide, c = c, c.operands[0].owner
+        if not isinstance(c, sh.ConstantOp):
+            continue
+        dt = numpy_dtype(element_type(c.results[0].type))
+        if dt.kind != "f" or dt.itemsize < 4:
+            continue
+        v = dense_to_array(c.value, c.results[0].type)
+        mant, _ = np.frexp(v)
+        with np.errstate(all="ignore"):
+            inv = (np.ones((), dt) / v).astype(dt)
+        tiny = np.finfo(dt).tiny  # a subnormal divisor is 0 to XLA (DAZ)
+        if not np.all(np.isfinite(v) & (np.abs(mant) == 0.5) & (np.abs(v) >= tiny)
+                      & (np.abs(inv) >= tiny) & np.isfinite(inv)):
+            continue
+        recip = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(c.results[0].type, inv.ravel().tolist()))
+        op.parent_block().insert_op_before(recip, op)
+        rhs = recip.results[0]
+        if wide is not None:
+            w = type(wide).create(operands=[rhs], result_types=[wide.results[0].type],
+                                  properties=dict(wide.properties), attributes=dict(wide.attributes))
+            op.parent_block().insert_op_before(w, op)
+            rhs = w.results[0]
+        mul = sh.MultiplyOp(op.operands[0], rhs, op.results[0].type)
+        op.parent_block().insert_op_before(mul, op)
+        op.results[0].replace_all_uses_with(mul.results[0])
+        for d in (op, wide, c):  # the divide, then its divisor if nothing else uses it
+            if d is not None and not any(r.uses for r in d.results):
+                d.detach()
+                d.erase()
+        n += 1
     return n
 
 
