@@ -107,6 +107,8 @@ class Facts:
             fuse = f"{YES}: {role.fused}{back}"
         else:
             fuse = f"no: {role.fused} does not run"
+        if role is not None and role.condition_doc:
+            fuse += f" ({role.condition_doc})"
         return [written, self.imports(op), self.runs(op), self.lowers(op), fuse]
 
     def _integers(self, op: str) -> list[str]:

@@ -4,9 +4,12 @@ random int16 inputs (the all-minimum and all-maximum values among them)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
-from tests.importers.litert_cases import OPS, OPTS, _act, _finish, _weights
+from tests.importers import litert_cases as lc
+from tests.importers.litert_cases import OPS, OPTS, Int8, _finish, _weights
 from tests.importers.tflite_models import Model, schema
 
 
@@ -32,108 +35,37 @@ def _bias64(m: Model, rng, s_in: float, w_scales, n: int) -> int:
                     data=rng.integers(-200000, 200000, n).astype(np.int64))
 
 
-def fully_connected(rng):
-    m = Model()
-    b, k, n = int(rng.integers(1, 4)), int(rng.integers(1, 17)), int(rng.integers(1, 9))
-    s_in = _s16(rng)
-    x = _t(m, [b, k], s_in)
-    per_channel = bool(rng.integers(0, 2))
-    wd, ws = _weights(rng, (n, k), 0, per_channel)
-    w = m.tensor([n, k], scale=ws, zero_point=[0] * len(ws), data=wd, axis=0)
-    bias = _bias64(m, rng, s_in, ws, n)
-    y = _t(m, [b, n], float(np.float32(s_in * np.exp(rng.uniform(-1, 4)) * np.sqrt(k))))
-    o = schema.FullyConnectedOptionsT()
-    o.fusedActivationFunction = _act(rng)
-    o.quantizedBiasType = schema.TensorType.INT64
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.FULLY_CONNECTED, [x, w, bias], [y], o, OPTS.FullyConnectedOptions,
-                   [_i16(rng, (b, k))])
+class Int16(Int8):
+    """The 16x8 mode of the int8 builders (`litert_cases.Int8`): int16 activations with
+    zero point 0, scales 1e-5..1e-2, int64 biases."""
 
+    dtype = np.int16
+    bias_type = schema.TensorType.INT64
 
-def _conv(rng, depthwise: bool):
-    m = Model()
-    h, wd_, c = int(rng.integers(3, 7)), int(rng.integers(3, 7)), int(rng.integers(1, 4))
-    kh, kw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
-    stride, dil = int(rng.integers(1, 3)), int(rng.integers(1, 3))
-    same = bool(rng.integers(0, 2))
-    if not same and ((kh - 1) * dil + 1 > h or (kw - 1) * dil + 1 > wd_):
-        same = True
-    s_in = _s16(rng)
-    x = _t(m, [1, h, wd_, c], s_in)
-    if depthwise:
-        mult = int(rng.integers(1, 3))
-        cout = c * mult
-        wdata, ws = _weights(rng, (1, kh, kw, cout), 3, True)
-        w = m.tensor([1, kh, kw, cout], scale=ws, zero_point=[0] * cout, data=wdata, axis=3)
-    else:
-        cout = int(rng.integers(1, 5))
-        wdata, ws = _weights(rng, (cout, kh, kw, c), 0, True)
-        w = m.tensor([cout, kh, kw, c], scale=ws, zero_point=[0] * cout, data=wdata, axis=0)
-    bias = _bias64(m, rng, s_in, ws, cout)
+    @staticmethod
+    def scale(rng) -> float:
+        return _s16(rng)
 
-    def out(size, k):
-        eff = (k - 1) * dil + 1
-        return (size + stride - 1) // stride if same else (size - eff + stride) // stride
-    y = _t(m, [1, out(h, kh), out(wd_, kw), cout],
-           float(np.float32(s_in * np.exp(rng.uniform(-1, 4)) * np.sqrt(kh * kw * c))))
-    o = schema.DepthwiseConv2DOptionsT() if depthwise else schema.Conv2DOptionsT()
-    o.padding = 0 if same else 1
-    o.strideH = o.strideW = stride
-    o.dilationHFactor = o.dilationWFactor = dil
-    o.fusedActivationFunction = _act(rng)
-    if depthwise:
-        o.depthMultiplier = mult
-    else:
-        o.quantizedBiasType = schema.TensorType.INT64
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.DEPTHWISE_CONV_2D if depthwise else OPS.CONV_2D, [x, w, bias], [y],
-                   o, OPTS.DepthwiseConv2DOptions if depthwise else OPTS.Conv2DOptions,
-                   [_i16(rng, (1, h, wd_, c))])
+    @staticmethod
+    def zp(rng) -> int:
+        return 0
 
+    @staticmethod
+    def feed(rng, shape) -> np.ndarray:
+        return _i16(rng, shape)
 
-def conv_2d(rng):
-    return _conv(rng, False)
+    @staticmethod
+    def bias(m: Model, rng, s_in: float, w_scales, n: int, per_tensor: bool = False) -> int:
+        return _bias64(m, rng, s_in, w_scales, n)
 
+    @staticmethod
+    def fan_in_scale(rng, s_in: float, fan_in: int) -> float:
+        return float(np.float32(s_in * np.exp(rng.uniform(-1, 4)) * np.sqrt(fan_in)))
 
-def depthwise_conv_2d(rng):
-    return _conv(rng, True)
-
-
-def _binary(op, opts_cls, opts_type):
-    def build(rng):
-        m = Model()
-        shape = [2, 3, 4]
-        b_shape = shape if rng.integers(0, 2) else [4]
-        s1, s2 = _s16(rng), _s16(rng)
-        a, b = _t(m, shape, s1), _t(m, b_shape, s2)
-        base = s1 * s2 * 32768 if op == OPS.MUL else max(s1, s2) * 2
-        y = _t(m, shape, float(np.float32(base * np.exp(rng.uniform(-1, 1)))))
-        o = opts_cls()
-        o.fusedActivationFunction = _act(rng)
-        m.inputs, m.outputs = [a, b], [y]
-        return _finish(m, op, [a, b], [y], o, opts_type, [_i16(rng, shape), _i16(rng, b_shape)])
-    return build
-
-
-def _pool(op):
-    def build(rng):
-        m = Model()
-        h, w, c = int(rng.integers(2, 7)), int(rng.integers(2, 7)), int(rng.integers(1, 4))
-        kh, kw = int(rng.integers(1, min(h, 3) + 1)), int(rng.integers(1, min(w, 3) + 1))
-        stride, same = int(rng.integers(1, 3)), bool(rng.integers(0, 2))
-        s = _s16(rng)
-        x = _t(m, [1, h, w, c], s)
-
-        def out(size, k):
-            return (size + stride - 1) // stride if same else (size - k + stride) // stride
-        y = _t(m, [1, out(h, kh), out(w, kw), c], s)
-        o = schema.Pool2DOptionsT()
-        o.padding, o.strideH, o.strideW = (0 if same else 1), stride, stride
-        o.filterHeight, o.filterWidth = kh, kw
-        o.fusedActivationFunction = _act(rng)
-        m.inputs, m.outputs = [x], [y]
-        return _finish(m, op, [x], [y], o, OPTS.Pool2DOptions, [_i16(rng, (1, h, w, c))])
-    return build
+    @staticmethod
+    def binary_scale(rng, s1: float, s2: float, mul: bool) -> float:
+        base = s1 * s2 * 32768 if mul else max(s1, s2) * 2
+        return float(np.float32(base * np.exp(rng.uniform(-1, 1))))
 
 
 def softmax(rng):
@@ -164,60 +96,6 @@ def tanh(rng):
     m = Model()
     x, y, feeds = _all_int16(m, _s16(rng, 1e-5, 1e-2), 1 / 32768)
     return _finish(m, OPS.TANH, [x], [y], None, 0, feeds)
-
-
-def reshape(rng):
-    m = Model()
-    s = _s16(rng)
-    x = _t(m, [2, 3, 4], s)
-    shp = m.tensor([2], np.int32, data=np.array([4, 6], np.int32))
-    y = _t(m, [4, 6], s)
-    o = schema.ReshapeOptionsT()
-    o.newShape = [4, 6]
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.RESHAPE, [x, shp], [y], o, OPTS.ReshapeOptions,
-                   [_i16(rng, (2, 3, 4))])
-
-
-def transpose(rng):
-    m = Model()
-    s = _s16(rng)
-    perm = rng.permutation(3)
-    x = _t(m, [2, 3, 4], s)
-    p = m.tensor([3], np.int32, data=perm.astype(np.int32))
-    y = _t(m, [[2, 3, 4][i] for i in perm], s)
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.TRANSPOSE, [x, p], [y], schema.TransposeOptionsT(),
-                   OPTS.TransposeOptions, [_i16(rng, (2, 3, 4))])
-
-
-def concatenation(rng):
-    m = Model()
-    s = _s16(rng)
-    axis = int(rng.integers(0, 2))
-    a, b = _t(m, [2, 3], s), _t(m, [2, 3], s)
-    y = _t(m, [4, 3] if axis == 0 else [2, 6], s)
-    o = schema.ConcatenationOptionsT()
-    o.axis = axis
-    m.inputs, m.outputs = [a, b], [y]
-    return _finish(m, OPS.CONCATENATION, [a, b], [y], o, OPTS.ConcatenationOptions,
-                   [_i16(rng, (2, 3)), _i16(rng, (2, 3))])
-
-
-def mean(rng):
-    m = Model()
-    x = _t(m, [1, 3, 4, 2], _s16(rng))
-    axes = [1, 2] if rng.integers(0, 2) else [int(rng.integers(1, 4))]
-    keep = bool(rng.integers(0, 2))
-    a = m.tensor([len(axes)], np.int32, data=np.array(axes, np.int32))
-    shape = [d for i, d in enumerate([1, 3, 4, 2]) if i not in axes] if not keep else \
-        [1 if i in axes else d for i, d in enumerate([1, 3, 4, 2])]
-    y = _t(m, shape, _s16(rng))
-    o = schema.ReducerOptionsT()
-    o.keepDims = keep
-    m.inputs, m.outputs = [x], [y]
-    return _finish(m, OPS.MEAN, [x, a], [y], o, OPTS.ReducerOptions,
-                   [_i16(rng, (1, 3, 4, 2))])
 
 
 def batch_matmul(rng):
@@ -284,14 +162,17 @@ def transpose_conv(rng):
 
 
 CASES = {
-    "FULLY_CONNECTED": fully_connected, "CONV_2D": conv_2d,
-    "DEPTHWISE_CONV_2D": depthwise_conv_2d,
-    "ADD": _binary(OPS.ADD, schema.AddOptionsT, OPTS.AddOptions),
-    "SUB": _binary(OPS.SUB, schema.SubOptionsT, OPTS.SubOptions),
-    "MUL": _binary(OPS.MUL, schema.MulOptionsT, OPTS.MulOptions),
-    "MAX_POOL_2D": _pool(OPS.MAX_POOL_2D), "AVERAGE_POOL_2D": _pool(OPS.AVERAGE_POOL_2D),
-    "SOFTMAX": softmax, "LOGISTIC": logistic, "TANH": tanh, "RESHAPE": reshape,
-    "TRANSPOSE": transpose, "CONCATENATION": concatenation, "MEAN": mean,
+    "FULLY_CONNECTED": partial(lc.fully_connected, a=Int16),
+    "CONV_2D": partial(lc.conv_2d, a=Int16),
+    "DEPTHWISE_CONV_2D": partial(lc.depthwise_conv_2d, a=Int16),
+    "ADD": lc._binary(OPS.ADD, schema.AddOptionsT, OPTS.AddOptions, Int16),
+    "SUB": lc._binary(OPS.SUB, schema.SubOptionsT, OPTS.SubOptions, Int16),
+    "MUL": lc._binary(OPS.MUL, schema.MulOptionsT, OPTS.MulOptions, Int16),
+    "MAX_POOL_2D": lc._pool(OPS.MAX_POOL_2D, Int16),
+    "AVERAGE_POOL_2D": lc._pool(OPS.AVERAGE_POOL_2D, Int16),
+    "SOFTMAX": softmax, "LOGISTIC": logistic, "TANH": tanh,
+    "RESHAPE": partial(lc.reshape, a=Int16), "TRANSPOSE": partial(lc.transpose, a=Int16),
+    "CONCATENATION": partial(lc.concatenation, a=Int16), "MEAN": partial(lc.mean, a=Int16),
     "BATCH_MATMUL": batch_matmul, "RSQRT": rsqrt, "GELU": gelu,
     "TRANSPOSE_CONV": transpose_conv,
 }

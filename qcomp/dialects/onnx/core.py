@@ -130,7 +130,9 @@ class QdqRole(OpTrait):
       shapes, axes and indices stay as they are);
     - `condition`: what the op itself must satisfy besides the group's types and
       parameters (the reason onnxruntime refuses it, or None: Resize is dropped only in
-      `nearest` mode)."""
+      `nearest` mode);
+    - `condition_doc`: that condition in a few words, for docs/onnx.md's table
+      (`tools/gen_onnx_table.py`)."""
 
     selector: str
     fused: str | None = None
@@ -138,6 +140,7 @@ class QdqRole(OpTrait):
     data_inputs: tuple[int, ...] | None = None
     condition: Callable[[Operation], str | None] | None = field(default=None, hash=False,
                                                                 compare=False)
+    condition_doc: str = ""
 
 
 def qdq_role(op: Operation | type[Operation]) -> QdqRole | None:

@@ -510,7 +510,8 @@ class ResizeOp(OnnxOp):
          "keep_aspect_ratio_policy": "stretch", "mode": "nearest",
          "nearest_mode": "round_prefer_floor"}),
         Lowering(resize, constants=(1, 2, 3)),
-        QdqRole("drop", data_inputs=(0,), condition=_nearest_only))
+        QdqRole("drop", data_inputs=(0,), condition=_nearest_only,
+                condition_doc="nearest mode only; linear and cubic kept in float"))
 
     def check(self) -> None:
         elements_in(self, self.X, "operand #0", DATA_T)
