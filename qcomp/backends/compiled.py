@@ -16,7 +16,7 @@ What a preparation is, per backend:
 
 `compile` snapshots the module (a clone): later edits of `module` do not reach the
 handle. `qcomp.backends.run` keeps one handle per module object, semantics, entry,
-budget and device while the module is unchanged (`fingerprint`), so calling it again
+budget and device while the module is unchanged (`qcomp.ir.snapshot`), so calling it again
 on the same module does not prepare again. Every preparation calls each function of
 `PREPARE_HOOKS` with the handle (tests count preparations with it).
 """
@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from qcomp.interpreter import DEFAULT_MAX_MEMORY, FunctionRun, RunError, entry_functions
 from qcomp.interpreter.quantized import QuantSemantics
+from qcomp.ir.snapshot import Snapshot
 
 BACKENDS = ("numpy", "xla", "iree")
 
@@ -134,25 +135,7 @@ def compile(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",  
     return Compiled(module, backend, semantics, entry, max_memory, device)
 
 
-def fingerprint(module: ModuleOp) -> list[tuple]:
-    """Changes whenever the module does: every op and block in order, with its operand
-    and result tuples (xDSL replaces the tuple when an operand or result is replaced),
-    properties and attributes (immutable values: an edit replaces the object), block
-    arguments. IR nodes compare by identity, so comparing two fingerprints of an
-    unchanged module is a pass of identity checks."""
-    out = []
-    add = out.append
-    for op in module.walk():
-        props = op.properties
-        add((op, op._operands, op.results, len(props), *props.items(), *op.attributes.items()))
-        if op.regions:
-            for region in op.regions:
-                for block in region.blocks:
-                    add((block, block.args))
-    return out
-
-
-_CACHE: OrderedDict[tuple, tuple[ModuleOp, list[tuple], Compiled]] = OrderedDict()
+_CACHE: OrderedDict[tuple, tuple[Snapshot, Compiled]] = OrderedDict()
 _CACHE_SIZE = 8
 """Handles of the modules run last (each holds its module, so an id is not reused)."""
 
@@ -164,18 +147,17 @@ def cached(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",
     changed since, else a new one (of the module itself, no snapshot)."""
     key = (id(module), backend, semantics, entry,
            max_memory if backend == "numpy" else None, device)
-    fp = fingerprint(module)
     hit = _CACHE.get(key)
-    if hit is not None and hit[0] is module and hit[1] == fp:
+    if hit is not None and hit[0].module is module and hit[0].unchanged():
         _CACHE.move_to_end(key)
-        return hit[2]
+        return hit[1]
+    snapshot = Snapshot(module)
     handle = Compiled(module, backend, semantics, entry, max_memory, device, snapshot=False)
-    _CACHE[key] = (module, fp, handle)
+    _CACHE[key] = (snapshot, handle)
     _CACHE.move_to_end(key)
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return handle
 
 
-__all__ = ["BACKENDS", "PREPARE_HOOKS", "Compiled", "cached", "compile", "fingerprint",
-           "stack_runs"]
+__all__ = ["BACKENDS", "PREPARE_HOOKS", "Compiled", "cached", "compile", "stack_runs"]

@@ -7,7 +7,7 @@ rewrite below stops one of them without changing a value (all measured here):
 | XLA does | so the backend |
 |---|---|
 | `x / c` → `x * (1/c)` for a constant `c`, `(x * c1) * c2` → `x * (c1 * c2)`: the algebraic simplifier (`algsimp`) folds constants | makes float constants that feed arithmetic trailing arguments of `@main` (`hoist_float_constants`) |
-| `x / broadcast(b)` → `x * broadcast(1/b)`, for any `b` (also an argument) | divides by `broadcast(b) + Z`, `Z` a full-shaped `-0.0` argument (`x + -0.0 = x` for every `x`, `-0.0` included) that XLA cannot see through |
+| `x / broadcast(b)` → `x * broadcast(1/b)`, for any `b` (also an argument) | divides by `broadcast(b) + Z` with `Z = reshape(iota(n)) * broadcast(z)`, `z` a scalar `-0.0` argument: `-0.0` everywhere (`i * -0.0` is `-0.0` for every finite `i >= 0`, and `x + -0.0 = x` for every `x`, `-0.0` included), which XLA cannot fold (`z` is an argument) nor take for a broadcast (the flat iota varies along every dimension; `iota` along one dimension of a bigger shape would be); it fuses into the divide's loop where a full-shaped `-0.0` argument was read from memory (`unfoldable_negative_zero`) |
 | `(a / b) / c` → `a / (b * c)`, `a / (b / c)` → `(a * c) / b`, `a / sqrt(b)` → `a * rsqrt(b)`, `a / exp(b)`, `a / pow(b, c)` | fences the inner result with `+ broadcast(z)` (`z` a scalar `-0.0` argument) |
 | `a * b + c` → `fma(a, b, c)` (LLVM contracts multiply-add; one rounding instead of two) | fences a multiply whose result reaches an add or subtract: `fma(a, b, -0.0)` is `a * b` rounded once |
 | `sign(-0.0)` is `+0.0` (the spec: `-0.0`) | `select(x == 0, x, sign(x))` (`keep_zero_signs`) |
@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType, f32, f64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -192,13 +192,36 @@ def fence(entry: func.FuncOp, args: _TrailingArgs) -> None:
         if isinstance(op, sh.DivideOp):
             lhs, rhs = op.operands
             if isinstance(rhs.owner, sh.BroadcastInDimOp):
-                _set_operand(op, 1, _add_before(op, rhs, args.negative_zero(rhs.type)))
+                _set_operand(op, 1, _add_before(op, rhs, unfoldable_negative_zero(op, rhs.type, args)))
             elif isinstance(rhs.owner, _INVERTED_DIVISORS):
                 _set_operand(op, 1, _scalar_fence(op, rhs, args))
             if isinstance(lhs.owner, sh.DivideOp):
                 _set_operand(op, 0, _scalar_fence(op, lhs, args))
         elif isinstance(op, sh.MultiplyOp) and _reaches(op.results[0], _is_add):
             _fence_result(op, args)
+
+
+def unfoldable_negative_zero(before: Operation, t: Attribute, args: _TrailingArgs) -> SSAValue:
+    """`-0.0` of float type `t` everywhere, computed before `before` as
+    `convert(reshape(iota(n)) * broadcast(z))` (`n` the element count, iota and `z` in
+    f64 for f64 `t`, else f32, so no index overflows to inf; `z` the scalar `-0.0`
+    argument): an op XLA can neither fold nor rewrite as a broadcast. A scalar or
+    dynamically shaped `t` takes a `-0.0` argument of type `t`."""
+    shape = shape_of(t)
+    if not shape or any(d < 0 for d in shape):
+        return args.negative_zero(t)
+    e = element_type(t)
+    f = e if e == f64 else f32
+    n = int(np.prod(shape))
+    new: list[Operation] = [sh.IotaOp(0, TensorType(f, [n]))]
+    new.append(sh.ReshapeOp(new[-1].results[0], TensorType(f, shape)))
+    new.append(sh.BroadcastInDimOp(args.negative_zero(TensorType(f, [])), [], TensorType(f, shape)))
+    new.append(sh.MultiplyOp(new[-2].results[0], new[-1].results[0]))
+    if f != e:
+        new.append(sh.ConvertOp(new[-1].results[0], t))
+    for o in new:
+        before.parent_block().insert_op_before(o, before)
+    return new[-1].results[0]
 
 
 def _is_add(op: Operation) -> bool:

@@ -43,7 +43,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.backends import xla_contractions, xla_convolutions, xla_dots, xla_exact, xla_rescale
+from qcomp.backends import xla_contractions, xla_convolutions, xla_dots, xla_exact, xla_rescale, xla_same_scale
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
@@ -313,6 +313,8 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec",
         if entry.res_attrs is not None:
             entry.res_attrs = None
     _widen_sub_byte_results(entry)
+    xla_same_scale.drop_unit_rescales(entry)
+    xla_same_scale.halve_by_multiplying(entry)
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
     if unsigned_dots:

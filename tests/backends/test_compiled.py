@@ -1,7 +1,8 @@
 """Compile once, run many (`qcomp.compile`, `qcomp.backends.compiled`): a handle's runs
 equal `qcomp.backends.run` bit for bit on both backends (and LiteRT's reference kernels,
 the oracle, on lowered `.tflite` models), a second run prepares nothing (counted with
-`PREPARE_HOOKS`), an edited module is prepared again, a handle keeps its snapshot."""
+`PREPARE_HOOKS`), an unchanged module is not prepared again and a module edited in any
+way (`tests/ir/module_edits.py`) is, a handle keeps its snapshot."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ import pytest
 pytest.importorskip("ai_edge_litert.interpreter")
 
 import qcomp  # noqa: E402
-from qcomp.backends import run, xla  # noqa: E402
-from qcomp.backends.compiled import PREPARE_HOOKS  # noqa: E402
+from qcomp.backends import iree, run, xla  # noqa: E402
+from qcomp.backends.compiled import PREPARE_HOOKS, cached  # noqa: E402
 from qcomp.importers.tflite import import_tflite  # noqa: E402
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass  # noqa: E402
 from qcomp.registry import make_context, parse_module  # noqa: E402
 from tests.importers.litert_cases import CASES  # noqa: E402
 from tests.importers.tflite_models import run_litert  # noqa: E402
+from tests.ir.module_edits import EDITS  # noqa: E402
 
 BACKENDS = ["numpy", "xla"]
 
@@ -152,3 +154,27 @@ def test_qcomp_run_samples_needs_one_sample_dimension(tmp_path):
     assert err.getvalue() == ("qcomp-run: error: --samples needs arrays with one leading sample "
                               "dimension of the same length, at least 1 (leading sizes: arg0: 3, "
                               "arg1: 4)\n")
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_backend_run_prepares_again_after_every_kind_of_edit(edit, preparations):
+    from tests.ir.module_edits import SOURCE
+
+    module = parse_module(SOURCE)
+    first = cached(module)
+    assert cached(module) is first and len(preparations) == 1  # unchanged: not again
+    EDITS[edit](module)
+    second = cached(module)
+    assert second is not first and len(preparations) == 2
+    assert cached(module) is second and len(preparations) == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS + (["iree"] if iree.is_available() else []))
+def test_an_unchanged_module_is_prepared_once(backend, preparations):
+    model, feeds = CASES["CONV_2D"](np.random.default_rng(5))
+    module = lowered(model)
+    want = run_litert(model, feeds)
+    for _ in range(3):
+        (got,) = run(module, feeds, backend=backend)
+        assert got.error is None and np.array_equal(got.results[0].reshape(want[0].shape), want[0])
+    assert len(preparations) == 1

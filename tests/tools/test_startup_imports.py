@@ -62,6 +62,9 @@ def test_qcomp_opt_imports():
     assert "stablehlo.add" in out
     assert _heavy(modules) == []
     assert _heavy(modules, ("qcomp.interpreter", "qcomp.dialects.chlo", "xdsl.dialects.test")) == []
+    # narrow float types and the op attributes load with a program that names them
+    assert _heavy(modules, ("ml_dtypes", "qcomp.quant.float_storage",
+                            "qcomp.dialects.stablehlo.op_attrs")) == []
     # no pass module (the shared utils aside): none runs
     assert [m for m in modules if m.startswith("qcomp.passes.")
             and not m.startswith("qcomp.passes.utils")] == []

@@ -8,7 +8,6 @@ import math
 import re
 from collections.abc import Mapping
 
-import ml_dtypes
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
     Float4E2M1FNType,
@@ -22,7 +21,6 @@ from xdsl.ir import Attribute
 
 from qcomp.ir.float_text import KIND_TYPES, float_kind, format_float, parse_float
 from qcomp.ir.parser import UNKNOWN_TYPE_MESSAGES
-from qcomp.quant.float_storage import float_kind_dtype
 from qcomp.quant.ranges import float_storage_range, storage_range
 
 MAX_STORAGE_BITS = 32
@@ -72,6 +70,10 @@ def expressed_limits(kind: str) -> tuple[float, float]:
     scale by its expressed type (`f8E5M2`: [1.525879e-05, 5.734400e+04])."""
     if kind in _WIDE_LIMITS:
         return _WIDE_LIMITS[kind]
+    import ml_dtypes  # here: a program without narrow floats does not load ml_dtypes
+
+    from qcomp.quant.float_storage import float_kind_dtype
+
     info = ml_dtypes.finfo(float_kind_dtype(NARROW_EXPRESSED[kind]))
     return float(info.smallest_subnormal), float(info.max)
 

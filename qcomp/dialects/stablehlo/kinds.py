@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    NoneAttr,
     Signedness,
     TensorType,
 )
@@ -34,7 +35,6 @@ from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from qcomp.dialects.quant import UniformQuantizedType
-from qcomp.dialects.stablehlo.op_attrs import bounds_error
 from qcomp.ir.errors import UnprefixedVerifyException
 
 KIND_TEXT = {
@@ -171,10 +171,21 @@ def fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
     return bool(element_kinds(t) & set(kinds))
 
 
+def _bounds_error(t) -> str | None:
+    """`op_attrs.bounds_error` for a type with an encoding (imported then: a program
+    without `#stablehlo.bounds` does not load the op attributes' module)."""
+    encoding = getattr(t, "encoding", None)
+    if encoding is None or isinstance(encoding, NoneAttr):
+        return None
+    from qcomp.dialects.stablehlo.op_attrs import bounds_error
+
+    return bounds_error(t)
+
+
 def verify_value_kinds(op) -> None:
     """Check every operand and result against the op's accepted kinds."""
     for v in (*op.operands, *op.results):  # #stablehlo.bounds against its tensor
-        if (bad := bounds_error(v.type)) is not None:
+        if (bad := _bounds_error(v.type)) is not None:
             raise UnprefixedVerifyException(bad)
     declared = op.get_trait(ElementKinds)
     if declared is None:

@@ -1,0 +1,40 @@
+"""`qcomp.ir.snapshot.Snapshot`: every kind of edit an xDSL user can make to a module —
+in a function body or in a nested region (a reducer) — makes `unchanged()` false; a
+module left alone, or one where an attribute is replaced by an equal one, stays
+unchanged."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects.builtin import StringAttr
+
+from qcomp.ir.snapshot import Snapshot
+from qcomp.registry import parse_module
+from tests.ir.module_edits import EDITS, SOURCE, ops
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_every_edit_is_seen(edit):
+    module = parse_module(SOURCE)
+    snapshot = Snapshot(module)
+    assert snapshot.unchanged()
+    EDITS[edit](module)
+    assert not snapshot.unchanged()
+
+
+def test_an_unchanged_module_stays_unchanged():
+    module = parse_module(SOURCE)
+    snapshot = Snapshot(module)
+    for op in module.walk():  # reading (and re-setting the same values) changes nothing
+        _ = (op.operands, op.results, op.regions, op.properties, op.attributes)
+        for k, v in list(op.properties.items()):
+            op.properties[k] = v
+    assert snapshot.unchanged()
+    assert Snapshot(module).unchanged()
+
+
+def test_an_equal_property_replacement_is_no_change():
+    module = parse_module(SOURCE)
+    snapshot = Snapshot(module)
+    ops(module)["@other"].properties["sym_name"] = StringAttr("other")
+    assert snapshot.unchanged()
