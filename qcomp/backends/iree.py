@@ -38,7 +38,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -195,6 +195,8 @@ def _first_line(e: Exception) -> str:
 class IreeFunction(XlaFunction):
     """One entry function compiled by IREE (`executable`: the runtime's `main`)."""
 
+    unsigned_dots: ClassVar[bool] = False
+    """IREE 3.13 takes a `ui8` dot_general operand as signed (`qcomp.backends.xla_dots`)."""
     vmfb: bytes = b""
 
     def load(self, vmfb: bytes) -> None:

@@ -36,7 +36,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import ml_dtypes
 import numpy as np
@@ -44,7 +44,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
 from xdsl.ir import Attribute, Operation
 
-from qcomp.backends import xla_prepare
+from qcomp.backends import xla_dots, xla_prepare
 from qcomp.interpreter import FunctionRun, RunError, entry_functions
 from qcomp.interpreter.checks import judge_check
 from qcomp.interpreter.runner import _inputs_for
@@ -183,6 +183,8 @@ def _host(value, want: np.dtype) -> np.ndarray:
 class XlaFunction:
     """One entry function compiled by XLA (or the error that stopped its compilation)."""
 
+    unsigned_dots: ClassVar[bool] = True
+    """Whether the engine takes int8 dot_generals in XLA's VNNI form (`xla_dots`)."""
     name: str
     function: func.FuncOp
     """The function in the module given to `compile_module` (locations, types)."""
@@ -321,7 +323,8 @@ def prepare_entries(module: ModuleOp, semantics: str, entry: str | None, device:
     for fn in todo:
         t0 = time.perf_counter()
         try:
-            prepared = xla_prepare.for_entry(lowered, fn.name, semantics)
+            prepared = xla_prepare.for_entry(lowered, fn.name, semantics, unsigned_dots=(
+                make.unsigned_dots and device.partition(":")[0] == "cpu" and xla_dots.host_has_vnni()))
             fn.text = print_module(prepared.module)
             main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
                         and op.sym_name.data == "main")

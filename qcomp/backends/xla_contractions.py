@@ -36,6 +36,7 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, f32, f64
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from qcomp.backends.xla_dots import is_unsigned_lhs_dot
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.interpreter.values import dense_to_array, element_type, numpy_dtype, shape_of
@@ -69,7 +70,7 @@ def float_contractions(module: ModuleOp) -> int:
 def _rewrite(op: Operation) -> int:
     a, b = op.operands
     out = op.results[0].type
-    if not all(_is_int(t) for t in (a.type, b.type, out)):
+    if not all(_is_int(t) for t in (a.type, b.type, out)) or is_unsigned_lhs_dot(op):
         return 0
     if contraction_size(op) > FLOAT_MAX_K:
         return 0

@@ -12,7 +12,10 @@
 3. `for_entry(lowered, name, semantics)`: one module per entry function, as XLA wants
    it: the entry renamed `@main`, every other function private and dropped unless
    `@main` calls it, and each check op removed, its operands returned as extra results
-   of `@main` (judged on the host by `qcomp.interpreter.checks.judge_check`).
+   of `@main` (judged on the host by `qcomp.interpreter.checks.judge_check`); then the
+   rewrites that make XLA compute the interpreter's numbers (`xla_exact`) and faster
+   forms of the same integer contractions (`xla_contractions`; with `unsigned_dots`,
+   the int8 dot_generals as `ui8 x i8` for XLA's VNNI kernels, `xla_dots`).
 4. `print_module` prints it; jaxlib's MLIR reads qcomp's pretty form as it is
    (`builtin.module`, `func.return`, hex `dense<"0x...">` constants included).
 """
@@ -40,7 +43,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.backends import xla_contractions, xla_exact
+from qcomp.backends import xla_contractions, xla_dots, xla_exact
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
@@ -264,8 +267,10 @@ def _widen_sub_byte_results(entry: func.FuncOp) -> None:
         entry.function_type = FunctionType.from_lists(list(entry.function_type.inputs.data), outs)
 
 
-def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryModule:
-    """A copy of `lowered` holding what XLA needs to run `@name` (module docstring, 3)."""
+def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec",
+              unsigned_dots: bool = False) -> EntryModule:
+    """A copy of `lowered` holding what XLA needs to run `@name` (module docstring, 3);
+    `unsigned_dots`: int8 dot_generals in XLA's VNNI form (`qcomp.backends.xla_dots`)."""
     module = lowered.clone()
     funcs = _functions(module)
     entry = funcs[name]
@@ -310,6 +315,8 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec") -> EntryMod
     _widen_sub_byte_results(entry)
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
+    if unsigned_dots:
+        xla_dots.unsigned_lhs_dots(module)
     xla_contractions.float_contractions(module)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
 

@@ -46,6 +46,14 @@ def _native(fn, arrays: tuple[np.ndarray, ...], result_e: Attribute) -> bool:
         and numpy_dtype(result_e) == dt
 
 
+def _float32_through_float64(fn, x: np.ndarray, result_e: Attribute) -> bool:
+    """`fn` a one-operand NumPy ufunc on float32 giving float32: its float64 loop reads
+    the widened operand and its result is rounded to float32 chunk by chunk (the values
+    of `to_float(fn(_wide(x)), float32)` without the float64 arrays)."""
+    return isinstance(fn, np.ufunc) and fn.nin == 1 and fn.nout == 1 \
+        and x.dtype == np.float32 and numpy_dtype(result_e) == np.float32
+
+
 def _int64(x: np.ndarray) -> np.ndarray:
     return x.astype(np.uint64 if x.dtype == np.uint64 else np.int64)
 
@@ -69,6 +77,9 @@ def unary(impl: Elementwise, name: str, x: np.ndarray, e: Attribute,
                 return fn(x)
             if getattr(fn, "native_complex", False):  # rounds each step in the element type
                 return np.asarray(fn(x)).astype(numpy_dtype(result_e))
+            if _float32_through_float64(fn, x, result_e):
+                out = np.empty(x.shape, np.float32)  # fn in float64, rounded once to float32
+                return fn(x, out=out, dtype=np.float64, casting="same_kind")
             r = fn(_wide(x))
         if is_float(e):
             return to_float(_nan_sign(impl, r, result_e), numpy_dtype(result_e))

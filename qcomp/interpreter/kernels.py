@@ -71,8 +71,11 @@ def matmul(a: np.ndarray, b: np.ndarray, accumulate) -> np.ndarray:
     if accumulate == "exact":  # floats holding integers whose partial sums are all exact
         return np.matmul(a, b).astype(np.int64)
     if accumulate == "complex":
-        return np.matmul(a.astype(np.complex128), b.astype(np.complex128))
-    return np.matmul(a.astype(np.float64), b.astype(np.float64))
+        return np.matmul(a.astype(np.complex128, copy=False), b.astype(np.complex128, copy=False))
+    return np.matmul(a.astype(np.float64, copy=False), b.astype(np.float64, copy=False))
+
+
+_WIDE = {"float": np.float64, "complex": np.complex128}
 
 
 def dot_general(lhs: np.ndarray, rhs: np.ndarray, lhs_batch: Sequence[int], rhs_batch: Sequence[int],
@@ -85,8 +88,12 @@ def dot_general(lhs: np.ndarray, rhs: np.ndarray, lhs_batch: Sequence[int], rhs_
     lfs = [lhs.shape[d] for d in lf]
     rfs = [rhs.shape[d] for d in rf]
     k = math.prod(lhs.shape[d] for d in lc)
-    a = np.transpose(lhs, lb + lf + lc).reshape(math.prod(bshape), math.prod(lfs), k)
-    b = np.transpose(rhs, rb + rc + rf).reshape(math.prod(bshape), k, math.prod(rfs))
+    a, b = np.transpose(lhs, lb + lf + lc), np.transpose(rhs, rb + rc + rf)
+    wide = _WIDE.get(accumulate) if isinstance(accumulate, str) else None
+    if wide is not None:  # one copy: widened while laid out for the matmul
+        a, b = np.ascontiguousarray(a, dtype=wide), np.ascontiguousarray(b, dtype=wide)
+    a = a.reshape(math.prod(bshape), math.prod(lfs), k)
+    b = b.reshape(math.prod(bshape), k, math.prod(rfs))
     return matmul(a, b, accumulate).reshape(bshape + lfs + rfs)
 
 

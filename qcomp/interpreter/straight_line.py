@@ -33,6 +33,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.errors import RunError
+from qcomp.interpreter.quantized_kernels import quantized_kernel
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions
 from qcomp.interpreter.structured_kernels import conv_kernel, pad_kernel
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_int, numpy_dtype, quant_of
@@ -100,6 +101,8 @@ def fast_kernel(op: Operation, plan: tuple, slots: list[int], known: list[Any]) 
     None when there is none. `known`: each operand's folded value, or None."""
     if not isinstance(plan[0], StablehloFunctions) or len(op.results) != 1:
         return None
+    if any(quant_of(v.type) is not None for v in (*op.operands, op.results[0])):
+        return None if plan[0].sem.upstream else quantized_kernel(op, slots, known)
     cls = type(op)
     if cls is sh.BroadcastInDimOp:  # run_broadcast_in_dim, its shapes precomputed
         (s,) = slots

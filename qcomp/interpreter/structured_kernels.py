@@ -14,6 +14,7 @@ input feature per group), without a matmul per group (a multiply-add per tap).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -22,6 +23,28 @@ from numpy.lib.stride_tricks import sliding_window_view
 from qcomp.dialects import stablehlo as sh
 
 Kernel = Callable[[list], np.ndarray]
+
+
+class _Scratch(threading.local):
+    """Each thread's reusable work arrays, by role, shape and dtype: the temporaries of
+    a kernel (never its result) are written into the same memory run after run, not
+    into fresh pages the system must map and zero each time."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[tuple, np.ndarray] = {}
+
+    def get(self, role: str, shape, dtype) -> np.ndarray:
+        key = (role, tuple(shape), np.dtype(dtype))
+        a = self.arrays.get(key)
+        if a is None:
+            if len(self.arrays) >= 64:
+                self.arrays.clear()
+            a = self.arrays[key] = np.empty(shape, dtype)
+        return a
+
+
+SCRATCH = _Scratch()
+"""The work arrays of the kernels (a kernel's result is never one of them)."""
 
 
 def _static_shape(t) -> tuple[int, ...] | None:
@@ -54,6 +77,26 @@ def pad_kernel(op: sh.PadOp, slots: list[int]) -> Kernel | None:
 def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
                 lhs_dtype: np.dtype, out_dtype: np.dtype) -> Kernel | None:
     """An integer convolution by the folded `weights` (module docstring), or None."""
+    planned = conv_accumulator(op, slots[0], weights, 1 << (lhs_dtype.itemsize * 8 - 1), 0)
+    if planned is None:
+        return None
+    accumulate, acc_shape, inv, bound, _ = planned
+    wide = bound >= 1 << (out_dtype.itemsize * 8 - 1)
+
+    def run(vals: list) -> np.ndarray:
+        acc = accumulate(vals)
+        r = acc.astype(np.int64).astype(out_dtype) if wide else acc.astype(out_dtype)
+        return np.transpose(r.reshape(acc_shape), inv)
+    return run
+
+
+def conv_accumulator(op: sh.ConvolutionOp, x_slot: int, weights: np.ndarray, lhs_bound: int,
+                     pad_value: int):
+    """The exact integer sums of the convolution of the lhs in slot `x_slot` (padded with
+    `pad_value`, every value of magnitude at most `lhs_bound`) by the folded integer
+    `weights`, as a float32 / float64 array (module docstring) of layout
+    (batch, spatial..., feature): `(accumulate(vals), that shape, the permutation to
+    the result layout, the bound K * lhs_bound * max|weights|, K)`, or None."""
     d = op.dimension_numbers
     n_sp = len(d.input_spatial_dimensions)
     in_shape, out_shape = _static_shape(op.operands[0].type), _static_shape(op.results[0].type)
@@ -68,7 +111,7 @@ def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
     ksz, cg, o = w.shape[:n_sp], w.shape[-2], w.shape[-1]
     k = math.prod(ksz) * cg
     wmax = max(abs(int(weights.max())), abs(int(weights.min())))
-    bound = k * (1 << (lhs_dtype.itemsize * 8 - 1)) * wmax
+    bound = k * lhs_bound * wmax
     ft = np.float32 if bound < 1 << 24 else np.float64 if bound < 1 << 53 else None
     if ft is None:
         return None
@@ -91,20 +134,15 @@ def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
     inner = (slice(None),) + tuple(slice(lo, lo + s) for (lo, _), s in zip(pads, sp)) \
         + (slice(None),)
     needs_pad = any(p != (0, 0) for p in pads)
-    wide = bound >= 1 << (out_dtype.itemsize * 8 - 1)
-    x_slot = slots[0]
 
     def lhs_of(vals: list) -> np.ndarray:
         x = np.transpose(vals[x_slot], perm)
         if not needs_pad:
             return x.astype(ft)
-        xp = np.zeros([n, *padded, c], ft)
+        xp = SCRATCH.get("padded", [n, *padded, c], ft)
+        xp.fill(pad_value)
         xp[inner] = x
         return xp
-
-    def finish(acc: np.ndarray) -> np.ndarray:
-        r = acc.astype(np.int64).astype(out_dtype) if wide else acc.astype(out_dtype)
-        return np.transpose(r.reshape(acc_shape), inv)
 
     taps = list(np.ndindex(*ksz))
 
@@ -120,8 +158,8 @@ def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
         if all(kk == 1 for kk in ksz):  # 1x1: the (strided) input is the patch matrix
             def pointwise(vals: list) -> np.ndarray:
                 x = tap_view(lhs_of(vals), taps[0])
-                return finish(np.ascontiguousarray(x).reshape(positions, c) @ wm)
-            return pointwise
+                return (np.ascontiguousarray(x).reshape(positions, c) @ wm).reshape(acc_shape)
+            return pointwise, acc_shape, inv, bound, k
 
         def general(vals: list) -> np.ndarray:
             xp = lhs_of(vals)
@@ -129,9 +167,12 @@ def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
             sel = (slice(None),) + tuple(slice(None, (q - 1) * s + 1, s)
                                          for q, s in zip(out_sp, strides)) \
                 + (slice(None),) + tuple(slice(None, None, dd) for dd in dil)
-            patches = np.moveaxis(win[sel], 1 + n_sp, -1).reshape(positions, k)
-            return finish(patches @ wm)
-        return general
+            moved = np.moveaxis(win[sel], 1 + n_sp, -1)
+            patches = SCRATCH.get("patches", moved.shape, ft)
+            np.copyto(patches, moved)
+            acc = SCRATCH.get("sums", (positions, o), ft)
+            return np.matmul(patches.reshape(positions, k), wm, out=acc).reshape(acc_shape)
+        return general, acc_shape, inv, bound, k
     if cg == 1 and o == groups:  # depthwise, one output per input feature
         wt = np.ascontiguousarray(w.reshape(len(taps), o), dtype=ft)
         wt.flags.writeable = False
@@ -141,6 +182,6 @@ def conv_kernel(op: sh.ConvolutionOp, slots: list[int], weights: np.ndarray,
             acc = tap_view(xp, taps[0]) * wt[0]
             for i in range(1, len(taps)):
                 acc += tap_view(xp, taps[i]) * wt[i]
-            return finish(acc)
-        return depthwise
+            return acc
+        return depthwise, acc_shape, inv, bound, k
     return None

@@ -56,14 +56,61 @@ def rescale_blocks(accs, lhs_scale, rhs_block_scales, result_scales, result_zero
     in float64; with one block this is `rescale_accumulator`."""
     real = None
     for acc, rhs_scales in zip(accs, rhs_block_scales, strict=True):
-        c = np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
-        term = np.asarray(np.asarray(acc) * c)  # float64 (acc is exact below 2^53)
-        real = term if real is None else np.add(real, term, out=real)
-    v = real
-    v /= np.asarray(result_scales, np.float64)
-    v += np.asarray(result_zero_points).astype(np.float64)
+        c = accumulator_factor(lhs_scale, rhs_scales)
+        term = np.multiply(acc, c, dtype=np.float64)  # acc is exact below 2^53
+        real = np.asarray(term) if real is None else np.add(real, term, out=real)
+    return _quantize_real(real, np.asarray(result_scales, np.float64),
+                          np.asarray(result_zero_points).astype(np.float64), storage_min,
+                          storage_max, dtype)
+
+
+def accumulator_factor(lhs_scale, rhs_scales) -> np.ndarray:
+    """c = f64(s_l) * f64(s_r): the factor of `rescale_blocks` / `rescale_scaled`."""
+    return np.float64(lhs_scale) * np.asarray(rhs_scales, np.float64)
+
+
+@ieee
+def rescale_scaled(raw, factor, result_scales, result_zero_points, storage_min: int,
+                   storage_max: int, dtype=np.int64, offset=None, work=None) -> np.ndarray:
+    """`rescale_accumulator` with its factor `factor` = `accumulator_factor(s_l, s_r)`
+    and operands already as float64 arrays (made once for constant parameters):
+
+        acc  = raw - offset                  (exact integers: both below 2^53)
+        q    = clamp(round_half_to_even(f64(acc) * factor / s_res + z_res), min, max)
+
+    `raw`: exact integers in any dtype (float32 / float64 holding them, or integers);
+    `offset` None or float64 exact integers; `result_zero_points` None when all are 0
+    (adding +0.0 changes no rounded value); `work`: a float64 array of the result's
+    shape to compute in (else a new one). Fewer passes over the data than
+    `rescale_blocks`, the same values."""
+    shape = np.broadcast_shapes(np.shape(raw), np.shape(factor), np.shape(offset))
+    if work is None or work.shape != shape or work.dtype != np.float64:
+        work = np.empty(shape, np.float64)
+    if offset is not None:
+        v = np.subtract(raw, offset, out=work, dtype=np.float64)
+        v *= factor
+    else:
+        v = np.multiply(raw, factor, out=work, dtype=np.float64)
+    return _quantize_real(v, result_scales, result_zero_points, storage_min, storage_max, dtype)
+
+
+def _quantize_real(v: np.ndarray, result_scales, result_zero_points, storage_min: int,
+                   storage_max: int, dtype) -> np.ndarray:
+    """clamp(round_half_to_even(v / s_res + z_res), min, max) as `dtype`, in place on the
+    float64 array `v` (the tail of `rescale_blocks`)."""
+    if np.broadcast_shapes(v.shape, np.shape(result_scales)) != v.shape:
+        v = v / result_scales
+    else:
+        v /= result_scales
+    if result_zero_points is not None:
+        if np.broadcast_shapes(v.shape, np.shape(result_zero_points)) != v.shape:
+            v = v + result_zero_points
+        else:
+            v += result_zero_points
     np.clip(v, float(storage_min), float(storage_max), out=v)
-    return np.rint(v, out=v).astype(dtype)
+    out = np.empty(v.shape, dtype)
+    np.rint(v, out=out, casting="unsafe")  # integral values in range: the cast is exact
+    return out
 
 
 BLOCK_FRACTION_BITS = 16

@@ -72,11 +72,20 @@ def quantize(x, scales, zero_points, storage_min: int, storage_max: int, express
     dt = expressed_numpy_dtype(expressed_dtype)
     xs = np.asarray(x).astype(dt, copy=False)
     v = np.asarray(xs / np.asarray(scales).astype(dt, copy=False))  # never a scalar
-    v += np.asarray(zero_points).astype(dt, copy=False)
-    np.maximum(v, dt.type(storage_min), out=v)
-    np.minimum(v, dt.type(storage_max), out=v)
-    r = round_half_to_even(v)
-    if dt.itemsize >= 4 and max(-storage_min, storage_max) < (1 << 24) and not np.isnan(r).any():
+    zp = np.asarray(zero_points)
+    native = dt.kind == "f" and v.dtype == dt  # float16/32/64: NumPy's own ufunc loops
+    if not native or zp.ndim > v.ndim or np.any(zp):
+        v += zp.astype(dt, copy=False)  # (+ 0.0 changes no rounded value: skipped)
+    if native:  # clip and rint in place (NaN stays NaN, as through maximum / minimum)
+        np.clip(v, dt.type(storage_min), dt.type(storage_max), out=v)
+        r = np.rint(v, out=v)
+        has_nan = bool(np.isnan(np.max(r, initial=0)))
+    else:
+        np.maximum(v, dt.type(storage_min), out=v)
+        np.minimum(v, dt.type(storage_max), out=v)
+        r = round_half_to_even(v)
+        has_nan = bool(np.isnan(r).any())
+    if dt.itemsize >= 4 and max(-storage_min, storage_max) < (1 << 24) and not has_nan:
         # r is integral and already inside [storage_min, storage_max], exactly representable
         return r.astype(storage_dtype or np.int64)
     return float_to_int(r, storage_min, storage_max, storage_dtype or np.int64)

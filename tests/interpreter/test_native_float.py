@@ -29,3 +29,23 @@ def test_native_equals_rounded_float64(impl, e, dt):
         want = to_float(impl.float(a.astype(np.float64), b.astype(np.float64)), np.dtype(dt))
     same = (got.view(f"u{got.itemsize}") == want.view(f"u{want.itemsize}")) | (np.isnan(got) & np.isnan(want))
     assert same.all()
+
+
+@pytest.mark.parametrize("impl", [kernels.EXPONENTIAL, kernels.EXPONENTIAL_MINUS_ONE, kernels.LOG,
+                                  kernels.LOG_PLUS_ONE, kernels.SINE, kernels.COSINE, kernels.TAN,
+                                  kernels.TANH, kernels.CBRT])
+def test_float32_unary_through_the_float64_loop_equals_widening(impl):
+    """A float32 transcendental runs NumPy's float64 loop with a float32 output (the cast
+    chunk by chunk): the bits of widening the operand and rounding the float64 result
+    once, on contiguous and strided operands."""
+    rng = np.random.default_rng(1)
+    n = 300_000
+    x = (rng.standard_normal(n) * 10.0 ** rng.integers(-40, 38, n)).astype(np.float32)
+    x[:len(SPECIAL)] = np.array(SPECIAL, np.float32)
+    x[len(SPECIAL):len(SPECIAL) + 6] = [88.72, 88.73, -103.9, -104.0, 0.5, 1e-7]
+    for a in (x, x[::3], x.reshape(600, 500).T):
+        got = elementwise.unary(impl, "op", a, f32, f32)
+        assert got.dtype == np.float32 and got.shape == a.shape
+        with np.errstate(all="ignore"):
+            want = to_float(impl.float(a.astype(np.float64)), np.dtype(np.float32))
+        assert got.tobytes() == want.tobytes()

@@ -1,0 +1,134 @@
+"""Integer dot products in the form XLA's CPU backend runs on its VNNI kernels, same bits.
+
+XLA's CPU backend (jaxlib 0.10.2) multiplies `i8 x i8 -> i32` at about the float32 FMA
+rate (45-50 G multiply-accumulates per CPU second on this 2-core AVX512-VNNI machine,
+whichever of YNNPACK, XNNPACK or oneDNN takes the dot), but `ui8 x i8 -> i32` 3-10x
+faster: the x86 VNNI instruction `vpdpbusd` multiplies unsigned by signed bytes, and
+XLA's libraries reach it only in that form (onnxruntime feeds its int8 GEMM the same
+way). Measured in docs/benchmarks.md ("The int8 GEMMs"), `tools/bench_dots.py`.
+
+`unsigned_lhs_dots` rewrites each
+
+    %r = stablehlo.dot_general %a, %b, ... : (tensor<...xi8>, tensor<...xi8>) -> tensor<...xi32>
+
+whose `%b` is a constant as
+
+    %u = stablehlo.bitcast_convert(stablehlo.xor %a, dense<-128>) : ... -> tensor<...xui8>
+    %r = stablehlo.dot_general %u, %b, ...  -  broadcast(dense<128 * sum_k b[k, n]>)
+
+`a xor 0x80` read as unsigned is `a + 128`, so for every result element
+
+    sum_k a[k] * b[k, n] = sum_k (a[k] + 128) * b[k, n] - 128 * sum_k b[k, n]
+
+as integers; the two sides agree modulo 2^32 whatever the magnitudes (two's complement
+arithmetic is arithmetic modulo 2^32), so the i32 result is the original one bit for bit,
+wrap-around included. The column sums of the constant are computed once, here.
+
+Only for XLA on a CPU with VNNI (`avx512_vnni` or `avx_vnni` in /proc/cpuinfo): IREE
+3.13 miscomputes `ui8 x i8` dot_generals (it takes `ui8` as signed), and without VNNI
+the unsigned form buys nothing. The interpreter is not changed: this is part of
+preparing a program for XLA (`qcomp.backends.xla_prepare.for_entry`).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from qcomp.dialects import stablehlo as sh
+from qcomp.interpreter.values import dense_to_array, element_type, shape_of
+from qcomp.ir.splat import dense_attr, splat_attr
+
+SHIFT = 128
+"""What `xor 0x80` adds to a signed byte read as unsigned."""
+
+
+@functools.cache
+def host_has_vnni() -> bool:
+    """Whether this machine's CPU multiplies bytes with VNNI (`vpdpbusd`)."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    flags = next((ln.split(":", 1)[1].split() for ln in info.splitlines()
+                  if ln.split(":", 1)[0].strip() in ("flags", "Features")), [])
+    return "avx512_vnni" in flags or "avx_vnni" in flags
+
+
+def unsigned_lhs_dots(module: ModuleOp) -> int:
+    """Rewrite every `i8 x i8 -> i32` dot_general of `module` with a constant right-hand
+    side (module docstring); returns how many were rewritten."""
+    n = 0
+    for op in list(module.walk()):
+        if isinstance(op, sh.DotGeneralOp) and _weights(op) is not None:
+            _rewrite(op)
+            n += 1
+    return n
+
+
+def is_unsigned_lhs_dot(op: Operation) -> bool:
+    """A dot_general this module made (`ui8` left-hand side): left to XLA's kernels."""
+    return isinstance(op, sh.DotGeneralOp) and _int_type(op.operands[0].type, 8, Signedness.UNSIGNED)
+
+
+def _int_type(t: Attribute, width: int, signedness: Signedness | None = None) -> bool:
+    e = element_type(t)
+    if not isinstance(e, IntegerType) or e.width.data != width:
+        return False
+    if signedness is None:
+        return e.signedness.data != Signedness.UNSIGNED
+    return e.signedness.data == signedness
+
+
+def _weights(op: sh.DotGeneralOp) -> np.ndarray | None:
+    """The constant right-hand side of an `i8 x i8 -> i32` dot_general, or None."""
+    a, b = op.operands
+    if not (_int_type(a.type, 8) and _int_type(b.type, 8) and _int_type(op.results[0].type, 32)):
+        return None
+    src = b.owner
+    if not isinstance(src, sh.ConstantOp):
+        return None
+    return dense_to_array(src.value, b.type)
+
+
+def _rewrite(op: sh.DotGeneralOp) -> None:
+    w = _weights(op)
+    assert w is not None
+    a = op.operands[0]
+    out_t = op.results[0].type
+    out_shape = shape_of(out_t)
+    block = op.parent_block()
+    assert block is not None
+
+    def add(new: Operation) -> SSAValue:
+        block.insert_op_before(new, op)
+        return new.results[0]
+
+    a_shape = shape_of(a.type)
+    sign = add(sh.ConstantOp(splat_attr(TensorType(element_type(a.type), a_shape), -SHIFT)))
+    flipped = add(sh.XorOp(a, sign))
+    unsigned = add(sh.BitcastConvertOp(flipped, TensorType(IntegerType(8, Signedness.UNSIGNED), a_shape)))
+    dot = add(sh.DotGeneralOp.create(operands=[unsigned, op.operands[1]], result_types=[out_t],
+                                     properties=dict(op.properties), attributes=dict(op.attributes)))
+    # 128 * sum of b over its contracting dimensions, laid out as the result's
+    # (batch..., rhs free...) dimensions, wrapped to i32 as the dot's sums wrap.
+    dims = op.dot_dimension_numbers
+    contracting = tuple(dims.rhs_contracting_dimensions)
+    batching = tuple(dims.rhs_batching_dimensions)
+    free = tuple(d for d in range(w.ndim) if d not in contracting and d not in batching)
+    sums = np.transpose(w.astype(np.int64), (*batching, *free, *contracting))
+    sums = sums.reshape(*sums.shape[:len(batching) + len(free)], -1).sum(axis=-1) * SHIFT
+    shift = ((sums + 2**31) % 2**32 - 2**31).astype("<i4")
+    shift_t = TensorType(element_type(out_t), list(shift.shape))
+    shift_v = add(sh.ConstantOp(dense_attr(shift_t, shift.tobytes())))
+    n_lhs_free = len(out_shape) - len(batching) - len(free)
+    positions = [*range(len(batching)), *(len(batching) + n_lhs_free + i for i in range(len(free)))]
+    wide = add(sh.BroadcastInDimOp(shift_v, positions, out_t))
+    result = add(sh.SubtractOp(dot, wide, out_t))
+    op.results[0].replace_all_uses_with(result)
+    op.detach()
+    op.erase()
