@@ -2,7 +2,7 @@
 """Issue 27's table, measured side by side in one run (a benchmark, never a timed test).
 
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python3 tools/bench_models.py
-        [--repeat 20] [--no-workloads] [--quick] [--cpu]
+        [--repeat 20] [--no-workloads] [--quick] [--cpu] [--iree]
 
 Rows (each: qcomp's time, the reference's, the ratio, the target):
 1. start-up: `qcomp-opt examples/quantized_add.mlir` and `qcomp-run` on it, against the
@@ -18,7 +18,8 @@ Rows (each: qcomp's time, the reference's, the ratio, the target):
    (`BUILTIN_REF`); every result checked bit for bit against them;
 4. the same at batch 64 (`set-batch-size{n=64}`) on XLA, per input, against LiteRT's
    optimised kernels (XNNPACK, `BUILTIN`) per batch-1 input; the 64 results checked
-   bit for bit against the reference kernels' per-sample ones;
+   bit for bit against the reference kernels' per-sample ones; with `--iree`, rows 3's
+   compiled handle and 4 on `--backend iree` too;
 5. the benchmark workloads (MLP, conv, transformer): `tools/bench_interp.py` run as a
    child (NumPy backend / float32 floor, XLA / onnxruntime), its table printed as is.
 The CPU's `avx512_vnni` flag is printed first (onnxruntime's int8 GEMM uses it).
@@ -140,7 +141,7 @@ def litert_invoke(model: bytes, x: np.ndarray, resolver: str):
     return go
 
 
-def mobilenet(repeat: int) -> str:
+def mobilenet(repeat: int, iree: bool = False) -> str:
     import qcomp
     from qcomp.backends import run
     from qcomp.ir import print_module
@@ -167,19 +168,30 @@ def mobilenet(repeat: int) -> str:
         row(f"MobileNetV2 int8, qcomp.compile(..., {backend}).run / LiteRT ref",
             best(lambda: handle.run([x]), n), ref, "<= 1x" if backend == "xla" else "<= 20x")
 
+    if iree:
+        handle = qcomp.compile(module, backend="iree")
+        (r,) = handle.run([x])
+        assert r.error is None and np.array_equal(r.results[0], want), "iree"
+        row("MobileNetV2 int8, qcomp.compile(..., iree).run / LiteRT ref",
+            best(lambda: handle.run([x]), repeat), ref, "<= 1x")
+
     batch = 64
     big = module.clone()
     SetBatchSizePass(n=batch).apply(make_context(), big)
     xs = rng.integers(-128, 128, (batch, 32, 32, 3)).astype(np.int8)
-    handle = qcomp.compile(big, backend="xla")
-    (r,) = handle.run([xs])
-    exact = all(np.array_equal(r.results[0][i:i + 1], run_litert(model, [xs[i:i + 1]])[0])
-                for i in range(batch))
-    t = best(lambda: handle.run([xs]), repeat) / batch
-    row(f"MobileNetV2 int8, batch {batch} on XLA, per input / LiteRT XNNPACK per input",
-        t, xnn, "<= 2x")
-    return (f"batch {batch} results bit for bit with LiteRT's reference kernels: {exact}; "
-            f"lowered MobileNetV2: {len(print_module(module)) / 1e6:.1f} MB of MLIR")
+    exact = []
+    for backend in ("xla", "iree") if iree else ("xla",):
+        handle = qcomp.compile(big, backend=backend)
+        (r,) = handle.run([xs])
+        exact.append(all(np.array_equal(r.results[0][i:i + 1],
+                                        run_litert(model, [xs[i:i + 1]])[0])
+                         for i in range(batch)))
+        t = best(lambda: handle.run([xs]), repeat) / batch
+        row(f"MobileNetV2 int8, batch {batch} on {backend.upper()}, per input / LiteRT "
+            f"XNNPACK per input", t, xnn, "<= 2x")
+    return (f"batch {batch} results bit for bit with LiteRT's reference kernels: "
+            f"{all(exact)}; lowered MobileNetV2: {len(print_module(module)) / 1e6:.1f} MB "
+            f"of MLIR")
 
 
 def main(argv=None) -> int:
@@ -187,6 +199,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--no-workloads", action="store_true")
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--iree", action="store_true",
+                    help="also the MobileNetV2 rows on --backend iree (pip install '.[iree]')")
     ap.add_argument("--cpu", action="store_true",
                     help="CPU time (best of the repeats) instead of wall clock")
     a = ap.parse_args(argv)
@@ -206,7 +220,7 @@ def main(argv=None) -> int:
 
     _, module = lowered_mobilenet()
     text_speed(print_module(module), repeat)
-    note = mobilenet(repeat)
+    note = mobilenet(repeat, a.iree)
     print(note)
     if not a.no_workloads:
         print("\nworkloads (tools/bench_interp.py):", flush=True)

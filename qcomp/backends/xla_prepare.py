@@ -43,7 +43,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from qcomp.backends import xla_contractions, xla_dots, xla_exact
+from qcomp.backends import xla_contractions, xla_convolutions, xla_dots, xla_exact, xla_rescale
 from qcomp.dialects.stablehlo import ConstantOp, ConvertOp
 from qcomp.interpreter import RunError
 from qcomp.interpreter.checks import is_check
@@ -316,8 +316,10 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec",
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
     if unsigned_dots:
+        xla_convolutions.pointwise_as_dots(module)
         xla_dots.unsigned_lhs_dots(module)
     xla_contractions.float_contractions(module)
+    xla_rescale.fixed_point_as_float(module)
     return EntryModule(module, n_results, [len(c.operands) for c in checks], verdicts, constants)
 
 

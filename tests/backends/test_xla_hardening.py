@@ -75,7 +75,7 @@ def test_out_of_memory_at_run_time_is_a_diagnostic(tmp_path, monkeypatch):
     def exhausted(*args, **kwargs):
         raise jx.xc.XlaRuntimeError("RESOURCE_EXHAUSTED: Out of memory allocating "
                                     "16000000000 bytes.")
-    monkeypatch.setattr(jx.jax, "device_put", exhausted)
+    monkeypatch.setattr(xla, "_put", exhausted)
     code, out, err = run(tmp_path, _fn("main", f"stablehlo.add %a, %a : {T}", private=False))
     assert (code, out) == (1, "")
     assert err.splitlines()[0] == (
