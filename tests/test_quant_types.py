@@ -36,6 +36,7 @@ from qcomp.dialects.quant import (
     UniformQuantizedType,
     storage_type_range,
 )
+from tests.sampling import examples
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "stablehlo"
 
@@ -144,7 +145,7 @@ def uniform_types(draw, flavour: str | None = None):
     return t, tuple(shape)
 
 
-_SETTINGS = settings(max_examples=150, deadline=None,
+_SETTINGS = settings(max_examples=examples(full=150, ci=75), deadline=None,
                      suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -345,7 +346,7 @@ def test_format_float_matches_conformance_f32_constants():
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(sorted(KINDS)))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(full=300, ci=150), deadline=None)
 def test_format_float_reads_back(x, kind):
     dtype = KINDS[kind][3]
     with np.errstate(over="ignore"):
@@ -475,7 +476,7 @@ def _bf16_exact(x: float) -> float:
 @example(2.0**-134)               # tie between 0 and 2^-133: even is 0
 @example(1 + 2**-8 + 2**-30)      # just above a tie
 @example(3.3961e38)               # above max + half an ulp: overflow
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(full=500, ci=250), deadline=None)
 def test_bf16_rounding_is_single(x):
     expected = _bf16_exact(x)
     if math.isinf(expected):

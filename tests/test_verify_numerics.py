@@ -19,9 +19,12 @@ from xdsl.pattern_rewriter import (
 )
 
 from qcomp.tools.qcomp_opt import run
+from tests.sampling import examples
 
 LIT_PASSES = Path(__file__).resolve().parent / "lit" / "passes"
-SAMPLES = "--verify-numerics=6"
+SAMPLES = f"--verify-numerics={examples(full=6, ci=3)}"
+"""Random inputs per function (edge values drawn into each: storage min and max, the zero
+point and its neighbours); 3 in CI, 6 with QCOMP_FULL=1."""
 
 
 LOSSY = ("litert-quantize-weights",)

@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "conformance"
 SPLIT = re.compile(r"^// -----[^\n]*\n?", re.MULTILINE)
 FULL = os.environ.get("QCOMP_XLA_FULL") == "1"
-STRIDE = 1 if FULL else 7
-EXAMPLES = 30 if FULL else 3
+STRIDE = 1 if FULL else 10
+EXAMPLES = 30 if FULL else 2
 SEMANTICS = ("spec", "stablehlo")
 
 # (file#case, semantics or None for both) -> why XLA's answer differs from the interpreter's

@@ -19,10 +19,11 @@ from qcomp.registry import parse_module
 from qcomp.interpreter import run
 from tests.interpreter.diff_programs import QType, qdq_program, storage_program, tensor
 from tests.interpreter.jax_oracle import AVAILABLE, REASON, eval_upstream
+from tests.sampling import examples
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=REASON)
 
-SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=examples(full=30, ci=15), deadline=None, derandomize=True,
                     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # no slow shrinking
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -97,9 +97,12 @@ def _compare_with_jaxlib(chunks: list[tuple[str, str]]) -> tuple[dict[str, str],
         ours = _qcomp(chunk)
         if ours is None:
             continue  # ops qcomp does not define yet (issue 11) or upstream-invalid input
+        # qcomp's generic form: compared below, and jaxlib's input for the ops it lacks
+        ours_generic = _qcomp(chunk, "--mlir-print-op-generic")
+        assert ours_generic is not None, name
         source = chunk
         if "check." in chunk or "interpreter." in chunk:
-            source = _qcomp(chunk, "--mlir-print-op-generic")
+            source = ours_generic
         with ctx, ir.Location.unknown():
             try:
                 # mlir-opt writes a blank line after the module
@@ -112,7 +115,6 @@ def _compare_with_jaxlib(chunks: list[tuple[str, str]]) -> tuple[dict[str, str],
                 differ[name] = f"upstream rejects what qcomp accepts: {str(e)[:300]}"
                 continue
         compared += 1
-        ours_generic = _qcomp(chunk, "--mlir-print-op-generic")
         for form, mine, upstream in (("", ours, theirs),
                                      (" (generic)", ours_generic, theirs_generic)):
             a, b = _CHECK_LINE.sub("", mine), _CHECK_LINE.sub("", upstream)
@@ -184,18 +186,26 @@ def test_lit_inputs_print_as_upstream_does(tmp_path: Path):
     # tosa-opt loads the quant dialect once a tosa op is parsed
     loader = ('func.func @qcomp_load() {\n  %0 = "tosa.const"() <{values = dense<1> : '
               'tensor<1xi8>}> : () -> tensor<1xi8>\n  return\n}\n')
-    mismatches = []
+    # one tosa-opt run for every chunk (--split-input-file), not one process per chunk
+    names, ours_all, sources = [], [], []
     for name, chunk in tosa:
         ours = _qcomp(loader + chunk)
         source = ours if "check." not in chunk else _qcomp(loader + chunk, "--mlir-print-op-generic")
-        src = tmp_path / "chunk.mlir"
-        src.write_text(source)
-        run = subprocess.run([exe, "--allow-unregistered-dialect", str(src)],
-                             capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, f"{name}: tosa-opt rejects what qcomp accepts:\n{run.stderr[:600]}"
-        a, b = _CHECK_LINE.sub("", ours), _CHECK_LINE.sub("", run.stdout)
+        names.append(name)
+        ours_all.append(ours)
+        sources.append(source)
+    src = tmp_path / "chunks.mlir"
+    src.write_text("\n// -----\n".join(sources))
+    run = subprocess.run([exe, "--allow-unregistered-dialect", "--split-input-file", str(src)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"tosa-opt rejects what qcomp accepts:\n{run.stderr[:600]}"
+    theirs_all = run.stdout.split("// -----\n")
+    assert len(theirs_all) == len(sources), (len(theirs_all), len(sources))
+    mismatches = []
+    for name, ours, theirs in zip(names, ours_all, theirs_all, strict=True):
+        a, b = _CHECK_LINE.sub("", ours), _CHECK_LINE.sub("", theirs)
         if a != b:
             pair = next(((x, y) for x, y in zip(a.splitlines(), b.splitlines()) if x != y),
-                        ("", ""))
+                        (f"{len(a)} chars", f"{len(b)} chars"))
             mismatches.append(f"{name}:\n  qcomp:    {pair[0]}\n  tosa-opt: {pair[1]}")
     assert not mismatches, "\n".join(mismatches[:5])

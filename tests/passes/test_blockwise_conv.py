@@ -15,6 +15,7 @@ from qcomp.interpreter import run
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 from qcomp.registry import make_context, parse_module
 from tests.passes import blockwise_oracle as bo
+from tests.sampling import examples
 
 from tests.lazy import importorskip  # noqa: E402
 
@@ -106,7 +107,7 @@ class Case:
         return bo.exact(self.accs, self.sl, self.block_scales, self.so_b, self.zo)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(full=25, ci=12), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from(["nhwc", "nchw"]))
 def test_quantized_blockwise_conv_equals_exact_rational_result(seed, layout):
     """Power-of-two scales make every f64 step exact, so the interpreter's result is the
@@ -116,7 +117,7 @@ def test_quantized_blockwise_conv_equals_exact_rational_result(seed, layout):
     np.testing.assert_array_equal(got, bo.spec_q(case.exact(), -128, 127))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(full=25, ci=12), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from(["nhwc", "nchw"]), st.booleans())
 def test_blockwise_conv_any_scales_rounds_the_exact_value(seed, layout, per_axis_result):
     """With float32 scales the f64 steps round, but only a value within 1e-6 of a tie may
@@ -148,7 +149,7 @@ def test_hybrid_blockwise_conv_matches_torch(seed):
         np.testing.assert_array_equal(_run(lowered(case.src, rescale), x), want)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(full=20, ci=10), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from(["nhwc", "nchw"]), st.booleans())
 def test_float_lowering_equals_interpreter_bit_for_bit(seed, layout, per_axis_result):
     case = Case(seed, layout, per_axis_result=per_axis_result)
@@ -156,7 +157,7 @@ def test_float_lowering_equals_interpreter_bit_for_bit(seed, layout, per_axis_re
     assert _run(lowered(case.src), x).tobytes() == _run(case.src, x).tobytes()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(full=20, ci=10), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from(["nhwc", "nchw"]), st.booleans())
 def test_fixed_point_lowering_is_its_formula_within_one_step(seed, layout, per_axis_result):
     case = Case(seed, layout, per_axis_result=per_axis_result)
@@ -167,7 +168,7 @@ def test_fixed_point_lowering_is_its_formula_within_one_step(seed, layout, per_a
     assert np.max(np.abs(got - bo.spec_q(case.exact(), -128, 127)), initial=0) <= 1
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(full=20, ci=10), deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from(["nhwc", "nchw"]), st.booleans())
 def test_stablehlo_lowering_is_its_formula_within_one_step_in_range(seed, layout,
                                                                     per_axis_result):

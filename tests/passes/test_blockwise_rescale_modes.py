@@ -17,6 +17,7 @@ from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPas
 from qcomp.registry import make_context, parse_module
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 from tests.passes import blockwise_oracle as bo
+from tests.sampling import examples
 
 
 def _run(module, x, semantics="spec"):
@@ -73,7 +74,7 @@ class Case:
         return bo.exact(self.accs, self.sl, self.block_scales, self.so_b, self.zo)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(full=30, ci=15), deadline=None)
 @given(st.integers(0, 2**31), st.booleans(), st.sampled_from(["i8", "i16"]))
 def test_float_lowering_rounds_the_exact_value(seed, per_axis_result, out):
     case = Case(seed, per_axis_result, out)
@@ -83,7 +84,7 @@ def test_float_lowering_rounds_the_exact_value(seed, per_axis_result, out):
     assert ((got == bo.spec_q(x, case.lo, case.hi)) | bo.near_tie(x)).all()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(full=30, ci=15), deadline=None)
 @given(st.integers(0, 2**31), st.booleans(), st.sampled_from(["i8", "i16"]))
 def test_fixed_point_lowering_is_its_formula_within_one_step(seed, per_axis_result, out):
     case = Case(seed, per_axis_result, out)
@@ -95,7 +96,7 @@ def test_fixed_point_lowering_is_its_formula_within_one_step(seed, per_axis_resu
     assert np.max(np.abs(got.astype(np.int64) - spec), initial=0) <= 1
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(full=30, ci=15), deadline=None)
 @given(st.integers(0, 2**31), st.booleans(), st.sampled_from(["i8", "i16"]))
 def test_stablehlo_lowering_is_its_formula_within_one_step_in_range(seed, per_axis_result,
                                                                     out):

@@ -19,8 +19,9 @@ from qcomp.ir import print_module
 from qcomp.passes.stablehlo_legalize_qdq_to_quantized_op import StablehloLegalizeQDQToQuantizedOpPass
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 from qcomp.registry import make_context, parse_module
+from tests.sampling import examples
 
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=examples(full=25, ci=12), deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SEMANTICS = {"float": "spec", "fixed-point": "spec", "stablehlo": "stablehlo"}
 

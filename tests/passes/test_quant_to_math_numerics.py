@@ -31,8 +31,9 @@ from qcomp.quant.tflite import mbqm, quantize_multiplier, quantize_multipliers
 from qcomp.registry import make_context
 from tests.passes import quant_to_math_programs as progs
 from tests.interpreter.jax_oracle import suite_convolutions
+from tests.sampling import examples
 
-SETTINGS = settings(max_examples=15, deadline=None,
+SETTINGS = settings(max_examples=examples(full=15, ci=7), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -171,7 +172,7 @@ INTERPRETER_FAMILIES = {
 
 
 @pytest.mark.parametrize("family", sorted(INTERPRETER_FAMILIES))
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=examples(full=15, ci=7), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_stablehlo_rescale_equals_stablehlo_semantics(family, data):

@@ -16,6 +16,7 @@ from tests.quant.rowwise_tables import KINDS, nan_table, table
 from qcomp.quant import rowwise as rw
 from qcomp.quant import rowwise_bags as rb
 from qcomp.quant import rowwise_rand as rr
+from tests.sampling import examples
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
 ops = torch.ops.quantized
@@ -26,7 +27,9 @@ UNPACK = {8: "embedding_bag_byte_unpack", 4: "embedding_bag_4bit_unpack",
           2: "embedding_bag_2bit_unpack"}
 BAG = {8: "embedding_bag_byte_rowwise_offsets", 4: "embedding_bag_4bit_rowwise_offsets",
        2: "embedding_bag_2bit_rowwise_offsets"}
-TABLES_PER_KIND = {"numba": 40, "numpy": 8}
+TABLES_PER_KIND = {"numba": examples(full=40, ci=16), "numpy": 8}
+"""Random tables of each kind (every kind of `KINDS` in every run): 16 on the numba
+kernels in CI, 40 with QCOMP_FULL=1; 8 on their NumPy twins."""
 
 
 @pytest.fixture(autouse=True, params=["numba", "numpy"])
@@ -40,8 +43,9 @@ def kernels(request):
 
 
 def _count(kernels: str, n: int) -> int:
-    """n cases on the numba kernels, a fifth of them on the NumPy ones."""
-    return n if kernels == "numba" else max(1, n // 5)
+    """n cases on the numba kernels (two fifths of them in CI, all with QCOMP_FULL=1), a
+    fifth of them on the NumPy ones."""
+    return examples(full=n, ci=max(1, n * 2 // 5)) if kernels == "numba" else max(1, n // 5)
 
 
 def _qcomp_pack(w: np.ndarray, bits: int) -> np.ndarray:

@@ -1,7 +1,8 @@
 """How both tools read their input: a file and stdin give the same text (UTF-8 with
 U+FFFD for invalid bytes, universal newlines), a leading byte-order mark is skipped as
 MLIR skips it, and a lexer error on the very first token is a diagnostic, not an
-internal error."""
+internal error. The tools run in this process (`tests/in_process.py`);
+one test pipes the same bytes through the console script's real stdin."""
 
 from __future__ import annotations
 
@@ -11,13 +12,24 @@ from pathlib import Path
 
 import pytest
 
+from tests.in_process import tool
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 TWO_FUNCS = "func.func @f() {\n  return\n}\n// a comment\nfunc.func @g() {\n  return\n}\n"
 
 
-def tool(name: str, *argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run([name, *argv], input=stdin, capture_output=True, env=ENV)
+def test_console_script_reads_stdin_as_the_in_process_run_does(tmp_path, console_script):
+    """The process's own stdin: a byte-order mark, CR and CRLF line ends and invalid
+    UTF-8 give the output of the in-process run, which the other tests use."""
+    data = (b"\xef\xbb\xbf" + b'func.func @f() {\r  "test.op"() {s = "\xff"} : () -> ()\r\n'
+            b"  return\r}\n// a comment\rfunc.func @g() {\n  return\n}\n")
+    argv = ["-", "--allow-unregistered-dialect"]
+    real = subprocess.run([console_script("qcomp-opt"), *argv], input=data,
+                          capture_output=True, env=ENV)
+    here = tool("qcomp-opt", *argv, stdin=data)
+    assert (real.returncode, real.stdout, real.stderr) == (here.returncode, here.stdout, here.stderr)
+    assert real.returncode == 0 and real.stdout.count(b"func.func @") == 2
 
 
 @pytest.mark.parametrize("newline", [b"\r", b"\r\n", b"\n"])

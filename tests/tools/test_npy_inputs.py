@@ -4,16 +4,14 @@ array is checked against its argument's type, width by width."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from qcomp.tools.npy_files import ArrayFileError, load_arrays
+from tests.in_process import tool
 
-ROOT = Path(__file__).resolve().parents[2]
 I4 = "func.func @main(%a: tensor<2xi4>) -> tensor<2xi4> {\n  return %a : tensor<2xi4>\n}\n"
 Q4 = ("func.func @main(%a: tensor<2x!quant.uniform<i4:f32, 0.5>>) -> tensor<2xf32> {\n"
       "  %0 = stablehlo.uniform_dequantize %a : (tensor<2x!quant.uniform<i4:f32, 0.5>>) -> tensor<2xf32>\n"
@@ -23,8 +21,7 @@ Q4 = ("func.func @main(%a: tensor<2x!quant.uniform<i4:f32, 0.5>>) -> tensor<2xf3
 def run(tmp_path, program: str, *argv: str) -> subprocess.CompletedProcess:
     prog = tmp_path / "p.mlir"
     prog.write_text(program)
-    return subprocess.run(["qcomp-run", str(prog), *argv], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return tool("qcomp-run", str(prog), *argv, text=True)
 
 
 def one_line_error(r: subprocess.CompletedProcess, *parts: str) -> None:
