@@ -23,6 +23,9 @@ Rows (each: qcomp's time, the reference's, the ratio, the target):
 5. the benchmark workloads (MLP, conv, transformer): `tools/bench_interp.py` run as a
    child (NumPy backend / float32 floor, XLA / onnxruntime), its table printed as is.
 The CPU's `avx512_vnni` flag is printed first (onnxruntime's int8 GEMM uses it).
+Each row's two sides are timed in the same rounds, in turn (`interleaved`): this
+machine is virtual and its speed drifts by up to 2x over minutes, so a ratio of two
+times taken minutes apart is noise.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -46,18 +50,29 @@ CLOCK = time.perf_counter
 other jobs share the machine."""
 
 
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = CLOCK()
-        fn()
-        times.append(CLOCK() - t0)
-    return min(times)
+def interleaved(fns: dict[str, Callable[[], object]], rounds: int, block: int = 1
+                ) -> dict[str, float]:
+    """Best time of each call over `rounds` rounds; in a round each call runs `block`
+    times in a row (its caches warm, as a benchmark loop has them), the calls in turn,
+    so that a slow spell of a shared or virtual machine hits every one alike. A pause
+    before each block lets the last call's pool threads (XLA's, LiteRT's) stop spinning,
+    so their CPU time is not counted to the next. A call that returns a time (a float:
+    a child process's) is measured by it, else by CLOCK."""
+    best_of = dict.fromkeys(fns, float("inf"))
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            time.sleep(0.05)
+            for _ in range(block):
+                t0 = CLOCK()
+                t = fn()
+                best_of[name] = min(best_of[name],
+                                    t if isinstance(t, float) else CLOCK() - t0)
+    return best_of
 
 
-def process_seconds(argv: list[str], repeat: int) -> float:
-    """Best of `repeat` runs of a child process: wall clock, or with `--cpu` its CPU time
-    (user + system)."""
+def process(argv: list[str]) -> Callable[[], float]:
+    """A call that runs a child process (warmed once) and returns its wall clock, or with
+    `--cpu` its CPU time (user + system)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
 
     def go() -> float:
@@ -69,7 +84,7 @@ def process_seconds(argv: list[str], repeat: int) -> float:
         wall = time.perf_counter() - t0
         return usage.ru_utime + usage.ru_stime if CLOCK is time.process_time else wall
     go()
-    return min(go() for _ in range(repeat))
+    return go
 
 
 ROWS: list[tuple[str, float, float, str]] = []
@@ -82,15 +97,16 @@ def row(what: str, ours: float, ref: float, target: str) -> None:
 
 
 def startup(repeat: int) -> None:
-    floor = process_seconds([sys.executable, "-c", "import numpy, xdsl.dialects.builtin"], repeat)
     ex = str(ROOT / "examples" / "quantized_add.mlir")
-    row("qcomp-opt examples/quantized_add.mlir / import floor",
-        process_seconds([sys.executable, "-m", "qcomp.tools.qcomp_opt", ex], repeat), floor,
+    t = interleaved({
+        "floor": process([sys.executable, "-c", "import numpy, xdsl.dialects.builtin"]),
+        "opt": process([sys.executable, "-m", "qcomp.tools.qcomp_opt", ex]),
+        "run": process([sys.executable, "-m", "qcomp.tools.qcomp_run", ex,
+                        "--input=4xf32=1,2.5,-3,0.2", "--input=4xf32=0.5,-1,7.25,2"]),
+    }, repeat)
+    row("qcomp-opt examples/quantized_add.mlir / import floor", t["opt"], t["floor"],
         "<= 1.5x")
-    row("qcomp-run examples/quantized_add.mlir / import floor",
-        process_seconds([sys.executable, "-m", "qcomp.tools.qcomp_run", ex,
-                         "--input=4xf32=1,2.5,-3,0.2", "--input=4xf32=0.5,-1,7.25,2"], repeat),
-        floor, "<= 2x")
+    row("qcomp-run examples/quantized_add.mlir / import floor", t["run"], t["floor"], "<= 2x")
 
 
 def lowered_mobilenet(batch: int = 1):
@@ -120,8 +136,9 @@ def text_speed(text: str, repeat: int) -> None:
     def upstream():
         with jmlir.make_ir_context(), ir.Location.unknown():
             str(ir.Module.parse(text))
+    t = interleaved({"ours": ours, "upstream": upstream}, max(4, repeat // 2))
     row(f"parse + print, lowered MobileNetV2 ({len(text) / 1e6:.1f} MB) / jaxlib C++",
-        best(ours, max(3, repeat // 3)), best(upstream, repeat), "<= 10x")
+        t["ours"], t["upstream"], "<= 10x")
 
 
 def litert_invoke(model: bytes, x: np.ndarray, resolver: str):
@@ -142,6 +159,8 @@ def litert_invoke(model: bytes, x: np.ndarray, resolver: str):
 
 
 def mobilenet(repeat: int, iree: bool = False) -> str:
+    """The MobileNetV2 rows: every engine's result checked first, then all of them timed
+    in interleaved rounds (LiteRT's kernels among them)."""
     import qcomp
     from qcomp.backends import run
     from qcomp.ir import print_module
@@ -153,42 +172,45 @@ def mobilenet(repeat: int, iree: bool = False) -> str:
     rng = np.random.default_rng(0)
     x = rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8)
     want = run_litert(model, [x])[0]
-
-    ref = best(litert_invoke(model, x, "BUILTIN_REF"), repeat)
-    xnn = best(litert_invoke(model, x, "BUILTIN"), repeat)
-
-    for backend in ("xla", "numpy"):
-        (r,) = run(module, [x], backend=backend)  # prepares (compiles) once
-        assert r.error is None and np.array_equal(r.results[0], want), backend
-        n = repeat if backend == "xla" else max(3, repeat // 4)
-        row(f"MobileNetV2 int8, qcomp.backends.run {backend} (repeated) / LiteRT ref",
-            best(lambda: run(module, [x], backend=backend), n), ref,
-            "<= 1x" if backend == "xla" else "<= 20x")
-        handle = qcomp.compile(module, backend=backend)
-        row(f"MobileNetV2 int8, qcomp.compile(..., {backend}).run / LiteRT ref",
-            best(lambda: handle.run([x]), n), ref, "<= 1x" if backend == "xla" else "<= 20x")
-
-    if iree:
-        handle = qcomp.compile(module, backend="iree")
-        (r,) = handle.run([x])
-        assert r.error is None and np.array_equal(r.results[0], want), "iree"
-        row("MobileNetV2 int8, qcomp.compile(..., iree).run / LiteRT ref",
-            best(lambda: handle.run([x]), repeat), ref, "<= 1x")
-
     batch = 64
     big = module.clone()
     SetBatchSizePass(n=batch).apply(make_context(), big)
     xs = rng.integers(-128, 128, (batch, 32, 32, 3)).astype(np.int8)
+    wants = [run_litert(model, [xs[i:i + 1]])[0] for i in range(batch)]
+
+    calls = {"ref": litert_invoke(model, x, "BUILTIN_REF"),
+             "xnn": litert_invoke(model, x, "BUILTIN")}
+    rows = []  # (label, call name, reference call name, divisor, target)
+    for backend in ("xla", "numpy"):
+        (r,) = run(module, [x], backend=backend)  # prepares (compiles) once
+        assert r.error is None and np.array_equal(r.results[0], want), backend
+        calls[f"run {backend}"] = lambda backend=backend: run(module, [x], backend=backend)
+        rows.append((f"qcomp.backends.run {backend} (repeated) / LiteRT ref",
+                     f"run {backend}", "ref", 1, "<= 1x" if backend == "xla" else "<= 20x"))
+        handle = qcomp.compile(module, backend=backend)
+        calls[f"compiled {backend}"] = lambda handle=handle: handle.run([x])
+        rows.append((f"qcomp.compile(..., {backend}).run / LiteRT ref",
+                     f"compiled {backend}", "ref", 1,
+                     "<= 1x" if backend == "xla" else "<= 20x"))
+    if iree:
+        handle = qcomp.compile(module, backend="iree")
+        (r,) = handle.run([x])
+        assert r.error is None and np.array_equal(r.results[0], want), "iree"
+        calls["compiled iree"] = lambda handle=handle: handle.run([x])
+        rows.append(("qcomp.compile(..., iree).run / LiteRT ref", "compiled iree", "ref", 1,
+                     "<= 1x"))
     exact = []
     for backend in ("xla", "iree") if iree else ("xla",):
         handle = qcomp.compile(big, backend=backend)
         (r,) = handle.run([xs])
-        exact.append(all(np.array_equal(r.results[0][i:i + 1],
-                                        run_litert(model, [xs[i:i + 1]])[0])
+        exact.append(all(np.array_equal(r.results[0][i:i + 1], wants[i])
                          for i in range(batch)))
-        t = best(lambda: handle.run([xs]), repeat) / batch
-        row(f"MobileNetV2 int8, batch {batch} on {backend.upper()}, per input / LiteRT "
-            f"XNNPACK per input", t, xnn, "<= 2x")
+        calls[f"batch {backend}"] = lambda handle=handle: handle.run([xs])
+        rows.append((f"batch {batch} on {backend.upper()}, per input / LiteRT XNNPACK per "
+                     f"input", f"batch {backend}", "xnn", batch, "<= 2x"))
+    t = interleaved(calls, 3, max(1, repeat // 3))
+    for label, ours, ref, divisor, target in rows:
+        row(f"MobileNetV2 int8, {label}", t[ours] / divisor, t[ref], target)
     return (f"batch {batch} results bit for bit with LiteRT's reference kernels: "
             f"{all(exact)}; lowered MobileNetV2: {len(print_module(module)) / 1e6:.1f} MB "
             f"of MLIR")
@@ -215,7 +237,7 @@ def main(argv=None) -> int:
           f"{os.getloadavg()[0]:.1f}; {'CPU time' if a.cpu else 'wall clock'}, best of the "
           f"repeats")
     print(f"{'what':<66} {'qcomp':>13} {'reference':>13} {'ratio':>9}")
-    startup(max(3, repeat // 4))
+    startup(max(4, repeat // 2))
     from qcomp.ir import print_module
 
     _, module = lowered_mobilenet()
