@@ -19,7 +19,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from qcomp.tools.qcomp_opt import run
-from tests.sampling import examples
+from tests.sampling import FULL, examples
 
 LIT_PASSES = Path(__file__).resolve().parent / "lit" / "passes"
 SAMPLES = f"--verify-numerics={examples(full=6, ci=3)}"
@@ -51,8 +51,20 @@ def _first_qcomp_opt(path: Path) -> list[str] | None:
 CASES = sorted(p for p in LIT_PASSES.rglob("*.mlir") if _first_qcomp_opt(p) is not None)
 
 
+@pytest.fixture
+def rowwise_loops():
+    """The rowwise ops on their NumPy loops in CI (tests/quant/test_rowwise.py holds the
+    numba loops to them bit for bit; numba's first compile is ~25 s per case in a fresh
+    checkout); the default (numba) with QCOMP_FULL=1."""
+    from qcomp.quant import rowwise as rw
+
+    rw.set_kernel_backend(None if FULL else "numpy")
+    yield
+    rw.set_kernel_backend(None)
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_lit_case_keeps_numerics(path: Path):
+def test_lit_case_keeps_numerics(path: Path, rowwise_loops):
     argv = _first_qcomp_opt(path) + [SAMPLES]
     out, err = io.StringIO(), io.StringIO()
     code = run(argv, io.StringIO(), out, err)

@@ -25,6 +25,14 @@ config.environment["PATH"] = path
 for var in ("HOME", "PYTHONPATH", "QCOMP_DEBUG", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# The rowwise ops run on their NumPy loops: numba's first compile of the kernels is ~25 s
+# of CPU in a fresh checkout, and tests/quant/test_rowwise.py holds the numba loops to
+# the NumPy ones (and to torch) bit for bit. QCOMP_FULL=1 (or QCOMP_ROWWISE_KERNELS
+# set) runs them as a user's run does.
+if "QCOMP_ROWWISE_KERNELS" in os.environ:
+    config.environment["QCOMP_ROWWISE_KERNELS"] = os.environ["QCOMP_ROWWISE_KERNELS"]
+elif os.environ.get("QCOMP_FULL") != "1":
+    config.environment["QCOMP_ROWWISE_KERNELS"] = "numpy"
 
 
 def _tool(name):
