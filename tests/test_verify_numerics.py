@@ -19,7 +19,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from qcomp.tools.qcomp_opt import run
-from tests.sampling import FULL, examples
+from tests.sampling import examples, rowwise_numpy_loops
 
 LIT_PASSES = Path(__file__).resolve().parent / "lit" / "passes"
 SAMPLES = f"--verify-numerics={examples(full=6, ci=3)}"
@@ -53,14 +53,9 @@ CASES = sorted(p for p in LIT_PASSES.rglob("*.mlir") if _first_qcomp_opt(p) is n
 
 @pytest.fixture
 def rowwise_loops():
-    """The rowwise ops on their NumPy loops in CI (tests/quant/test_rowwise.py holds the
-    numba loops to them bit for bit; numba's first compile is ~25 s per case in a fresh
-    checkout); the default (numba) with QCOMP_FULL=1."""
-    from qcomp.quant import rowwise as rw
-
-    rw.set_kernel_backend(None if FULL else "numpy")
-    yield
-    rw.set_kernel_backend(None)
+    """The rowwise cases on NumPy loops in CI (`tests.sampling.rowwise_numpy_loops`)."""
+    with rowwise_numpy_loops():
+        yield
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")

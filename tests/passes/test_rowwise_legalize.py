@@ -13,6 +13,15 @@ from qcomp.passes.rowwise_legalize_to_stablehlo import RowwiseLegalizeToStablehl
 from qcomp.registry import make_context, parse_module
 
 from tests.quant.rowwise_tables import KINDS, table
+from tests.sampling import rowwise_numpy_loops
+
+
+@pytest.fixture(autouse=True, scope="module")
+def numpy_loops_in_ci():
+    """The interpreter's side on the NumPy loops in CI (`tests.sampling.rowwise_numpy_loops`:
+    the oracle stays torch's bytes, to which test_rowwise.py holds both loops)."""
+    with rowwise_numpy_loops():
+        yield
 
 ROWS, COLS = 6, 19   # 16 columns in 8-lane vectors, 3 after them (fbgemm's order)
 
