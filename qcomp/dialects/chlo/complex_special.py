@@ -31,7 +31,8 @@ def _complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
     return out
 
 
-def _hypot_half(s: Steps, p, y, sqrt_two, one, zero, two):
+def _hypot_half(s: Steps, p: np.ndarray, y: np.ndarray, sqrt_two: np.ndarray, one: np.ndarray,
+                zero: np.ndarray, two: np.ndarray) -> np.ndarray:
     """The kernel's `hypot(p, y)`: `mx sqrt(1 + (mn/mx)^2)`, `sqrt2 mx` when mn == mx,
     `mx + mx r / 2` when the sqrt rounds to 1 while r > 0."""
     mx, mn = np.maximum(p, y), np.minimum(p, y)
@@ -42,7 +43,8 @@ def _hypot_half(s: Steps, p, y, sqrt_two, one, zero, two):
                     np.where((sqa == one) & (r > zero), mx + (mx * r) / two, mx * sqa))
 
 
-def asin_acos_kernel(s: Steps, signed_x, signed_y):
+def asin_acos_kernel(s: Steps, signed_x: np.ndarray,
+                     signed_y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`(sqrt(a^2 - x^2), log(a + sqrt(a^2 - 1)))` with `a = (hypot(x+1, y) + hypot(x-1, y))/2`,
     on `x = |re z|`, `y = |im z|`, by the regions of the generated pattern."""
     c = s.c
@@ -109,7 +111,7 @@ def asinh(z: np.ndarray) -> np.ndarray:
     return _complex(np.where(x < s.c(0.0), -w_im, w_im), s.atan2(y, w_re))
 
 
-def _atanh(s: Steps, x, y):
+def _atanh(s: Steps, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     c = s.c
     zero, one, neg1 = c(0.0), c(1.0), c(-1.0)
     largest = np.asarray(ml_dtypes.finfo(s.dt).max, s.dt)
