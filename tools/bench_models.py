@@ -158,9 +158,10 @@ def litert_invoke(model: bytes, x: np.ndarray, resolver: str):
     return go
 
 
-def mobilenet(repeat: int, iree: bool = False) -> str:
-    """The MobileNetV2 rows: every engine's result checked first, then all of them timed
-    in interleaved rounds (LiteRT's kernels among them)."""
+def mobilenet(model: bytes, module, repeat: int, iree: bool = False) -> str:
+    """The MobileNetV2 rows for `model` and its lowered `module`: every engine's result
+    checked first, then all of them timed in interleaved rounds (LiteRT's kernels among
+    them)."""
     import qcomp
     from qcomp.backends import run
     from qcomp.ir import print_module
@@ -168,7 +169,6 @@ def mobilenet(repeat: int, iree: bool = False) -> str:
     from qcomp.registry import make_context
     from tests.importers.tflite_models import run_litert
 
-    model, module = lowered_mobilenet()
     rng = np.random.default_rng(0)
     x = rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8)
     want = run_litert(model, [x])[0]
@@ -240,9 +240,9 @@ def main(argv=None) -> int:
     startup(max(4, repeat // 2))
     from qcomp.ir import print_module
 
-    _, module = lowered_mobilenet()
+    model, module = lowered_mobilenet()
     text_speed(print_module(module), repeat)
-    note = mobilenet(repeat, a.iree)
+    note = mobilenet(model, module, repeat, a.iree)
     print(note)
     if not a.no_workloads:
         print("\nworkloads (tools/bench_interp.py):", flush=True)
