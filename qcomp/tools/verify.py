@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from qcomp.ir.errors import UnprefixedVerifyException
 from qcomp.tools.cli import op_offset
@@ -34,10 +35,30 @@ def verify_module(module: ModuleOp, positions: dict[Operation, int]) -> Diagnost
         except DiagnosticException as e:
             return Diagnostic("error", op_message(op, e), op_offset(op, positions))
     try:
-        module.verify()
+        _verify_structure(module)
     except DiagnosticException as e:
         return Diagnostic("error", str(e).strip(), op_offset(module, positions))
     return _dominance(module, positions)
+
+
+def _verify_structure(op: Operation) -> None:
+    """What `op.verify()` checks beyond each op's own verification (done above, op by
+    op): the parent links of ops and blocks and MLIR's empty-block error, in the order
+    `op.verify()` checks them. (`module.verify()` itself would verify every op again.)"""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if inner.parent is not block:
+                    raise ValueError("Parent pointer of operation does not refer to "
+                                     "containing region")
+                _verify_structure(inner)
+            if block.first_op is None and len(region.blocks) == 1 \
+                    and not op.has_trait(NoTerminator):
+                raise VerifyException(
+                    f"Operation {op.name} contains empty block in single-block region "
+                    "that expects at least a terminator")
+            if block.parent is not region:
+                raise ValueError("Parent pointer of block does not refer to containing region")
 
 
 def _dominance(module: ModuleOp, positions: dict[Operation, int]) -> Diagnostic | None:

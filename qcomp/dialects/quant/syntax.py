@@ -107,6 +107,31 @@ def expressed_kind(t: Attribute) -> str:
     return float_kind(t) or str(t)
 
 
+_BODY_DELIMITERS = re.compile(r'->|[<>()\[\]{}"]')
+_OPENER = {">": "<", ")": "(", "]": "[", "}": "{"}
+
+
+def body_end(content: str, start: int) -> int | None:
+    """The offset of the `>` closing a dialect type body that starts at `start` (just
+    after its `<`), found as xDSL's `_raw_scan_balanced` finds it (nested brackets
+    balanced, `->` skipped) but by a regex over the delimiters only; None where that scan
+    would report an error or meets a string literal (the caller then scans as xDSL does,
+    for its diagnostic)."""
+    nesting: list[str] = []
+    for m in _BODY_DELIMITERS.finditer(content, start):
+        c = m.group()
+        if c in "<([{":
+            nesting.append(c)
+        elif c in _OPENER:
+            if not nesting:
+                return m.start() if c == ">" else None
+            if nesting.pop() != _OPENER[c]:
+                return None
+        elif c == '"':
+            return None
+    return None
+
+
 class QuantParseError(Exception):
     """A parse error at an offset inside the type body."""
 

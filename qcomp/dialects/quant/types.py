@@ -54,6 +54,7 @@ from qcomp.dialects.quant.syntax import (
     expressed_kind,
     expressed_limits,
     float_kind,
+    body_end,
     mlir_double_text,
     parse_quant_body,
     storage_parts,
@@ -65,6 +66,13 @@ storage_type_range = storage_range
 """The older name of `qcomp.quant.ranges.storage_range` (the package re-exports it)."""
 
 
+_PARSED: dict[tuple[str, str], Attribute] = {}
+"""The type read from each (mnemonic, body text): a program spells each per-axis type
+(hundreds of scales) again at every use. Types are immutable; bodies that fail are not
+kept, so each error is found and reported where it is."""
+_PARSED_LIMIT = 4096
+
+
 def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     start = token.span.start + 1
@@ -74,9 +82,23 @@ def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
     name_at = token.span.start - len(mnemonic)
     if token.span.input.content[name_at:token.span.start] != mnemonic:
         name_at = token.span.start
-    body = parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
+    content = token.span.input.content
+    end = body_end(content, start)
+    if end is None:
+        body = parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
+    else:  # as xDSL's _parse_dialect_symbol_body leaves the parser
+        body = content[start:end]
+        parser.lexer.pos = end + 1
+        parser._parser_state.current_token = parser.lexer.lex()  # pyright: ignore
+    known = _PARSED.get((mnemonic, body))
+    if known is not None:
+        return known
     try:
-        return parse_quant_body(mnemonic, body, _QUANT_TYPES)
+        t = parse_quant_body(mnemonic, body, _QUANT_TYPES)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[mnemonic, body] = t
+        return t
     except QuantParseError as e:
         from xdsl.utils.lexer import Position  # noqa: F401  (documentation of the type)
 
@@ -271,6 +293,15 @@ class UniformQuantizedType(StorageAccessors, ParametrizedAttribute, TypeAttribut
         printer.print_string("<" + self.body_text() + ">")
 
     def body_text(self) -> str:
+        """The text inside `<...>`, made once per type object (a per-axis type's
+        hundreds of scales are printed at every use of a value of its type)."""
+        text = self.__dict__.get("_body_text")
+        if text is None:
+            text = self._make_body_text()
+            object.__setattr__(self, "_body_text", text)  # not a parameter: eq/hash ignore it
+        return text
+
+    def _make_body_text(self) -> str:
         head = print_storage(self.storage_type, self.is_signed, self.storage_min,
                               self.storage_max)
         head += ":" + _type_text(self.expressed_type)
