@@ -201,12 +201,35 @@ def _parses_back(text: str, value: float, kind: str) -> bool:
     return float_to_bits(back, kind) == float_to_bits(value, kind)
 
 
+_FORMATTED: dict[tuple[float, str], str] = {}
+"""format_float's text of each (value, kind) seen (the same scales recur in many types);
+bounded by _FORMATTED_LIMIT."""
+_FORMATTED_LIMIT = 1 << 16
+
+
 def format_float(value: float, kind: str = "f64") -> str:
     """Text of `value` (already a value of the float kind) as MLIR prints it."""
+    if value == 0.0:  # 0.0 and -0.0 would be one key
+        return _format_float(value, kind)
+    key = (value, kind)
+    text = _FORMATTED.get(key)
+    if text is None:
+        text = _format_float(value, kind)
+        if len(_FORMATTED) >= _FORMATTED_LIMIT:
+            _FORMATTED.clear()
+        _FORMATTED[key] = text
+    return text
+
+
+def _format_float(value: float, kind: str) -> str:
     if math.isfinite(value):
-        text = _apfloat_to_string(value, kind, 6, 0, False)
-        if _parses_back(text, value, kind):
-            return text
+        # 6 digits first; for an f64 they cannot read back when the correctly rounded
+        # 6 digits do not (LLVM's are no nearer the value), which Python's formatting
+        # tells at C speed
+        if kind != "f64" or float(f"{value:.5e}") == value:
+            text = _apfloat_to_string(value, kind, 6, 0, False)
+            if _parses_back(text, value, kind):
+                return text
         text = _apfloat_to_string(value, kind, 0, 3, True)
         if "." in text and _parses_back(text, value, kind):
             return text

@@ -156,9 +156,23 @@ def describe(prefix: str, kinds: Sequence[str]) -> str:
 
 
 def fits(t: Attribute, prefix: str, kinds: Sequence[str]) -> bool:
-    """Whether `t` is a tensor of `prefix`'s shape with an element of `kinds`."""
+    """Whether `t` is a tensor of `prefix`'s shape with an element of `kinds` (found
+    once per type object and constraint: every op verifies the types of its operands
+    and results, and qcomp-opt verifies after each pass)."""
     if not isinstance(t, TensorType):
         return False
+    memo = t.__dict__.get("_fits")
+    if memo is None:
+        memo = {}
+        object.__setattr__(t, "_fits", memo)  # not a parameter: eq/hash ignore it
+    key = (prefix, tuple(kinds))
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _fits(t, prefix, kinds)
+    return known
+
+
+def _fits(t: TensorType, prefix: str, kinds: Sequence[str]) -> bool:
     shape = t.get_shape()
     if prefix == STATIC and any(d < 0 for d in shape):
         return False
