@@ -17,7 +17,9 @@ What a preparation is, per backend:
 `compile` snapshots the module (a clone): later edits of `module` do not reach the
 handle. `qcomp.backends.run` keeps one handle per module object, semantics, entry,
 budget and device while the module is unchanged (`qcomp.ir.snapshot`), so calling it again
-on the same module does not prepare again. Every preparation calls each function of
+on the same module does not prepare again; on xla it launches the handle's run before
+the check and hands the results out only if the module is unchanged
+(`run_cached`). Every preparation calls each function of
 `PREPARE_HOOKS` with the handle (tests count preparations with it).
 """
 

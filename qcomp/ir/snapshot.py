@@ -1,13 +1,10 @@
 """Has a module changed since? `Snapshot(module).unchanged()` answers without walking it.
 
-A snapshot keeps a flat list of the module's ops, regions and blocks (its nodes), and
-for each a copy of the node's instance dict (`vars(node)`: every field xDSL keeps on
-it), the op's property and attribute dicts copied too; `unchanged` compares each
-node's dict now with its copy, one C-level dict compare a node: the same keys, each
-value the same object (identity first), or equal (so the live property and attribute
-dicts are compared by content with their copies; xDSL attributes are immutable, so
-setting one replaces the object, and an equal replacement changes nothing). Every
-edit an xDSL user can make changes one of those fields:
+A snapshot keeps a flat list of the module's ops, regions and blocks, and for each the
+fields an edit changes; `unchanged` reads them again and compares, nodes and tuples by identity, property and attribute dicts by
+content with the copies taken (values by identity first: xDSL attributes are
+immutable, so setting one replaces the object, and an equal replacement changes
+nothing). Every edit an xDSL user can make changes one of those fields:
 
 - an op inserted, erased, moved: the `_next_op` of the op before it, or its block's
   `_first_op` (at the front of a block, or when a block is emptied);
@@ -20,49 +17,70 @@ edit an xDSL user can make changes one of those fields:
   read-only in xDSL (a new type is a new value, so new operand tuples);
 - a property or attribute set, deleted or its dict replaced: the dict's content.
 
-A field first set on a node (one whose class default was read before: the top op's
-`_next_op`) adds a key, which is a change too. The nodes reachable from the module
-are those reached from its `regions` through these fields, so when every node's dict
-is as it was, the module is: nothing in it was inserted, erased, moved or replaced.
-The other fields (`parent`, `_prev_op`, `location`, the use tuples) are compared as
-well: an edit of them alone counts as a change (never missed, at worst prepared again).
-A check builds nothing (no tuple, no list: no GC) and costs one dict compare a node,
-about 1.1K instructions an op on a lowered MobileNetV2 (docs/benchmarks.md).
+The nodes reachable from the module are those reached from its `regions` through
+these fields, so when every recorded field is as it was, the module is: nothing in
+it was inserted, erased, moved or replaced.
+
+An op's fields are read straight from its instance dict (`vars(op)`, captured when the
+snapshot is taken, with one C-level `itemgetter`), not through attribute look-up (the
+type's MRO searched first: a third of the check): sound while each op still has that
+dict object (checked, by identity: `op.__dict__ = ...` is an edit) and the dict still
+has every field (a field deleted is a change). Ops whose dict lacked a field when the
+snapshot was taken (the top `ModuleOp` reads its class's `_next_op`) are read with
+`attrgetter`, as blocks and regions are. A check builds one tuple and does one compare
+per node, no generator walk (docs/benchmarks.md, session 12).
 """
 
 from __future__ import annotations
 
-from operator import eq
+from operator import attrgetter, eq, is_, itemgetter
 
 from xdsl.ir import Block, Operation, Region
 
+_FIELDS = ("_next_op", "_operands", "results", "_successors", "regions", "properties",
+           "attributes")
+_OP = attrgetter(*_FIELDS)
+_OP_ITEMS = itemgetter(*_FIELDS)
+_BLOCK = attrgetter("_first_op", "_next_block", "_args")
+_REGION = attrgetter("_first_block")
 
-def _state(node: Operation | Block | Region) -> dict:
-    """`vars(node)` copied; an op's property and attribute dicts copied in it."""
-    state = dict(vars(node))
-    if isinstance(node, Operation):
-        state["properties"] = dict(node.properties)
-        state["attributes"] = dict(node.attributes)
-    return state
+
+def _state(fields: tuple) -> tuple:
+    """An op's fields as recorded: its property and attribute dicts copied."""
+    n, o, r, s, g, p, a = fields
+    return n, o, r, s, g, dict(p), dict(a)
 
 
 class Snapshot:
     """The state of `module` now; `unchanged()` is true while it still is (module
     docstring). Holds the module's nodes (they stay alive with it)."""
 
-    __slots__ = ("_states", "module", "nodes")
+    __slots__ = ("_block_state", "_dicts", "_op_state", "_other_state", "_region_state",
+                 "blocks", "module", "ops", "other_ops", "regions")
 
     def __init__(self, module: Operation) -> None:
         self.module = module
         ops: list[Operation] = list(module.walk())
-        regions: list[Region] = [r for op in ops for r in op.regions]
-        blocks: list[Block] = [b for r in regions for b in r.blocks]
-        self.nodes: list[Operation | Block | Region] = [*regions, *blocks, *ops]
-        self._states = list(map(_state, self.nodes))
+        self.ops = [op for op in ops if all(f in vars(op) for f in _FIELDS)]
+        self.other_ops = [op for op in ops if not all(f in vars(op) for f in _FIELDS)]
+        self.regions: list[Region] = [r for op in ops for r in op.regions]
+        self.blocks: list[Block] = [b for r in self.regions for b in r.blocks]
+        self._dicts = list(map(vars, self.ops))
+        self._op_state = list(map(_state, map(_OP_ITEMS, self._dicts)))
+        self._other_state = list(map(_state, map(_OP, self.other_ops)))
+        self._block_state = list(map(_BLOCK, self.blocks))
+        self._region_state = list(map(_REGION, self.regions))
 
     def unchanged(self) -> bool:
         """Whether the module is as it was when the snapshot was taken."""
-        return all(map(eq, map(vars, self.nodes), self._states))
+        try:
+            return (list(map(_REGION, self.regions)) == self._region_state
+                    and all(map(eq, map(_BLOCK, self.blocks), self._block_state))
+                    and all(map(eq, map(_OP, self.other_ops), self._other_state))
+                    and all(map(is_, map(vars, self.ops), self._dicts))
+                    and all(map(eq, map(_OP_ITEMS, self._dicts), self._op_state)))
+        except KeyError:  # a field deleted from an op's dict
+            return False
 
 
 __all__ = ["Snapshot"]
