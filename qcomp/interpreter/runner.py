@@ -12,7 +12,7 @@ import importlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects import func
@@ -23,16 +23,18 @@ from xdsl.ir import Block, Operation, Region
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise, WorkingMemory
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
-from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
+from qcomp.interpreter.checks import CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.errors import fmt_bytes as _fmt_bytes
 from qcomp.interpreter.func_functions import FuncFunctions
-from qcomp.interpreter.probe_functions import ProbeFunctions, RunOutput
-from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
+from qcomp.interpreter.run_output import RunOutput
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
 from qcomp.interpreter.straight_line import BlockProgram, compile_block, run_block
 from qcomp.interpreter.values import Token, check_input, element_type, numpy_dtype, quant_of, shape_of
+
+if TYPE_CHECKING:
+    from qcomp.interpreter.process_grid import Process
 
 DEFAULT_MAX_MEMORY = 4 << 30
 
@@ -99,8 +101,7 @@ class Preparation:
     def __post_init__(self) -> None:
         if not self.functions:
             self.elementwise = StablehloFunctions(self.semantics)
-            self.functions = [FuncFunctions(), self.elementwise, CheckFunctions(),
-                              BuiltinFunctions(),
+            self.functions = [FuncFunctions(), self.elementwise, BuiltinFunctions(),
                               *dialect_functions(self.dialects, self.semantics, self.op_modules)]
 
 
@@ -330,9 +331,13 @@ def _functions_of(dialect: str, semantics: str | QuantSemantics,
 
         return [ShapeFunctions()]
     if dialect == "check":
-        return [ProbeFunctions()]
+        from qcomp.interpreter.check_functions import CheckFunctions
+        from qcomp.interpreter.probe_functions import ProbeFunctions
+
+        return [CheckFunctions(), ProbeFunctions()]  # ProbeFunctions: expect_serialized_eq
     if dialect == "interpreter":
         from qcomp.interpreter.collective_functions import CollectiveFunctions
+        from qcomp.interpreter.probe_functions import ProbeFunctions
 
         return [ProbeFunctions(), CollectiveFunctions()]
     if dialect == "onnx":
@@ -397,6 +402,8 @@ def run_on_grid(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray],
     """`f` run by every process of a `num_replicas x num_partitions` grid (the same
     inputs each), in row-major process order; a process that fails stops the others.
     `output` is shared by the processes (prints in the order they happen)."""
+    from qcomp.interpreter.process_grid import ProcessGrid, run_grid
+
     grid = ProcessGrid(num_replicas, num_partitions)
     output = output if output is not None else RunOutput()
 

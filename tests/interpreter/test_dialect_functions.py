@@ -13,7 +13,7 @@ import qcomp.interpreter
 from qcomp.interpreter import runner
 from qcomp.registry import DIALECTS
 
-ALWAYS = {"FuncFunctions", "StablehloFunctions", "CheckFunctions", "BuiltinFunctions"}
+ALWAYS = {"FuncFunctions", "StablehloFunctions", "BuiltinFunctions"}
 """Registered for every program by `make_interpreter`."""
 
 
