@@ -30,11 +30,11 @@ from qcomp.interpreter.func_functions import FuncFunctions
 from qcomp.interpreter.quantized import QuantSemantics
 from qcomp.interpreter.run_output import RunOutput
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
-from qcomp.interpreter.straight_line import BlockProgram, compile_block, run_block
 from qcomp.interpreter.values import Token, check_input, element_type, numpy_dtype, quant_of, shape_of
 
 if TYPE_CHECKING:
     from qcomp.interpreter.process_grid import Process
+    from qcomp.interpreter.straight_line import BlockProgram
 
 DEFAULT_MAX_MEMORY = 4 << 30
 
@@ -173,7 +173,9 @@ class QcompInterpreter(Interpreter):
             self.set_values(zip(block.args, args))
             steps = self.block_plans.get(block)
             current, block = block, None
-            if steps is not None:
+            if steps is not None:  # (straight_line loads with the first block run twice)
+                from qcomp.interpreter.straight_line import compile_block, run_block
+
                 program = self.programs.get(current)
                 if program is None:
                     program = self.programs[current] = compile_block(self, current, steps)
