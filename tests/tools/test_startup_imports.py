@@ -90,6 +90,12 @@ def test_qcomp_run_imports():
     # control, scatter, dynamic, linalg, random or collective functions nor their ops;
     # no narrow float type, so no ml_dtypes
     assert _heavy(modules, (*SPLIT_FUNCTIONS, *SPLIT_OPS, "ml_dtypes")) == []
+    # no check, probe or print op: neither dialect nor their functions; no pass: no
+    # pass machinery; one run of each block: no straight-line programs
+    assert _heavy(modules, ("qcomp.dialects.check", "qcomp.dialects.interpreter",
+                            "qcomp.interpreter.check_functions", "qcomp.interpreter.probe_functions",
+                            "qcomp.interpreter.process_grid", "qcomp.interpreter.straight_line",
+                            "qcomp.interpreter.blockwise", "xdsl.passes", "qcomp.pipeline")) == []
 
 
 SPLIT_FUNCTIONS = tuple(f"qcomp.interpreter.{m}" for m in (
