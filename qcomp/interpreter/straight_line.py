@@ -20,7 +20,8 @@ preparation; later runs of the block execute the program (`run_block`):
   array with fewer NumPy calls: `+ - * & | ^ max min` in the container type (their
   results modulo 2^width are the int64-then-wrap results), integer `convert`s as one
   `astype` (NumPy's integer cast keeps the low bits: `qcomp.quant.ranges.wrap`),
-  shifts and divisions by a folded operand whose amounts allow it.
+  shifts and divisions by a folded operand whose amounts allow it; float32
+  `dot_general` under `--semantics spec` through `structured_kernels.float_dot_kernel`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.quantized_kernels import quantized_kernel
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions
-from qcomp.interpreter.structured_kernels import conv_kernel, pad_kernel
+from qcomp.interpreter.structured_kernels import conv_kernel, float_dot_kernel, pad_kernel
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_int, numpy_dtype, quant_of
 
 FOLDABLE = (sh.ConstantOp, sh.IotaOp, sh.BroadcastInDimOp, sh.ReshapeOp, sh.TransposeOp,
@@ -121,6 +122,8 @@ def fast_kernel(op: Operation, plan: tuple, slots: list[int], known: list[Any]) 
         return lambda v: np.broadcast_to(v[s].reshape(shape), out)
     if cls is sh.PadOp:
         return pad_kernel(op, slots)
+    if cls is sh.DotGeneralOp and not plan[0].sem.upstream:
+        return float_dot_kernel(op, slots)
     if cls is sh.ConvolutionOp:
         lhs_dt, rhs_dt, dt = (_int_dtype(v.type) for v in (*op.operands, op.results[0]))
         if lhs_dt is None or rhs_dt is None or dt is None or \
