@@ -19,9 +19,12 @@ no padding) convolution is one window: `reshape(dot_general(reshape(x), W))`.
 `convolutions_as_dots` rewrites the `i8 x i8 -> i32` ones with a constant kernel that
 are pointwise (1x1, unit strides, no padding; MobileNetV2's 34) or contract more than
 `xla_contractions.FLOAT_MAX_K` products per result (those stay integer convolutions,
-which XLA's CPU backend multiplies at the float rate): `xla_dots.unsigned_lhs_dots`
-then hands the dots to XLA's VNNI kernels (only where the preparation asks for those
-dots: `xla_prepare.for_entry(unsigned_dots=True)`). The windows cost `T` times the
+which XLA's CPU backend multiplies at the float rate), straight into the `ui8 x i8` form
+of `xla_dots` for XLA's VNNI kernels: `x` becomes `ui8` (`xla_dots.as_unsigned`, `x + 128`)
+before the windows are cut, so the padding is `128` and the windows move bytes only
+(XLA otherwise recomputes `x`'s producer in each window's slice), and the dot is
+`xla_dots.unsigned_dot` (only where the preparation asks for those dots:
+`xla_prepare.for_entry(unsigned_dots=True)`). The windows cost `T` times the
 input's bytes (the benchmark's 3x3, 64 -> 64 convolution on 56x56: 1.8 MB of `ui8`).
 The interpreter is not changed.
 """
@@ -35,6 +38,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.backends.xla_contractions import FLOAT_MAX_K
+from qcomp.backends.xla_dots import SHIFT, as_unsigned, unsigned_dot
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
@@ -89,8 +93,9 @@ def _kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
 
 
 def _windows(op: sh.ConvolutionOp, add) -> SSAValue:
-    """The concatenated windows of `op`'s input, [N, H', W', T*C] (module docstring)."""
-    x = op.operands[0]
+    """The concatenated windows of `op`'s input plus 128, `ui8` [N, H', W', T*C] (module
+    docstring)."""
+    x = as_unsigned(op.operands[0], add)
     d = op.dimension_numbers
     e = element_type(x.type)
     in_shape, out_shape = shape_of(x.type), shape_of(op.results[0].type)
@@ -100,7 +105,7 @@ def _windows(op: sh.ConvolutionOp, add) -> SSAValue:
         for i, (lo, hi) in zip(dims, op.padding):
             low[i], high[i] = lo, hi
         padded = [s + low[i] + high[i] for i, s in enumerate(in_shape)]
-        zero = add(sh.ConstantOp(splat_attr(TensorType(e, []), 0)))
+        zero = add(sh.ConstantOp(splat_attr(TensorType(e, []), SHIFT)))  # 0 + 128
         x = add(sh.PadOp.create(operands=[x, zero], result_types=[TensorType(e, padded)], properties={
             "edge_padding_low": i64_array(low), "edge_padding_high": i64_array(high),
             "interior_padding": i64_array([0] * len(in_shape))}))
@@ -139,7 +144,7 @@ def _rewrite(op: sh.ConvolutionOp) -> None:
     wt = TensorType(element_type(op.operands[1].type), [k, o])
     wv = add(sh.ConstantOp(dense_attr(wt, np.ascontiguousarray(w).astype("i1").tobytes())))
     dims = DotDimensionNumbersAttr.get(lhs_contracting=[1], rhs_contracting=[0])
-    dot = add(sh.DotGeneralOp(flat, wv, dims, TensorType(element_type(out_t), [rows, o])))
+    dot = unsigned_dot(flat, wv, w, dims, TensorType(element_type(out_t), [rows, o]), add)
     out = add(sh.ReshapeOp(dot, out_t))
     op.results[0].replace_all_uses_with(out)
     op.detach()
