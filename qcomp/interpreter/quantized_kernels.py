@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
@@ -45,6 +45,9 @@ from qcomp.quant import uniform
 from qcomp.quant.accumulator import accumulator_factor, rescale_scaled
 from qcomp.quant.float_storage import to_float
 
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
 Kernel = Callable[[list], np.ndarray | None]
 
 _EXACT_F32 = 1 << 24
@@ -62,6 +65,8 @@ does not exist in it)."""
 def _helper() -> ThreadPoolExecutor | None:
     pid = os.getpid()
     if pid not in _HELPER:
+        from concurrent.futures import ThreadPoolExecutor  # here: a small run starts no thread
+
         _HELPER.clear()
         _HELPER[pid] = ThreadPoolExecutor(1, thread_name_prefix="qcomp-kernel") \
             if len(os.sched_getaffinity(0)) >= 2 else None
