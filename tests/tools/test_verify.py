@@ -29,6 +29,11 @@ INVALID = {
   %d = stablehlo.add %c, %c : tensor<2xf32>
 }
 """,
+    # the module's structure, checked after each op's own verifier (verify.py)
+    "empty block": """func.func @main() {
+^bb0:
+}
+""",
 }
 
 EXPECTED = {
@@ -36,6 +41,8 @@ EXPECTED = {
     "operands": "<stdin>:3:8: error: 'stablehlo.add' op Expected 2 operands, but got 1\n",
     "terminator": "<stdin>:3:8: error: Operation stablehlo.add terminates block in "
                   "single-block region but is not a terminator\n",
+    "empty block": "loc(unknown): error: Operation func.func contains empty block in "
+                   "single-block region that expects at least a terminator\n",
 }
 
 
