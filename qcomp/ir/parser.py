@@ -116,6 +116,9 @@ class _LineTemplate:
     property or not, and its name) and its type."""
 
 
+_SHARED_DENSE_LENGTH = 64
+"""Dense literal bodies up to this long are read once per parse (`_dense_of`)."""
+
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's IntegerType::kMaxWidth."""
 MAX_CONSTANT_BYTES = 4 << 30
@@ -226,6 +229,7 @@ class QcompParser(Parser):
         self._tensor_types: dict[str, Attribute] = {}
         self._line_templates: dict[tuple, _LineTemplate | None] = {}
         self._dense_read: list[tuple[int, Attribute]] = []
+        self._dense_attrs: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -316,11 +320,11 @@ class QcompParser(Parser):
             for body, (is_property, name, type) in zip(bodies, template.dense_slots,
                                                        strict=True):
                 try:
-                    if _oversized(body, type):
-                        return None
-                    attr = dense_from_text(body, type)
+                    attr = self._dense_of(body, type)
                 except LiteralError:
                     return None  # the usual parse says where
+                if attr is None:
+                    return None
                 (properties if is_property else attributes)[name] = attr
         names = list(_RESULT_NAMES.finditer(content, start, at))
         if len(names) != template.result_names or \
@@ -470,11 +474,28 @@ class QcompParser(Parser):
                 self._resume_from(end)
             return attr
         try:
-            attr = dense_from_text(body, type)
+            attr = self._dense_of(body, type)
         except LiteralError as e:
             at = lt + 1 + e.offset
             self.raise_error(e.message, Span(at, at + 1, self.lexer.input))
         self._dense_read.append((lt + 1, attr))
+        return attr
+
+    def _dense_of(self, body: str, type: Attribute) -> Attribute | None:
+        """`dense_from_text(body, type)` (None: larger than qcomp holds), one attribute
+        for each short body and type: a large program spells the same few splats
+        (`dense<0> : tensor<i64>`) hundreds of times, and one object for them all lets
+        the printer reuse its text (attributes are immutable)."""
+        short = len(body) <= _SHARED_DENSE_LENGTH
+        if short:
+            known = self._dense_attrs.get((body, id(type)))
+            if known is not None and known[0] is type:
+                return known[1]
+        if _oversized(body, type):
+            return None
+        attr = dense_from_text(body, type)
+        if short:
+            self._dense_attrs[(body, id(type))] = (type, attr)
         return attr
 
 
