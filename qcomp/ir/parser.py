@@ -81,6 +81,7 @@ _SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _USE = re.compile(rf"(%{_SUFFIX_ID}(?:#[0-9]+)?)")
 """An SSA use `%name` or `%name#index`, as a capture group for `re.split`."""
 _RESULT_NAMES = re.compile(rf"%({_SUFFIX_ID})\s*(?:,\s*|=\s*)")
+_ONE_RESULT_NAME = re.compile(rf"%({_SUFFIX_ID})\s*=\s*")
 _DENSE_BODY = re.compile(r'dense<([^<>%"{}]*|"0x[0-9A-Fa-f]*")>')
 """A `dense<...>` literal whose body a line template leaves out (a hex string, or numbers
 and brackets); its attribute is read from each line's own body."""
@@ -148,6 +149,12 @@ def _is_splat_text(body: str, element) -> bool:
 
 _PLAIN_TENSOR = re.compile(r"tensor<(?:[0-9]+x)*(?:[su]?i[0-9]+|f16|bf16|f32|f64|index)>")
 """A ranked static tensor type of a builtin integer or float (no encoding)."""
+
+
+_PLAIN_TENSOR_LIST = rf"\((?:{_PLAIN_TENSOR.pattern}(?:, {_PLAIN_TENSOR.pattern})*)?\)"
+_PLAIN_FUNCTION = re.compile(
+    rf"{_PLAIN_TENSOR_LIST} -> (?:{_PLAIN_TENSOR.pattern}|{_PLAIN_TENSOR_LIST})")
+"""A function type of plain tensor types, spelled as MLIR prints it."""
 
 
 class _LinearStringLexer(MLIRLexer):
@@ -227,6 +234,7 @@ class QcompParser(Parser):
         self._parser_state = ParserState(_LinearStringLexer(Input(text, name)))
         self.op_positions: dict[Operation, int] = {}
         self._tensor_types: dict[str, Attribute] = {}
+        self._function_types: dict[str, Attribute] = {}
         self._line_templates: dict[tuple, _LineTemplate | None] = {}
         self._dense_read: list[tuple[int, Attribute]] = []
         self._dense_attrs: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
@@ -310,10 +318,11 @@ class QcompParser(Parser):
                        content: str, start: int, at: int, eol: int) -> Operation | None:
         """The op of this line built from `template`, or None (parse it the usual way)."""
         values = self._used_values(uses)
-        if values is None or len(values) != len(template.operand_types) or any(
-                v.type is not t and v.type != t
-                for v, t in zip(values, template.operand_types, strict=True)):
+        if values is None or len(values) != len(template.operand_types):
             return None
+        for v, t in zip(values, template.operand_types):
+            if v.type is not t and v.type != t:
+                return None
         properties, attributes = template.properties, template.attributes
         if template.dense_slots:
             properties, attributes = dict(properties), dict(attributes)
@@ -326,20 +335,33 @@ class QcompParser(Parser):
                 if attr is None:
                     return None
                 (properties if is_property else attributes)[name] = attr
-        names = list(_RESULT_NAMES.finditer(content, start, at))
-        if len(names) != template.result_names or \
-                content.count("%", start, at) != len(names):
+        if template.result_names == 1:  # the common `%name = `
+            one = _ONE_RESULT_NAME.fullmatch(content, start, at)
+            names = [one] if one is not None else []
+        else:
+            names = list(_RESULT_NAMES.finditer(content, start, at))
+            if content.count("%", start, at) != len(names):
+                return None
+        if len(names) != template.result_names:
             return None
         op = template.op_type.create(
             operands=[values[i] for i in template.operand_uses],
             result_types=template.result_types, properties=properties,
             attributes=attributes, location=template.location)
+        ssa_values, forward = self.ssa_values, self.forward_ssa_references
         for match, result in zip(names, op.results, strict=False):
-            self._register_ssa_definition(
-                match.group(1), (result,),
-                Span(match.start(), match.start() + 1 + len(match.group(1)),
-                     self.lexer.input))
-        self._resume_from(eol)
+            name = match.group(1)
+            if name in ssa_values or name in forward:  # xDSL's diagnostics and fix-ups
+                self._register_ssa_definition(
+                    name, (result,),
+                    Span(match.start(), match.start() + 1 + len(name), self.lexer.input))
+                continue
+            ssa_values[name] = (result,)
+            if SSAValue.is_valid_name(name):
+                result.name_hint = name
+        lexer = self.lexer
+        lexer.pos = eol
+        self._parser_state.current_token = lexer.lex()
         self.op_positions[op] = at
         return op
 
@@ -381,6 +403,24 @@ class QcompParser(Parser):
         t = super()._parse_optional_builtin_parametrized_type()
         if self._current_token.span.start >= plain.end():  # it read exactly that text
             self._tensor_types[plain.group()] = t
+        return t
+
+    def parse_optional_function_type(self):
+        """xDSL's, remembering each function type of plain tensors by its spelling, as
+        `_parse_optional_builtin_parametrized_type` does the tensor types."""
+        token = self._current_token
+        if token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        plain = _PLAIN_FUNCTION.match(self.lexer.input.content, token.span.start)
+        if plain is None:
+            return super().parse_optional_function_type()
+        known = self._function_types.get(plain.group())
+        if known is not None:
+            self._resume_from(plain.end())
+            return known
+        t = super().parse_optional_function_type()
+        if self._current_token.span.start >= plain.end():  # it read exactly that text
+            self._function_types[plain.group()] = t
         return t
 
     def _parse_optional_integer_or_float_type(self):
