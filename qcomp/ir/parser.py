@@ -11,7 +11,9 @@ What differs from xDSL 0.74 (see docs/design.md, "Parsing"):
   an unterminated string: 30 characters took minutes);
 - a one-line op whose text, with its SSA uses blanked out, was read before (with operands
   of the same types, in the same default dialect) is built from that first op's parse
-  (`_LineTemplate`): a large program spells the same few op lines thousands of times.
+  (`_LineTemplate`): a large program spells the same few op lines thousands of times;
+- short dense literals, plain tensor types and function types of them are read once per
+  spelling (`_dense_of`, `_read_by_spelling`).
 """
 
 from __future__ import annotations
@@ -387,41 +389,35 @@ class QcompParser(Parser):
         return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque,
                                                              starting_opaque_pos)
 
+    def _read_by_spelling(self, spelling: re.Pattern, known: dict[str, Attribute], read):
+        """`read()` (one of xDSL's type readers), remembered by the text `spelling` matches
+        here when it read exactly that text: a large program spells the same few types
+        thousands of times."""
+        plain = spelling.match(self.lexer.input.content, self._current_token.span.start)
+        if plain is None:
+            return read()
+        if (t := known.get(plain.group())) is not None:
+            self._resume_from(plain.end())
+            return t
+        t = read()
+        if self._current_token.span.start >= plain.end():
+            known[plain.group()] = t
+        return t
+
     def _parse_optional_builtin_parametrized_type(self):
-        """xDSL's, remembering each plain `tensor<AxBx...xT>` spelling's type: a large
-        program spells the same few types thousands of times."""
+        """xDSL's, each plain `tensor<AxBx...xT>` read once per spelling."""
         token = self._current_token
         if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
             return super()._parse_optional_builtin_parametrized_type()
-        plain = _PLAIN_TENSOR.match(self.lexer.input.content, token.span.start)
-        if plain is None:
-            return super()._parse_optional_builtin_parametrized_type()
-        known = self._tensor_types.get(plain.group())
-        if known is not None:
-            self._resume_from(plain.end())
-            return known
-        t = super()._parse_optional_builtin_parametrized_type()
-        if self._current_token.span.start >= plain.end():  # it read exactly that text
-            self._tensor_types[plain.group()] = t
-        return t
+        return self._read_by_spelling(_PLAIN_TENSOR, self._tensor_types,
+                                      super()._parse_optional_builtin_parametrized_type)
 
     def parse_optional_function_type(self):
-        """xDSL's, remembering each function type of plain tensors by its spelling, as
-        `_parse_optional_builtin_parametrized_type` does the tensor types."""
-        token = self._current_token
-        if token.kind != MLIRTokenKind.L_PAREN:
+        """xDSL's, each function type of plain tensors read once per spelling."""
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
             return None
-        plain = _PLAIN_FUNCTION.match(self.lexer.input.content, token.span.start)
-        if plain is None:
-            return super().parse_optional_function_type()
-        known = self._function_types.get(plain.group())
-        if known is not None:
-            self._resume_from(plain.end())
-            return known
-        t = super().parse_optional_function_type()
-        if self._current_token.span.start >= plain.end():  # it read exactly that text
-            self._function_types[plain.group()] = t
-        return t
+        return self._read_by_spelling(_PLAIN_FUNCTION, self._function_types,
+                                      super().parse_optional_function_type)
 
     def _parse_optional_integer_or_float_type(self):
         # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)
