@@ -48,16 +48,22 @@ def _cpu_seconds() -> float:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """`QCOMP_TEST_CPU=FILE`: append each test's CPU seconds (setup, call and teardown,
-    with its subprocesses) to FILE as `seconds<TAB>nodeid` lines; on a loaded machine
-    this, not wall time, says where the suite's time goes (tools/test_cpu.py sums it)."""
+    with its subprocesses) to FILE as `seconds<TAB>start<TAB>end<TAB>worker<TAB>nodeid`
+    lines (start and end: wall-clock seconds since the epoch; worker: xdist's `gw0`, ...,
+    or `main`); on a loaded machine CPU time, not wall time, says where the suite's time
+    goes, and the spans show where a worker sat idle (tools/test_cpu.py sums both)."""
     out = os.environ.get("QCOMP_TEST_CPU")
     if not out:
         yield
         return
-    start = _cpu_seconds()
+    import time
+
+    start, wall = _cpu_seconds(), time.time()
     yield
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with open(out, "a") as f:
-        f.write(f"{_cpu_seconds() - start:.3f}\t{item.nodeid}\n")
+        f.write(f"{_cpu_seconds() - start:.3f}\t{wall:.3f}\t{time.time():.3f}\t{worker}"
+                f"\t{item.nodeid}\n")
 
 
 SLOW_FILES = (
@@ -73,9 +79,11 @@ SLOW_FILES = (
     "tests/test_stablehlo_suite.py",
 )
 """The test files that take longest (CPU seconds of a whole run, QCOMP_TEST_CPU),
-longest first. `pytest -n 2 --dist loadfile` hands whole files to the workers in
-collection order; a long file handed out last is the run's tail, one worker busy and the
-other idle. So these run first and the short files fill in around them."""
+longest first. `pytest -n 2 --dist loadfile --no-loadscope-reorder` hands whole files to
+the workers in collection order; a long file handed out last is the run's tail, one
+worker busy and the other idle. So these run first and the short files fill in around
+them. (Without `--no-loadscope-reorder`, xdist 3.8 orders the files by their number of
+tests, most first: pyright's file of two tests started last, 80 s of tail.)"""
 
 
 def pytest_collection_modifyitems(session, config, items):

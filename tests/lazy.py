@@ -17,6 +17,10 @@ from typing import Any
 import pytest
 
 
+_MODULE_DUNDERS = frozenset({"__file__", "__path__", "__version__", "__name__"})
+"""The dunder names read from the module itself; any other dunder is introspection."""
+
+
 class LazyModule:
     """A stand-in for a module (`name`, or `from name import member`, `member` a dotted
     path such as `ops.quantized` for `torch.ops.quantized`): the first attribute access
@@ -27,6 +31,10 @@ class LazyModule:
         self._member = member
 
     def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") and attr.endswith("__") and attr not in _MODULE_DUNDERS:
+            # introspection, not use: pytest's collection asks every module-level name
+            # for `__bases__` (unittest's `issubclass` check), which must not import
+            raise AttributeError(attr)
         module = importlib.import_module(self._name)
         for member in self._member.split(".") if self._member else ():
             module = getattr(module, member)

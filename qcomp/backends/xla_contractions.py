@@ -11,7 +11,6 @@ two rewrites, applied only to the program prepared for XLA:
 - `float_contractions`: a short integer contraction (`FLOAT_MAX_K`) as a float one.
 
 `float_contractions` rewrites
-`float_contractions` rewrites
 
     %r = stablehlo.convolution(%a, %b) ... -> tensor<...xi32>
 

@@ -10,16 +10,17 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from tests.quant import rowwise_reference as ref
-from tests.quant.rowwise_tables import KINDS, nan_table, table
 
 from qcomp.quant import rowwise as rw
 from qcomp.quant import rowwise_bags as rb
 from qcomp.quant import rowwise_rand as rr
+from tests.lazy import importorskip, lazy_module
+from tests.quant import rowwise_reference as ref
+from tests.quant.rowwise_tables import KINDS, nan_table, table
 from tests.sampling import examples
 
-torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
-ops = torch.ops.quantized
+torch = importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
+ops = lazy_module("torch", "ops.quantized")  # torch imported when a test first uses it
 
 PREPACK = {8: "embedding_bag_byte_prepack", 4: "embedding_bag_4bit_prepack",
            2: "embedding_bag_2bit_prepack"}

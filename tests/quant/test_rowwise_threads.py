@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.quant.rowwise_tables import KINDS, table
 
 from qcomp.quant import rowwise as rw
 from qcomp.quant import rowwise_bags as rb
 from qcomp.quant import threads
+from tests.lazy import importorskip, lazy_module
+from tests.quant.rowwise_tables import KINDS, table
 
-torch = pytest.importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
-ops = torch.ops.quantized
-PREPACK = {8: ops.embedding_bag_byte_prepack, 4: ops.embedding_bag_4bit_prepack,
-           2: ops.embedding_bag_2bit_prepack}
-UNPACK = {8: ops.embedding_bag_byte_unpack, 4: ops.embedding_bag_4bit_unpack,
-          2: ops.embedding_bag_2bit_unpack}
-BAG = {8: ops.embedding_bag_byte_rowwise_offsets, 4: ops.embedding_bag_4bit_rowwise_offsets}
+torch = importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
+ops = lazy_module("torch", "ops.quantized")  # torch imported when a test first uses it
+PREPACK = {8: "embedding_bag_byte_prepack", 4: "embedding_bag_4bit_prepack",
+           2: "embedding_bag_2bit_prepack"}
+UNPACK = {8: "embedding_bag_byte_unpack", 4: "embedding_bag_4bit_unpack",
+          2: "embedding_bag_2bit_unpack"}
+BAG = {8: "embedding_bag_byte_rowwise_offsets", 4: "embedding_bag_4bit_rowwise_offsets"}
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +42,10 @@ def thread_count(request):
 @pytest.mark.parametrize("bits", [8, 4, 2])
 def test_big_tables_match_torch(big, bits, thread_count):
     tw = torch.from_numpy(big)
-    want = PREPACK[bits](tw).numpy()
+    want = getattr(ops, PREPACK[bits])(tw).numpy()
     got = rw.float_to_fused_8bit(big) if bits == 8 else rw.float_to_fused_nbit(big, bits)
     assert got.tobytes() == want.tobytes()
-    back = UNPACK[bits](torch.from_numpy(want)).numpy()
+    back = getattr(ops, UNPACK[bits])(torch.from_numpy(want)).numpy()
     mine = rw.fused_8bit_to_float(got) if bits == 8 else rw.fused_nbit_to_float(got, bits)
     assert mine.tobytes() == back.tobytes()
 
@@ -73,8 +74,9 @@ def test_big_bags_match_torch(big, bits, weighted, thread_count):
     idx = rng.integers(0, len(data), int(lengths.sum()))
     w = rng.standard_normal(len(idx)).astype(np.float32) if weighted else None
     offsets = np.concatenate([[0], np.cumsum(lengths)])
-    want = BAG[bits](torch.from_numpy(data), torch.from_numpy(idx), torch.from_numpy(offsets),
-                     False, 0, False, None if w is None else torch.from_numpy(w), None,
-                     True).numpy()
+    bag = getattr(ops, BAG[bits])
+    want = bag(torch.from_numpy(data), torch.from_numpy(idx), torch.from_numpy(offsets),
+               False, 0, False, None if w is None else torch.from_numpy(w), None,
+               True).numpy()
     got = rb.sparse_lengths(data, idx, lengths, bits, w)
     assert got.tobytes() == want.tobytes()
