@@ -221,3 +221,34 @@ func.func @f(%a: tensor<2xi64>) -> tensor<2xi64> {
     printed = print_module(_parse(text)[0])
     assert '%1 = "test.op"(%0) {k = {v = 1 : i64}} : (tensor<2xi64>) -> tensor<2xi64>' \
         in printed
+
+
+@pytest.mark.parametrize("body, hex_body, type", [
+    ("[1, -2, 9223372036854775807]", "[0x1, -0x2, 0x7FFFFFFFFFFFFFFF]", "tensor<3xi64>"),
+    ("[0, 18446744073709551615, -9223372036854775808]",
+     "[0x0, 0xFFFFFFFFFFFFFFFF, -0x8000000000000000]", "tensor<3xi64>"),
+    ("[[0, 18446744073709551615]]", "[[0x0, 0xFFFFFFFFFFFFFFFF]]", "tensor<1x2xui64>"),
+    ("[3, -4]", "[0x3, -0x4]", "tensor<2xindex>"),
+    ("18446744073709551615", "0xFFFFFFFFFFFFFFFF", "tensor<2xi64>"),
+    (" -128 ", "-0x80", "tensor<4xi8>"),
+])
+def test_decimal_64_bit_lists_and_splats_read_as_the_token_path(body, hex_body, type):
+    """64-bit decimal lists and integer splats are read with Python's integers; a hex
+    token sends the same values through the token path: the same bytes."""
+    from qcomp.ir.dense_text import dense_from_text
+    t = _parse(f"func.func @f(%a: {type}) {{\n  return\n}}\n")[0] \
+        .body.block.first_op.body.block.args[0].type
+    assert dense_from_text(body, t).data.data == dense_from_text(hex_body, t).data.data
+
+
+@pytest.mark.parametrize("body, message", [
+    ("[1, 18446744073709551616]", "integer constant out of range for type"),
+    ("[1, -1]", "expected unsigned integer elements, but parsed negative value"),
+    ("-1", "expected unsigned integer elements, but parsed negative value"),
+])
+def test_out_of_range_64_bit_literals_keep_their_diagnostics(body, message):
+    from qcomp.ir.dense_text import LiteralError, dense_from_text
+    t = _parse("func.func @f(%a: tensor<2xui64>) {\n  return\n}\n")[0] \
+        .body.block.first_op.body.block.args[0].type
+    with pytest.raises(LiteralError, match=message):
+        dense_from_text(body, t)
