@@ -7,14 +7,17 @@ their context with `make_context()`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
-from xdsl.passes import ModulePass
 
 from qcomp import ir
 from qcomp.passes import PASS_ALIASES, PASSES, canonical_name, pass_class  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:  # xDSL's pass machinery loads with the first pass
+    from xdsl.passes import ModulePass
 
 
 def _func() -> Dialect:

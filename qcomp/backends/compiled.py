@@ -17,7 +17,9 @@ What a preparation is, per backend:
 `compile` snapshots the module (a clone): later edits of `module` do not reach the
 handle. `qcomp.backends.run` keeps one handle per module object, semantics, entry,
 budget and device while the module is unchanged (`qcomp.ir.snapshot`), so calling it again
-on the same module does not prepare again. Every preparation calls each function of
+on the same module does not prepare again; on xla it launches the handle's run before
+the check and hands the results out only if the module is unchanged
+(`run_cached`). Every preparation calls each function of
 `PREPARE_HOOKS` with the handle (tests count preparations with it).
 """
 
@@ -69,11 +71,16 @@ class Compiled:
         for hook in PREPARE_HOOKS:
             hook(self)
 
-    def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None
-            ) -> list[FunctionRun]:
-        """Each entry function's run on `inputs` (as `qcomp.backends.run` takes them)."""
+    def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,
+            launched: list | None = None) -> list[FunctionRun]:
+        """Each entry function's run on `inputs` (as `qcomp.backends.run` takes them);
+        `launched`: what `launch(inputs)` returned, waited for instead of running again."""
         from qcomp.interpreter.runner import _inputs_for
 
+        if launched is not None:
+            return [fn.run(launched=started) if started is not None else
+                    fn.run(_inputs_for(fn.function, inputs))
+                    for fn, started in zip(self.xla_functions, launched)]
         if self.backend != "numpy":
             return [fn.run(_inputs_for(fn.function, inputs)) for fn in self.xla_functions]
         from qcomp.interpreter.runner import run_function
@@ -81,6 +88,25 @@ class Compiled:
         return [run_function(self.module, f, _inputs_for(f, inputs), self.semantics,
                              self.max_memory, preparation=self.preparation)
                 for f in self.functions]
+
+    def launch(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None
+               ) -> list | None:
+        """On xla, each entry function's run on `inputs` started without waiting for it
+        (`XlaFunction.launch`; None for a function whose launch failed: `run` runs it
+        again and reports why); None on the other backends, or when the inputs do not
+        fit (`run` says how)."""
+        from qcomp.interpreter.runner import _inputs_for
+
+        if self.backend != "xla":
+            return None
+        launched: list = []
+        for fn in self.xla_functions:
+            try:
+                launched.append(None if fn.error is not None else
+                                fn.launch(_inputs_for(fn.function, inputs)))
+            except Exception:  # noqa: BLE001 - a module edited since may fail anyhow; run redoes it
+                launched.append(None)
+        return launched
 
     def run_samples(self, samples: Sequence[np.ndarray] | Mapping[str, np.ndarray]
                     ) -> tuple[list[FunctionRun], int]:
@@ -145,12 +171,44 @@ def cached(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",
            device: str = "cpu") -> Compiled:
     """The handle for `module` as it is now: the one made before if the module has not
     changed since, else a new one (of the module itself, no snapshot)."""
-    key = (id(module), backend, semantics, entry,
-           max_memory if backend == "numpy" else None, device)
+    key = _key(module, backend, semantics, entry, max_memory, device)
     hit = _CACHE.get(key)
     if hit is not None and hit[0].module is module and hit[0].unchanged():
         _CACHE.move_to_end(key)
         return hit[1]
+    return _prepare(key, module, backend, semantics, entry, max_memory, device)
+
+
+def run_cached(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None,
+               backend: str = "numpy", semantics: str = "spec", entry: str | None = None,
+               max_memory: int = DEFAULT_MAX_MEMORY, device: str = "cpu") -> list[FunctionRun]:
+    """`cached(module, ...).run(inputs)`, the check and the run overlapped on xla: the
+    handle made before is launched on `inputs` first (XLA runs it on its own threads)
+    and the module checked while it runs; its results are handed out only when the
+    module is unchanged, else they are dropped (a run of the program before the edit),
+    the module prepared again and run. A call costs about the longer of the check and
+    the run, not their sum."""
+    key = _key(module, backend, semantics, entry, max_memory, device)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0].module is module:
+        snapshot, handle = hit
+        launched = handle.launch(inputs)
+        if snapshot.unchanged():
+            _CACHE.move_to_end(key)
+            return handle.run(inputs, launched)
+        del launched  # the old program's run: never waited for, never read
+    return _prepare(key, module, backend, semantics, entry, max_memory, device).run(inputs)
+
+
+def _key(module: ModuleOp, backend: str, semantics: str, entry: str | None, max_memory: int,
+         device: str) -> tuple:
+    return (id(module), backend, semantics, entry,
+            max_memory if backend == "numpy" else None, device)
+
+
+def _prepare(key: tuple, module: ModuleOp, backend: str, semantics: str, entry: str | None,
+             max_memory: int, device: str) -> Compiled:
+    """A new handle of `module` as it is now, kept under `key`."""
     snapshot = Snapshot(module)
     handle = Compiled(module, backend, semantics, entry, max_memory, device, snapshot=False)
     _CACHE[key] = (snapshot, handle)
@@ -160,4 +218,5 @@ def cached(module: ModuleOp, backend: str = "numpy", semantics: str = "spec",
     return handle
 
 
-__all__ = ["BACKENDS", "PREPARE_HOOKS", "Compiled", "cached", "compile", "stack_runs"]
+__all__ = ["BACKENDS", "PREPARE_HOOKS", "Compiled", "cached", "compile", "run_cached",
+           "stack_runs"]

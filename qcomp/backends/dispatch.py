@@ -19,11 +19,12 @@ def run(module: ModuleOp, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray
 
     `max_memory` bounds the NumPy backend only; `device` (a PJRT device: `cpu`, `gpu`,
     `gpu:1`) is for `xla` only. What is prepared for the module is kept while it is
-    unchanged (`qcomp.backends.compiled.cached`): a second call only runs.
+    unchanged (`qcomp.backends.compiled.run_cached`): a second call only runs (on
+    xla, while the module is checked for changes).
     """
-    from qcomp.backends.compiled import cached
+    from qcomp.backends.compiled import run_cached
 
-    return cached(module, backend, semantics, entry, max_memory, device).run(inputs)
+    return run_cached(module, inputs, backend, semantics, entry, max_memory, device)
 
 
 __all__ = ["BACKENDS", "run"]

@@ -219,14 +219,15 @@ class XlaFunction:
     def result_types(self) -> list[Attribute]:
         return list(self.function.function_type.outputs.data)
 
-    def run(self, inputs: Sequence[np.ndarray] = ()) -> FunctionRun:
-        """Execute once; errors are captured in the FunctionRun, never raised."""
+    def run(self, inputs: Sequence[np.ndarray] = (), launched: list | None = None) -> FunctionRun:
+        """Execute once (or wait for the run `launch(inputs)` returned as `launched`);
+        errors are captured in the FunctionRun, never raised."""
         out = FunctionRun(self.name, result_types=self.result_types)
         if self.error is not None:
             out.error = self.error
             return out
         try:
-            outs = self._execute(inputs)
+            outs = self._execute(inputs) if launched is None else self._wait(launched)
             out.results = [_host(v, numpy_dtype(quant_of(t) or element_type(t)))
                            for v, t in zip(outs[:self.n_results], self.result_types)]
         except RunError as e:
@@ -269,6 +270,13 @@ class XlaFunction:
                 for v, t in zip(self._execute(inputs), self.main_result_types)]
 
     def _execute(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return self._wait(self.launch(inputs))
+
+    def launch(self, inputs: Sequence[np.ndarray]) -> list:
+        """Start a run on `inputs` and return its result buffers without waiting (PJRT
+        executes asynchronously, outside the GIL): `run(inputs, launched=them)` waits.
+        RunError on bad inputs, or when XLA refuses them (PJRT checks each argument's
+        shape and type against the executable's)."""
         arg_types = self.function.function_type.inputs.data
         if len(inputs) != len(arg_types):
             raise RunError(f"@{self.name} takes {len(arg_types)} arguments, {len(inputs)} inputs given",
@@ -281,8 +289,13 @@ class XlaFunction:
             bufs = [_put(a, dev) for a in args]
             if self._constant_buffers is None:
                 self._constant_buffers = [_put(c, dev) for c in self.constants]
-            outs = self.executable.execute(bufs + self._constant_buffers)
-            return [np.asarray(o) for o in outs]
+            return self.executable.execute(bufs + self._constant_buffers)
+        except Exception as e:  # noqa: BLE001 - a runtime failure inside XLA, out of memory
+            raise RunError(f"XLA failed running @{self.name}: {_one_line(e)}", self.function) from None
+
+    def _wait(self, launched: list) -> list[np.ndarray]:
+        try:
+            return [np.asarray(o) for o in launched]
         except Exception as e:  # noqa: BLE001 - a runtime failure inside XLA, out of memory
             raise RunError(f"XLA failed running @{self.name}: {_one_line(e)}", self.function) from None
 

@@ -1,34 +1,54 @@
-"""Pointwise (1x1) integer convolutions as dot_generals, for XLA's int8 dot kernels.
+"""Integer convolutions as dot_generals (im2col), for XLA's int8 dot kernels.
 
-A convolution whose kernel has size 1 in every spatial dimension, with unit strides, no
-padding and no lhs dilation, one feature group and one batch group, is a matrix
-product over the input features at each (batch, spatial...) position. When its input
-and output list their dimensions in the same order with the feature last (NHWC), it is
+A convolution with one feature group and one batch group, no lhs dilation and no window
+reversal, whose input and output list their dimensions in the same order with the
+feature last (NHWC), is a matrix product of its input's windows with its kernel:
 
-    reshape(dot_general(reshape(x) : [N*H*W, C], W : [C, O]) : [N*H*W, O]) : [N, H, W, O]
+    p   = pad(x, 0, padding)                                  (when it pads)
+    t_k = slice(p, k * rhs_dilation, stride = window_strides)  for each kernel position k
+    r   = reshape(dot_general(reshape(concatenate(t_k..., dim = feature)) : [N*H'*W', T*C],
+                              reshape(W) : [T*C, O]))          : [N, H', W', O]
 
-the same products summed (integer arithmetic: any order, wrapping alike), so the same
-bits. `pointwise_as_dots` rewrites the `i8 x i8 -> i32` ones with a constant kernel,
-for `xla_dots.unsigned_lhs_dots` to hand to XLA's VNNI kernels (only where the
-preparation asks for those dots: `xla_prepare.for_entry(unsigned_dots=True)`). The
-interpreter is not changed.
+(`T` kernel positions, the kernel's positions in row-major order and its input features
+within each, as the concatenation lays out the window: `W` transposed to (spatial...,
+input feature, output feature) at preparation). Each result element is the same sum of
+the same products (integer arithmetic: any order, wrapping alike), so the same bits; a
+padded position holds 0, as the convolution's padding. A pointwise (1x1, unit stride,
+no padding) convolution is one window: `reshape(dot_general(reshape(x), W))`.
+
+`convolutions_as_dots` rewrites the `i8 x i8 -> i32` ones with a constant kernel that
+are pointwise (1x1, unit strides, no padding; MobileNetV2's 34) or contract more than
+`xla_contractions.FLOAT_MAX_K` products per result (those stay integer convolutions,
+which XLA's CPU backend multiplies at the float rate), straight into the `ui8 x i8` form
+of `xla_dots` for XLA's VNNI kernels: `x` becomes `ui8` (`xla_dots.as_unsigned`, `x + 128`)
+before the windows are cut, so the padding is `128` and the windows move bytes only
+(XLA otherwise recomputes `x`'s producer in each window's slice), and the dot is
+`xla_dots.unsigned_dot` (only where the preparation asks for those dots:
+`xla_prepare.for_entry(unsigned_dots=True)`). The windows cost `T` times the
+input's bytes (the benchmark's 3x3, 64 -> 64 convolution on 56x56: 1.8 MB of `ui8`).
+The interpreter is not changed.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Operation, SSAValue
 
+from qcomp.backends.xla_contractions import FLOAT_MAX_K
+from qcomp.backends.xla_dots import SHIFT, as_unsigned, unsigned_dot
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
+from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.interpreter.values import dense_to_array, element_type, shape_of
-from qcomp.ir.splat import dense_attr
+from qcomp.ir.splat import dense_attr, splat_attr
 
 
-def pointwise_as_dots(module: ModuleOp) -> int:
-    """Rewrite each pointwise `i8 x i8 -> i32` convolution with a constant kernel (module
-    docstring); returns how many."""
+def convolutions_as_dots(module: ModuleOp) -> int:
+    """Rewrite each `i8 x i8 -> i32` convolution of `module` the module docstring takes;
+    returns how many."""
     n = 0
     for op in list(module.walk()):
         if isinstance(op, sh.ConvolutionOp) and _kernel(op) is not None:
@@ -45,7 +65,8 @@ def _is_i(t, width: int) -> bool:
 
 
 def _kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
-    """The kernel as a [C, O] matrix, or None when `op` is not such a convolution."""
+    """The kernel as a [T*C, O] matrix (module docstring), or None when `op` is not
+    such a convolution."""
     lhs, rhs = op.operands
     if not (_is_i(lhs.type, 8) and _is_i(rhs.type, 8) and _is_i(op.results[0].type, 32)):
         return None
@@ -56,21 +77,58 @@ def _kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
     kshape = shape_of(rhs.type)
     if (in_order != out_order or d.input_feature_dimension != rank - 1
             or op.feature_group_count != 1 or op.batch_group_count != 1
-            or any(kshape[i] != 1 for i in d.kernel_spatial_dimensions)
-            or any(s != 1 for s in op.window_strides) or any(v != 1 for v in op.lhs_dilation)
-            or any(lo or hi for lo, hi in op.padding) or any(op.window_reversal)
+            or any(v != 1 for v in op.lhs_dilation) or any(op.window_reversal)
+            or any(s < 0 for s in (*shape_of(lhs.type), *shape_of(op.results[0].type)))
             or not isinstance(rhs.owner, sh.ConstantOp)):
         return None
+    spatial = [kshape[i] for i in d.kernel_spatial_dimensions]
+    c, o = kshape[d.kernel_input_feature_dimension], kshape[d.kernel_output_feature_dimension]
+    pointwise = (all(k == 1 for k in spatial) and all(s == 1 for s in op.window_strides)
+                 and not any(lo or hi for lo, hi in op.padding))
+    if not pointwise and int(np.prod(spatial)) * c <= FLOAT_MAX_K:
+        return None  # xla_contractions.float_contractions takes the short ones
     w = dense_to_array(rhs.owner.value, rhs.type)
-    return np.transpose(w, (d.kernel_input_feature_dimension, d.kernel_output_feature_dimension,
-                            *d.kernel_spatial_dimensions)).reshape(kshape[d.kernel_input_feature_dimension],
-                                                                   kshape[d.kernel_output_feature_dimension])
+    order = (*d.kernel_spatial_dimensions, d.kernel_input_feature_dimension, d.kernel_output_feature_dimension)
+    return np.transpose(w, order).reshape(-1, o)
+
+
+def _windows(op: sh.ConvolutionOp, add) -> SSAValue:
+    """The concatenated windows of `op`'s input plus 128, `ui8` [N, H', W', T*C] (module
+    docstring)."""
+    x = as_unsigned(op.operands[0], add)
+    d = op.dimension_numbers
+    e = element_type(x.type)
+    in_shape, out_shape = shape_of(x.type), shape_of(op.results[0].type)
+    dims = d.input_spatial_dimensions
+    if any(lo or hi for lo, hi in op.padding):
+        low, high = [0] * len(in_shape), [0] * len(in_shape)
+        for i, (lo, hi) in zip(dims, op.padding):
+            low[i], high[i] = lo, hi
+        padded = [s + low[i] + high[i] for i, s in enumerate(in_shape)]
+        zero = add(sh.ConstantOp(splat_attr(TensorType(e, []), SHIFT)))  # 0 + 128
+        x = add(sh.PadOp.create(operands=[x, zero], result_types=[TensorType(e, padded)], properties={
+            "edge_padding_low": i64_array(low), "edge_padding_high": i64_array(high),
+            "interior_padding": i64_array([0] * len(in_shape))}))
+        in_shape = padded
+    kshape = shape_of(op.operands[1].type)
+    spatial = [kshape[i] for i in d.kernel_spatial_dimensions]
+    taps = []
+    for k in itertools.product(*(range(n) for n in spatial)):
+        start, limit, strides = [0] * len(in_shape), list(in_shape), [1] * len(in_shape)
+        for j, i in enumerate(dims):
+            start[i] = k[j] * op.rhs_dilation[j]
+            limit[i] = start[i] + (out_shape[i] - 1) * op.window_strides[j] + 1
+            strides[i] = op.window_strides[j]
+        if start == [0] * len(in_shape) and limit == list(in_shape) and strides == [1] * len(in_shape):
+            taps.append(x)
+        else:
+            taps.append(add(sh.SliceOp(x, start, limit, strides)))
+    return taps[0] if len(taps) == 1 else add(sh.ConcatenateOp(taps, len(in_shape) - 1))
 
 
 def _rewrite(op: sh.ConvolutionOp) -> None:
     w = _kernel(op)
     assert w is not None
-    x = op.operands[0]
     out_t = op.results[0].type
     block = op.parent_block()
     assert block is not None
@@ -79,14 +137,14 @@ def _rewrite(op: sh.ConvolutionOp) -> None:
         block.insert_op_before(new, op)
         return new.results[0]
 
-    in_shape = shape_of(x.type)
-    rows = int(np.prod(in_shape[:-1]))
-    c, o = w.shape
-    flat = add(sh.ReshapeOp(x, TensorType(element_type(x.type), [rows, c])))
-    wt = TensorType(element_type(op.operands[1].type), [c, o])
+    windows = _windows(op, add)
+    rows = int(np.prod(shape_of(out_t)[:-1]))
+    k, o = w.shape
+    flat = add(sh.ReshapeOp(windows, TensorType(element_type(windows.type), [rows, k])))
+    wt = TensorType(element_type(op.operands[1].type), [k, o])
     wv = add(sh.ConstantOp(dense_attr(wt, np.ascontiguousarray(w).astype("i1").tobytes())))
     dims = DotDimensionNumbersAttr.get(lhs_contracting=[1], rhs_contracting=[0])
-    dot = add(sh.DotGeneralOp(flat, wv, dims, TensorType(element_type(out_t), [rows, o])))
+    dot = unsigned_dot(flat, wv, w, dims, TensorType(element_type(out_t), [rows, o]), add)
     out = add(sh.ReshapeOp(dot, out_t))
     op.results[0].replace_all_uses_with(out)
     op.detach()

@@ -33,6 +33,7 @@ preparing a program for XLA (`qcomp.backends.xla_prepare.for_entry`).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
+from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.interpreter.values import dense_to_array, element_type, shape_of
 from qcomp.ir.splat import dense_attr, splat_attr
 
@@ -98,9 +100,6 @@ def _weights(op: sh.DotGeneralOp) -> np.ndarray | None:
 def _rewrite(op: sh.DotGeneralOp) -> None:
     w = _weights(op)
     assert w is not None
-    a = op.operands[0]
-    out_t = op.results[0].type
-    out_shape = shape_of(out_t)
     block = op.parent_block()
     assert block is not None
 
@@ -108,15 +107,35 @@ def _rewrite(op: sh.DotGeneralOp) -> None:
         block.insert_op_before(new, op)
         return new.results[0]
 
+    unsigned = as_unsigned(op.operands[0], add)
+    result = unsigned_dot(unsigned, op.operands[1], w, op.dot_dimension_numbers, op.results[0].type, add,
+                          dict(op.properties), dict(op.attributes))
+    op.results[0].replace_all_uses_with(result)
+    op.detach()
+    op.erase()
+
+
+def as_unsigned(a: SSAValue, add: Callable[[Operation], SSAValue]) -> SSAValue:
+    """`bitcast_convert(a xor -128) : ui8`: the `i8` tensor `a` plus 128, as `ui8`."""
     a_shape = shape_of(a.type)
     sign = add(sh.ConstantOp(splat_attr(TensorType(element_type(a.type), a_shape), -SHIFT)))
     flipped = add(sh.XorOp(a, sign))
-    unsigned = add(sh.BitcastConvertOp(flipped, TensorType(IntegerType(8, Signedness.UNSIGNED), a_shape)))
-    dot = add(sh.DotGeneralOp.create(operands=[unsigned, op.operands[1]], result_types=[out_t],
-                                     properties=dict(op.properties), attributes=dict(op.attributes)))
+    return add(sh.BitcastConvertOp(flipped, TensorType(IntegerType(8, Signedness.UNSIGNED), a_shape)))
+
+
+def unsigned_dot(unsigned: SSAValue, b: SSAValue, w: np.ndarray, dims: DotDimensionNumbersAttr,
+                 out_t: Attribute, add: Callable[[Operation], SSAValue],
+                 properties: dict | None = None, attributes: dict | None = None) -> SSAValue:
+    """`dot_general(unsigned, b) - broadcast(128 * sum_k w)` (module docstring): the `i32`
+    product of the `i8` values that `unsigned` holds plus 128 (`as_unsigned`) with the
+    constant `b` (values `w`), `dims` the dot's dimension numbers (`properties`: the
+    dot's, when it has more)."""
+    out_shape = shape_of(out_t)
+    dot = add(sh.DotGeneralOp.create(operands=[unsigned, b], result_types=[out_t],
+                                     properties=properties or {"dot_dimension_numbers": dims},
+                                     attributes=attributes or {}))
     # 128 * sum of b over its contracting dimensions, laid out as the result's
     # (batch..., rhs free...) dimensions, wrapped to i32 as the dot's sums wrap.
-    dims = op.dot_dimension_numbers
     contracting = tuple(dims.rhs_contracting_dimensions)
     batching = tuple(dims.rhs_batching_dimensions)
     free = tuple(d for d in range(w.ndim) if d not in contracting and d not in batching)
@@ -128,7 +147,4 @@ def _rewrite(op: sh.DotGeneralOp) -> None:
     n_lhs_free = len(out_shape) - len(batching) - len(free)
     positions = [*range(len(batching)), *(len(batching) + n_lhs_free + i for i in range(len(free)))]
     wide = add(sh.BroadcastInDimOp(shift_v, positions, out_t))
-    result = add(sh.SubtractOp(dot, wide, out_t))
-    op.results[0].replace_all_uses_with(result)
-    op.detach()
-    op.erase()
+    return add(sh.SubtractOp(dot, wide, out_t))

@@ -314,11 +314,12 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec",
             entry.res_attrs = None
     _widen_sub_byte_results(entry)
     xla_same_scale.drop_unit_rescales(entry)
+    xla_same_scale.drop_integer_round_trips(entry)
     xla_same_scale.halve_by_multiplying(entry)
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
     if unsigned_dots:
-        xla_convolutions.pointwise_as_dots(module)
+        xla_convolutions.convolutions_as_dots(module)
         xla_dots.unsigned_lhs_dots(module)
     xla_contractions.float_contractions(module)
     xla_rescale.fixed_point_as_float(module)

@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
+from qcomp.backends.xla_bounds import type_range
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype
 
@@ -91,6 +92,71 @@ def halve_by_multiplying(entry: func.FuncOp) -> int:
                 d.erase()
         n += 1
     return n
+
+
+def drop_integer_round_trips(entry: func.FuncOp) -> int:
+    """Replace each integer round trip through a float of `entry` (module docstring) by
+    its integer; the number replaced."""
+    n = 0
+    bounds: list[Operation] = []
+    for op in list(entry.walk()):
+        if op.parent is None or not isinstance(op, sh.ConvertOp):
+            continue
+        chain = _round_trip(op)
+        if chain is None:
+            continue
+        bounds += [v.owner for c in chain if isinstance(c, sh.ClampOp) for v in (c.operands[0], c.operands[2])
+                   if isinstance(v.owner, Operation)]
+        x = chain[-1].operands[0]
+        block = op.parent_block()
+        if x.type == op.results[0].type:
+            op.results[0].replace_all_uses_with(x)
+        else:
+            wide = sh.ConvertOp(x, op.results[0].type)
+            block.insert_op_before(wide, op)
+            op.results[0].replace_all_uses_with(wide.results[0])
+        for d in (op, *chain):  # the chain, outermost first, where nothing else uses it
+            if not any(r.uses for r in d.results):
+                d.detach()
+                d.erase()
+        n += 1
+    for d in bounds:  # the clamp's bounds, once no clamp uses them
+        if d.parent is not None and not any(r.uses for r in d.results):
+            d.detach()
+            d.erase()
+    return n
+
+
+def _round_trip(out: sh.ConvertOp) -> list[Operation] | None:
+    """The round, clamp (when there is one) and inner convert of an integer round trip
+    ending in `out` (module docstring), or None."""
+    out_range = type_range(out.results[0].type)
+    rnd = out.operands[0].owner
+    if out_range is None or not isinstance(rnd, sh.RoundNearestEvenOp | sh.RoundNearestAfzOp):
+        return None
+    chain: list[Operation] = [rnd]
+    inner = rnd.operands[0].owner
+    if isinstance(inner, sh.ClampOp):
+        chain.append(inner)
+        bounds = [_constant(inner.operands[0]), _constant(inner.operands[2])]
+        inner = inner.operands[1].owner
+    else:
+        bounds = None
+    if not isinstance(inner, sh.ConvertOp):
+        return None
+    chain.append(inner)
+    x_range = type_range(inner.operands[0].type)
+    dt = numpy_dtype(element_type(inner.results[0].type))
+    if x_range is None or dt.kind != "f" or element_type(inner.operands[0].type).width.data < 2:
+        return None
+    exact = 2.0 ** (np.finfo(dt).nmant + 1)
+    lo, hi = x_range
+    if max(-lo, hi) > exact or lo < out_range[0] or hi > out_range[1]:
+        return None
+    if bounds is not None and (bounds[0] is None or bounds[1] is None
+                               or not (np.all(bounds[0] <= lo) and np.all(bounds[1] >= hi))):
+        return None  # (a NaN bound compares false: kept)
+    return chain
 
 
 def _unit_rescale(div: sh.DivideOp) -> SSAValue | None:

@@ -1,7 +1,8 @@
-"""Check results and the `check` dialect's interpreter functions.
+"""Check results: the rules judging the `check` dialect's ops (whose interpreter
+functions are `check_functions.CheckFunctions`) and the check custom calls.
 
 Every check (a `check.*` op or a `stablehlo.custom_call` to a check target,
-`CUSTOM_CALL_CHECKS`) appends a
+`custom_call_checks`) appends a
 `CheckResult` to the run's log instead of stopping the run:
 - integers, i1 and quantized storage compare exactly;
 - floats pass when |actual - expected| <= tolerance (default 1e-4, upstream's), or
@@ -11,15 +12,16 @@ Every check (a `check.*` op or a `stablehlo.custom_call` to a check target,
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Attribute, Operation
 
-from qcomp.dialects import check as chk
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.values import dense_to_array, shape_of
 
@@ -39,7 +41,9 @@ class CheckResult:
 
 
 def log_of(interpreter: Interpreter) -> list[CheckResult]:
-    return interpreter.get_data(CheckFunctions, "log", list)
+    """The run's check results (kept under xDSL's base class: the checks of the `check`
+    ops, the custom calls and the probes' check all log here)."""
+    return interpreter.get_data(InterpreterFunctions, "check_log", list)
 
 
 def _close(a: np.ndarray, b: np.ndarray, tol: float | None) -> np.ndarray:
@@ -116,25 +120,34 @@ def _verdict(op: Operation, a: np.ndarray, e: np.ndarray, mask: np.ndarray) -> C
 CHECK_EQ_TARGET = "check.eq"
 UPSTREAM_CLOSE_ULPS = 3
 UPSTREAM_ALMOST_EQ_TOLERANCE = 0.001
-CUSTOM_CALL_CHECKS = (CHECK_EQ_TARGET, chk.ExpectEqOp.name, chk.ExpectCloseOp.name,
-                      chk.ExpectAlmostEqOp.name)
-"""The `stablehlo.custom_call` targets that are checks, as stablehlo-translate's
-interpreter fallback judges them: `@check.eq(%expected, %actual)` (tolerance 1e-4),
-and with operands `(%actual, %expected)` `@check.expect_eq` (exact: `==` per element,
-so NaN fails and -0 equals +0), `@check.expect_close` (0 to 3 ULPs) and
-`@check.expect_almost_eq` (tolerance 0.001)."""
+
+
+@functools.cache
+def custom_call_checks() -> tuple[str, ...]:
+    """The `stablehlo.custom_call` targets that are checks, as stablehlo-translate's
+    interpreter fallback judges them: `@check.eq(%expected, %actual)` (tolerance 1e-4),
+    and with operands `(%actual, %expected)` `@check.expect_eq` (exact: `==` per element,
+    so NaN fails and -0 equals +0), `@check.expect_close` (0 to 3 ULPs) and
+    `@check.expect_almost_eq` (tolerance 0.001)."""
+    from qcomp.dialects import check as chk
+
+    return (CHECK_EQ_TARGET, chk.ExpectEqOp.name, chk.ExpectCloseOp.name, chk.ExpectAlmostEqOp.name)
 
 
 def is_check(op: Operation) -> bool:
     """Whether `op` is a check: a `check.*` op or a `custom_call` to a check target."""
-    if isinstance(op, chk._CheckOp):
+    chk = sys.modules.get("qcomp.dialects.check")  # not loaded: the program has no check op
+    if chk is not None and isinstance(op, chk._CheckOp):
         return True
-    return getattr(op, "call_target_name", None) in CUSTOM_CALL_CHECKS
+    target = getattr(op, "call_target_name", None)
+    return target is not None and target in custom_call_checks()
 
 
 def judge_check(op: Operation, args: Sequence[np.ndarray]) -> CheckResult:
     """The verdict of the check op `op` on its operand values `args`: the one place
     the rules live (the interpreter's functions and `qcomp.backends.xla` call it)."""
+    from qcomp.dialects import check as chk
+
     if isinstance(op, chk.ExpectEqOp):
         return judge(op, args[0], args[1], tolerance=None)
     if isinstance(op, chk.ExpectEqConstOp):
@@ -155,7 +168,7 @@ def judge_check(op: Operation, args: Sequence[np.ndarray]) -> CheckResult:
         if len(args) != 2:
             raise RunError("@check.eq takes two operands (expected, actual)")
         return judge(op, args[1], args[0], tolerance=DEFAULT_TOLERANCE)
-    if target in CUSTOM_CALL_CHECKS:
+    if target in custom_call_checks():
         return _judge_custom_call(op, target, args)
     raise RunError(f"'{op.name}' is not a check")
 
@@ -166,6 +179,8 @@ def _judge_custom_call(op: Operation, target: str, args: Sequence[np.ndarray]) -
     if len(args) != 2:
         raise RunError(f"unsupported custom call @{target} with {len(args)} operands "
                        "(the check targets take two: actual, expected)")
+    from qcomp.dialects import check as chk
+
     actual, expected = np.asarray(args[0]), np.asarray(args[1])
     if target == chk.ExpectEqOp.name:
         if actual.dtype.kind in "fcV" or expected.dtype.kind in "fcV":
@@ -196,22 +211,6 @@ def _const(op, attr: Attribute, like_type: Attribute) -> np.ndarray:
     if shape_of(t) != shape_of(like_type):
         raise RunError(f"check constant has shape {shape_of(t)}, operand has {shape_of(like_type)}")
     return dense_to_array(attr, t)
-
-
-@register_impls
-class CheckFunctions(InterpreterFunctions):
-    """`check.expect_*` ops: they log results and never stop the run."""
-
-    def _check(self, interpreter: Interpreter, op, args):
-        log_of(interpreter).append(judge_check(op, args))
-        return ()
-
-    run_expect_eq = impl(chk.ExpectEqOp)(_check)
-    run_expect_eq_const = impl(chk.ExpectEqConstOp)(_check)
-    run_expect_almost_eq = impl(chk.ExpectAlmostEqOp)(_check)
-    run_expect_almost_eq_const = impl(chk.ExpectAlmostEqConstOp)(_check)
-    run_expect_close = impl(chk.ExpectCloseOp)(_check)
-    # check.expect_serialized_eq: probe_functions.ProbeFunctions (it reads the probes)
 
 
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -19,10 +19,7 @@
 
 from __future__ import annotations
 
-import itertools
 import os
-import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,49 +31,7 @@ from qcomp.dialects import check as chk
 from qcomp.dialects.interpreter import PrintOp, ProbeOp
 from qcomp.interpreter.checks import judge, log_of
 from qcomp.interpreter.errors import RunError
-
-INDEX_FILE = "index.csv"
-
-
-@dataclass
-class RunOutput:
-    """What a run writes outside its results, shared by the processes of a grid."""
-
-    probe_dir: str | None = None
-    printed: list[str] = field(default_factory=list)
-    _ids: Any = field(default_factory=lambda: itertools.count(1))
-    _lock: Any = field(default_factory=threading.Lock)
-    _names: dict = field(default_factory=dict)
-
-    def start(self) -> None:
-        """A run of the module begins: upstream removes the previous index file."""
-        if self.probe_dir:
-            try:
-                os.remove(os.path.join(self.probe_dir, INDEX_FILE))
-            except FileNotFoundError:
-                pass
-            except OSError:
-                raise RunError("Failed to remove existing instrumentation metadata file.") \
-                    from None
-
-    def write(self, text: str) -> None:
-        with self._lock:
-            self.printed.append(text)
-
-    def names_of(self, module: Operation):
-        from qcomp.ir.ssa_names import SSANames
-
-        with self._lock:
-            if id(module) not in self._names:
-                self._names[id(module)] = SSANames.of(module)
-            return self._names[id(module)]
-
-
-def output_of(interpreter: Interpreter) -> RunOutput:
-    out = getattr(interpreter, "run_output", None)
-    if out is None:
-        out = interpreter.run_output = RunOutput()  # type: ignore[attr-defined]
-    return out
+from qcomp.interpreter.run_output import INDEX_FILE, output_of
 
 
 def records(interpreter: Interpreter) -> dict[str, list[np.ndarray]]:

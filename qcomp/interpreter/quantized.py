@@ -29,7 +29,6 @@ from xdsl.ir import Attribute
 
 from qcomp.dialects.quant import UniformQuantizedType, float_kind
 from qcomp.interpreter import kernels
-from qcomp.interpreter.blockwise import blockwise_conv, blockwise_dot
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.frozen import cached
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of, shape_of
@@ -179,6 +178,8 @@ class QuantSemantics:
 
         if lq and rq and oq:
             if rq.is_blockwise and lq.is_per_tensor and not oq.is_blockwise:
+                from qcomp.interpreter.blockwise import blockwise_dot
+
                 return blockwise_dot(self._view(lhs, lq), self._view(rhs, rq), lq, rq, oq,
                                      shape_of(ot), lb, rb, lc, rc, _container(oq), self.upstream)
             if self.upstream:
@@ -231,6 +232,8 @@ class QuantSemantics:
 
         if lq and rq and oq:
             if rq.is_blockwise and lq.is_per_tensor and not oq.is_blockwise:
+                from qcomp.interpreter.blockwise import blockwise_conv
+
                 return blockwise_conv(self._view(lhs, lq), self._view(rhs, rq), lq, rq, oq,
                                       shape_of(ot), conv, _container(oq), self.upstream)
             if self.upstream:

@@ -13,7 +13,11 @@ depends on the op and its folded weights worked out once.
   then exact in any order), and no int64 copy of it; the rescale
   (`qcomp.quant.accumulator.rescale_scaled`, the formula of `rescale_accumulator`)
   reads that float array, subtracts z_l Σ (q_r - z_r) (exact in float64) and rounds
-  once. The same array as the interpreter function, bit for bit.
+  once. Where that rescale provably returns the exact sum itself
+  (`qcomp.quant.accumulator.rescale_is_identity`: an i32 accumulator type scaled by
+  s_l * s_r, zero points 0, every sum inside its range) the float sums are converted
+  to the result's container and the offset subtracted there instead (`_finish`). The
+  same array as the interpreter function, bit for bit.
 
 A kernel returns None (the interpreter function then runs) when an operand is not in
 its type's container dtype.
@@ -24,7 +28,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir import Operation
@@ -42,8 +46,11 @@ from qcomp.interpreter.structured_kernels import _static_shape as _static
 from qcomp.interpreter.structured_kernels import conv_accumulator
 from qcomp.interpreter.values import element_type, numpy_dtype, quant_of
 from qcomp.quant import uniform
-from qcomp.quant.accumulator import accumulator_factor, rescale_scaled
+from qcomp.quant.accumulator import accumulator_factor, rescale_is_identity, rescale_scaled
 from qcomp.quant.float_storage import to_float
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 Kernel = Callable[[list], np.ndarray | None]
 
@@ -62,6 +69,8 @@ does not exist in it)."""
 def _helper() -> ThreadPoolExecutor | None:
     pid = os.getpid()
     if pid not in _HELPER:
+        from concurrent.futures import ThreadPoolExecutor  # here: a small run starts no thread
+
         _HELPER.clear()
         _HELPER[pid] = ThreadPoolExecutor(1, thread_name_prefix="qcomp-kernel") \
             if len(os.sched_getaffinity(0)) >= 2 else None
@@ -242,10 +251,8 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
         lq, rq, oq, len(out_shape), axis_map[rq.quantized_dimension] if rq.is_per_axis else None,
         None if oq.is_per_tensor else oq.quantized_dimension)
     perm, dt, lo, hi = lb + lf + lc, _container(oq), oq.storage_min, oq.storage_max
+    finish = _finish(factor, so, zo, offset, bound + abs(zl) * k * wmax, lo, hi, dt)
     x = slots[0]
-
-    def rescale(raw_, factor_, so_, zo_, offset_, work_):
-        return rescale_scaled(raw_, factor_, so_, zo_, lo, hi, dt, offset_, work_)
 
     def run(v: list) -> np.ndarray | None:
         a = v[x]
@@ -258,10 +265,37 @@ def _dot_kernel(op: sh.DotGeneralOp, slots, known) -> Kernel | None:
             np.matmul(fa[0], wm[0], out=raw[0])
         else:
             np.matmul(fa, wm, out=raw)
-        work = _SCRATCH.get("real", out_shape, np.float64)
-        return in_halves(rescale, out_shape, dt, raw.reshape(out_shape), factor, so, zo, offset,
-                         work)
+        return finish(raw.reshape(out_shape))
     return run
+
+
+def _finish(factor, so, zo, offset, acc_bound: int, lo: int, hi: int, dt
+            ) -> Callable[[np.ndarray], np.ndarray]:
+    """The result storage from the raw sums Σ q_l (q_r - z_r) (exact integers in a float
+    array, |acc| <= `acc_bound` once `offset` = z_l Σ (q_r - z_r) is subtracted):
+    `rescale_scaled` (in halves on large results), or, where `rescale_is_identity`
+    proves it returns the exact sum itself (an i32 accumulator type scaled by
+    s_l * s_r), the sum converted to `dt` and the offset subtracted in `dt` (both exact:
+    every value is an integer of magnitude at most `acc_bound`, inside the storage
+    range)."""
+    if rescale_is_identity(factor, so, zo, acc_bound, lo, hi):
+        int_offset = None if offset is None else _frozen(offset.astype(dt))
+
+        def identity(raw: np.ndarray) -> np.ndarray:
+            out = np.empty(raw.shape, dt)
+            np.copyto(out, raw, casting="unsafe")
+            if int_offset is not None:
+                np.subtract(out, int_offset, out=out)
+            return out
+        return identity
+
+    def rescale(raw_, factor_, so_, zo_, offset_, work_):
+        return rescale_scaled(raw_, factor_, so_, zo_, lo, hi, dt, offset_, work_)
+
+    def general(raw: np.ndarray) -> np.ndarray:
+        work = _SCRATCH.get("real", raw.shape, np.float64)
+        return in_halves(rescale, raw.shape, dt, raw, factor, so, zo, offset, work)
+    return general
 
 
 def _conv_kernel(op: sh.ConvolutionOp, slots, known) -> Kernel | None:
@@ -289,17 +323,13 @@ def _conv_kernel(op: sh.ConvolutionOp, slots, known) -> Kernel | None:
     rank = len(acc_shape)  # the feature is the acc's last dimension
     factor, so, zo = _rescale_parameters(lq, rq, oq, rank, rank - 1, rank - 1)
     dt, lo, hi = _container(oq), oq.storage_min, oq.storage_max
+    finish = _finish(factor, so, zo, offset, bound + abs(zl) * k * wmax, lo, hi, dt)
     x = slots[0]
-
-    def rescale(raw_, factor_, so_, zo_, offset_, work_):
-        return rescale_scaled(raw_, factor_, so_, zo_, lo, hi, dt, offset_, work_)
 
     def run(v: list) -> np.ndarray | None:
         if v[x].dtype != ldt:
             return None
-        work = _SCRATCH.get("real", acc_shape, np.float64)
-        r = in_halves(rescale, tuple(acc_shape), dt, accumulate(v), factor, so, zo, offset, work)
-        return np.transpose(r, inv)
+        return np.transpose(finish(accumulate(v)), inv)
     return run
 
 

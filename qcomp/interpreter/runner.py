@@ -8,10 +8,11 @@ tests). Each function's outcome is a `FunctionRun`: results, check results, and 
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects import func
@@ -22,18 +23,18 @@ from xdsl.ir import Block, Operation, Region
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise, WorkingMemory
 from qcomp.interpreter.builtin_functions import BuiltinFunctions
-from qcomp.interpreter.checks import CheckFunctions, CheckResult, log_of
-from qcomp.interpreter.collective_functions import CollectiveFunctions, set_process
+from qcomp.interpreter.checks import CheckResult, log_of
 from qcomp.interpreter.errors import MemoryLimitError, RunError
 from qcomp.interpreter.errors import fmt_bytes as _fmt_bytes
 from qcomp.interpreter.func_functions import FuncFunctions
-from qcomp.interpreter.probe_functions import ProbeFunctions, RunOutput
-from qcomp.interpreter.process_grid import Process, ProcessGrid, run_grid
 from qcomp.interpreter.quantized import QuantSemantics
-from qcomp.interpreter.stablehlo_control_functions import Token
+from qcomp.interpreter.run_output import RunOutput
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, run_elementwise
-from qcomp.interpreter.straight_line import BlockProgram, compile_block, run_block
-from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of
+from qcomp.interpreter.values import Token, check_input, element_type, numpy_dtype, quant_of, shape_of
+
+if TYPE_CHECKING:
+    from qcomp.interpreter.process_grid import Process
+    from qcomp.interpreter.straight_line import BlockProgram
 
 DEFAULT_MAX_MEMORY = 4 << 30
 
@@ -83,6 +84,10 @@ class Preparation:
     max_memory: int = DEFAULT_MAX_MEMORY
     dialects: frozenset[str] = frozenset()
     """The dialects of the module's ops: only their interpreter functions are loaded."""
+    op_modules: frozenset[str] | None = None
+    """The modules defining the module's op classes (`qcomp.dialects.stablehlo.control`):
+    of a dialect whose functions are split by them, only those the ops need are loaded
+    (`dialect_functions`); None: all of them."""
     functions: list = field(default_factory=list)
     elementwise: StablehloFunctions | None = None
     plans: dict[Operation, tuple] = field(default_factory=dict)
@@ -96,9 +101,8 @@ class Preparation:
     def __post_init__(self) -> None:
         if not self.functions:
             self.elementwise = StablehloFunctions(self.semantics)
-            self.functions = [FuncFunctions(), self.elementwise, CheckFunctions(),
-                              BuiltinFunctions(),
-                              *dialect_functions(self.dialects, self.semantics)]
+            self.functions = [FuncFunctions(), self.elementwise, BuiltinFunctions(),
+                              *dialect_functions(self.dialects, self.semantics, self.op_modules)]
 
 
 class QcompInterpreter(Interpreter):
@@ -169,7 +173,9 @@ class QcompInterpreter(Interpreter):
             self.set_values(zip(block.args, args))
             steps = self.block_plans.get(block)
             current, block = block, None
-            if steps is not None:
+            if steps is not None:  # (straight_line loads with the first block run twice)
+                from qcomp.interpreter.straight_line import compile_block, run_block
+
                 program = self.programs.get(current)
                 if program is None:
                     program = self.programs[current] = compile_block(self, current, steps)
@@ -247,7 +253,12 @@ def semantics_matter(module: ModuleOp) -> bool:
 def prepare(module: ModuleOp, semantics: str | QuantSemantics = "spec",
             max_memory: int = DEFAULT_MAX_MEMORY) -> Preparation:
     """A `Preparation` for runs of `module` (its dialects' functions)."""
-    return Preparation(semantics, max_memory, frozenset(_dialects_of(module)))
+    dialects: set[str] = set()
+    modules: set[str] = set()
+    for op in module.walk():
+        dialects.add(op.name.partition(".")[0])
+        modules.add(type(op).__module__)
+    return Preparation(semantics, max_memory, frozenset(dialects), frozenset(modules))
 
 
 def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
@@ -268,23 +279,31 @@ def make_interpreter(module: ModuleOp, semantics: str | QuantSemantics = "spec",
     return interp
 
 
-def _dialects_of(module: ModuleOp) -> set[str]:
-    return {op.name.partition(".")[0] for op in module.walk()}
+_OPS = "qcomp.dialects.stablehlo"
+STABLEHLO_FUNCTIONS = (
+    ("stablehlo_control_functions", "StablehloControlFunctions", (f"{_OPS}.control",)),
+    ("stablehlo_scatter_functions", "StablehloScatterFunctions", (f"{_OPS}.scatter", f"{_OPS}.sort")),
+    ("dynamic_functions", "DynamicFunctions", (f"{_OPS}.dynamic",)),
+    ("linalg_functions", "LinalgFunctions", (f"{_OPS}.complex", f"{_OPS}.linalg")),
+    ("collective_functions", "CollectiveFunctions", (f"{_OPS}.collectives",)),
+    ("random_functions", "RandomFunctions", (f"{_OPS}.linalg",)),
+)
+"""The interpreter functions of StableHLO ops apart from `StablehloFunctions` (always
+registered): `(module, class, op modules)`, loaded for a program with an op defined in
+one of the op modules; `tests/interpreter/test_dialect_functions.py` checks the table
+against the functions' registrations."""
 
 
-def _functions_of(dialect: str, semantics: str | QuantSemantics) -> list:
+def _functions_of(dialect: str, semantics: str | QuantSemantics,
+                  op_modules: frozenset[str] | None = None) -> list:
     """The interpreter functions of the ops of `dialect`, imported here: a run loads
     only those of the dialects its program uses (no numba without a rowwise op, no
-    onnx functions without an onnx op)."""
+    onnx functions without an onnx op) and, for StableHLO, of the modules defining its
+    ops (`op_modules`: no scatter functions without a scatter or sort; None: all)."""
     if dialect == "stablehlo":
-        from qcomp.interpreter.dynamic_functions import DynamicFunctions
-        from qcomp.interpreter.linalg_functions import LinalgFunctions
-        from qcomp.interpreter.random_functions import RandomFunctions
-        from qcomp.interpreter.stablehlo_control_functions import StablehloControlFunctions
-        from qcomp.interpreter.stablehlo_scatter_functions import StablehloScatterFunctions
-
-        return [StablehloControlFunctions(), StablehloScatterFunctions(), DynamicFunctions(),
-                LinalgFunctions(), CollectiveFunctions(), RandomFunctions()]
+        return [getattr(importlib.import_module(f"qcomp.interpreter.{module}"), name)()
+                for module, name, ops in STABLEHLO_FUNCTIONS
+                if op_modules is None or not op_modules.isdisjoint(ops)]
     if dialect == "chlo":
         from qcomp.interpreter.chlo_functions import ChloFunctions
 
@@ -314,8 +333,14 @@ def _functions_of(dialect: str, semantics: str | QuantSemantics) -> list:
 
         return [ShapeFunctions()]
     if dialect == "check":
-        return [ProbeFunctions()]
+        from qcomp.interpreter.check_functions import CheckFunctions
+        from qcomp.interpreter.probe_functions import ProbeFunctions
+
+        return [CheckFunctions(), ProbeFunctions()]  # ProbeFunctions: expect_serialized_eq
     if dialect == "interpreter":
+        from qcomp.interpreter.collective_functions import CollectiveFunctions
+        from qcomp.interpreter.probe_functions import ProbeFunctions
+
         return [ProbeFunctions(), CollectiveFunctions()]
     if dialect == "onnx":
         from qcomp.interpreter.onnx_float_functions import onnx_float_functions
@@ -327,11 +352,13 @@ def _functions_of(dialect: str, semantics: str | QuantSemantics) -> list:
     return []
 
 
-def dialect_functions(dialects: set[str], semantics: str | QuantSemantics = "spec") -> list:
-    """The interpreter functions the ops of `dialects` need, one of each class."""
+def dialect_functions(dialects: set[str] | frozenset[str], semantics: str | QuantSemantics = "spec",
+                      op_modules: frozenset[str] | None = None) -> list:
+    """The interpreter functions the ops of `dialects` need, one of each class
+    (`op_modules`: the modules defining the program's op classes, see `_functions_of`)."""
     chosen: dict[type, object] = {}
     for dialect in sorted(dialects):
-        for functions in _functions_of(dialect, semantics):
+        for functions in _functions_of(dialect, semantics, op_modules):
             chosen.setdefault(type(functions), functions)
     return list(chosen.values())
 
@@ -351,6 +378,8 @@ def run_function(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray] 
     interp.run_output = output = output if output is not None else RunOutput()
     mark = len(output.printed)
     if process is not None:
+        from qcomp.interpreter.collective_functions import set_process
+
         set_process(interp, process)
     try:
         arg_types = f.function_type.inputs.data
@@ -375,6 +404,8 @@ def run_on_grid(module: ModuleOp, f: func.FuncOp, inputs: Sequence[np.ndarray],
     """`f` run by every process of a `num_replicas x num_partitions` grid (the same
     inputs each), in row-major process order; a process that fails stops the others.
     `output` is shared by the processes (prints in the order they happen)."""
+    from qcomp.interpreter.process_grid import ProcessGrid, run_grid
+
     grid = ProcessGrid(num_replicas, num_partitions)
     output = output if output is not None else RunOutput()
 

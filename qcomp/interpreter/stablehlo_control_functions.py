@@ -1,7 +1,7 @@
 """Interpreter functions of StableHLO's control flow and structure ops: while, if, case,
 map, tuple, get_tuple_element, after_all, composite.
 
-Tuples are Python tuples of their elements' values; a token is `TOKEN`.
+Tuples are Python tuples of their elements' values; a token is `values.TOKEN`.
 `while` runs its body once per iteration (sequential by definition); `map` runs its
 computation once on whole arrays when the computation works element by element
 (`regions.vectorisable`), else once per element.
@@ -18,18 +18,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter import regions
 from qcomp.interpreter.errors import RunError
-from qcomp.interpreter.values import shape_of
-
-
-class Token:
-    """The value of `!stablehlo.token` (carries nothing)."""
-
-    def __repr__(self) -> str:
-        return "token"
-
-
-TOKEN = Token()
-
+from qcomp.interpreter.values import TOKEN, shape_of
 
 # the most iterations one `while` may run, or None for no limit: `--verify-numerics` sets
 # one, since its random inputs can make an input-dependent loop run for ~2**31 iterations

@@ -342,8 +342,7 @@ class StablehloFunctions(InterpreterFunctions):
             if self._sequential(kind, e):
                 out.append(sequential_reduce(kind, np.asarray(x), np.asarray(init), axes))
                 continue
-            r = _REDUCERS[kind](x, axes, e)
-            out.append(elementwise.apply(kind, [r, np.broadcast_to(init, r.shape)], e, e))
+            out.append(reduce_plain(kind, x, init, axes, e))
         return tuple(out)
 
     @impl(sh.ReduceWindowOp)
@@ -444,7 +443,7 @@ class StablehloFunctions(InterpreterFunctions):
 
     @impl(sh.CustomCallOp)
     def run_custom_call(self, interpreter: Interpreter, op: sh.CustomCallOp, args: tuple[Any, ...]):
-        if op.call_target_name in checks.CUSTOM_CALL_CHECKS:
+        if op.call_target_name in checks.custom_call_checks():
             res = checks.judge_check(op, args)
             checks.log_of(interpreter).append(res)
             return tuple(np.array(res.passed) for _ in op.results)
@@ -514,12 +513,27 @@ def _identity(x, axes, v):
     return np.full(shape, v).astype(x.dtype)
 
 
-def _reduce_with(fn, x, axes, e):
+def reduce_plain(kind: type, x, init, axes, e, work=None) -> np.ndarray:
+    """One result of a non-quantized reduce whose body is the binary op `kind` (not
+    run term by term): the reduction over `axes`, then `init` combined by `kind`. A
+    float sum widens `x` to float64 into `work` (a C-contiguous float64 array of x's
+    shape, reused) when `x` is C-contiguous: the same array `x.astype` makes."""
+    if kind is sh.AddOp:
+        r = _reduce_with(np.sum, x, axes, e, work)
+    else:
+        r = _REDUCERS[kind](x, axes, e)
+    return elementwise.apply(kind, [r, np.broadcast_to(init, r.shape)], e, e)
+
+
+def _reduce_with(fn, x, axes, e, work=None):
     dt = numpy_dtype(e)
     if dt.kind in "iu":
         return to_type(fn(x.astype(np.int64 if dt != np.uint64 else np.uint64), axis=axes), e)
     if dt.kind == "b":
         return fn(x, axis=axes) != 0
+    if work is not None and dt.kind == "f" and x.flags.c_contiguous and work.shape == x.shape:
+        np.copyto(work, x)
+        return to_float(fn(work, axis=axes), dt)
     return to_float(fn(x.astype(np.complex128 if dt.kind == "c" else np.float64), axis=axes), dt)
 
 

@@ -20,7 +20,9 @@ preparation; later runs of the block execute the program (`run_block`):
   array with fewer NumPy calls: `+ - * & | ^ max min` in the container type (their
   results modulo 2^width are the int64-then-wrap results), integer `convert`s as one
   `astype` (NumPy's integer cast keeps the low bits: `qcomp.quant.ranges.wrap`),
-  shifts and divisions by a folded operand whose amounts allow it.
+  shifts and divisions by a folded operand whose amounts allow it; float32
+  `dot_general` under `--semantics spec` through `structured_kernels.float_dot_kernel`,
+  float32 add-reduces through `reduce_plain` with a reused float64 work array.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.errors import RunError
 from qcomp.interpreter.quantized_kernels import quantized_kernel
-from qcomp.interpreter.stablehlo_functions import StablehloFunctions
-from qcomp.interpreter.structured_kernels import conv_kernel, pad_kernel
+from qcomp.interpreter.stablehlo_functions import StablehloFunctions, _reducer_kinds, reduce_plain
+from qcomp.interpreter.structured_kernels import SCRATCH, conv_kernel, float_dot_kernel, pad_kernel
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_int, numpy_dtype, quant_of
 
 FOLDABLE = (sh.ConstantOp, sh.IotaOp, sh.BroadcastInDimOp, sh.ReshapeOp, sh.TransposeOp,
@@ -121,6 +123,10 @@ def fast_kernel(op: Operation, plan: tuple, slots: list[int], known: list[Any]) 
         return lambda v: np.broadcast_to(v[s].reshape(shape), out)
     if cls is sh.PadOp:
         return pad_kernel(op, slots)
+    if cls is sh.DotGeneralOp and not plan[0].sem.upstream:
+        return float_dot_kernel(op, slots)
+    if cls is sh.ReduceOp and not plan[0].sem.upstream:
+        return _float_sum_kernel(op, slots)
     if cls is sh.ConvolutionOp:
         lhs_dt, rhs_dt, dt = (_int_dtype(v.type) for v in (*op.operands, op.results[0]))
         if lhs_dt is None or rhs_dt is None or dt is None or \
@@ -177,6 +183,31 @@ def fast_kernel(op: Operation, plan: tuple, slots: list[int], known: list[Any]) 
         div = _trunc_divide_by_power_of_two(k, width - 1)
         return _checked(lambda v: div(v[a]), dt)
     return None
+
+
+def _float_sum_kernel(op: sh.ReduceOp, slots: list[int]) -> Kernel | None:
+    """A float32 add-reduce of one input under `--semantics spec` (`reduce_plain`, as
+    `run_reduce` calls it), its float64 widening in a reused work array."""
+    try:
+        if len(op.inputs) != 1 or _reducer_kinds(op) != [sh.AddOp]:
+            return None
+    except RunError:  # a malformed body: the interpreter function reports it each run
+        return None
+    it, ot = op.inputs[0].type, op.results[0].type
+    if not hasattr(it, "get_shape") or quant_of(it) is not None or quant_of(ot) is not None:
+        return None
+    shape, e = tuple(it.get_shape()), element_type(ot)
+    if any(d < 0 for d in shape) or element_type(it) != e or numpy_dtype(e) != np.float32:
+        return None
+    x, init = slots
+    axes = tuple(op.dimensions)
+
+    def run(v: list) -> np.ndarray | None:
+        a = v[x]
+        if a.dtype != np.float32 or a.shape != shape:
+            return None
+        return reduce_plain(sh.AddOp, a, v[init], axes, e, SCRATCH.get("sum64", shape, np.float64))
+    return run
 
 
 class BlockProgram:

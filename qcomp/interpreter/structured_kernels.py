@@ -9,6 +9,10 @@ sum is the integer one (any summation order), wrapped to the result type as
 `_contract_plain` does: the same array as `kernels.convolution`, without per-run
 attribute decoding, the run-time magnitude scan and, for depthwise convolutions (one
 input feature per group), without a matmul per group (a multiply-add per tap).
+
+A float32 `dot_general` under `--semantics spec` (`float_dot_kernel`) makes the same
+float64 operands, BLAS call and rounding to float32 as `kernels.dot_general` /
+`_contract_plain`, with its float64 operands and product in reused work arrays.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from collections.abc import Callable
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from xdsl.dialects.builtin import Float32Type
+
 from qcomp.dialects import stablehlo as sh
+from qcomp.interpreter.values import element_type
 
 Kernel = Callable[[list], np.ndarray]
 
@@ -53,6 +60,44 @@ def _static_shape(t) -> tuple[int, ...] | None:
         return None
     shape = tuple(get())
     return None if any(d < 0 for d in shape) else shape
+
+
+def float_dot_kernel(op: sh.DotGeneralOp, slots: list[int]) -> Kernel | None:
+    """A float32 x float32 -> float32 `dot_general` summed in float64 (the spec
+    semantics' `kernels.dot_general(..., "float")` then `to_float`): both operands laid
+    out (batch, free, contracting) / (batch, contracting, free) and widened into work
+    arrays, one batched float64 matmul into a third, rounded once to float32. Static
+    shapes only, else None."""
+    ts = [op.operands[0].type, op.operands[1].type, op.results[0].type]
+    shapes = [_static_shape(t) for t in ts]
+    if any(s is None for s in shapes) or any(element_type(t) != Float32Type() for t in ts):
+        return None
+    (ls, rs, out) = shapes
+    d = op.dot_dimension_numbers
+    lb, rb = list(d.lhs_batching_dimensions), list(d.rhs_batching_dimensions)
+    lc, rc = list(d.lhs_contracting_dimensions), list(d.rhs_contracting_dimensions)
+    lf = [i for i in range(len(ls)) if i not in lb and i not in lc]
+    rf = [i for i in range(len(rs)) if i not in rb and i not in rc]
+    lperm, rperm = lb + lf + lc, rb + rc + rf
+    nb, k = math.prod(ls[i] for i in lb), math.prod(ls[i] for i in lc)
+    m, n = math.prod(ls[i] for i in lf), math.prod(rs[i] for i in rf)
+    if nb * m * n != math.prod(out) or k != math.prod(rs[i] for i in rc):
+        return None
+    lt, rt = tuple(ls[i] for i in lperm), tuple(rs[i] for i in rperm)
+    a_slot, b_slot = slots
+
+    def run(vals: list) -> np.ndarray | None:
+        a, b = vals[a_slot], vals[b_slot]
+        if a.dtype != np.float32 or b.dtype != np.float32:
+            return None
+        fa = SCRATCH.get("dot_lhs", (nb, m, k), np.float64)
+        fb = SCRATCH.get("dot_rhs", (nb, k, n), np.float64)
+        np.copyto(fa.reshape(lt), np.transpose(a, lperm))
+        np.copyto(fb.reshape(rt), np.transpose(b, rperm))
+        fc = np.matmul(fa, fb, out=SCRATCH.get("dot_sum", (nb, m, n), np.float64))
+        with np.errstate(all="ignore"):
+            return fc.reshape(out).astype(np.float32)
+    return run
 
 
 def pad_kernel(op: sh.PadOp, slots: list[int]) -> Kernel | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
@@ -37,18 +36,44 @@ from qcomp.quant.ranges import container_dtype, storage_range, wrap
 
 _FLOAT_DTYPES: dict[type, np.dtype] = {
     builtin.Float16Type: np.dtype(np.float16),
-    builtin.BFloat16Type: np.dtype(ml_dtypes.bfloat16),
     builtin.Float32Type: np.dtype(np.float32),
     builtin.Float64Type: np.dtype(np.float64),
 }
-for _name, _np in (("Float8E4M3FNType", "float8_e4m3fn"), ("Float8E5M2Type", "float8_e5m2"),
-                   ("Float8E4M3FNUZType", "float8_e4m3fnuz"), ("Float8E5M2FNUZType", "float8_e5m2fnuz"),
-                   ("Float8E4M3B11FNUZType", "float8_e4m3b11fnuz"), ("Float8E4M3Type", "float8_e4m3"),
-                   ("Float8E3M4Type", "float8_e3m4"), ("Float8E8M0FNUType", "float8_e8m0fnu"),
-                   ("Float6E2M3FNType", "float6_e2m3fn"), ("Float6E3M2FNType", "float6_e3m2fn"),
-                   ("Float4E2M1FNType", "float4_e2m1fn")):
-    if hasattr(builtin, _name) and hasattr(ml_dtypes, _np):
-        _FLOAT_DTYPES[getattr(builtin, _name)] = np.dtype(getattr(ml_dtypes, _np))
+"""The dtype of each float type: NumPy's own here, ml_dtypes' added as they are first
+needed (`_float_dtype`: ml_dtypes loads only for a program with a narrow float)."""
+
+_NARROW_FLOATS = {"BFloat16Type": "bfloat16",
+                  "Float8E4M3FNType": "float8_e4m3fn", "Float8E5M2Type": "float8_e5m2",
+                  "Float8E4M3FNUZType": "float8_e4m3fnuz", "Float8E5M2FNUZType": "float8_e5m2fnuz",
+                  "Float8E4M3B11FNUZType": "float8_e4m3b11fnuz", "Float8E4M3Type": "float8_e4m3",
+                  "Float8E3M4Type": "float8_e3m4", "Float8E8M0FNUType": "float8_e8m0fnu",
+                  "Float6E2M3FNType": "float6_e2m3fn", "Float6E3M2FNType": "float6_e3m2fn",
+                  "Float4E2M1FNType": "float4_e2m1fn"}
+"""xDSL's class name -> ml_dtypes' name of each narrow float type."""
+_NARROW_DTYPES = {getattr(builtin, name): np_name for name, np_name in _NARROW_FLOATS.items()
+                  if hasattr(builtin, name)}
+
+
+def _float_dtype(cls: type) -> np.dtype | None:
+    """The dtype of the float type `cls`, or None if `cls` is not one."""
+    dt = _FLOAT_DTYPES.get(cls)
+    if dt is None and cls in _NARROW_DTYPES:
+        import ml_dtypes
+
+        found = getattr(ml_dtypes, _NARROW_DTYPES[cls], None)
+        if found is not None:
+            dt = _FLOAT_DTYPES[cls] = np.dtype(found)
+    return dt
+
+
+class Token:
+    """The value of `!stablehlo.token` (carries nothing)."""
+
+    def __repr__(self) -> str:
+        return "token"
+
+
+TOKEN = Token()
 
 
 def element_type(t: Attribute) -> Attribute:
@@ -99,7 +124,7 @@ def is_bool(e: Attribute) -> bool:
 
 
 def is_float(e: Attribute) -> bool:
-    return type(e) in _FLOAT_DTYPES
+    return _float_dtype(type(e)) is not None
 
 
 def is_complex(e: Attribute) -> bool:
@@ -119,8 +144,9 @@ def numpy_dtype(e: Attribute) -> np.dtype:
         if w > 64:
             raise RunError(f"integers wider than 64 bits are not supported: {e}")
         return container_dtype(w, s)
-    if type(e) in _FLOAT_DTYPES:
-        return _FLOAT_DTYPES[type(e)]
+    dt = _float_dtype(type(e))
+    if dt is not None:
+        return dt
     if getattr(e, "name", None) == "onnx.String":  # ONNX strings: an object array of str
         return np.dtype(object)
     if isinstance(e, ComplexType):
@@ -177,9 +203,8 @@ def dense_to_array(attr: DenseIntOrFPElementsAttr, t: Attribute | None = None,
             w, s = int_info(e)
             arr = stored if stored.dtype == container_dtype(w, s) else wrap(stored, w, s)
     elif isinstance(e, builtin.BFloat16Type):
-        arr = np.frombuffer(raw, dtype="<u2").view(ml_dtypes.bfloat16)
-    elif type(e) in _FLOAT_DTYPES:
-        dt = _FLOAT_DTYPES[type(e)]
+        arr = np.frombuffer(raw, dtype="<u2").view(_float_dtype(builtin.BFloat16Type))
+    elif (dt := _float_dtype(type(e))) is not None:
         arr = np.frombuffer(raw, dtype=dt.newbyteorder("<") if dt.itemsize > 1 else dt)
     elif isinstance(e, ComplexType):
         arr = np.frombuffer(raw, dtype=numpy_dtype(e).newbyteorder("<"))

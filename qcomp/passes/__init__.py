@@ -17,8 +17,10 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
+if TYPE_CHECKING:  # xDSL's pass machinery loads with the first pass (`_load`)
+    from xdsl.passes import ModulePass
 
 PASS_NAMES = (
     "strip-func-quant-types",
@@ -46,6 +48,8 @@ def _load(name: str) -> type[ModulePass]:
     layout rule). Found by name, imported on first use: this package's `__init__` imports
     none of its pass modules, so a module that imports a pass helper
     (`qcomp.passes.utils`) never runs a pass module's imports through it."""
+    from xdsl.passes import ModulePass
+
     module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, ModulePass) and \

@@ -94,6 +94,39 @@ def rescale_scaled(raw, factor, result_scales, result_zero_points, storage_min: 
     return _quantize_real(v, result_scales, result_zero_points, storage_min, storage_max, dtype)
 
 
+_IDENTITY_LIMIT = 1 << 51
+_TINY = float(np.finfo(np.float64).tiny)
+_HUGE = float(np.finfo(np.float64).max)
+
+
+def rescale_is_identity(factor, result_scales, result_zero_points, acc_bound: int,
+                        storage_min: int, storage_max: int) -> bool:
+    """Whether `rescale_scaled(acc, factor, result_scales, result_zero_points, ...)`
+    returns `acc` itself for every exact integer |acc| <= `acc_bound`: the result scales
+    are the factor (`factor == s_res` bit for bit, as for an i32 accumulator type whose
+    scales are s_l * s_r), every z_res is 0 (or None), and
+
+        f64(acc) * c / c = acc (1 + d1)(1 + d2),  |d1|, |d2| <= 2^-53
+
+    is within |acc| 2^-52 < 1/2 of acc when |acc| < 2^51 (no underflow: c >= the
+    smallest normal float64; no overflow: acc_bound * c <= the largest float64), so round half to even
+    gives acc back, and clamping changes nothing when
+    `storage_min <= -acc_bound` and `acc_bound <= storage_max`."""
+    f = np.asarray(factor, np.float64)
+    s = np.asarray(result_scales, np.float64)
+    if acc_bound >= _IDENTITY_LIMIT or -acc_bound < storage_min or acc_bound > storage_max:
+        return False
+    if result_zero_points is not None and np.any(result_zero_points):
+        return False
+    try:
+        f, s = np.broadcast_arrays(f, s)
+    except ValueError:
+        return False
+    a = np.abs(f)
+    return bool(np.array_equal(f, s) and np.all(a >= _TINY)
+                and np.all(a <= _HUGE / max(acc_bound, 1)))
+
+
 def _quantize_real(v: np.ndarray, result_scales, result_zero_points, storage_min: int,
                    storage_max: int, dtype) -> np.ndarray:
     """clamp(round_half_to_even(v / s_res + z_res), min, max) as `dtype`, in place on the

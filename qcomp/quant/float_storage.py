@@ -17,23 +17,22 @@ converts it (`narrow_float`).
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
 from qcomp.quant.ieee import ieee
 from qcomp.quant.uniform import expressed_numpy_dtype
 
-FLOAT_STORAGE_DTYPES = {
-    "f8E5M2": ml_dtypes.float8_e5m2,
-    "f8E4M3FN": ml_dtypes.float8_e4m3fn,
-    "f4E2M1FN": ml_dtypes.float4_e2m1fn,
-}
-"""The float types MLIR takes as quantized storage, by MLIR spelling."""
+FLOAT_STORAGE_KINDS = {"f8E5M2": "float8_e5m2", "f8E4M3FN": "float8_e4m3fn", "f4E2M1FN": "float4_e2m1fn"}
+"""The float types MLIR takes as quantized storage: MLIR spelling -> ml_dtypes' name."""
 
 
 def float_kind_dtype(kind) -> np.dtype:
-    """The NumPy dtype of a float storage type given by MLIR spelling or as a dtype."""
-    return np.dtype(FLOAT_STORAGE_DTYPES.get(kind, kind))
+    """The NumPy dtype of a float storage type given by MLIR spelling, ml_dtypes' name
+    or as a dtype."""
+    import ml_dtypes  # here: a program without narrow floats does not load ml_dtypes
+
+    name = FLOAT_STORAGE_KINDS.get(kind) if isinstance(kind, str) else None
+    return np.dtype(getattr(ml_dtypes, name) if name is not None else kind)
 
 
 def round_float64(f, dt) -> np.ndarray:
@@ -96,6 +95,8 @@ def round_to_float(x, kind, saturate: bool = True) -> np.ndarray:
     where the type has infinities and NaN where it has only NaN. NaN stays NaN
     (a zero of its sign in a type without NaN).
     """
+    import ml_dtypes
+
     dt = float_kind_dtype(kind)
     x = np.asarray(x)
     if saturate:

@@ -40,11 +40,11 @@ def parse_command_line(parser: argparse.ArgumentParser, argv: list[str], prog: s
                        passes: list[str] | None = None) -> argparse.Namespace:
     """`argv` parsed; UsageError for an unknown argument naming the nearest option (or
     pass, given `passes`) by edit distance, as LLVM's "Did you mean" does."""
-    from qcomp.pipeline import suggestion
-
     args, unknown = parser.parse_known_args(argv)
     for arg in unknown:
         if arg.startswith("-") and arg != "-":
+            from qcomp.pipeline import suggestion  # here: a good command line loads no pass machinery
+
             key = arg.partition("=")[0]
             options = [s for a in parser._actions for s in a.option_strings]
             near = suggestion(key, [*options, *(f"--{n}" for n in passes or ())])

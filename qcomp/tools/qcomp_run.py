@@ -268,7 +268,7 @@ class _Runner:
             self.io.err(f"{PROG}: error: {e.message}\n")
             self.error = True
             return
-        from qcomp.interpreter.probe_functions import RunOutput
+        from qcomp.interpreter.run_output import RunOutput
 
         output = RunOutput(probe_dir=self.args.probe_output_dir)
         try:

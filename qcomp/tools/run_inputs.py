@@ -393,10 +393,11 @@ def format_value(value: np.ndarray, t: Attribute, limit: int = MAX_PRINTED_ELEME
     a tuple as `(v0, v1, ...)`, a token as `!stablehlo.token`."""
     from xdsl.dialects.builtin import TupleType
 
-    from qcomp.dialects.stablehlo import TokenType
+    if not isinstance(t, TensorType | UnrankedTensorType):  # a tensor loads no StableHLO module
+        from qcomp.dialects.stablehlo import TokenType
 
-    if isinstance(t, TokenType):
-        return "!stablehlo.token"
+        if isinstance(t, TokenType):
+            return "!stablehlo.token"
     if isinstance(t, TupleType):
         return "(" + ", ".join(format_value(v, et, limit) for v, et in
                                zip(value, t.types.data)) + ")"

@@ -178,3 +178,84 @@ def test_an_unchanged_module_is_prepared_once(backend, preparations):
         (got,) = run(module, feeds, backend=backend)
         assert got.error is None and np.array_equal(got.results[0].reshape(want[0].shape), want[0])
     assert len(preparations) == 1
+
+
+def _xla_feeds() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(3)
+    return {"arg0": rng.uniform(-0.5, 0.5, (4, 8)).astype(np.float32),
+            "arg1": np.array(-0.75, np.float32)}
+
+
+def _same_runs(got, want) -> bool:
+    return [(r.name, r.error and r.error.message, [bits(a) for a in r.results]) for r in got] == \
+        [(r.name, r.error and r.error.message, [bits(a) for a in r.results]) for r in want]
+
+
+XLA_EDITS = ["operand set by index", "uses replaced", "nested operand", "op moved",
+             "nested op erased", "property set", "block argument erased", "results replaced"]
+"""A sample of `EDITS` (each kind is seen by the check: `tests/ir/test_snapshot.py`, and
+prepares again: above); an XLA compilation each."""
+
+
+@pytest.mark.parametrize("backend", ["xla"])
+@pytest.mark.parametrize("edit", XLA_EDITS)
+def test_xla_run_after_an_edit_gives_the_edited_programs_results(edit, backend, preparations):
+    """On xla `run` launches the run of the handle made before, then checks the module:
+    after an edit the launched run (of the program before it) is dropped and the
+    edited program's results are handed out, as a fresh `qcomp.compile` of it gives."""
+    from tests.ir.module_edits import SOURCE
+
+    module, feeds = parse_module(SOURCE), _xla_feeds()
+    run(module, feeds, backend=backend)
+    before = run(module, feeds, backend=backend)  # launched, checked, handed out
+    assert len(preparations) == 1
+    EDITS[edit](module)
+    try:
+        got = run(module, feeds, backend=backend)
+    except Exception as e:  # noqa: BLE001 - a module the edit broke: as a fresh compile
+        with pytest.raises(type(e)):
+            qcomp.compile(module, backend=backend).run(feeds)
+        return
+    assert len(preparations) == 2
+    assert _same_runs(got, qcomp.compile(module, backend=backend).run(feeds))
+    assert _same_runs(run(module, feeds, backend=backend), got) and len(preparations) == 3
+    if edit in ("operand set by index", "uses replaced", "nested operand"):
+        assert not _same_runs(got, before)  # the edit changes the numbers
+
+
+@pytest.mark.parametrize("backend", ["xla"])
+def test_xla_run_waits_for_the_run_it_launched(backend, monkeypatch, preparations):
+    """An unchanged module's second and third runs are the runs launched before the
+    check (one execution each, not two), bit for bit the handle's."""
+    from tests.ir.module_edits import SOURCE
+
+    counts = {"launch": 0, "_execute": 0}
+
+    def counting(name):
+        real = getattr(xla.XlaFunction, name)
+
+        def wrapper(self, *args):
+            counts[name] += 1
+            return real(self, *args)
+        return wrapper
+    for name in counts:
+        monkeypatch.setattr(xla.XlaFunction, name, counting(name))
+    module, feeds = parse_module(SOURCE), _xla_feeds()
+    runs = [run(module, feeds, backend=backend) for _ in range(3)]
+    assert counts == {"launch": 3, "_execute": 1} and len(preparations) == 1
+    want = qcomp.compile(module, backend=backend).run(feeds)
+    assert all(_same_runs(r, want) for r in runs)
+
+
+@pytest.mark.parametrize("backend", ["xla"])
+def test_xla_run_reports_bad_inputs_after_a_launch_fails(backend):
+    """A launch that fails (an input missing) is not the answer: the run reports why."""
+    from tests.ir.module_edits import SOURCE
+
+    module, feeds = parse_module(SOURCE), _xla_feeds()
+    run(module, feeds, backend=backend)
+    with pytest.raises(qcomp.interpreter.RunError, match="inputs have no array named arg1 for @main"):
+        run(module, {"arg0": feeds["arg0"]}, backend=backend)
+    (r,) = run(module, {"arg0": feeds["arg0"], "arg1": np.zeros((2,), np.float32)}, backend=backend)
+    assert r.error is not None and r.error.message == (
+        "input 'arg1' has shape (2,), the argument needs a scalar (tensor<f32>)")

@@ -128,3 +128,51 @@ def test_divide_by_a_power_of_two_multiplies(e, dtype, c, ct, dims, want_divide)
     np.testing.assert_array_equal(got.view(bits)[finite], ref.view(bits)[finite])
     np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
     np.testing.assert_array_equal(got[np.isinf(ref)], ref[np.isinf(ref)])
+
+
+def _round_trip(xt: str, ft: str, bounds: tuple[str, str] | None, rnd: str, yt: str) -> str:
+    t, ti, to = f"tensor<{N}x{D}x{ft}>", f"tensor<{N}x{D}x{xt}>", f"tensor<{N}x{D}x{yt}>"
+    lines = [f"func.func @main(%x: {ti}) -> {to} {{",
+             f"  %f = stablehlo.convert %x : ({ti}) -> {t}"]
+    v = "%f"
+    if bounds is not None:
+        lines += [f"  %lo = stablehlo.constant dense<{bounds[0]}> : tensor<{ft}>",
+                  f"  %hi = stablehlo.constant dense<{bounds[1]}> : tensor<{ft}>",
+                  f"  %c = stablehlo.clamp %lo, %f, %hi : (tensor<{ft}>, {t}, tensor<{ft}>) -> {t}"]
+        v = "%c"
+    lines += [f"  %r = stablehlo.{rnd} {v} : {t}",
+              f"  %y = stablehlo.convert %r : ({t}) -> {to}",
+              f"  func.return %y : {to}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+I32 = ("-2.147483648e+09", "2.147483647e+09")
+
+
+@pytest.mark.parametrize("xt, ft, bounds, rnd, yt, dropped", [
+    ("i32", "f64", I32, "round_nearest_even", "i32", True),
+    ("i32", "f64", ("-3.000000e+09", "0x7FF0000000000000"), "round_nearest_afz", "i32", True),
+    ("i32", "f64", None, "round_nearest_even", "i64", True),
+    ("i16", "f32", ("-3.276800e+04", "3.276700e+04"), "round_nearest_afz", "i16", True),
+    ("i32", "f64", ("-1.280000e+02", "1.270000e+02"), "round_nearest_even", "i32", False),  # clamps
+    ("i32", "f64", ("0x7FF8000000000000", "2.147483647e+09"), "round_nearest_even", "i32", False),  # NaN
+    ("i32", "f32", I32, "round_nearest_even", "i32", False),  # f32 rounds i32 values
+    ("i32", "f64", I32, "round_nearest_even", "i16", False),  # narrower result
+])
+def test_integer_round_trip_through_a_float(xt, ft, bounds, rnd, yt, dropped):
+    """`convert(round(clamp(lo, float(x), hi)))` is `x` where the module docstring proves it
+    (no round, clamp or float left; results exactly `x`); elsewhere the chain stays and
+    XLA computes the interpreter's values."""
+    text = _round_trip(xt, ft, bounds, rnd, yt)
+    (fn,) = xla.compile_module(parse_module(text, make_context()))
+    assert fn.error is None, fn.error
+    kept = [n for n in ("round_nearest", "clamp", f"x{ft}>") if n in fn.text]
+    assert kept == ([] if dropped else kept) and (dropped or "round_nearest" in fn.text)
+    info = np.iinfo(np.dtype(np.int32 if xt == "i32" else np.int16))
+    x = _inputs().clip(info.min, info.max).astype(info.dtype)
+    x[2, :4] = [info.min, info.max, info.min + 1, info.max - 1]
+    (got,) = fn.run([x]).results
+    (ref,) = run(parse_module(text, make_context()), [x])[0].results
+    np.testing.assert_array_equal(got, ref)
+    if dropped:
+        np.testing.assert_array_equal(got, x.astype(got.dtype))

@@ -241,3 +241,58 @@ def test_halves_in_a_forked_child():
 
 def _halves_sum() -> float:
     return float(quantized_kernels.in_halves(np.add, (4, 2), np.float64, np.ones((4, 2)), 1.0).sum())
+
+
+def _near(q: QType, factor: float) -> QType:
+    return QType(q.storage, tuple(s * factor for s in q.scales), q.zero_points, q.axis,
+                 q.storage_min, q.storage_max)
+
+
+IDENTITY_CASES = [
+    # (result type from the exact one, whether the rescale is the identity)
+    (lambda q: q, True),
+    (lambda q: _near(q, 1 + 2e-7), False),  # s_res not s_l * s_r: rounded
+    (lambda q: QType(q.storage, q.scales, (0,) + (5,) * (len(q.scales) - 1), q.axis), False),
+    (lambda q: QType("i32", q.scales, q.zero_points, q.axis, -5000, 5000), False),  # clamped
+]
+
+
+@pytest.mark.parametrize("case", range(len(IDENTITY_CASES)))
+@pytest.mark.parametrize("op_kind", ["dot", "conv"])
+def test_i32_accumulator_results_skip_the_rescale_only_when_exact(case, op_kind, monkeypatch):
+    """An i32 result scaled by s_l * s_r (zero points 0, the sums inside its range) is the
+    exact sum itself: the kernel converts the float sums instead of rescaling them
+    (`qcomp.quant.accumulator.rescale_is_identity`). Scales off by 2e-7, a zero point or
+    a storage range the sums can leave take the rescale, and every result equals the
+    oracle's."""
+    make, identity = IDENTITY_CASES[case]
+    calls = []
+    rescale_scaled = quantized_kernels.rescale_scaled
+    monkeypatch.setattr(quantized_kernels, "rescale_scaled",
+                        lambda *a, **k: calls.append(1) or rescale_scaled(*a, **k))
+    qx, sw = QType("i8", (0.03,), (3,)), (0.0021, 0.0037, 0.003, 0.0025)
+    qw = QType("i8", sw, (0,) * 4, 1 if op_kind == "dot" else 3)
+    axis = 1 if op_kind == "dot" else 3
+    qo = make(exact_result(qx, sw, axis))
+    if op_kind == "dot":
+        x, w = edge_input((6, 700), qx, 5), edge_weights((700, 4), qw, 5, 1)
+        text = _program((6, 700), w, qx, qw, qo, (6, 4),
+                        "stablehlo.dot_general %q, %w, contracting_dims = [1] x [0]")
+        acc = (quantize(x, qx) - 3) @ w.astype(np.int64)
+    else:
+        x, w = edge_input((1, 5, 4, 60), qx, 6), edge_weights((3, 3, 60, 4), qw, 6, 3)
+        x[:, :3, :3, :] = 1e30
+        text = _program((1, 5, 4, 60), w, qx, qw, qo, (1, 5, 4, 4), (
+            "stablehlo.convolution(%q, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
+            "window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+            "feature_group_count = 1 : i64}"))
+        xp = np.pad(quantize(x, qx), ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=3) - 3
+        acc = np.einsum("nhwcij,ijco->nhwo", sliding_window_view(xp, (3, 3), axis=(1, 2)),
+                        w.astype(np.int64))
+    expect = rescale(acc, 0.03, np.asarray(sw), qo, axis)
+    assert (expect.tolist() == acc.tolist()) == identity  # the cases do what they say
+    first, second, _ = run_twice(text, [x])  # the second run's kernels call rescale_scaled
+    assert (not calls) == identity
+    assert second[1].astype(np.int64).tolist() == expect.tolist()
+    assert second[0].tobytes() == dequantize(expect, qo, axis).tobytes()
+    assert first[0].tobytes() == second[0].tobytes() and first[1].tobytes() == second[1].tobytes()

@@ -38,3 +38,16 @@ def test_an_equal_property_replacement_is_no_change():
     snapshot = Snapshot(module)
     ops(module)["@other"].properties["sym_name"] = StringAttr("other")
     assert snapshot.unchanged()
+
+
+def test_the_top_ops_fields_are_read_too():
+    """The top module's dict lacks `_next_op` (its class default is read): setting it,
+    or its attributes, is a change."""
+    module = parse_module(SOURCE)
+    assert "_next_op" not in vars(module)
+    snapshot = Snapshot(module)
+    module.attributes["sym_name"] = StringAttr("m")
+    assert not snapshot.unchanged()
+    snapshot = Snapshot(module)
+    module._next_op = ops(module)["@other"]
+    assert not snapshot.unchanged()

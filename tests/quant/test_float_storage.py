@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from qcomp.quant.float_storage import (
-    FLOAT_STORAGE_DTYPES,
+    FLOAT_STORAGE_KINDS,
     dequantize_float,
+    float_kind_dtype,
     quantize_float,
     round_to_float,
 )
@@ -39,9 +40,9 @@ def _nearest(x: np.ndarray, dt) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("kind", sorted(FLOAT_STORAGE_DTYPES))
+@pytest.mark.parametrize("kind", sorted(FLOAT_STORAGE_KINDS))
 def test_round_to_float_is_the_nearest_value(kind):
-    dt = FLOAT_STORAGE_DTYPES[kind]
+    dt = float_kind_dtype(kind)
     vals, _ = _values(dt)
     grid = np.unique(vals)
     mids = (grid[:-1] + grid[1:]) / 2

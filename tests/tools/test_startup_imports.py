@@ -86,6 +86,23 @@ def test_qcomp_run_imports():
     assert not _loaded(modules, "qcomp.interpreter.chlo_functions")
     assert not _loaded(modules, "qcomp.interpreter.onnx_functions")
     assert _loaded(modules, "qcomp.interpreter.stablehlo_functions")
+    # of StableHLO's, those of the modules defining its ops (elementwise, binary): no
+    # control, scatter, dynamic, linalg, random or collective functions nor their ops;
+    # no narrow float type, so no ml_dtypes
+    assert _heavy(modules, (*SPLIT_FUNCTIONS, *SPLIT_OPS, "ml_dtypes")) == []
+    # no check, probe or print op: neither dialect nor their functions; no pass: no
+    # pass machinery; one run of each block: no straight-line programs
+    assert _heavy(modules, ("qcomp.dialects.check", "qcomp.dialects.interpreter",
+                            "qcomp.interpreter.check_functions", "qcomp.interpreter.probe_functions",
+                            "qcomp.interpreter.process_grid", "qcomp.interpreter.straight_line",
+                            "qcomp.interpreter.blockwise", "xdsl.passes", "qcomp.pipeline")) == []
+
+
+SPLIT_FUNCTIONS = tuple(f"qcomp.interpreter.{m}" for m in (
+    "stablehlo_control_functions", "stablehlo_scatter_functions", "dynamic_functions",
+    "linalg_functions", "random_functions", "collective_functions"))
+SPLIT_OPS = tuple(f"qcomp.dialects.stablehlo.{m}" for m in (
+    "control", "scatter", "sort", "dynamic", "complex", "linalg", "collectives", "op_attrs"))
 
 
 @pytest.mark.parametrize("dialect, module", [
@@ -108,3 +125,21 @@ def test_interpreter_functions_load_with_their_dialect(dialect, module, tmp_path
     path.write_text(text)
     modules, _ = _modules("qcomp-run", str(path), "--input=2x4xf32=1")
     assert _loaded(modules, module)
+
+
+@pytest.mark.parametrize("op, result, loaded", [
+    ("stablehlo.reverse %a, dims = [1] : tensor<2x4xf32>", "tensor<2x4xf32>",
+     ("qcomp.interpreter.linalg_functions", "qcomp.interpreter.random_functions")),
+    ("stablehlo.convert %a : (tensor<2x4xf32>) -> tensor<2x4xbf16>", "tensor<2x4xbf16>",
+     ("ml_dtypes",)),
+])
+def test_stablehlo_functions_and_ml_dtypes_load_with_their_ops(op, result, loaded, tmp_path):
+    """The other side of `test_qcomp_run_imports`' StableHLO cut: the functions of an
+    op's module load with it (reverse: linalg.py, whose rng ops the random functions
+    run), ml_dtypes with a narrow float type."""
+    path = tmp_path / "p.mlir"
+    path.write_text(f"func.func @main(%a: tensor<2x4xf32>) -> {result} {{\n  %0 = {op}\n"
+                    f"  return %0 : {result}\n}}\n")
+    modules, out = _modules("qcomp-run", str(path), "--input=2x4xf32=1,2,3,4,5,6,7,8")
+    assert out.startswith("@main result[0]: 2x4x")
+    assert _heavy(modules, loaded) == list(loaded)
