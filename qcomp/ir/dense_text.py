@@ -312,6 +312,10 @@ def dense_from_text(text: str, type: Attribute) -> DenseIntOrFPElementsAttr:
     fast = _fast_dense(text, shape, element, n)
     if fast is not None:
         return DenseIntOrFPElementsAttr(type, _bytes_attr(fast))
+    if isinstance(element, IntegerType | IndexType) and _width(element) > 1 and \
+            not stripped.translate(_FAST_INT_CHARS) and "[" not in stripped and \
+            (one := _decimal_ints([stripped], element, 1)) is not None:
+        return dense_attr(type, one)  # a decimal integer splat
     tokens, starts, skeleton = _tokens(text)
     _check_structure(text, tokens, starts, skeleton, shape)
     if isinstance(element, AnyFloat):
@@ -339,16 +343,16 @@ def _misplaced_token(text: str) -> bool:
 
 
 def _fast_dense(text: str, shape: list[int], element: Attribute, n: int) -> bytes | None:
-    """Raw storage for a full decimal list of `shape`, read by NumPy; None when the
-    text is anything else (splat, hex, bools, i64, bad text): the token path then
-    reads it or reports the exact error."""
+    """Raw storage for a full decimal list of `shape`, read by NumPy (64-bit integers
+    as Python's); None when the text is anything else (splat, hex, bools, bad text):
+    the token path then reads it or reports the exact error."""
     if n < 2 or not shape or "[" not in text:
         return None  # a splat: one token
     kind = float_kind(element)
     if kind in _NUMPY_FLOAT:
         if text.translate(_FAST_FLOAT_CHARS) or text.count(".") != n:
             return None
-    elif isinstance(element, IntegerType) and 1 < element.width.data < 64:
+    elif isinstance(element, IntegerType | IndexType) and 1 < _width(element) <= 64:
         if text.translate(_FAST_INT_CHARS):
             return None
     else:
@@ -360,6 +364,8 @@ def _fast_dense(text: str, shape: list[int], element: Attribute, n: int) -> byte
     if _misplaced_token(text):
         return None
     flat = text.translate(_BRACKETS_TO_SPACE)
+    if kind is None and _width(element) == 64:  # past int64: Python's integers
+        return _decimal_ints(flat.split(","), element, n)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
@@ -378,6 +384,21 @@ def _fast_dense(text: str, shape: list[int], element: Attribute, n: int) -> byte
     if int(vals.min()) < lo or int(vals.max()) > hi:
         return None
     arr = _normalize_ints(vals, element)
+    return arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
+def _decimal_ints(texts: list[str], element: Attribute, n: int) -> bytes | None:
+    """Raw storage of `n` decimal integer texts as `_int_values` makes it; None when one
+    does not read or is out of range (the token path then says which)."""
+    try:
+        values = [int(t) for t in texts]
+    except ValueError:
+        return None
+    lo, hi = _int_range(element)  # type: ignore[arg-type]
+    if len(values) != n or min(values) < lo or max(values) > hi:
+        return None
+    arr = _normalize_ints(np.array(values, dtype=object if max(values) >= 2**63
+                                   else np.int64), element)  # type: ignore[arg-type]
     return arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
 
 

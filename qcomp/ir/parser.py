@@ -11,7 +11,9 @@ What differs from xDSL 0.74 (see docs/design.md, "Parsing"):
   an unterminated string: 30 characters took minutes);
 - a one-line op whose text, with its SSA uses blanked out, was read before (with operands
   of the same types, in the same default dialect) is built from that first op's parse
-  (`_LineTemplate`): a large program spells the same few op lines thousands of times.
+  (`_LineTemplate`): a large program spells the same few op lines thousands of times;
+- short dense literals, plain tensor types and function types of them are read once per
+  spelling (`_dense_of`, `_read_by_spelling`).
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ _SUFFIX_ID = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _USE = re.compile(rf"(%{_SUFFIX_ID}(?:#[0-9]+)?)")
 """An SSA use `%name` or `%name#index`, as a capture group for `re.split`."""
 _RESULT_NAMES = re.compile(rf"%({_SUFFIX_ID})\s*(?:,\s*|=\s*)")
+_ONE_RESULT_NAME = re.compile(rf"%({_SUFFIX_ID})\s*=\s*")
 _DENSE_BODY = re.compile(r'dense<([^<>%"{}]*|"0x[0-9A-Fa-f]*")>')
 """A `dense<...>` literal whose body a line template leaves out (a hex string, or numbers
 and brackets); its attribute is read from each line's own body."""
@@ -116,6 +119,9 @@ class _LineTemplate:
     property or not, and its name) and its type."""
 
 
+_SHARED_DENSE_LENGTH = 64
+"""Dense literal bodies up to this long are read once per parse (`_dense_of`)."""
+
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """MLIR's IntegerType::kMaxWidth."""
 MAX_CONSTANT_BYTES = 4 << 30
@@ -145,6 +151,12 @@ def _is_splat_text(body: str, element) -> bool:
 
 _PLAIN_TENSOR = re.compile(r"tensor<(?:[0-9]+x)*(?:[su]?i[0-9]+|f16|bf16|f32|f64|index)>")
 """A ranked static tensor type of a builtin integer or float (no encoding)."""
+
+
+_PLAIN_TENSOR_LIST = rf"\((?:{_PLAIN_TENSOR.pattern}(?:, {_PLAIN_TENSOR.pattern})*)?\)"
+_PLAIN_FUNCTION = re.compile(
+    rf"{_PLAIN_TENSOR_LIST} -> (?:{_PLAIN_TENSOR.pattern}|{_PLAIN_TENSOR_LIST})")
+"""A function type of plain tensor types, spelled as MLIR prints it."""
 
 
 class _LinearStringLexer(MLIRLexer):
@@ -224,8 +236,10 @@ class QcompParser(Parser):
         self._parser_state = ParserState(_LinearStringLexer(Input(text, name)))
         self.op_positions: dict[Operation, int] = {}
         self._tensor_types: dict[str, Attribute] = {}
+        self._function_types: dict[str, Attribute] = {}
         self._line_templates: dict[tuple, _LineTemplate | None] = {}
         self._dense_read: list[tuple[int, Attribute]] = []
+        self._dense_attrs: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -306,36 +320,50 @@ class QcompParser(Parser):
                        content: str, start: int, at: int, eol: int) -> Operation | None:
         """The op of this line built from `template`, or None (parse it the usual way)."""
         values = self._used_values(uses)
-        if values is None or len(values) != len(template.operand_types) or any(
-                v.type is not t and v.type != t
-                for v, t in zip(values, template.operand_types, strict=True)):
+        if values is None or len(values) != len(template.operand_types):
             return None
+        for v, t in zip(values, template.operand_types):
+            if v.type is not t and v.type != t:
+                return None
         properties, attributes = template.properties, template.attributes
         if template.dense_slots:
             properties, attributes = dict(properties), dict(attributes)
             for body, (is_property, name, type) in zip(bodies, template.dense_slots,
                                                        strict=True):
                 try:
-                    if _oversized(body, type):
-                        return None
-                    attr = dense_from_text(body, type)
+                    attr = self._dense_of(body, type)
                 except LiteralError:
                     return None  # the usual parse says where
+                if attr is None:
+                    return None
                 (properties if is_property else attributes)[name] = attr
-        names = list(_RESULT_NAMES.finditer(content, start, at))
-        if len(names) != template.result_names or \
-                content.count("%", start, at) != len(names):
+        if template.result_names == 1:  # the common `%name = `
+            one = _ONE_RESULT_NAME.fullmatch(content, start, at)
+            names = [one] if one is not None else []
+        else:
+            names = list(_RESULT_NAMES.finditer(content, start, at))
+            if content.count("%", start, at) != len(names):
+                return None
+        if len(names) != template.result_names:
             return None
         op = template.op_type.create(
             operands=[values[i] for i in template.operand_uses],
             result_types=template.result_types, properties=properties,
             attributes=attributes, location=template.location)
+        ssa_values, forward = self.ssa_values, self.forward_ssa_references
         for match, result in zip(names, op.results, strict=False):
-            self._register_ssa_definition(
-                match.group(1), (result,),
-                Span(match.start(), match.start() + 1 + len(match.group(1)),
-                     self.lexer.input))
-        self._resume_from(eol)
+            name = match.group(1)
+            if name in ssa_values or name in forward:  # xDSL's diagnostics and fix-ups
+                self._register_ssa_definition(
+                    name, (result,),
+                    Span(match.start(), match.start() + 1 + len(name), self.lexer.input))
+                continue
+            ssa_values[name] = (result,)
+            if SSAValue.is_valid_name(name):
+                result.name_hint = name
+        lexer = self.lexer
+        lexer.pos = eol
+        self._parser_state.current_token = lexer.lex()
         self.op_positions[op] = at
         return op
 
@@ -361,23 +389,35 @@ class QcompParser(Parser):
         return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque,
                                                              starting_opaque_pos)
 
+    def _read_by_spelling(self, spelling: re.Pattern, known: dict[str, Attribute], read):
+        """`read()` (one of xDSL's type readers), remembered by the text `spelling` matches
+        here when it read exactly that text: a large program spells the same few types
+        thousands of times."""
+        plain = spelling.match(self.lexer.input.content, self._current_token.span.start)
+        if plain is None:
+            return read()
+        if (t := known.get(plain.group())) is not None:
+            self._resume_from(plain.end())
+            return t
+        t = read()
+        if self._current_token.span.start >= plain.end():
+            known[plain.group()] = t
+        return t
+
     def _parse_optional_builtin_parametrized_type(self):
-        """xDSL's, remembering each plain `tensor<AxBx...xT>` spelling's type: a large
-        program spells the same few types thousands of times."""
+        """xDSL's, each plain `tensor<AxBx...xT>` read once per spelling."""
         token = self._current_token
         if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
             return super()._parse_optional_builtin_parametrized_type()
-        plain = _PLAIN_TENSOR.match(self.lexer.input.content, token.span.start)
-        if plain is None:
-            return super()._parse_optional_builtin_parametrized_type()
-        known = self._tensor_types.get(plain.group())
-        if known is not None:
-            self._resume_from(plain.end())
-            return known
-        t = super()._parse_optional_builtin_parametrized_type()
-        if self._current_token.span.start >= plain.end():  # it read exactly that text
-            self._tensor_types[plain.group()] = t
-        return t
+        return self._read_by_spelling(_PLAIN_TENSOR, self._tensor_types,
+                                      super()._parse_optional_builtin_parametrized_type)
+
+    def parse_optional_function_type(self):
+        """xDSL's, each function type of plain tensors read once per spelling."""
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        return self._read_by_spelling(_PLAIN_FUNCTION, self._function_types,
+                                      super().parse_optional_function_type)
 
     def _parse_optional_integer_or_float_type(self):
         # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)
@@ -470,11 +510,28 @@ class QcompParser(Parser):
                 self._resume_from(end)
             return attr
         try:
-            attr = dense_from_text(body, type)
+            attr = self._dense_of(body, type)
         except LiteralError as e:
             at = lt + 1 + e.offset
             self.raise_error(e.message, Span(at, at + 1, self.lexer.input))
         self._dense_read.append((lt + 1, attr))
+        return attr
+
+    def _dense_of(self, body: str, type: Attribute) -> Attribute | None:
+        """`dense_from_text(body, type)` (None: larger than qcomp holds), one attribute
+        for each short body and type: a large program spells the same few splats
+        (`dense<0> : tensor<i64>`) hundreds of times, and one object for them all lets
+        the printer reuse its text (attributes are immutable)."""
+        short = len(body) <= _SHARED_DENSE_LENGTH
+        if short:
+            known = self._dense_attrs.get((body, id(type)))
+            if known is not None and known[0] is type:
+                return known[1]
+        if _oversized(body, type):
+            return None
+        attr = dense_from_text(body, type)
+        if short:
+            self._dense_attrs[(body, id(type))] = (type, attr)
         return attr
 
 

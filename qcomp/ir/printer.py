@@ -56,9 +56,10 @@ class QcompPrinter(Printer):
         self._current_column += len(text)
         (self.stream or sys.stdout).write(text)
 
-    _op_texts: dict[tuple, tuple[tuple, list[str]]] = field(default_factory=dict, init=False)
-    """Op text with its values' names left out (`_op_key`), split at them: a large program
-    prints the same few op lines thousands of times with other names."""
+    _op_texts: dict[tuple, tuple[tuple, str]] = field(default_factory=dict, init=False)
+    """Op text with its values' names left out (`_op_key`), as a `str.format` template of
+    their names (with the objects of the key): a large program prints the same few op
+    lines thousands of times with other names."""
     _placeholders: dict[SSAValue, str] | None = field(default=None, init=False)
 
     def print_ssa_value(self, value: SSAValue) -> str:
@@ -93,33 +94,32 @@ class QcompPrinter(Printer):
     def _op_key(self, op: Operation) -> tuple[tuple, tuple] | None:
         """What an op's text is a function of, besides its values' names (None: not
         cached): its class, the default dialect, its attributes, properties, location and
-        value types (by identity: hashing attributes costs more than printing them)."""
-        if (self.names is None or op.regions or op.successors or op in self.names.groups
+        value types (by identity: hashing attributes costs more than printing them; the
+        cache keeps the objects alive, so an id in a key is never another object's)."""
+        names = self.names
+        if (names is None or op.regions or op._successors or op in names.groups
                 or isinstance(op, UnregisteredOp) or op in self.diagnostic.op_messages):
             return None
-        objects = (*op.properties.values(), *op.attributes.values(),
-                   *(v.type for v in op.operands), *(v.type for v in op.results),
-                   op.location)
-        return (type(op), self.default_dialects[-1], tuple(op.properties),
-                tuple(op.attributes), len(op.operands), len(op.results),
-                tuple(map(id, objects))), objects
+        properties, attributes = op.properties, op.attributes
+        operands, results = op._operands, op.results
+        objects = (*properties.values(), *attributes.values(),
+                   *[v.type for v in operands], *[v.type for v in results], op.location)
+        return (type(op), self.default_dialects[-1], *properties, None, *attributes,
+                len(operands), len(results), *map(id, objects)), objects
 
     def print_op(self, op: Operation) -> None:
         """`_print_op`, reusing the text of an op that differs only in its values' names."""
         key = self._op_key(op)
         if key is None:
             return self._print_op(op)
-        values = (*op.results, *op.operands)
-        names = [self.names.values.get(v) for v in values] if self.names else []
+        values = (*op.results, *op._operands)
+        get = self.names.values.get
+        names = [get(v) for v in values]
         known = self._op_texts.get(key[0])
-        if known is not None and None not in names and all(
-                a is b for a, b in zip(known[0], key[1], strict=True)):
-            parts = known[1]
-            text = [parts[0]]
-            for i in range(1, len(parts), 2):
-                text.append(names[int(parts[i])])
-                text.append(parts[i + 1])
-            self.print_string("".join(text))
+        if known is not None and None not in names:
+            text = known[1].format(*names)
+            self._current_column += len(text)
+            (self.stream or sys.stdout).write(text)
             return None
         if None in names or len(set(values)) != len(values):
             return self._print_op(op)
@@ -136,7 +136,10 @@ class QcompPrinter(Printer):
         if "\n" in text or len(parts) % 2 == 0 or not all(
                 part.isdigit() for part in parts[1::2]):
             return self._print_op(op)
-        self._op_texts[key[0]] = (key[1], parts)
+        literal = [part.replace("{", "{{").replace("}", "}}") for part in parts[0::2]]
+        fmt = "".join(f"{literal[i // 2]}{{{parts[i + 1]}}}" if i + 1 < len(parts)
+                      else literal[i // 2] for i in range(0, len(parts), 2))
+        self._op_texts[key[0]] = (key[1], fmt)
         return self.print_op(op)
 
     def _print_op(self, op: Operation) -> None:

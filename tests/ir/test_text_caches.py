@@ -166,3 +166,89 @@ def test_a_bad_dense_body_on_a_reused_line_is_reported_as_in_full():
     with pytest.raises(ParseError, match=r"<unknown>:4:40\n.*\n *\^\n *integer constant "
                                          r"out of range for type"):
         _parse(text)
+
+
+SPLATS = """\
+func.func @f(%a: tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi32>, tensor<2xi64>) {
+  %0 = stablehlo.constant dense<0> : tensor<2xi64>
+  %1 = stablehlo.constant dense<0> : tensor<2xi32>
+  %2 = stablehlo.constant dense<0> : tensor<2xi64>
+  %3 = stablehlo.constant dense<1> : tensor<2xi64>
+  %4 = stablehlo.add %a, %0 : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %5 = stablehlo.add %2, %3 : (tensor<2xi64>,  tensor<2xi64>) -> tensor<2xi64>
+  return %4, %1, %5 : tensor<2xi64>, tensor<2xi32>, tensor<2xi64>
+}
+"""
+
+
+def test_a_splat_spelled_again_is_one_attribute_and_prints_again():
+    """`dense<0> : tensor<2xi64>` read twice is one (immutable) attribute, so the printer
+    reuses the first constant's text; another type or value is its own attribute."""
+    module, _ = _parse(SPLATS)
+    ops = list(module.body.block.first_op.body.block.ops)
+    values = [op.properties["value"] for op in ops[:4]]
+    assert values[0] is values[2]
+    assert values[1] is not values[0] and values[3] is not values[0]
+    assert [list(v.get_values()) for v in values] == [[0, 0], [0, 0], [0, 0], [1, 1]]
+    assert [str(v.type) for v in values] == ["tensor<2xi64>", "tensor<2xi32>"] + \
+        ["tensor<2xi64>"] * 2
+    printed = print_module(module)
+    assert "%c_1 = stablehlo.constant dense<0> : tensor<2xi64>" in printed
+    assert print_module(parse_module(printed)) == printed
+
+
+def test_function_types_read_once_per_spelling_give_each_line_its_types():
+    """Both adds spell a function type (one with two spaces after the comma, read in
+    full); each gets the same result type, and the text prints as mlir-opt's."""
+    module, parser = _parse(SPLATS)
+    adds = [op for op in module.body.block.first_op.body.block.ops
+            if op.name == "stablehlo.add"]
+    assert adds[0].results[0].type is adds[1].results[0].type
+    assert list(parser._function_types) == ["(tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>"]
+    assert "%1 = stablehlo.add %c_1, %c_2 : tensor<2xi64>" in print_module(module)
+
+
+def test_a_reused_op_text_keeps_its_braces():
+    """The printer's op texts are `str.format` templates: the braces of an attribute
+    dictionary stay as they were."""
+    text = """\
+func.func @f(%a: tensor<2xi64>) -> tensor<2xi64> {
+  %0 = "test.op"(%a) {k = {v = 1 : i64}} : (tensor<2xi64>) -> tensor<2xi64>
+  %1 = "test.op"(%0) {k = {v = 1 : i64}} : (tensor<2xi64>) -> tensor<2xi64>
+  return %1 : tensor<2xi64>
+}
+"""
+    printed = print_module(_parse(text)[0])
+    assert '%1 = "test.op"(%0) {k = {v = 1 : i64}} : (tensor<2xi64>) -> tensor<2xi64>' \
+        in printed
+
+
+@pytest.mark.parametrize("body, hex_body, type", [
+    ("[1, -2, 9223372036854775807]", "[0x1, -0x2, 0x7FFFFFFFFFFFFFFF]", "tensor<3xi64>"),
+    ("[0, 18446744073709551615, -9223372036854775808]",
+     "[0x0, 0xFFFFFFFFFFFFFFFF, -0x8000000000000000]", "tensor<3xi64>"),
+    ("[[0, 18446744073709551615]]", "[[0x0, 0xFFFFFFFFFFFFFFFF]]", "tensor<1x2xui64>"),
+    ("[3, -4]", "[0x3, -0x4]", "tensor<2xindex>"),
+    ("18446744073709551615", "0xFFFFFFFFFFFFFFFF", "tensor<2xi64>"),
+    (" -128 ", "-0x80", "tensor<4xi8>"),
+])
+def test_decimal_64_bit_lists_and_splats_read_as_the_token_path(body, hex_body, type):
+    """64-bit decimal lists and integer splats are read with Python's integers; a hex
+    token sends the same values through the token path: the same bytes."""
+    from qcomp.ir.dense_text import dense_from_text
+    t = _parse(f"func.func @f(%a: {type}) {{\n  return\n}}\n")[0] \
+        .body.block.first_op.body.block.args[0].type
+    assert dense_from_text(body, t).data.data == dense_from_text(hex_body, t).data.data
+
+
+@pytest.mark.parametrize("body, message", [
+    ("[1, 18446744073709551616]", "integer constant out of range for type"),
+    ("[1, -1]", "expected unsigned integer elements, but parsed negative value"),
+    ("-1", "expected unsigned integer elements, but parsed negative value"),
+])
+def test_out_of_range_64_bit_literals_keep_their_diagnostics(body, message):
+    from qcomp.ir.dense_text import LiteralError, dense_from_text
+    t = _parse("func.func @f(%a: tensor<2xui64>) {\n  return\n}\n")[0] \
+        .body.block.first_op.body.block.args[0].type
+    with pytest.raises(LiteralError, match=message):
+        dense_from_text(body, t)
