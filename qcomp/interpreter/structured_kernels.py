@@ -23,7 +23,6 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
-
 from xdsl.dialects.builtin import Float32Type
 
 from qcomp.dialects import stablehlo as sh
