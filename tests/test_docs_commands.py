@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sampling import rowwise_numpy_loops
+
 REPO = Path(__file__).resolve().parent.parent
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 EXIT = re.compile(r"#\s*exit\s+(\d+)\b")
@@ -111,6 +113,14 @@ def test_docs_block_runs(page: Path, index: int, kind: str, text: str, tmp_path,
 
 
 def _run_sh(text: str, tmp_path: Path, check: bool) -> None:
+    # the rowwise examples on their NumPy loops in CI, as the lit suite runs them
+    # (`tests.sampling.rowwise_numpy_loops`: a fresh checkout's first numba compile of
+    # the kernels is ~30 s of CPU; tests/quant/test_rowwise.py holds the two alike)
+    with rowwise_numpy_loops():
+        _run_commands(text, tmp_path, check)
+
+
+def _run_commands(text: str, tmp_path: Path, check: bool) -> None:
     for command, want in _commands(text):
         for part in command.split(" && "):
             argv = shlex.split(part.replace("/tmp/", f"{tmp_path}/"))
