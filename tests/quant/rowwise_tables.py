@@ -65,3 +65,12 @@ def nan_table(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
                 w[r, j] = rng.choice(np.array([np.inf, -np.inf, -0.0, 0.0, 3e38, -3e38, 1e12],
                                               np.float32))
     return w
+
+
+# torch.ops.quantized's fused rowwise operators by bit width (names: torch loads lazily)
+PREPACK = {8: "embedding_bag_byte_prepack", 4: "embedding_bag_4bit_prepack",
+           2: "embedding_bag_2bit_prepack"}
+UNPACK = {8: "embedding_bag_byte_unpack", 4: "embedding_bag_4bit_unpack",
+          2: "embedding_bag_2bit_unpack"}
+BAG = {8: "embedding_bag_byte_rowwise_offsets", 4: "embedding_bag_4bit_rowwise_offsets",
+       2: "embedding_bag_2bit_rowwise_offsets"}

@@ -16,18 +16,12 @@ from qcomp.quant import rowwise_bags as rb
 from qcomp.quant import rowwise_rand as rr
 from tests.lazy import importorskip, lazy_module
 from tests.quant import rowwise_reference as ref
-from tests.quant.rowwise_tables import KINDS, nan_table, table
+from tests.quant.rowwise_tables import BAG, KINDS, PREPACK, UNPACK, nan_table, table
 from tests.sampling import examples
 
 torch = importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
 ops = lazy_module("torch", "ops.quantized")  # torch imported when a test first uses it
 
-PREPACK = {8: "embedding_bag_byte_prepack", 4: "embedding_bag_4bit_prepack",
-           2: "embedding_bag_2bit_prepack"}
-UNPACK = {8: "embedding_bag_byte_unpack", 4: "embedding_bag_4bit_unpack",
-          2: "embedding_bag_2bit_unpack"}
-BAG = {8: "embedding_bag_byte_rowwise_offsets", 4: "embedding_bag_4bit_rowwise_offsets",
-       2: "embedding_bag_2bit_rowwise_offsets"}
 TABLES_PER_KIND = {"numba": examples(full=40, ci=16), "numpy": 8}
 """Random tables of each kind (every kind of `KINDS` in every run): 16 on the numba
 kernels in CI, 40 with QCOMP_FULL=1; 8 on their NumPy twins."""
@@ -65,7 +59,6 @@ def _tables(seed: int, bits: int, kernels: str):
     """(kind, table) pairs: 1-95 rows... shapes with PyTorch's column rule (a multiple
     of 8 / bits at 4 and 2 bits), including 1, 2, 4 and > 32 columns."""
     rng = np.random.default_rng(seed)
-    step = 8 // bits if bits != 8 else 1
     for kind in KINDS:
         for _ in range(TABLES_PER_KIND[kernels]):
             rows = int(rng.integers(1, 12))
@@ -97,7 +90,6 @@ def test_nan_and_inf_rows_match_torch(bits, kernels):
     vector blocks (clamped) and scalar tails (low byte / lrintf) do; the dequantized
     floats, NaN payloads included, are torch's."""
     rng = np.random.default_rng(700 + bits)
-    step = 8 // bits if bits != 8 else 1
     for _ in range(_count(kernels, 150)):
         w = nan_table(rng, int(rng.integers(1, 6)), int(rng.integers(1, 24)) * step)
         want = _torch(PREPACK[bits], torch.from_numpy(w))
@@ -126,7 +118,6 @@ def test_bags_over_nan_rows_match_torch(bits, kernels):
     """Bags over tables with NaN / inf scales, biases and values (torch's own bytes of
     NaN rows, and random bytes): the sums' NaN payloads are torch's."""
     rng = np.random.default_rng(800 + bits)
-    step = 8 // bits if bits != 8 else 1
     for i in range(_count(kernels, 60)):
         w = nan_table(rng, int(rng.integers(1, 12)), int(rng.integers(1, 6)) * 8)
         packed = _torch(PREPACK[bits], torch.from_numpy(w))
@@ -210,7 +201,6 @@ def test_layout_of_a_3x8_table():
 # ---------------------------------------------------------------------------
 def _bag_cases(seed: int, bits: int, count: int):
     rng = np.random.default_rng(seed)
-    step = 8 // bits if bits != 8 else 1
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
         w = table(rng, kind, int(rng.integers(1, 20)), int(rng.integers(1, 20)) * step)

@@ -11,15 +11,10 @@ from qcomp.quant import rowwise as rw
 from qcomp.quant import rowwise_bags as rb
 from qcomp.quant import threads
 from tests.lazy import importorskip, lazy_module
-from tests.quant.rowwise_tables import KINDS, table
+from tests.quant.rowwise_tables import BAG, KINDS, PREPACK, UNPACK, table
 
 torch = importorskip("torch", reason="torch is not installed (pip install -e '.[test]')")
 ops = lazy_module("torch", "ops.quantized")  # torch imported when a test first uses it
-PREPACK = {8: "embedding_bag_byte_prepack", 4: "embedding_bag_4bit_prepack",
-           2: "embedding_bag_2bit_prepack"}
-UNPACK = {8: "embedding_bag_byte_unpack", 4: "embedding_bag_4bit_unpack",
-          2: "embedding_bag_2bit_unpack"}
-BAG = {8: "embedding_bag_byte_rowwise_offsets", 4: "embedding_bag_4bit_rowwise_offsets"}
 
 
 @pytest.fixture(scope="module")
