@@ -59,6 +59,7 @@ def _tables(seed: int, bits: int, kernels: str):
     """(kind, table) pairs: 1-95 rows... shapes with PyTorch's column rule (a multiple
     of 8 / bits at 4 and 2 bits), including 1, 2, 4 and > 32 columns."""
     rng = np.random.default_rng(seed)
+    step = 8 // bits if bits != 8 else 1
     for kind in KINDS:
         for _ in range(TABLES_PER_KIND[kernels]):
             rows = int(rng.integers(1, 12))
@@ -90,6 +91,7 @@ def test_nan_and_inf_rows_match_torch(bits, kernels):
     vector blocks (clamped) and scalar tails (low byte / lrintf) do; the dequantized
     floats, NaN payloads included, are torch's."""
     rng = np.random.default_rng(700 + bits)
+    step = 8 // bits if bits != 8 else 1
     for _ in range(_count(kernels, 150)):
         w = nan_table(rng, int(rng.integers(1, 6)), int(rng.integers(1, 24)) * step)
         want = _torch(PREPACK[bits], torch.from_numpy(w))
@@ -118,6 +120,7 @@ def test_bags_over_nan_rows_match_torch(bits, kernels):
     """Bags over tables with NaN / inf scales, biases and values (torch's own bytes of
     NaN rows, and random bytes): the sums' NaN payloads are torch's."""
     rng = np.random.default_rng(800 + bits)
+    step = 8 // bits if bits != 8 else 1
     for i in range(_count(kernels, 60)):
         w = nan_table(rng, int(rng.integers(1, 12)), int(rng.integers(1, 6)) * 8)
         packed = _torch(PREPACK[bits], torch.from_numpy(w))
@@ -201,6 +204,7 @@ def test_layout_of_a_3x8_table():
 # ---------------------------------------------------------------------------
 def _bag_cases(seed: int, bits: int, count: int):
     rng = np.random.default_rng(seed)
+    step = 8 // bits if bits != 8 else 1
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
         w = table(rng, kind, int(rng.integers(1, 20)), int(rng.integers(1, 20)) * step)
