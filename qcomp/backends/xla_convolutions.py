@@ -34,11 +34,11 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.backends.xla_contractions import FLOAT_MAX_K
-from qcomp.backends.xla_dots import SHIFT, as_unsigned, unsigned_dot
+from qcomp.backends.xla_dots import SHIFT, as_unsigned, is_integer_type, unsigned_dot
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
@@ -51,24 +51,18 @@ def convolutions_as_dots(module: ModuleOp) -> int:
     returns how many."""
     n = 0
     for op in list(module.walk()):
-        if isinstance(op, sh.ConvolutionOp) and _kernel(op) is not None:
-            _rewrite(op)
+        if isinstance(op, sh.ConvolutionOp) and (w := _kernel(op)) is not None:
+            _rewrite(op, w)
             n += 1
     return n
-
-
-def _is_i(t, width: int) -> bool:
-    """A signed / signless integer element type of `width` bits."""
-    e = element_type(t)
-    return isinstance(e, IntegerType) and e.width.data == width and \
-        e.signedness.data != Signedness.UNSIGNED
 
 
 def _kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
     """The kernel as a [T*C, O] matrix (module docstring), or None when `op` is not
     such a convolution."""
     lhs, rhs = op.operands
-    if not (_is_i(lhs.type, 8) and _is_i(rhs.type, 8) and _is_i(op.results[0].type, 32)):
+    if not (is_integer_type(lhs.type, 8) and is_integer_type(rhs.type, 8)
+            and is_integer_type(op.results[0].type, 32)):
         return None
     d = op.dimension_numbers
     rank = len(shape_of(lhs.type))
@@ -126,9 +120,8 @@ def _windows(op: sh.ConvolutionOp, add) -> SSAValue:
     return taps[0] if len(taps) == 1 else add(sh.ConcatenateOp(taps, len(in_shape) - 1))
 
 
-def _rewrite(op: sh.ConvolutionOp) -> None:
-    w = _kernel(op)
-    assert w is not None
+def _rewrite(op: sh.ConvolutionOp, w: np.ndarray) -> None:
+    """Replace `op` by its windows' dot with `w` (`_kernel`: the [T*C, O] kernel)."""
     out_t = op.results[0].type
     block = op.parent_block()
     assert block is not None

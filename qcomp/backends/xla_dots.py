@@ -66,18 +66,20 @@ def unsigned_lhs_dots(module: ModuleOp) -> int:
     side (module docstring); returns how many were rewritten."""
     n = 0
     for op in list(module.walk()):
-        if isinstance(op, sh.DotGeneralOp) and _weights(op) is not None:
-            _rewrite(op)
+        if isinstance(op, sh.DotGeneralOp) and (w := _weights(op)) is not None:
+            _rewrite(op, w)
             n += 1
     return n
 
 
 def is_unsigned_lhs_dot(op: Operation) -> bool:
     """A dot_general this module made (`ui8` left-hand side): left to XLA's kernels."""
-    return isinstance(op, sh.DotGeneralOp) and _int_type(op.operands[0].type, 8, Signedness.UNSIGNED)
+    return isinstance(op, sh.DotGeneralOp) and is_integer_type(op.operands[0].type, 8, Signedness.UNSIGNED)
 
 
-def _int_type(t: Attribute, width: int, signedness: Signedness | None = None) -> bool:
+def is_integer_type(t: Attribute, width: int, signedness: Signedness | None = None) -> bool:
+    """`t`'s element type is an integer of `width` bits and `signedness` (None: signed
+    or signless)."""
     e = element_type(t)
     if not isinstance(e, IntegerType) or e.width.data != width:
         return False
@@ -89,7 +91,7 @@ def _int_type(t: Attribute, width: int, signedness: Signedness | None = None) ->
 def _weights(op: sh.DotGeneralOp) -> np.ndarray | None:
     """The constant right-hand side of an `i8 x i8 -> i32` dot_general, or None."""
     a, b = op.operands
-    if not (_int_type(a.type, 8) and _int_type(b.type, 8) and _int_type(op.results[0].type, 32)):
+    if not (is_integer_type(a.type, 8) and is_integer_type(b.type, 8) and is_integer_type(op.results[0].type, 32)):
         return None
     src = b.owner
     if not isinstance(src, sh.ConstantOp):
@@ -97,9 +99,9 @@ def _weights(op: sh.DotGeneralOp) -> np.ndarray | None:
     return dense_to_array(src.value, b.type)
 
 
-def _rewrite(op: sh.DotGeneralOp) -> None:
-    w = _weights(op)
-    assert w is not None
+def _rewrite(op: sh.DotGeneralOp, w: np.ndarray) -> None:
+    """Replace `op` by `unsigned_dot` on its left-hand side plus 128 (`w`: the values
+    of its constant right-hand side, `_weights`)."""
     block = op.parent_block()
     assert block is not None
 

@@ -17,6 +17,15 @@ becomes a multiply by `2^-k` (`halve_by_multiplying`): `x / 2^k` and `x * 2^-k` 
 same real number, each rounded once, so the same bits for every `x` (-0.0, NaN, infinities
 and XLA's flushing of subnormals included); the divide is what the `-0.0` guard of
 `xla_exact` keeps, a multiply is cheaper (the quantize by the MLP's scale 0.5).
+
+An integer round trip through a float, `convert(round(clamp(lo, convert(x) : F, hi))) : J`
+(`round` to nearest even or away from zero; the clamp optional), is `x` (converted to
+`J` when its type differs) when every value of `x`'s integer type `I` (two bits or more)
+is exact in `F` (`|v| <= 2^(mantissa bits + 1)`), `I`'s range lies inside `J`'s, and
+the clamp's bounds are constants with `lo <= min(I)` and `hi >= max(I)`: the inner
+convert is exact, the clamp and the round change no integer, and the outer convert
+gives back `x` (`drop_integer_round_trips`; the `{rescale=float}` lowering leaves one
+on each i32 accumulator whose rescale was dropped).
 """
 
 from __future__ import annotations
@@ -38,8 +47,7 @@ def drop_unit_rescales(entry: func.FuncOp) -> int:
     rewritten."""
     n = 0
     for op in list(entry.walk()):
-        if isinstance(op, sh.DivideOp) and _unit_rescale(op) is not None:
-            x = _unit_rescale(op)
+        if isinstance(op, sh.DivideOp) and (x := _unit_rescale(op)) is not None:
             dead = [op, op.operands[0].owner, op.operands[1].owner, op.operands[1].owner.operands[0].owner
                     if op.operands[1].owner.operands else None]
             op.results[0].replace_all_uses_with(x)

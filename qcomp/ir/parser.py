@@ -361,9 +361,7 @@ class QcompParser(Parser):
             ssa_values[name] = (result,)
             if SSAValue.is_valid_name(name):
                 result.name_hint = name
-        lexer = self.lexer
-        lexer.pos = eol
-        self._parser_state.current_token = lexer.lex()
+        self._resume_from(eol)
         self.op_positions[op] = at
         return op
 

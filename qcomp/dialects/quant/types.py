@@ -88,8 +88,7 @@ def _parse_with(parser: AttrParser, mnemonic: str) -> Attribute:
         body = parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
     else:  # as xDSL's _parse_dialect_symbol_body leaves the parser
         body = content[start:end]
-        parser.lexer.pos = end + 1
-        parser._parser_state.current_token = parser.lexer.lex()  # pyright: ignore
+        parser._resume_from(end + 1)  # pyright: ignore[reportPrivateUsage]
     known = _PARSED.get((mnemonic, body))
     if known is not None:
         return known
