@@ -17,7 +17,6 @@ with `-m 'not slow'`."""
 
 from __future__ import annotations
 
-import io
 import os
 import shlex
 import shutil
@@ -30,6 +29,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from tests.in_process import tool as run_in_process
 from tests.test_readme import first_command
 
 REPO = Path(__file__).resolve().parent.parent
@@ -133,28 +133,17 @@ def test_readme_first_command_in_fresh_venv(fresh_install):
     install, _, tool_part = first_command().partition(" && ")
     assert install == "python3 -m pip install -e ."
     argv = shlex.split(tool_part)
-    main = _tool_main(argv[0])
-    out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()
     try:
         os.chdir(src)
-        assert main(argv[1:], io.StringIO(""), out, err) == 0, err.getvalue()
+        here = run_in_process(*argv, text=True)
     finally:
         os.chdir(cwd)
-    assert out.getvalue().strip()
-    assert r.stdout.endswith(out.getvalue())
+    assert here.returncode == 0, here.stderr
+    assert here.stdout.strip()
+    assert r.stdout.endswith(here.stdout)
     # installed into the venv, not found through this checkout
     assert (venv / "bin" / argv[0]).exists()
-
-
-def _tool_main(name: str):
-    if name == "qcomp-run":
-        from qcomp.tools.qcomp_run import main
-    elif name == "qcomp-opt":
-        from qcomp.tools.qcomp_opt import main
-    else:
-        raise AssertionError(f"the README's first command runs {name}, not a qcomp tool")
-    return main
 
 
 @pytest.mark.slow
