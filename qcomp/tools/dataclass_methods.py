@@ -13,6 +13,15 @@ text once per process and reuse the code object (immutable; each class still get
 own function objects, made from it with the class's own globals and locals exactly as
 before), nothing else changed.
 
+The code objects are also kept between runs, as Python keeps a module's bytecode: the
+tools `save()` the texts compiled in a run to `__pycache__/dataclass_methods.<tag>.methods`
+beside this module's `.pyc` (the interpreter's magic number first, then the marshalled
+text -> code dict; written only when the run compiled a new text, not at all under
+`PYTHONDONTWRITEBYTECODE`, atomically, errors ignored), and `install()` reads them back.
+A file of another Python, or unreadable, is ignored. The key is the whole text, so a
+stale entry is never used for a different method; the file is started afresh past
+`MAX_ENTRIES` texts.
+
 Installed by `qcomp.tools` (so by `qcomp-opt` and `qcomp-run`, before they import xDSL),
 never by the library: a program importing `qcomp` keeps the standard `dataclasses`. Only
 on the CPython versions whose `dataclasses._create_fn` this mirrors (3.10-3.12; 3.13
@@ -22,10 +31,20 @@ builds the methods differently); elsewhere nothing is changed.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import marshal
+import os
 import sys
+from types import CodeType
 
-_CODE: dict[str, object] = {}
+_CODE: dict[str, CodeType] = {}
 """Generated method text -> its compiled code."""
+_USED: set[str] = set()
+"""The texts this process made methods from."""
+_STORED: set[str] = set()
+"""The texts read from (or last written to) the cache file."""
+MAX_ENTRIES = 5000
+"""Past this many texts the cache file keeps only the last run's."""
 
 
 def _create_fn(name, args, body, *, globals=None, locals=None,
@@ -46,6 +65,7 @@ def _create_fn(name, args, body, *, globals=None, locals=None,
     code = _CODE.get(txt)
     if code is None:
         code = _CODE[txt] = compile(txt, "<string>", "exec")
+    _USED.add(txt)
     ns: dict[str, object] = {}
     exec(code, globals, ns)  # noqa: S102 - dataclasses' own generated text
     return ns["__create_fn__"](**locals)
@@ -68,5 +88,53 @@ def install() -> bool:
         return True
     if not (3, 10) <= sys.version_info[:2] <= (3, 12) or not _mirrors(current):
         return False
+    _load()
     dataclasses._create_fn = _create_fn
     return True
+
+
+def cache_path() -> str:
+    """The cache file: beside this module's `.pyc` (`PYTHONPYCACHEPREFIX` respected)."""
+    pyc = importlib.util.cache_from_source(__file__)
+    return pyc.removesuffix(".pyc").removesuffix(".opt-1").removesuffix(".opt-2") + ".methods"
+
+
+def _load() -> None:
+    try:
+        with open(cache_path(), "rb") as f:
+            data = f.read()
+        if not data.startswith(importlib.util.MAGIC_NUMBER):
+            return
+        stored = marshal.loads(data[len(importlib.util.MAGIC_NUMBER):])
+    except Exception:  # noqa: BLE001 - no file, or a damaged one: compile as usual
+        return
+    if isinstance(stored, dict) and all(isinstance(k, str) and isinstance(v, CodeType)
+                                        for k, v in stored.items()):
+        for text, code in stored.items():
+            _CODE.setdefault(text, code)
+        _STORED.update(stored)
+
+
+def save() -> None:
+    """Write the cache file if this run compiled a text it does not hold (not under
+    `PYTHONDONTWRITEBYTECODE`); never raises."""
+    if sys.dont_write_bytecode or dataclasses._create_fn is not _create_fn:
+        return
+    if _STORED.issuperset(_CODE):
+        return
+    path = cache_path()
+    entries = _CODE if len(_CODE) <= MAX_ENTRIES else {t: _CODE[t] for t in _USED}
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(importlib.util.MAGIC_NUMBER + marshal.dumps(dict(entries)))
+        os.replace(tmp, path)
+    except Exception:  # noqa: BLE001 - a read-only install: nothing kept, nothing broken
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return
+    _STORED.clear()
+    _STORED.update(entries)

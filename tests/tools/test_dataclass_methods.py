@@ -65,3 +65,45 @@ def test_library_import_keeps_standard_dataclasses():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == str((3, 10) <= sys.version_info[:2] <= (3, 12))
+
+
+DRIVER = """
+import contextlib, io, sys
+from qcomp.tools import dataclass_methods as d
+loaded = set(d._STORED)
+from qcomp.tools.qcomp_opt import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    code = main([sys.argv[1]])
+print(code, len(loaded), len(d._USED - loaded), hash(out.getvalue()))
+"""
+
+
+@pytest.mark.skipif(not dataclass_methods.install(), reason="this Python's dataclasses differ")
+def test_methods_kept_between_runs(tmp_path):
+    """The first run writes the compiled methods beside the `.pyc` files, the next one
+    compiles none of them again and prints the same; a damaged file is ignored and
+    written again; under PYTHONDONTWRITEBYTECODE nothing is written."""
+    import os
+    from pathlib import Path
+
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "quantized_add.mlir")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPYCACHEPREFIX=str(tmp_path / "pycache"), PYTHONHASHSEED="0")
+
+    def run(**extra):
+        proc = subprocess.run([sys.executable, "-c", DRIVER, example], capture_output=True,
+                              text=True, env={**env, **extra}, check=True)
+        return [int(x) for x in proc.stdout.split()]
+
+    cache = list((tmp_path / "pycache").rglob("dataclass_methods.*.methods"))
+    assert cache == []
+    code, loaded, compiled, out = run(PYTHONDONTWRITEBYTECODE="1")
+    assert (code, loaded) == (0, 0) and compiled > 100
+    assert list(tmp_path.rglob("*.methods")) == []
+    assert run() == [0, 0, compiled, out]
+    [cache] = tmp_path.rglob("dataclass_methods.*.methods")
+    assert run() == [0, compiled, 0, out]
+    cache.write_bytes(cache.read_bytes()[:1000])  # cut short
+    assert run() == [0, 0, compiled, out]
+    assert run() == [0, compiled, 0, out]
