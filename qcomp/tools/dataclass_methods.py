@@ -67,7 +67,7 @@ def _create_fn(name, args, body, *, globals=None, locals=None,
         code = _CODE[txt] = compile(txt, "<string>", "exec")
     _USED.add(txt)
     ns: dict[str, object] = {}
-    exec(code, globals, ns)  # noqa: S102 - dataclasses' own generated text
+    exec(code, globals, ns)
     return ns["__create_fn__"](**locals)
 
 
