@@ -10,7 +10,8 @@ functions: `rowwise_jit` imports it first).
 
 Where: `NUMBA_CACHE_DIR` when it is set (numba's own rule), else the per-user
 `cache_dir()`: `$XDG_CACHE_HOME/qcomp/numba` or `~/.cache/qcomp/numba`, never the
-source tree (a subdirectory per checkout, numba's hash of its path).
+source tree. The subdirectory is named by the stamp, not by the checkout's path: a fresh
+clone of the same sources loads the kernels compiled for another checkout.
 """
 
 from __future__ import annotations
@@ -62,6 +63,13 @@ class _KernelStampMixin:
 
     def get_source_stamp(self):
         return _stamp()
+
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file):
+        """`<package dir name>_<stamp>`, not numba's hash of the checkout's path: every
+        checkout of the same kernel sources (a fresh clone in CI, a worktree) shares
+        one compiled copy, and an edit to any kernel source gets a directory of its own."""
+        return f"{Path(py_file).resolve().parent.name}_{_stamp()[:40]}"
 
 
 def cache_dir() -> Path:

@@ -61,3 +61,15 @@ def test_other_functions_keep_numbas_stamp(tmp_path: Path):
     other.write_text("def f():\n    return 1\n")
     assert not jit_cache._is_kernel_file(str(other))
     assert jit_cache._is_kernel_file(rowwise_kernels.__file__)
+
+
+def test_every_checkout_of_the_same_sources_shares_the_cache():
+    """The cache's subdirectory follows the sources' stamp, not the checkout's path: a
+    fresh clone (CI) loads what another checkout of the same sources compiled."""
+    locator = type(rowwise_kernels.quantize_8bit._cache._impl.locator)
+    here = locator.get_suitable_cache_subpath(rowwise_kernels.__file__)
+    assert here.endswith(jit_cache.sources_stamp()[:40])
+    assert here.startswith("quant_")
+    assert locator.get_suitable_cache_subpath("/another/clone/qcomp/quant/x.py") == here
+    instance = rowwise_kernels.quantize_8bit._cache._impl.locator
+    assert Path(instance.get_cache_path()).name == here
