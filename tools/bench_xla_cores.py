@@ -54,10 +54,11 @@ def xla_call(a: np.ndarray, w: np.ndarray):
 
     (m, k), n = a.shape, w.shape[1]
     hexw = '"0x' + np.ascontiguousarray(w).tobytes().hex().upper() + '"'
-    text = f"""func.func @main(%a: tensor<{m}x{k}xui8>) -> tensor<{m}x{n}xi32> {{
-  %w = stablehlo.constant dense<{hexw}> : tensor<{k}x{n}xi8>
-  %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<{m}x{k}xui8>, tensor<{k}x{n}xi8>) -> tensor<{m}x{n}xi32>
-  return %0 : tensor<{m}x{n}xi32>
+    ta, tw, tr = f"tensor<{m}x{k}xui8>", f"tensor<{k}x{n}xi8>", f"tensor<{m}x{n}xi32>"
+    text = f"""func.func @main(%a: {ta}) -> {tr} {{
+  %w = stablehlo.constant dense<{hexw}> : {tw}
+  %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : ({ta}, {tw}) -> {tr}
+  return %0 : {tr}
 }}"""
     exe = xla.compile_text(text)
     buf = xla._put(a, xla.get_device("cpu")[1])
