@@ -6,7 +6,7 @@ unchanged."""
 from __future__ import annotations
 
 import pytest
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import StringAttr, UnitAttr
 
 from qcomp.ir.snapshot import Snapshot
 from qcomp.registry import parse_module
@@ -51,3 +51,16 @@ def test_the_top_ops_fields_are_read_too():
     snapshot = Snapshot(module)
     module._next_op = ops(module)["@other"]
     assert not snapshot.unchanged()
+
+
+def test_an_op_keeping_a_field_outside_its_dict_is_never_unchanged():
+    """The check reads the fields from the ops' instance dicts: an op whose class keeps
+    one elsewhere (here a property) would hide its edits, so such a module is always
+    taken as changed (prepared again), never as unchanged."""
+    module = parse_module(SOURCE)
+    op = ops(module)["stablehlo.add"]
+    store = {"tag": UnitAttr()}
+    op.__class__ = type("KeepsAttributes", (type(op),), {
+        "attributes": property(lambda self: store, lambda self, value: None)})
+    assert not Snapshot(module).unchanged()
+    assert Snapshot(parse_module(SOURCE)).unchanged()
