@@ -10,14 +10,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, get_pass_option_infos
-from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from typing import TYPE_CHECKING, Any
 
 from qcomp import registry
+
+if TYPE_CHECKING:  # xDSL's pass machinery loads with the first pipeline text
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+    from xdsl.utils.arg_spec import ArgSpec
 
 _NESTING = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)+\(")
 
@@ -112,6 +113,8 @@ def parse_specs(text: str) -> list[ArgSpec]:
     text = re.sub(r"\s*,\s*", ",", flatten_mlir_pipeline(text))  # MLIR allows `a, b`
     if not text:
         return []
+    from xdsl.utils.arg_spec import parse_pipeline
+
     try:
         return list(parse_pipeline(text))
     except BaseException as e:  # ArgSpecParseError derives from BaseException
@@ -126,6 +129,8 @@ def build_passes(specs: list[str]) -> list[ModulePass]:
     their passes, aliases to their canonical pass)."""
     result: list[ModulePass] = []
     for text in specs:
+        from xdsl.utils.arg_spec import ArgSpec
+
         for spec in _expand_named(parse_specs(text)):
             if spec.name in registry.PIPELINES or not is_pass_name(spec.name):
                 raise PipelineError(unknown_pass(spec.name))
@@ -160,6 +165,8 @@ def instantiate(cls: type[ModulePass], spec: ArgSpec) -> ModulePass:
 def _expand_named(arg_specs: list[ArgSpec], depth: int = 0) -> list[ArgSpec]:
     """Replace each named pipeline (`qcomp.registry.PIPELINES`) by its passes; options
     given to a pipeline go to its first pass."""
+    from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+
     if depth > 8:
         raise PipelineError("pass pipelines nest too deeply")
     out = []
@@ -183,6 +190,8 @@ def pipeline_pass(name: str) -> type[ModulePass]:
     `xdsl-opt -p` knows passes only): the first pass's options, applying every pass of
     the pipeline in turn."""
     if name not in _PIPELINE_PASSES:
+        from xdsl.utils.arg_spec import parse_pipeline
+
         first_spec, *rest_specs = parse_pipeline(registry.PIPELINES[name][0])
         first = lookup(first_spec.name)
 
@@ -224,6 +233,8 @@ class OptionDoc:
 
 def option_docs(cls: type[ModulePass]) -> list[OptionDoc]:
     """The options of a pass class: name (MLIR's dashes), type, default, allowed values."""
+    from xdsl.passes import get_pass_option_infos
+
     if not dataclasses.is_dataclass(cls):
         return []
     choices = getattr(cls, "OPTION_CHOICES", {})

@@ -2,15 +2,14 @@
 
 The `{rescale=float}` lowering rescales an integer `x` (a dot_general's accumulator,
 say) from the product's scale `s` to the result type's scale; when the two are the same
-constant it writes `round(clamp(lo, (f64(x) * s) / s, hi))`. For an integer `x` with
-`|x| <= 2^32` and a constant `s` that is finite, nonzero and between `2^-1000` and
-`2^900` in magnitude (no overflow, no subnormal, nothing XLA's FTZ/DAZ flushes),
-`r = fl(fl(x * s) / s) = x (1 + e1)(1 + e2)` with `|e1|, |e2| <= 2^-53`, so
-`|r - x| <= 2^32 * 2^-51.9 < 2^-19`; with integer-valued `lo` and `hi`, `clamp(r)` is
-within that distance of `clamp(x)` (an integer), and `round_nearest_even` gives
-`clamp(x)` for both. So `(f64(x) * s) / s` becomes `f64(x)` when its only user is such a
-clamp whose only user is a `round_nearest_even`: an f64 multiply and divide less per
-element (`drop_unit_rescales`).
+constant it writes `round(clamp(lo, (f64(x) * s) / s, hi))`. For an integer `x` of at most
+32 bits (|x| <= 2^32), integer-valued constant `lo` and `hi`, and a constant `s` that
+`qcomp.quant.accumulator.unit_rescale_is_exact` accepts for that bound (finite, normal,
+no product overflowing: then `fl(fl(x * s) / s)` is within |x| 2^-52 < 1/2 of `x`, the
+clamp keeps it that close to `clamp(x)`, and `round_nearest_even` gives `clamp(x)`),
+`(f64(x) * s) / s` becomes `f64(x)` when its only user is such a clamp whose only user
+is a `round_nearest_even`: an f64 multiply and divide less per element
+(`drop_unit_rescales`).
 
 A divide by a constant normal power of two `2^k` whose reciprocal `2^-k` is normal too
 becomes a multiply by `2^-k` (`halve_by_multiplying`): `x / 2^k` and `x * 2^-k` are the
@@ -38,8 +37,7 @@ from xdsl.ir import Operation, SSAValue
 from qcomp.backends.xla_bounds import type_range
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype
-
-_SMALLEST, _LARGEST = 2.0 ** -1000, 2.0 ** 900
+from qcomp.quant.accumulator import unit_rescale_is_exact
 
 
 def drop_unit_rescales(entry: func.FuncOp) -> int:
@@ -182,8 +180,7 @@ def _unit_rescale(div: sh.DivideOp) -> SSAValue | None:
     if not isinstance(xe, IntegerType) or xe.width.data > 32:
         return None
     scales = _constant(s)
-    if scales is None or not np.all(np.isfinite(scales)) or \
-            not np.all((np.abs(scales) >= _SMALLEST) & (np.abs(scales) <= _LARGEST)):
+    if scales is None or not unit_rescale_is_exact(scales, 1 << xe.width.data):
         return None
     users = [u.operation for u in div.results[0].uses]
     if len(users) != 1 or not isinstance(users[0], sh.ClampOp) or users[0].operands[1] is not div.results[0]:

@@ -99,32 +99,45 @@ _TINY = float(np.finfo(np.float64).tiny)
 _HUGE = float(np.finfo(np.float64).max)
 
 
+def unit_rescale_is_exact(scales, acc_bound: int) -> bool:
+    """Whether `round_half_to_even(fl(fl(f64(x) * s) / s)) == x` for every integer
+    |x| <= `acc_bound` and every `s` of `scales` (also after a clamp to integer bounds
+    between the divide and the round): with |d1|, |d2| <= 2^-53,
+
+        fl(fl(f64(x) * s) / s) = x (1 + d1)(1 + d2),  |error| <= |x| 2^-52 < 1/2
+
+    when |x| < 2^51 (f64(x) exact), no product underflows (|s| >= the smallest normal
+    float64, so |x s| >= |s| for x != 0 and nothing is subnormal: XLA's flush to zero
+    changes nothing) and none overflows (acc_bound |s| <= the largest float64). A clamp
+    to integer bounds moves the quotient no further from clamp(x), an integer, so the
+    round gives clamp(x). The one copy of the rule: the NumPy backend's skipped
+    accumulator rescale (`rescale_is_identity`) and the XLA preparation's dropped
+    `(f64(x) * s) / s` (`qcomp.backends.xla_same_scale`)."""
+    if acc_bound >= _IDENTITY_LIMIT:
+        return False
+    a = np.abs(np.asarray(scales, np.float64))
+    return bool(np.all(np.isfinite(a)) and np.all(a >= _TINY)
+                and np.all(a <= _HUGE / max(acc_bound, 1)))
+
+
 def rescale_is_identity(factor, result_scales, result_zero_points, acc_bound: int,
                         storage_min: int, storage_max: int) -> bool:
     """Whether `rescale_scaled(acc, factor, result_scales, result_zero_points, ...)`
     returns `acc` itself for every exact integer |acc| <= `acc_bound`: the result scales
     are the factor (`factor == s_res` bit for bit, as for an i32 accumulator type whose
-    scales are s_l * s_r), every z_res is 0 (or None), and
-
-        f64(acc) * c / c = acc (1 + d1)(1 + d2),  |d1|, |d2| <= 2^-53
-
-    is within |acc| 2^-52 < 1/2 of acc when |acc| < 2^51 (no underflow: c >= the
-    smallest normal float64; no overflow: acc_bound * c <= the largest float64), so round half to even
-    gives acc back, and clamping changes nothing when
-    `storage_min <= -acc_bound` and `acc_bound <= storage_max`."""
-    f = np.asarray(factor, np.float64)
-    s = np.asarray(result_scales, np.float64)
-    if acc_bound >= _IDENTITY_LIMIT or -acc_bound < storage_min or acc_bound > storage_max:
+    scales are s_l * s_r), every z_res is 0 (or None), `f64(acc) * c / c` rounds back to
+    acc (`unit_rescale_is_exact`), and clamping changes nothing
+    (`storage_min <= -acc_bound` and `acc_bound <= storage_max`)."""
+    if -acc_bound < storage_min or acc_bound > storage_max:
         return False
     if result_zero_points is not None and np.any(result_zero_points):
         return False
     try:
-        f, s = np.broadcast_arrays(f, s)
+        f, s = np.broadcast_arrays(np.asarray(factor, np.float64),
+                                   np.asarray(result_scales, np.float64))
     except ValueError:
         return False
-    a = np.abs(f)
-    return bool(np.array_equal(f, s) and np.all(a >= _TINY)
-                and np.all(a <= _HUGE / max(acc_bound, 1)))
+    return bool(np.array_equal(f, s)) and unit_rescale_is_exact(f, acc_bound)
 
 
 def _quantize_real(v: np.ndarray, result_scales, result_zero_points, storage_min: int,

@@ -12,6 +12,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Literal, TextIO
 
+from qcomp.tools import dataclass_methods
+
 SPLIT_MARKER = "// -----"
 _SPLIT = re.compile(r"^// -----[^\n]*(?:\n|$)", re.MULTILINE)
 
@@ -178,6 +180,8 @@ def guarded_main(prog: str, run: Runner, argv: list[str] | None, stdin: TextIO |
         if os.environ.get("QCOMP_DEBUG") == "1":
             traceback.print_exc(file=err)
         return 2
+    finally:
+        dataclass_methods.save()  # the methods compiled this run, for the next one
 
 
 def _silence(stream: TextIO) -> None:

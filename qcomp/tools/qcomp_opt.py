@@ -19,10 +19,9 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, MultipleSpansParseError, ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -56,6 +55,9 @@ from qcomp.tools.pipeline import (
     tool_version,
 )
 from qcomp.tools.verify import verify_module
+
+if TYPE_CHECKING:  # xDSL's pass machinery loads with the first pass
+    from xdsl.passes import ModulePass
 
 PROG = "qcomp-opt"
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qcomp.quant.accumulator import accumulator_factor, rescale_is_identity, rescale_scaled
+from qcomp.quant.accumulator import (
+    accumulator_factor,
+    rescale_is_identity,
+    rescale_scaled,
+    unit_rescale_is_exact,
+)
 
 I32 = (-(1 << 31), (1 << 31) - 1)
 
@@ -66,3 +71,34 @@ def test_not_identity_when_a_condition_fails():
     assert not rescale_is_identity(huge, huge, None, 1 << 30, *I32)
     assert _differs(huge, huge, None, 1 << 30, *I32)
     assert rescale_is_identity(c, c, np.zeros((1, 2)), bound, *I32)  # +0.0 changes nothing
+
+
+@pytest.mark.parametrize("scale", [0.0031, 7.5, 2.0 ** -1022, 2.0 ** 900, -0.25,
+                                   float(np.nextafter(1.0, 2.0)) / 3])
+def test_an_accepted_unit_rescale_rounds_back_every_integer(scale):
+    """The rule both the NumPy backend and the XLA preparation use: NumPy's own f64
+    multiply, divide and round_half_to_even give back every i16 value and the i32 edges
+    and random i32 values, for each scale `unit_rescale_is_exact` accepts."""
+    bound = 1 << 32
+    assert unit_rescale_is_exact(np.array([scale]), bound)
+    rng = np.random.default_rng(1)
+    x = np.concatenate([np.arange(-(1 << 15), 1 << 15), [bound, -bound, bound - 1, 1 - bound],
+                        rng.integers(-bound, bound, 1 << 16, endpoint=True)]).astype(np.int64)
+    s = np.float64(scale)
+    back = np.round((x.astype(np.float64) * s) / s)
+    np.testing.assert_array_equal(back, x.astype(np.float64))
+    clamped = np.round(np.clip((x.astype(np.float64) * s) / s, -1000.0, 999.0))
+    np.testing.assert_array_equal(clamped, np.clip(x, -1000, 999).astype(np.float64))
+
+
+def test_unit_rescale_refusals():
+    """Each condition alone: a subnormal scale, an overflowing product, a bound at
+    2^51 (f64(x) * s / s no longer within 1/2), NaN and infinity."""
+    assert unit_rescale_is_exact([0.5, 3.0], (1 << 51) - 1)
+    assert not unit_rescale_is_exact([0.5, 3.0], 1 << 51)
+    assert not unit_rescale_is_exact([0.5, 2.0 ** -1023], 1 << 20)     # subnormal
+    assert unit_rescale_is_exact([2.0 ** 990], 1 << 20)
+    assert not unit_rescale_is_exact([2.0 ** 1004], 1 << 20)           # x * s overflows
+    assert not unit_rescale_is_exact([np.nan], 10)
+    assert not unit_rescale_is_exact([np.inf], 10)
+    assert not unit_rescale_is_exact([0.0], 10)

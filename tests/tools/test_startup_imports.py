@@ -62,6 +62,8 @@ def test_qcomp_opt_imports():
     assert "stablehlo.add" in out
     assert _heavy(modules) == []
     assert _heavy(modules, ("qcomp.interpreter", "qcomp.dialects.chlo", "xdsl.dialects.test")) == []
+    # xDSL's pass machinery and pipeline parser load with a pass
+    assert _heavy(modules, ("xdsl.passes", "xdsl.utils.arg_spec")) == []
     # narrow float types and the op attributes load with a program that names them
     assert _heavy(modules, ("ml_dtypes", "qcomp.quant.float_storage",
                             "qcomp.dialects.stablehlo.op_attrs")) == []
