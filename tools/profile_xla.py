@@ -51,9 +51,9 @@ def main(argv=None) -> int:
     os.environ["XLA_FLAGS"] = f"{flags} --xla_cpu_enable_xprof_traceme=true".strip()
     import jax
     import numpy as np
+    from bench_models import lowered_mobilenet
 
     import qcomp
-    from bench_models import lowered_mobilenet
     from qcomp.passes.set_batch_size import SetBatchSizePass
     from qcomp.registry import make_context
 
