@@ -30,6 +30,7 @@ Needs jax and jaxlib (`pip install 'qcomp[xla]'`); the calls used are jax's priv
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 import weakref
@@ -303,13 +304,21 @@ class XlaFunction:
 def _put(a: np.ndarray, dev) -> Any:
     """`a` copied to `dev` as is (f64 / i64 stay 64-bit): jax's own host-to-device step
     (`pxla.batched_device_put`, what `jax.device_put` ends in; a tenth of its time on a
-    small input)."""
-    from jax._src import core
+    small input), its abstract value and sharding made once per shape, dtype and device
+    (`_placement`: 25 -> 11.5 us a put of a 12 KB input)."""
     from jax._src.interpreters import pxla
+
+    aval, sharding = _placement(a.shape, a.dtype, dev)
+    return pxla.batched_device_put(aval, sharding, [a], [dev], True, enable_x64=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _placement(shape: tuple[int, ...], dtype: np.dtype, dev) -> tuple[Any, Any]:
+    """The `ShapedArray` and `SingleDeviceSharding` of an input put on `dev`."""
+    from jax._src import core
     from jax.sharding import SingleDeviceSharding
 
-    return pxla.batched_device_put(core.ShapedArray(a.shape, a.dtype), SingleDeviceSharding(dev),
-                                   [a], [dev], True, enable_x64=True)
+    return core.ShapedArray(shape, dtype), SingleDeviceSharding(dev)
 
 
 def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None = None,

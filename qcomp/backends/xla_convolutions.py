@@ -17,9 +17,10 @@ padded position holds 0, as the convolution's padding. A pointwise (1x1, unit st
 no padding) convolution is one window: `reshape(dot_general(reshape(x), W))`.
 
 `convolutions_as_dots` rewrites the `i8 x i8 -> i32` ones with a constant kernel that
-are pointwise (1x1, unit strides, no padding; MobileNetV2's 34) or contract more than
+are pointwise (1x1, unit strides, no padding; MobileNetV2's 34), contract more than
 `xla_contractions.FLOAT_MAX_K` products per result (those stay integer convolutions,
-which XLA's CPU backend multiplies at the float rate), straight into the `ui8 x i8` form
+which XLA's CPU backend multiplies at the float rate) or have `DOT_MIN_ROWS` result rows
+(batched ones, whose f32 convolution is the slower), straight into the `ui8 x i8` form
 of `xla_dots` for XLA's VNNI kernels: `x` becomes `ui8` (`xla_dots.as_unsigned`, `x + 128`)
 before the windows are cut, so the padding is `128` and the windows move bytes only
 (XLA otherwise recomputes `x`'s producer in each window's slice), and the dot is
@@ -57,6 +58,13 @@ def convolutions_as_dots(module: ModuleOp) -> int:
     return n
 
 
+DOT_MIN_ROWS = 4096
+"""A short contraction (`FLOAT_MAX_K`) with at least this many result rows (`N*H'*W'`)
+is a dot all the same: MobileNetV2's first convolution (3x3x3, 16384 rows at batch 64)
+ran about 5% of the whole program faster as the int8 dot than as XLA's f32 convolution,
+at batch 1 (256 rows) no faster."""
+
+
 def _kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
     """The kernel as a [T*C, O] matrix (module docstring), or None when `op` is not
     such a convolution."""
@@ -79,8 +87,9 @@ def _kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
     c, o = kshape[d.kernel_input_feature_dimension], kshape[d.kernel_output_feature_dimension]
     pointwise = (all(k == 1 for k in spatial) and all(s == 1 for s in op.window_strides)
                  and not any(lo or hi for lo, hi in op.padding))
-    if not pointwise and int(np.prod(spatial)) * c <= FLOAT_MAX_K:
-        return None  # xla_contractions.float_contractions takes the short ones
+    rows = int(np.prod(shape_of(op.results[0].type))) // max(o, 1)
+    if not pointwise and int(np.prod(spatial)) * c <= FLOAT_MAX_K and rows < DOT_MIN_ROWS:
+        return None  # xla_contractions.float_contractions takes the short, small ones
     w = dense_to_array(rhs.owner.value, rhs.type)
     order = (*d.kernel_spatial_dimensions, d.kernel_input_feature_dimension, d.kernel_output_feature_dimension)
     return np.transpose(w, order).reshape(-1, o)

@@ -87,6 +87,8 @@ def _window_program(x_shape, k_shape, window: str, out_shape, seed: int = 7):
      (2, 3, 6, 3)),  # K = 240 <= FLOAT_MAX_K: left to float_contractions
     ((1, 9, 8, 48), (4, 3, 48, 5), "stride = [2, 3], pad = [[0, 1], [2, -1]], rhs_dilate = [2, 1]",
      (1, 2, 3, 5)),  # K = 576, strides, dilation, a negative padding
+    ((16, 32, 32, 3), (3, 3, 3, 16), "stride = [2, 2], pad = [[0, 1], [0, 1]]",
+     (16, 16, 16, 16)),  # K = 27 but DOT_MIN_ROWS rows: MobileNetV2's first, batched
 ])
 def test_convolution_as_windows_times_a_matrix(x_shape, k_shape, window, out_shape):
     text, inputs = _window_program(x_shape, k_shape, window, out_shape)
@@ -94,7 +96,8 @@ def test_convolution_as_windows_times_a_matrix(x_shape, k_shape, window, out_sha
     rewritten = parse_module(text, make_context())
     k = k_shape[0] * k_shape[1] * k_shape[2]
     taken = xla_convolutions.convolutions_as_dots(rewritten)
-    assert taken == (k > xla_convolutions.FLOAT_MAX_K)
+    rows = int(np.prod(out_shape[:-1]))
+    assert taken == (k > xla_convolutions.FLOAT_MAX_K or rows >= xla_convolutions.DOT_MIN_ROWS)
     ops = [op.name for op in next(iter(rewritten.ops)).body.blocks.first.ops]
     assert ("stablehlo.convolution" in ops) != taken
     (fn,) = xla.compile_module(module)
