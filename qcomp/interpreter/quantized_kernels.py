@@ -275,16 +275,26 @@ def _finish(factor, so, zo, offset, acc_bound: int, lo: int, hi: int, dt
     array, |acc| <= `acc_bound` once `offset` = z_l Σ (q_r - z_r) is subtracted):
     `rescale_scaled` (in halves on large results), or, where `rescale_is_identity`
     proves it returns the exact sum itself (an i32 accumulator type scaled by
-    s_l * s_r), the sum converted to `dt` and the offset subtracted in `dt` (both exact:
-    every value is an integer of magnitude at most `acc_bound`, inside the storage
-    range)."""
+    s_l * s_r), the sum converted to `dt` and the offset subtracted (both exact: every
+    value is an integer of magnitude at most `acc_bound`, inside the storage range): in
+    the sums' float type, converting in the same pass, when `acc_bound` is below its
+    2^24 / 2^53, else in `dt` after the conversion."""
     if rescale_is_identity(factor, so, zo, acc_bound, lo, hi):
         int_offset = None if offset is None else _frozen(offset.astype(dt))
+        # raw - offset in the float type itself where every value is exact there
+        # (|raw|, |offset|, |raw - offset| <= acc_bound), converted in the same pass
+        float_offset = {} if offset is None else {
+            np.dtype(f): _frozen(offset.astype(f)) for f, limit in
+            ((np.float32, _EXACT_F32), (np.float64, _EXACT_F64)) if acc_bound < limit}
 
         def identity(raw: np.ndarray) -> np.ndarray:
             out = np.empty(raw.shape, dt)
-            np.copyto(out, raw, casting="unsafe")
-            if int_offset is not None:
+            if int_offset is None:
+                np.copyto(out, raw, casting="unsafe")
+            elif raw.dtype in float_offset:
+                np.subtract(raw, float_offset[raw.dtype], out=out, casting="unsafe")
+            else:
+                np.copyto(out, raw, casting="unsafe")
                 np.subtract(out, int_offset, out=out)
             return out
         return identity
