@@ -313,9 +313,7 @@ def for_entry(lowered: ModuleOp, name: str, semantics: str = "spec",
         if entry.res_attrs is not None:
             entry.res_attrs = None
     _widen_sub_byte_results(entry)
-    xla_same_scale.drop_unit_rescales(entry)
-    xla_same_scale.drop_integer_round_trips(entry)
-    xla_same_scale.halve_by_multiplying(entry)
+    xla_same_scale.same_scale(entry)
     constants = xla_exact.make_exact(module, entry)
     xla_contractions.depthwise_as_elementwise(module)
     if unsigned_dots:

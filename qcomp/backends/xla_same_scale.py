@@ -9,10 +9,10 @@ no product overflowing: then `fl(fl(x * s) / s)` is within |x| 2^-52 < 1/2 of `x
 clamp keeps it that close to `clamp(x)`, and `round_nearest_even` gives `clamp(x)`),
 `(f64(x) * s) / s` becomes `f64(x)` when its only user is such a clamp whose only user
 is a `round_nearest_even`: an f64 multiply and divide less per element
-(`drop_unit_rescales`).
+(`DropUnitRescale`).
 
 A divide by a constant normal power of two `2^k` whose reciprocal `2^-k` is normal too
-becomes a multiply by `2^-k` (`halve_by_multiplying`): `x / 2^k` and `x * 2^-k` are the
+becomes a multiply by `2^-k` (`HalveByMultiplying`): `x / 2^k` and `x * 2^-k` are the
 same real number, each rounded once, so the same bits for every `x` (-0.0, NaN, infinities
 and XLA's flushing of subnormals included); the divide is what the `-0.0` guard of
 `xla_exact` keeps, a multiply is cheaper (the quantize by the MLP's scale 0.5).
@@ -23,8 +23,11 @@ An integer round trip through a float, `convert(round(clamp(lo, convert(x) : F, 
 is exact in `F` (`|v| <= 2^(mantissa bits + 1)`), `I`'s range lies inside `J`'s, and
 the clamp's bounds are constants with `lo <= min(I)` and `hi >= max(I)`: the inner
 convert is exact, the clamp and the round change no integer, and the outer convert
-gives back `x` (`drop_integer_round_trips`; the `{rescale=float}` lowering leaves one
+gives back `x` (`DropIntegerRoundTrip`; the `{rescale=float}` lowering leaves one
 on each i32 accumulator whose rescale was dropped).
+
+The three are xDSL `RewritePattern`s applied in one forward walk of the entry function
+(`same_scale`, through `qcomp.backends.xla_rewrite.rewrite_once`).
 """
 
 from __future__ import annotations
@@ -33,46 +36,47 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from qcomp.backends.xla_bounds import type_range
+from qcomp.backends.xla_rewrite import erase_unused, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype
 from qcomp.quant.accumulator import unit_rescale_is_exact
 
 
-def drop_unit_rescales(entry: func.FuncOp) -> int:
-    """Rewrite each `(f64(x) * s) / s` of `entry` the module docstring allows; the number
-    rewritten."""
-    n = 0
-    for op in list(entry.walk()):
-        if isinstance(op, sh.DivideOp) and (x := _unit_rescale(op)) is not None:
-            dead = [op, op.operands[0].owner, op.operands[1].owner, op.operands[1].owner.operands[0].owner
-                    if op.operands[1].owner.operands else None]
-            op.results[0].replace_all_uses_with(x)
-            for d in dead:  # the divide, then the multiply and the scale if nothing else uses them
-                if d is not None and d.parent is not None and not any(r.uses for r in d.results):
-                    d.detach()
-                    d.erase()
-            n += 1
-    return n
+class DropUnitRescale(RewritePattern):
+    """`(f64(x) * s) / s` -> `f64(x)` where the module docstring allows it; the multiply
+    and the scale erased when nothing else uses them."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.DivideOp, rewriter: PatternRewriter) -> None:
+        x = _unit_rescale(op)
+        if x is None:
+            return
+        mul, scale = op.operands[0].owner, op.operands[1].owner
+        source = scale.operands[0].owner if isinstance(scale, Operation) and scale.operands else None
+        rewriter.replace(op, [], [x])
+        erase_unused(rewriter, mul, scale, source)
 
 
-def halve_by_multiplying(entry: func.FuncOp) -> int:
-    """Rewrite each float `x / c` of `entry`, `c` a constant (or a broadcast / reshape of
-    one) of powers of two with normal reciprocals, as `x * (1 / c)`; the number rewritten."""
-    n = 0
-    for op in list(entry.walk()):
-        if not isinstance(op, sh.DivideOp) or not is_float(element_type(op.results[0].type)):
-            continue
+class HalveByMultiplying(RewritePattern):
+    """Float `x / c` -> `x * (1 / c)`, `c` a constant (or a broadcast / reshape of one) of
+    powers of two with normal reciprocals; the divisor erased when nothing else uses it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.DivideOp, rewriter: PatternRewriter) -> None:
+        if not is_float(element_type(op.results[0].type)):
+            return
         c = op.operands[1].owner
         wide = None
         if isinstance(c, sh.BroadcastInDimOp | sh.ReshapeOp):
             wide, c = c, c.operands[0].owner
         if not isinstance(c, sh.ConstantOp):
-            continue
+            return
         dt = numpy_dtype(element_type(c.results[0].type))
         if dt.kind != "f" or dt.itemsize < 4:
-            continue
+            return
         v = dense_to_array(c.value, c.results[0].type)
         mant, _ = np.frexp(v)
         with np.errstate(all="ignore"):
@@ -80,57 +84,43 @@ def halve_by_multiplying(entry: func.FuncOp) -> int:
         tiny = np.finfo(dt).tiny  # a subnormal divisor is 0 to XLA (DAZ)
         if not np.all(np.isfinite(v) & (np.abs(mant) == 0.5) & (np.abs(v) >= tiny)
                       & (np.abs(inv) >= tiny) & np.isfinite(inv)):
-            continue
-        recip = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(c.results[0].type, inv.ravel().tolist()))
-        op.parent_block().insert_op_before(recip, op)
-        rhs = recip.results[0]
+            return
+        new_ops: list[Operation] = [sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(
+            c.results[0].type, inv.ravel().tolist()))]
         if wide is not None:
-            w = type(wide).create(operands=[rhs], result_types=[wide.results[0].type],
-                                  properties=dict(wide.properties), attributes=dict(wide.attributes))
-            op.parent_block().insert_op_before(w, op)
-            rhs = w.results[0]
-        mul = sh.MultiplyOp(op.operands[0], rhs, op.results[0].type)
-        op.parent_block().insert_op_before(mul, op)
-        op.results[0].replace_all_uses_with(mul.results[0])
-        for d in (op, wide, c):  # the divide, then its divisor if nothing else uses it
-            if d is not None and not any(r.uses for r in d.results):
-                d.detach()
-                d.erase()
-        n += 1
-    return n
+            new_ops.append(type(wide).create(
+                operands=[new_ops[-1].results[0]], result_types=[wide.results[0].type],
+                properties=dict(wide.properties), attributes=dict(wide.attributes)))
+        new_ops.append(sh.MultiplyOp(op.operands[0], new_ops[-1].results[0], op.results[0].type))
+        rewriter.replace(op, new_ops)
+        erase_unused(rewriter, wide, c)
 
 
-def drop_integer_round_trips(entry: func.FuncOp) -> int:
-    """Replace each integer round trip through a float of `entry` (module docstring) by
-    its integer; the number replaced."""
-    n = 0
-    bounds: list[Operation] = []
-    for op in list(entry.walk()):
-        if op.parent is None or not isinstance(op, sh.ConvertOp):
-            continue
+class DropIntegerRoundTrip(RewritePattern):
+    """An integer round trip through a float (module docstring) -> its integer
+    (converted where the types differ); the chain and the clamp's bounds erased where
+    nothing else uses them."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.ConvertOp, rewriter: PatternRewriter) -> None:
         chain = _round_trip(op)
         if chain is None:
-            continue
-        bounds += [v.owner for c in chain if isinstance(c, sh.ClampOp) for v in (c.operands[0], c.operands[2])
-                   if isinstance(v.owner, Operation)]
+            return
+        bounds = [v.owner for c in chain if isinstance(c, sh.ClampOp) for v in (c.operands[0], c.operands[2])
+                  if isinstance(v.owner, Operation)]
         x = chain[-1].operands[0]
-        block = op.parent_block()
         if x.type == op.results[0].type:
-            op.results[0].replace_all_uses_with(x)
+            rewriter.replace(op, [], [x])
         else:
-            wide = sh.ConvertOp(x, op.results[0].type)
-            block.insert_op_before(wide, op)
-            op.results[0].replace_all_uses_with(wide.results[0])
-        for d in (op, *chain):  # the chain, outermost first, where nothing else uses it
-            if not any(r.uses for r in d.results):
-                d.detach()
-                d.erase()
-        n += 1
-    for d in bounds:  # the clamp's bounds, once no clamp uses them
-        if d.parent is not None and not any(r.uses for r in d.results):
-            d.detach()
-            d.erase()
-    return n
+            rewriter.replace(op, sh.ConvertOp(x, op.results[0].type))
+        erase_unused(rewriter, *chain, *bounds)
+
+
+def same_scale(entry: func.FuncOp) -> bool:
+    """The three rewrites over `entry` in one forward walk (a divide tried as a unit
+    rescale before a halving; an op is visited after every op before it was rewritten,
+    so a round trip's outer convert sees its dropped rescale); whether anything changed."""
+    return rewrite_once(entry, DropUnitRescale(), HalveByMultiplying(), DropIntegerRoundTrip())
 
 
 def _round_trip(out: sh.ConvertOp) -> list[Operation] | None:
