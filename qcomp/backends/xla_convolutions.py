@@ -33,13 +33,16 @@ The interpreter is not changed.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from qcomp.backends.xla_contractions import FLOAT_MAX_K
 from qcomp.backends.xla_dots import SHIFT, as_unsigned, is_integer_type, unsigned_dot
+from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
@@ -47,15 +50,28 @@ from qcomp.interpreter.values import dense_to_array, element_type, shape_of
 from qcomp.ir.splat import dense_attr, splat_attr
 
 
+class ConvolutionAsDot(RewritePattern):
+    """An `i8 x i8 -> i32` convolution the module docstring takes -> its windows' dot
+    with the [T*C, O] kernel; `rewritten` counts them."""
+
+    def __init__(self) -> None:
+        self.rewritten = 0
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.ConvolutionOp, rewriter: PatternRewriter) -> None:
+        w = _kernel(op)
+        if w is None:
+            return
+        rewriter.replace(op, [], [_as_dot(op, w, inserter(rewriter))])
+        self.rewritten += 1
+
+
 def convolutions_as_dots(module: ModuleOp) -> int:
-    """Rewrite each `i8 x i8 -> i32` convolution of `module` the module docstring takes;
-    returns how many."""
-    n = 0
-    for op in list(module.walk()):
-        if isinstance(op, sh.ConvolutionOp) and (w := _kernel(op)) is not None:
-            _rewrite(op, w)
-            n += 1
-    return n
+    """Rewrite each `i8 x i8 -> i32` convolution of `module` the module docstring takes
+    (`ConvolutionAsDot`); returns how many."""
+    pattern = ConvolutionAsDot()
+    rewrite_once(module, pattern)
+    return pattern.rewritten
 
 
 DOT_MIN_ROWS = 4096
@@ -129,16 +145,10 @@ def _windows(op: sh.ConvolutionOp, add) -> SSAValue:
     return taps[0] if len(taps) == 1 else add(sh.ConcatenateOp(taps, len(in_shape) - 1))
 
 
-def _rewrite(op: sh.ConvolutionOp, w: np.ndarray) -> None:
-    """Replace `op` by its windows' dot with `w` (`_kernel`: the [T*C, O] kernel)."""
+def _as_dot(op: sh.ConvolutionOp, w: np.ndarray, add: Callable[[Operation], SSAValue]) -> SSAValue:
+    """`op`'s windows' dot with `w` (`_kernel`: the [T*C, O] kernel), its ops emitted by
+    `add`; the value that replaces `op`'s result."""
     out_t = op.results[0].type
-    block = op.parent_block()
-    assert block is not None
-
-    def add(new: Operation) -> SSAValue:
-        block.insert_op_before(new, op)
-        return new.results[0]
-
     windows = _windows(op, add)
     rows = int(np.prod(shape_of(out_t)[:-1]))
     k, o = w.shape
@@ -147,7 +157,4 @@ def _rewrite(op: sh.ConvolutionOp, w: np.ndarray) -> None:
     wv = add(sh.ConstantOp(dense_attr(wt, np.ascontiguousarray(w).astype("i1").tobytes())))
     dims = DotDimensionNumbersAttr.get(lhs_contracting=[1], rhs_contracting=[0])
     dot = unsigned_dot(flat, wv, w, dims, TensorType(element_type(out_t), [rows, o]), add)
-    out = add(sh.ReshapeOp(dot, out_t))
-    op.results[0].replace_all_uses_with(out)
-    op.detach()
-    op.erase()
+    return add(sh.ReshapeOp(dot, out_t))

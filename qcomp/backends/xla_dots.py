@@ -39,7 +39,9 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.interpreter.values import dense_to_array, element_type, shape_of
@@ -61,15 +63,32 @@ def host_has_vnni() -> bool:
     return "avx512_vnni" in flags or "avx_vnni" in flags
 
 
+class UnsignedLhsDot(RewritePattern):
+    """An `i8 x i8 -> i32` dot_general with a constant right-hand side -> its `ui8`
+    form (module docstring); `rewritten` counts them."""
+
+    def __init__(self) -> None:
+        self.rewritten = 0
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.DotGeneralOp, rewriter: PatternRewriter) -> None:
+        w = _weights(op)
+        if w is None:
+            return
+        add = inserter(rewriter)
+        result = unsigned_dot(as_unsigned(op.operands[0], add), op.operands[1], w,
+                              op.dot_dimension_numbers, op.results[0].type, add,
+                              dict(op.properties), dict(op.attributes))
+        rewriter.replace(op, [], [result])
+        self.rewritten += 1
+
+
 def unsigned_lhs_dots(module: ModuleOp) -> int:
     """Rewrite every `i8 x i8 -> i32` dot_general of `module` with a constant right-hand
-    side (module docstring); returns how many were rewritten."""
-    n = 0
-    for op in list(module.walk()):
-        if isinstance(op, sh.DotGeneralOp) and (w := _weights(op)) is not None:
-            _rewrite(op, w)
-            n += 1
-    return n
+    side (`UnsignedLhsDot`); returns how many were rewritten."""
+    pattern = UnsignedLhsDot()
+    rewrite_once(module, pattern)
+    return pattern.rewritten
 
 
 def is_unsigned_lhs_dot(op: Operation) -> bool:
@@ -97,24 +116,6 @@ def _weights(op: sh.DotGeneralOp) -> np.ndarray | None:
     if not isinstance(src, sh.ConstantOp):
         return None
     return dense_to_array(src.value, b.type)
-
-
-def _rewrite(op: sh.DotGeneralOp, w: np.ndarray) -> None:
-    """Replace `op` by `unsigned_dot` on its left-hand side plus 128 (`w`: the values
-    of its constant right-hand side, `_weights`)."""
-    block = op.parent_block()
-    assert block is not None
-
-    def add(new: Operation) -> SSAValue:
-        block.insert_op_before(new, op)
-        return new.results[0]
-
-    unsigned = as_unsigned(op.operands[0], add)
-    result = unsigned_dot(unsigned, op.operands[1], w, op.dot_dimension_numbers, op.results[0].type, add,
-                          dict(op.properties), dict(op.attributes))
-    op.results[0].replace_all_uses_with(result)
-    op.detach()
-    op.erase()
 
 
 def as_unsigned(a: SSAValue, add: Callable[[Operation], SSAValue]) -> SSAValue:

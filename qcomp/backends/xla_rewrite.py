@@ -5,8 +5,11 @@ iterated), and `erase_unused` drops the ops a rewrite left without users."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import func
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -15,12 +18,21 @@ from xdsl.pattern_rewriter import (
 )
 
 
-def rewrite_once(entry: func.FuncOp, *patterns: RewritePattern) -> bool:
-    """Apply `patterns` (the first that matches an op) to each op of `entry` in one
-    forward walk; whether anything changed."""
+def rewrite_once(root: func.FuncOp | ModuleOp, *patterns: RewritePattern) -> bool:
+    """Apply `patterns` (the first that matches an op) to each op of `root` (a function
+    or a module) in one forward walk; whether anything changed."""
     walker = PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns)),
                                   apply_recursively=False)
-    return walker.rewrite_region(entry.body)
+    return walker.rewrite_region(root.body)
+
+
+def inserter(rewriter: PatternRewriter) -> Callable[[Operation], SSAValue]:
+    """`add(op)`: insert `op` before the op being rewritten, return its (first) result:
+    how the preparation's builders (`xla_dots.unsigned_dot`, ...) emit ops."""
+    def add(new: Operation) -> SSAValue:
+        rewriter.insert(new)
+        return new.results[0]
+    return add
 
 
 def erase_unused(rewriter: PatternRewriter, *ops: Operation | Block | None) -> None:
