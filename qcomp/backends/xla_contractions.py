@@ -31,11 +31,15 @@ preparing a program for XLA (`qcomp.backends.xla_prepare.for_entry`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, f32, f64
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from qcomp.backends.xla_dots import is_unsigned_lhs_dot
+from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.interpreter.values import dense_to_array, element_type, numpy_dtype, shape_of
@@ -56,48 +60,53 @@ form emits five ops per position)."""
 _VIEWS = (sh.ReshapeOp, sh.TransposeOp, sh.BroadcastInDimOp)
 
 
+class FloatContraction(RewritePattern):
+    """An integer convolution / dot_general whose float result is exact (module
+    docstring) -> the same contraction in that float type between converts;
+    `rewritten` counts them."""
+
+    def __init__(self) -> None:
+        self.rewritten = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, sh.ConvolutionOp | sh.DotGeneralOp):
+            return
+        ft = _exact_float_type(op)
+        if ft is None:
+            return
+        add = inserter(rewriter)
+        out = op.results[0].type
+        operands = [add(sh.ConvertOp(v, TensorType(ft, shape_of(v.type)))) for v in op.operands]
+        new = add(type(op).create(operands=operands, result_types=[TensorType(ft, shape_of(out))],
+                                  properties=dict(op.properties), attributes=dict(op.attributes)))
+        rewriter.replace(op, sh.ConvertOp(new, out))
+        self.rewritten += 1
+
+
 def float_contractions(module: ModuleOp) -> int:
     """Rewrite every integer convolution / dot_general of `module` whose float result is
-    exact (module docstring); returns how many were rewritten."""
-    n = 0
-    for op in list(module.walk()):
-        if isinstance(op, sh.ConvolutionOp | sh.DotGeneralOp):
-            n += _rewrite(op)
-    return n
+    exact (`FloatContraction`); returns how many were rewritten."""
+    pattern = FloatContraction()
+    rewrite_once(module, pattern)
+    return pattern.rewritten
 
 
-def _rewrite(op: Operation) -> int:
+def _exact_float_type(op: Operation) -> Attribute | None:
+    """The narrowest float type (`EXACT`) in which every partial sum of the integer
+    contraction `op` is exact, or None when it has none or is not such a contraction."""
     a, b = op.operands
     out = op.results[0].type
     if not all(_is_int(t) for t in (a.type, b.type, out)) or is_unsigned_lhs_dot(op):
-        return 0
+        return None
     if contraction_size(op) > FLOAT_MAX_K:
-        return 0
+        return None
     bound = contraction_bound(op)
     if bound is None:
-        return 0
+        return None
     out_dt = numpy_dtype(element_type(out))
     if bound > np.iinfo(out_dt).max:
-        return 0
-    ft = next((t for t, limit in EXACT if bound <= limit), None)
-    if ft is None:
-        return 0
-    block = op.parent_block()
-    assert block is not None
-    operands = []
-    for v in (a, b):
-        cv = sh.ConvertOp(v, TensorType(ft, shape_of(v.type)))
-        block.insert_op_before(cv, op)
-        operands.append(cv.results[0])
-    new = type(op).create(operands=operands, result_types=[TensorType(ft, shape_of(out))],
-                          properties=dict(op.properties), attributes=dict(op.attributes))
-    back = sh.ConvertOp(new.results[0], out)
-    block.insert_op_before(new, op)
-    block.insert_op_before(back, op)
-    op.results[0].replace_all_uses_with(back.results[0])
-    op.detach()
-    op.erase()
-    return 1
+        return None
+    return next((t for t, limit in EXACT if bound <= limit), None)
 
 
 def _contracted(op: Operation) -> tuple[int, ...]:
@@ -162,6 +171,23 @@ def _is_int(t: Attribute) -> bool:
     return isinstance(e, IntegerType) and e.width.data > 1
 
 
+class DepthwiseAsElementwise(RewritePattern):
+    """An integer depthwise convolution with a constant kernel -> the sum of its
+    windows times the kernel's taps (`depthwise_as_elementwise`); `rewritten` counts
+    them."""
+
+    def __init__(self) -> None:
+        self.rewritten = 0
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.ConvolutionOp, rewriter: PatternRewriter) -> None:
+        w = _depthwise_kernel(op)
+        if w is None:
+            return
+        rewriter.replace(op, [], [_depthwise_sum(op, w, inserter(rewriter))])
+        self.rewritten += 1
+
+
 def depthwise_as_elementwise(module: ModuleOp) -> int:
     """Rewrite each integer depthwise convolution with a constant kernel (one input
     feature per group, as many groups as input features, one output feature per group,
@@ -169,13 +195,10 @@ def depthwise_as_elementwise(module: ModuleOp) -> int:
     the sum over kernel positions `p` of `convert(slice_p(lhs)) * broadcast(w[p])`
     (`slice_p` the strided window of position `p`): the same integer arithmetic, which
     wraps as the convolution's does, so any order of the additions gives the same bits.
-    Returns how many were rewritten."""
-    n = 0
-    for op in list(module.walk()):
-        if isinstance(op, sh.ConvolutionOp) and _depthwise_kernel(op) is not None:
-            _rewrite_depthwise(op)
-            n += 1
-    return n
+    Returns how many were rewritten (`DepthwiseAsElementwise`)."""
+    pattern = DepthwiseAsElementwise()
+    rewrite_once(module, pattern)
+    return pattern.rewritten
 
 
 def _depthwise_kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
@@ -204,21 +227,15 @@ def _depthwise_kernel(op: sh.ConvolutionOp) -> np.ndarray | None:
                             d.kernel_output_feature_dimension))[..., 0, :]
 
 
-def _rewrite_depthwise(op: sh.ConvolutionOp) -> None:
-    w = _depthwise_kernel(op)
-    assert w is not None
+def _depthwise_sum(op: sh.ConvolutionOp, w: np.ndarray, add: Callable[[Operation], SSAValue]
+                   ) -> SSAValue:
+    """`op` as the sum over the kernel `w`'s positions of window times tap, its ops
+    emitted by `add`; the value that replaces `op`'s result."""
     lhs = op.operands[0]
     out_t = op.results[0].type
     out_e = element_type(out_t)
     out_shape = shape_of(out_t)
     d = op.dimension_numbers
-    block = op.parent_block()
-    assert block is not None
-
-    def add(new: Operation) -> SSAValue:
-        block.insert_op_before(new, op)
-        return new.results[0]
-
     if any(lo or hi for lo, hi in op.padding):
         rank = len(shape_of(lhs.type))
         low, high = [0] * rank, [0] * rank
@@ -247,7 +264,5 @@ def _rewrite_depthwise(op: sh.ConvolutionOp) -> None:
         term = add(sh.MultiplyOp(wide, wb, TensorType(out_e, out_shape)))
         acc = term if acc is None else add(sh.AddOp(acc, term, TensorType(out_e, out_shape)))
     assert acc is not None
-    op.results[0].replace_all_uses_with(acc)
-    op.detach()
-    op.erase()
+    return acc
 
