@@ -62,11 +62,7 @@ _VIEWS = (sh.ReshapeOp, sh.TransposeOp, sh.BroadcastInDimOp)
 
 class FloatContraction(RewritePattern):
     """An integer convolution / dot_general whose float result is exact (module
-    docstring) -> the same contraction in that float type between converts;
-    `rewritten` counts them."""
-
-    def __init__(self) -> None:
-        self.rewritten = 0
+    docstring) -> the same contraction in that float type between converts."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, sh.ConvolutionOp | sh.DotGeneralOp):
@@ -80,15 +76,12 @@ class FloatContraction(RewritePattern):
         new = add(type(op).create(operands=operands, result_types=[TensorType(ft, shape_of(out))],
                                   properties=dict(op.properties), attributes=dict(op.attributes)))
         rewriter.replace(op, sh.ConvertOp(new, out))
-        self.rewritten += 1
 
 
 def float_contractions(module: ModuleOp) -> int:
     """Rewrite every integer convolution / dot_general of `module` whose float result is
     exact (`FloatContraction`); returns how many were rewritten."""
-    pattern = FloatContraction()
-    rewrite_once(module, pattern)
-    return pattern.rewritten
+    return rewrite_once(module, FloatContraction())
 
 
 def _exact_float_type(op: Operation) -> Attribute | None:
@@ -173,11 +166,7 @@ def _is_int(t: Attribute) -> bool:
 
 class DepthwiseAsElementwise(RewritePattern):
     """An integer depthwise convolution with a constant kernel -> the sum of its
-    windows times the kernel's taps (`depthwise_as_elementwise`); `rewritten` counts
-    them."""
-
-    def __init__(self) -> None:
-        self.rewritten = 0
+    windows times the kernel's taps (`depthwise_as_elementwise`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sh.ConvolutionOp, rewriter: PatternRewriter) -> None:
@@ -185,7 +174,6 @@ class DepthwiseAsElementwise(RewritePattern):
         if w is None:
             return
         rewriter.replace(op, [], [_depthwise_sum(op, w, inserter(rewriter))])
-        self.rewritten += 1
 
 
 def depthwise_as_elementwise(module: ModuleOp) -> int:
@@ -196,9 +184,7 @@ def depthwise_as_elementwise(module: ModuleOp) -> int:
     (`slice_p` the strided window of position `p`): the same integer arithmetic, which
     wraps as the convolution's does, so any order of the additions gives the same bits.
     Returns how many were rewritten (`DepthwiseAsElementwise`)."""
-    pattern = DepthwiseAsElementwise()
-    rewrite_once(module, pattern)
-    return pattern.rewritten
+    return rewrite_once(module, DepthwiseAsElementwise())
 
 
 def _depthwise_kernel(op: sh.ConvolutionOp) -> np.ndarray | None:

@@ -52,10 +52,7 @@ from qcomp.ir.splat import dense_attr, splat_attr
 
 class ConvolutionAsDot(RewritePattern):
     """An `i8 x i8 -> i32` convolution the module docstring takes -> its windows' dot
-    with the [T*C, O] kernel; `rewritten` counts them."""
-
-    def __init__(self) -> None:
-        self.rewritten = 0
+    with the [T*C, O] kernel."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sh.ConvolutionOp, rewriter: PatternRewriter) -> None:
@@ -63,15 +60,12 @@ class ConvolutionAsDot(RewritePattern):
         if w is None:
             return
         rewriter.replace(op, [], [_as_dot(op, w, inserter(rewriter))])
-        self.rewritten += 1
 
 
 def convolutions_as_dots(module: ModuleOp) -> int:
     """Rewrite each `i8 x i8 -> i32` convolution of `module` the module docstring takes
     (`ConvolutionAsDot`); returns how many."""
-    pattern = ConvolutionAsDot()
-    rewrite_once(module, pattern)
-    return pattern.rewritten
+    return rewrite_once(module, ConvolutionAsDot())
 
 
 DOT_MIN_ROWS = 4096

@@ -65,10 +65,7 @@ def host_has_vnni() -> bool:
 
 class UnsignedLhsDot(RewritePattern):
     """An `i8 x i8 -> i32` dot_general with a constant right-hand side -> its `ui8`
-    form (module docstring); `rewritten` counts them."""
-
-    def __init__(self) -> None:
-        self.rewritten = 0
+    form (module docstring)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sh.DotGeneralOp, rewriter: PatternRewriter) -> None:
@@ -80,15 +77,12 @@ class UnsignedLhsDot(RewritePattern):
                               op.dot_dimension_numbers, op.results[0].type, add,
                               dict(op.properties), dict(op.attributes))
         rewriter.replace(op, [], [result])
-        self.rewritten += 1
 
 
 def unsigned_lhs_dots(module: ModuleOp) -> int:
     """Rewrite every `i8 x i8 -> i32` dot_general of `module` with a constant right-hand
     side (`UnsignedLhsDot`); returns how many were rewritten."""
-    pattern = UnsignedLhsDot()
-    rewrite_once(module, pattern)
-    return pattern.rewritten
+    return rewrite_once(module, UnsignedLhsDot())
 
 
 def is_unsigned_lhs_dot(op: Operation) -> bool:

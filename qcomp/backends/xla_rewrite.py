@@ -1,7 +1,8 @@
 """The XLA preparation's rewrites as xDSL patterns: `rewrite_once` applies a set of
-`RewritePattern`s in one forward walk of a function (xDSL's `PatternRewriteWalker`, no
-re-application to a fixed point: each rewrite is proved for the ops it matches, not
-iterated), and `erase_unused` drops the ops a rewrite left without users."""
+`RewritePattern`s in one forward walk of a function or module (xDSL's
+`PatternRewriteWalker`, no re-application to a fixed point: each rewrite is proved for
+the ops it matches, not iterated) and counts the ops rewritten, and `erase_unused` drops
+the ops a rewrite left without users."""
 
 from __future__ import annotations
 
@@ -18,12 +19,26 @@ from xdsl.pattern_rewriter import (
 )
 
 
-def rewrite_once(root: func.FuncOp | ModuleOp, *patterns: RewritePattern) -> bool:
+class _Counted(RewritePattern):
+    """`pattern`, counting the ops it rewrote (those it acted on)."""
+
+    def __init__(self, pattern: RewritePattern) -> None:
+        self.pattern = pattern
+        self.rewritten = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        self.pattern.match_and_rewrite(op, rewriter)
+        self.rewritten += rewriter.has_done_action  # reset by the walker before each op
+
+
+def rewrite_once(root: func.FuncOp | ModuleOp, *patterns: RewritePattern) -> int:
     """Apply `patterns` (the first that matches an op) to each op of `root` (a function
-    or a module) in one forward walk; whether anything changed."""
-    walker = PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns)),
-                                  apply_recursively=False)
-    return walker.rewrite_region(root.body)
+    or a module) in one forward walk; how many ops were rewritten. The applier's dead
+    code elimination is off: only the patterns' own rewrites (and the ops they leave
+    unused, `erase_unused`) change the program, as the loops they replace did."""
+    counted = _Counted(GreedyRewritePatternApplier(list(patterns), dce_enabled=False))
+    PatternRewriteWalker(counted, apply_recursively=False).rewrite_region(root.body)
+    return counted.rewritten
 
 
 def inserter(rewriter: PatternRewriter) -> Callable[[Operation], SSAValue]:

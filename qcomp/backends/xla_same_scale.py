@@ -116,10 +116,11 @@ class DropIntegerRoundTrip(RewritePattern):
         erase_unused(rewriter, *chain, *bounds)
 
 
-def same_scale(entry: func.FuncOp) -> bool:
+def same_scale(entry: func.FuncOp) -> int:
     """The three rewrites over `entry` in one forward walk (a divide tried as a unit
     rescale before a halving; an op is visited after every op before it was rewritten,
-    so a round trip's outer convert sees its dropped rescale); whether anything changed."""
+    so a round trip's outer convert sees its dropped rescale); how many ops were
+    rewritten."""
     return rewrite_once(entry, DropUnitRescale(), HalveByMultiplying(), DropIntegerRoundTrip())
 
 
