@@ -20,6 +20,13 @@ exp, log, tanh, logistic, sine, cosine and the other transcendental functions ar
 polynomial approximations within a few ulp (qcomp rounds the float64 result once);
 float reductions, dot_general and convolution sum in XLA's order; subnormal floats
 are flushed to zero (XLA sets FTZ/DAZ on its threads).
+
+Each rewrite is an xDSL `RewritePattern` applied in one forward walk through
+`qcomp.backends.xla_rewrite.rewrite_once` (each function returns how many ops it
+rewrote): the four module-wide ones first (`SpellBoolean`, `DropIdentityBitcast`,
+`KeepZeroSign`, `WidenSubByteContraction`), then on `@main` the constants hoisted
+(`HoistFloatConstants`: arguments appended in the order the walk meets their first
+arithmetic user) and last the fences (`Fence`, the top-level block only).
 """
 
 from __future__ import annotations
@@ -30,7 +37,10 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType, f32, f64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
+from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
 from qcomp.ir.splat import is_held_splat, splat_attr
@@ -83,63 +93,85 @@ class _TrailingArgs:
             self.entry.arg_attrs = None
 
 
-def spell_booleans(module: ModuleOp) -> None:
-    """`add` / `multiply` on `i1` as `or` / `and`: what the StableHLO spec says they
+class SpellBoolean(RewritePattern):
+    """`add` / `multiply` on `i1` -> `or` / `and`: what the StableHLO spec says they
     are; XLA's CPU backend adds booleans modulo 2."""
-    for op in list(module.walk()):
-        if isinstance(op, sh.AddOp | sh.MultiplyOp) and _is_bool(op.results[0].type):
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.AddOp | sh.MultiplyOp, rewriter: PatternRewriter) -> None:
+        if _is_bool(op.results[0].type):
             cls = sh.OrOp if isinstance(op, sh.AddOp) else sh.AndOp
-            _replace(op, cls(op.operands[0], op.operands[1], op.results[0].type))
+            rewriter.replace(op, cls(op.operands[0], op.operands[1], op.results[0].type))
 
 
-def keep_zero_signs(module: ModuleOp) -> None:
-    """Float `sign(x)` as `select(x == 0, x, sign(x))`: the spec's `sign(-0.0)` is `-0.0`,
-    XLA's is `+0.0`."""
-    for op in list(module.walk()):
-        if isinstance(op, sh.SignOp) and _is_float(op.results[0].type):
-            x, t = op.operands[0], op.results[0].type
-            zero = sh.ConstantOp(splat_attr(t, 0.0))
-            is_zero = sh.CompareOp(x, zero.results[0], "EQ")
-            sign = sh.SignOp(x, t)
-            for new in (zero, is_zero, sign):
-                op.parent_block().insert_op_before(new, op)
-            _replace(op, sh.SelectOp(is_zero.results[0], x, sign.results[0], t))
+def spell_booleans(module: ModuleOp) -> int:
+    """`SpellBoolean` over `module`; how many ops were rewritten."""
+    return rewrite_once(module, SpellBoolean())
 
 
-def drop_identity_bitcasts(module: ModuleOp) -> None:
+class KeepZeroSign(RewritePattern):
+    """Float `sign(x)` -> `select(x == 0, x, sign(x))`: the spec's `sign(-0.0)` is
+    `-0.0`, XLA's is `+0.0`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.SignOp, rewriter: PatternRewriter) -> None:
+        if not _is_float(op.results[0].type):
+            return
+        x, t = op.operands[0], op.results[0].type
+        zero = sh.ConstantOp(splat_attr(t, 0.0))
+        is_zero = sh.CompareOp(x, zero.results[0], "EQ")
+        sign = sh.SignOp(x, t)
+        rewriter.replace(op, [zero, is_zero, sign, sh.SelectOp(is_zero.results[0], x, sign.results[0], t)])
+
+
+def keep_zero_signs(module: ModuleOp) -> int:
+    """`KeepZeroSign` over `module`; how many ops were rewritten."""
+    return rewrite_once(module, KeepZeroSign())
+
+
+class DropIdentityBitcast(RewritePattern):
     """`bitcast_convert` to its operand's own type (what the lowering leaves where a
-    quantized value was bitcast from its storage) is its operand; XLA's CPU backend
+    quantized value was bitcast from its storage) -> its operand; XLA's CPU backend
     rejects it on `i4` ("custom element sizes on non-sub-byte types")."""
-    for op in list(module.walk()):
-        if isinstance(op, sh.BitcastConvertOp) and op.operands[0].type == op.results[0].type:
-            op.results[0].replace_all_uses_with(op.operands[0])
-            op.detach()
-            op.erase()
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.BitcastConvertOp, rewriter: PatternRewriter) -> None:
+        if op.operands[0].type == op.results[0].type:
+            rewriter.replace(op, [], [op.operands[0]])
 
 
-def widen_sub_byte_contractions(module: ModuleOp) -> None:
-    """dot / dot_general / convolution on `i4` (or narrower) operands read them as `i8`
-    (same values), and a sub-byte result is computed in `i8` and converted (the same
-    wrapped value); XLA's CPU backend fails to compile them on `i4` ("custom element
-    sizes on non-sub-byte types")."""
-    for op in list(module.walk()):
-        if not isinstance(op, sh.DotGeneralOp | sh.DotOp | sh.ConvolutionOp):
-            continue
+def drop_identity_bitcasts(module: ModuleOp) -> int:
+    """`DropIdentityBitcast` over `module`; how many ops were rewritten."""
+    return rewrite_once(module, DropIdentityBitcast())
+
+
+class WidenSubByteContraction(RewritePattern):
+    """dot / dot_general / convolution on `i4` (or narrower) operands -> the same on
+    them read as `i8` (same values), a sub-byte result computed in `i8` and converted
+    (the same wrapped value); XLA's CPU backend fails to compile them on `i4` ("custom
+    element sizes on non-sub-byte types")."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: sh.DotGeneralOp | sh.DotOp | sh.ConvolutionOp,
+                          rewriter: PatternRewriter) -> None:
         if not any(_sub_byte(v.type) for v in (*op.operands, *op.results)):
-            continue
-        operands = []
-        for v in op.operands:
-            if _sub_byte(v.type):
-                cv = sh.ConvertOp(v, _with_element(v.type, _byte_of(element_type(v.type))))
-                op.parent_block().insert_op_before(cv, op)
-                v = cv.results[0]
-            operands.append(v)
+            return
+        add = inserter(rewriter)
+        operands = [add(sh.ConvertOp(v, _with_element(v.type, _byte_of(element_type(v.type)))))
+                    if _sub_byte(v.type) else v for v in op.operands]
         out_t = op.results[0].type
         wide_t = _with_element(out_t, _byte_of(element_type(out_t))) if _sub_byte(out_t) else out_t
-        new = type(op).create(operands=operands, result_types=[wide_t],
-                              properties=dict(op.properties), attributes=dict(op.attributes))
-        op.parent_block().insert_op_before(new, op)
-        _replace(op, sh.ConvertOp(new.results[0], out_t) if wide_t != out_t else None, new)
+        new = add(type(op).create(operands=operands, result_types=[wide_t],
+                                  properties=dict(op.properties), attributes=dict(op.attributes)))
+        if wide_t != out_t:
+            rewriter.replace(op, sh.ConvertOp(new, out_t))
+        else:
+            rewriter.replace(op, [], [new])
+
+
+def widen_sub_byte_contractions(module: ModuleOp) -> int:
+    """`WidenSubByteContraction` over `module`; how many ops were rewritten."""
+    return rewrite_once(module, WidenSubByteContraction())
 
 
 def _sub_byte(t: Attribute) -> bool:
@@ -155,73 +187,103 @@ def _with_element(t: Attribute, e: Attribute) -> TensorType:
     return TensorType(e, shape_of(t))
 
 
-def hoist_float_constants(entry: func.FuncOp, args: _TrailingArgs) -> None:
-    """Float constants of `entry`'s body that feed float arithmetic (directly or through
-    a broadcast_in_dim / reshape) become trailing arguments."""
-    found: dict[int, sh.ConstantOp] = {}
-    for op in entry.walk():
+class HoistFloatConstants(RewritePattern):
+    """Float arithmetic -> the same, its float constant operands (directly or through a
+    broadcast_in_dim / reshape) of the entry's top-level block made trailing arguments
+    (`args`), in operand order: a splat one as a broadcast of a scalar argument, where
+    it stood; the constant erased."""
+
+    def __init__(self, args: _TrailingArgs) -> None:
+        self.args = args
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, _ARITHMETIC) or not _is_float(op.results[0].type):
-            continue
+            return
+        found: dict[int, sh.ConstantOp] = {}
         for v in op.operands:
             src = v.owner
             if isinstance(src, sh.BroadcastInDimOp | sh.ReshapeOp):
                 src = src.operands[0].owner
-            if isinstance(src, sh.ConstantOp) and src.parent_block() is args.block \
+            if isinstance(src, sh.ConstantOp) and src.parent_block() is self.args.block \
                     and quant_of(src.results[0].type) is None:
                 found[id(src)] = src
-    for c in found.values():
-        t = c.results[0].type
-        if is_held_splat(c.value):  # one value: a scalar argument, broadcast by XLA
-            scalar = TensorType(element_type(t), [])
-            one = args.add(scalar, dense_to_array(c.value, scalar))
-            wide = sh.BroadcastInDimOp(one, [], t)
-            c.parent_block().insert_op_before(wide, c)
-            arg = wide.results[0]
-        else:
-            arg = args.add(t, dense_to_array(c.value, t))
-        c.results[0].replace_all_uses_with(arg)
-        c.detach()
-        c.erase()
+        for c in found.values():
+            t = c.results[0].type
+            if is_held_splat(c.value):  # one value: a scalar argument, broadcast by XLA
+                scalar = TensorType(element_type(t), [])
+                one = self.args.add(scalar, dense_to_array(c.value, scalar))
+                arg = rewriter.insert(sh.BroadcastInDimOp(one, [], t), InsertPoint.before(c)).results[0]
+            else:
+                arg = self.args.add(t, dense_to_array(c.value, t))
+            rewriter.replace_all_uses_with(c.results[0], arg)
+            rewriter.erase(c)
 
 
-def fence(entry: func.FuncOp, args: _TrailingArgs) -> None:
-    """Fence the divides and multiply-adds of `entry`'s top-level block (docstring)."""
-    for op in list(args.block.ops):
-        if not _is_float(op.results[0].type if op.results else None):
-            continue
+def hoist_float_constants(entry: func.FuncOp, args: _TrailingArgs) -> int:
+    """`HoistFloatConstants` over `entry`'s body: its float constants that feed float
+    arithmetic become trailing arguments, in the order the walk first meets them; how
+    many arithmetic ops had one hoisted."""
+    return rewrite_once(entry, HoistFloatConstants(args))
+
+
+class Fence(RewritePattern):
+    """A float divide or a multiply of the entry's top-level block -> fenced (module
+    docstring): a divisor that is a broadcast gets `+ unfoldable_negative_zero`, an
+    inverted divisor (and a dividend that is a divide) `+ broadcast(z)`; a multiply whose
+    result reaches an add or subtract has its result `+ broadcast(z)` for every user."""
+
+    def __init__(self, args: _TrailingArgs) -> None:
+        self.args = args
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.parent is not self.args.block or not _is_float(op.results[0].type if op.results else None):
+            return
         if isinstance(op, sh.DivideOp):
+            add = inserter(rewriter)
             lhs, rhs = op.operands
             if isinstance(rhs.owner, sh.BroadcastInDimOp):
-                _set_operand(op, 1, _add_before(op, rhs, unfoldable_negative_zero(op, rhs.type, args)))
+                zero = unfoldable_negative_zero(rhs.type, self.args, add)
+                _set_operand(rewriter, op, 1, add(sh.AddOp(rhs, zero, rhs.type)))
             elif isinstance(rhs.owner, _INVERTED_DIVISORS):
-                _set_operand(op, 1, _scalar_fence(op, rhs, args))
+                _set_operand(rewriter, op, 1, _scalar_fence(rhs, self.args, add))
             if isinstance(lhs.owner, sh.DivideOp):
-                _set_operand(op, 0, _scalar_fence(op, lhs, args))
+                _set_operand(rewriter, op, 0, _scalar_fence(lhs, self.args, add))
         elif isinstance(op, sh.MultiplyOp) and _reaches(op.results[0], _is_add):
-            _fence_result(op, args)
+            v = op.results[0]
+            users = list(v.uses)
+            after = op.next_op
+            assert after is not None  # a block ends with its terminator
+            fenced = _scalar_fence(v, self.args, lambda new: rewriter.insert(
+                new, InsertPoint.before(after)).results[0])
+            for use in users:
+                _set_operand(rewriter, use.operation, use.index, fenced)
 
 
-def unfoldable_negative_zero(before: Operation, t: Attribute, args: _TrailingArgs) -> SSAValue:
-    """`-0.0` of float type `t` everywhere, computed before `before` as
-    `convert(reshape(iota(n)) * broadcast(z))` (`n` the element count, iota and `z` in
-    f64 for f64 `t`, else f32, so no index overflows to inf; `z` the scalar `-0.0`
-    argument): an op XLA can neither fold nor rewrite as a broadcast. A scalar or
-    dynamically shaped `t` takes a `-0.0` argument of type `t`."""
+def fence(entry: func.FuncOp, args: _TrailingArgs) -> int:
+    """`Fence` over `entry`'s top-level block; how many ops were fenced."""
+    return rewrite_once(entry, Fence(args))
+
+
+def unfoldable_negative_zero(t: Attribute, args: _TrailingArgs,
+                             add: Callable[[Operation], SSAValue]) -> SSAValue:
+    """`-0.0` of float type `t` everywhere, computed as `convert(reshape(iota(n)) *
+    broadcast(z))` (`n` the element count, iota and `z` in f64 for f64 `t`, else f32, so
+    no index overflows to inf; `z` the scalar `-0.0` argument), its ops emitted with
+    `add` (`xla_rewrite.inserter`): an op XLA can neither fold nor rewrite as a
+    broadcast. A scalar or dynamically shaped `t` takes a `-0.0` argument of type `t`."""
     shape = shape_of(t)
     if not shape or any(d < 0 for d in shape):
         return args.negative_zero(t)
     e = element_type(t)
     f = e if e == f64 else f32
     n = int(np.prod(shape))
-    new: list[Operation] = [sh.IotaOp(0, TensorType(f, [n]))]
-    new.append(sh.ReshapeOp(new[-1].results[0], TensorType(f, shape)))
-    new.append(sh.BroadcastInDimOp(args.negative_zero(TensorType(f, [])), [], TensorType(f, shape)))
-    new.append(sh.MultiplyOp(new[-2].results[0], new[-1].results[0]))
-    if f != e:
-        new.append(sh.ConvertOp(new[-1].results[0], t))
-    for o in new:
-        before.parent_block().insert_op_before(o, before)
-    return new[-1].results[0]
+    iota = sh.IotaOp(0, TensorType(f, [n]))
+    reshape = sh.ReshapeOp(iota.results[0], TensorType(f, shape))
+    z = sh.BroadcastInDimOp(args.negative_zero(TensorType(f, [])), [], TensorType(f, shape))
+    add(iota)
+    add(reshape)
+    product = add(sh.MultiplyOp(reshape.results[0], add(z)))
+    return add(sh.ConvertOp(product, t)) if f != e else product
 
 
 def _is_add(op: Operation) -> bool:
@@ -243,46 +305,18 @@ def _reaches(v: SSAValue, pred: Callable[[Operation], bool]) -> bool:
     return False
 
 
-def _fence_result(op: Operation, args: _TrailingArgs) -> None:
-    v = op.results[0]
-    users = [u for u in list(v.uses)]
-    after = op.next_op
-    assert after is not None  # a block ends with its terminator
-    fenced = _scalar_fence(after, v, args)
-    for use in users:
-        _set_operand(use.operation, use.index, fenced)
-
-
-def _scalar_fence(before: Operation, v: SSAValue, args: _TrailingArgs) -> SSAValue:
-    """`v + broadcast(z)` (z a scalar `-0.0` argument), inserted before `before`."""
+def _scalar_fence(v: SSAValue, args: _TrailingArgs, add: Callable[[Operation], SSAValue]) -> SSAValue:
+    """`v + broadcast(z)` (z a scalar `-0.0` argument), its two ops emitted with `add`."""
     t = v.type
     z = args.negative_zero(TensorType(element_type(t), []))
-    b = sh.BroadcastInDimOp(z, [], t)
-    before.parent_block().insert_op_before(b, before)
-    return _add_before(before, v, b.results[0])
+    return add(sh.AddOp(v, add(sh.BroadcastInDimOp(z, [], t)), t))
 
 
-def _add_before(before: Operation, v: SSAValue, zero: SSAValue) -> SSAValue:
-    add = sh.AddOp(v, zero, v.type)
-    before.parent_block().insert_op_before(add, before)
-    return add.results[0]
-
-
-def _set_operand(op: Operation, index: int, value: SSAValue) -> None:
+def _set_operand(rewriter: PatternRewriter, op: Operation, index: int, value: SSAValue) -> None:
     ops = list(op.operands)
     ops[index] = value
     op.operands = ops
-
-
-def _replace(old: Operation, new: Operation | None, value_of: Operation | None = None) -> None:
-    """`old`'s results replaced by `new`'s (inserted before `old`), or by `value_of`'s
-    when `new` is None."""
-    if new is not None:
-        old.parent_block().insert_op_before(new, old)
-    for a, b in zip(old.results, (new or value_of).results):
-        a.replace_all_uses_with(b)
-    old.detach()
-    old.erase()
+    rewriter.notify_op_modified(op)
 
 
 def _is_float(t: Attribute | None) -> bool:
