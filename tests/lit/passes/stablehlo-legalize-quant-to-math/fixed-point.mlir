@@ -4,30 +4,33 @@
 // int8 kernels compute it (qcomp.quant.tflite): MultiplyByQuantizedMultiplier,
 //   x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
 //   out = RoundingDivideByPOT(h, max(-shift, 0)) + zp_out, clamped   (in i64)
-// with (M, shift) = TFLite's QuantizeMultiplier(scale).
+// with (M, shift) = TFLite's QuantizeMultiplier(scale). The lowering folds as it emits
+// (qcomp.passes.utils.folding): a constant of one value is one splat constant of the
+// operand's shape (dense<3> : tensor<4xi64>), not a broadcast_in_dim of a rank-0 one;
+// folds.mlir shows each fold.
 
 // requantize: v = q - 3, scale 0.025 / 0.15 = 1/6 -> (1431655765, -2): a right shift
 // by 2 that rounds ties away from zero (remainder v & 3 against 1 + (v < 0)).
 
 // CHECK-LABEL: func.func @requantize(%arg0: tensor<4xi8>) -> tensor<4xi8>
 // CHECK:         stablehlo.convert %arg0 : (tensor<4xi8>) -> tensor<4xi64>
-// CHECK:         stablehlo.constant dense<3> : tensor<i64>
+// CHECK:         stablehlo.constant dense<3> : tensor<4xi64>
 // CHECK:         %[[V:.*]] = stablehlo.subtract
-// CHECK:         stablehlo.constant dense<1431655765> : tensor<i64>
+// CHECK:         stablehlo.constant dense<1431655765> : tensor<4xi64>
 // CHECK:         %[[P:.*]] = stablehlo.multiply %[[V]], %{{.*}} : tensor<4xi64>
 // CHECK:         %[[NN:.*]] = stablehlo.compare GE, %[[P]]
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
-// CHECK:         stablehlo.constant dense<-1073741823> : tensor<i64>
+// CHECK:         stablehlo.constant dense<1073741824> : tensor<4xi64>
+// CHECK:         stablehlo.constant dense<-1073741823> : tensor<4xi64>
 // CHECK:         %[[NUDGE:.*]] = stablehlo.select %[[NN]]
 // CHECK:         %[[PN:.*]] = stablehlo.add %[[P]], %[[NUDGE]] : tensor<4xi64>
-// CHECK:         stablehlo.constant dense<2147483648> : tensor<i64>
+// CHECK:         stablehlo.constant dense<2147483648> : tensor<4xi64>
 // CHECK:         %[[H:.*]] = stablehlo.divide %[[PN]], %{{.*}} : tensor<4xi64>
 // CHECK:         %[[REM:.*]] = stablehlo.and %[[H]], %{{.*}} : tensor<4xi64>
 // CHECK:         stablehlo.compare LT, %[[H]]
 // CHECK:         stablehlo.compare GT, %[[REM]]
-// CHECK:         stablehlo.constant dense<2> : tensor<i64>
+// CHECK:         stablehlo.constant dense<2> : tensor<4xi64>
 // CHECK:         stablehlo.shift_right_arithmetic %[[H]]
-// CHECK:         stablehlo.constant dense<-1> : tensor<i64>
+// CHECK:         stablehlo.constant dense<-1> : tensor<4xi64>
 // CHECK:         stablehlo.clamp
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
 
@@ -43,20 +46,20 @@ func.func @requantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:3>>) -> tenso
 // m / (s_res * 2^20) = 2^-20 -> (2^30, -19), plus zp_res = 3.
 
 // CHECK-LABEL: func.func @add(%arg0: tensor<4xi8>, %arg1: tensor<4xi8>) -> tensor<4xi8>
-// CHECK:         stablehlo.constant dense<20> : tensor<i64>
+// CHECK:         stablehlo.constant dense<20> : tensor<4xi64>
 // CHECK:         stablehlo.shift_left
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
+// CHECK:         stablehlo.constant dense<1073741824> : tensor<4xi64>
 // CHECK:         stablehlo.divide
 // CHECK:         stablehlo.shift_left
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<i64>
+// CHECK:         stablehlo.constant dense<1073741824> : tensor<4xi64>
 // CHECK:         stablehlo.divide
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         %[[R:.*]] = stablehlo.add
 // CHECK:         %[[S:.*]] = stablehlo.add %{{.*}}, %[[R]] : tensor<4xi64>
 // CHECK:         stablehlo.multiply %[[S]]
-// CHECK:         stablehlo.constant dense<19> : tensor<i64>
+// CHECK:         stablehlo.constant dense<19> : tensor<4xi64>
 // CHECK:         stablehlo.shift_right_arithmetic
-// CHECK:         stablehlo.constant dense<3> : tensor<i64>
+// CHECK:         stablehlo.constant dense<3> : tensor<4xi64>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
 
 func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!quant.uniform<i8:f32, 0.25:-2>>) -> tensor<4x!quant.uniform<i8:f32, 1.0:3>> {
