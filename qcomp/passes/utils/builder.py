@@ -166,22 +166,27 @@ class Builder:
 
     # -- StableHLO tensors ----------------------------------------------------------
     def constant(self, values, element: Attribute) -> SSAValue:
-        """`stablehlo.constant` of the array `values` (its shape) in `element`."""
+        """`stablehlo.constant` of the array `values` (its shape) in `element` (folding:
+        the same constant as an earlier one of this block, `Folds.constant`)."""
         a = np.asarray(values)
         t = tensor_type(element, tuple(a.shape))
         if is_splat_array(a):  # one element (held as one when large: qcomp.ir.splat)
             one = a.reshape(-1)[:1]
             v = int(one[0]) if isinstance(element, IntegerType) else \
                 float(in_element_type(one, element)[0])
-            return self.emit(sh.ConstantOp(splat_attr(t, v)))
+            return self._constant(splat_attr(t, v))
         if isinstance(element, IntegerType):
             flat = [int(v) for v in a.reshape(-1)]
             if a.size <= 64:
-                return self.emit(sh.ConstantOp(_dense(element, tuple(a.shape), tuple(flat))))
+                return self._constant(_dense(element, tuple(a.shape), tuple(flat)))
         else:
             flat = [float(v) for v in in_element_type(a, element).reshape(-1)]
-        attr = DenseIntOrFPElementsAttr.from_list(t, flat)
-        return self.emit(sh.ConstantOp(attr))
+        return self._constant(DenseIntOrFPElementsAttr.from_list(t, flat))
+
+    def _constant(self, attr: DenseIntOrFPElementsAttr) -> SSAValue:
+        if self.folds is None or self.anchor is None or self.point.insert_before is not self.anchor:
+            return self.emit(sh.ConstantOp(attr))
+        return self.folds.constant(attr, self.anchor, lambda: self.emit(sh.ConstantOp(attr)))
 
     def broadcast_in_dim(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
         """`stablehlo.broadcast_in_dim` of `x` to `shape`, operand dim i to result dim dims[i]

@@ -12,6 +12,7 @@ element (every fold is exact; integers only where values are combined):
 | `convert(convert(y: iN -> iM) -> iN)`, iM holding y's range | `y`                          |
 | `x + 0`, `0 + x`, `x - 0` (integers)             | `x`                                     |
 | `(y + c1) + c2` (integers, constants)            | `y + (c1 + c2)`, wrapped to the type    |
+| a constant equal to an earlier one of the block  | that one                                |
 
 x's range (`value_range`): its integer type's, or narrower when x is an integer convert
 that holds its operand's range (then that range), a clamp to constants (the bounds) or
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, Signedness, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from qcomp.dialects import stablehlo as sh
@@ -162,6 +163,18 @@ class Folds:
 
     def __init__(self) -> None:
         self.orphans: list[Operation] = []
+        self.constants: dict[tuple[Block, Attribute], SSAValue] = {}
+        """Each block's constants by value (module docstring)."""
+
+    def constant(self, value: Attribute, anchor: Operation, make) -> SSAValue:
+        """The constant `value` for an op inserted before `anchor`: one made (`make()`)
+        before an earlier anchor of the same block, still there, else a new one. (The
+        pass rewrites a block's ops in order, so an earlier constant dominates.)"""
+        key = (anchor.parent_block(), value)
+        v = self.constants.get(key)
+        if v is None or v.owner.parent is None:  # type: ignore[union-attr]
+            v = self.constants[key] = make()
+        return v
 
     def orphan(self, v: SSAValue) -> None:
         """`v`'s producer may be left unused by a fold."""

@@ -43,15 +43,18 @@ func.func @requantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:3>>) -> tenso
 
 // add as TFLite's int8 kernel: m = 2 * max(0.5, 0.25) = 1; each operand (q - z) << 20
 // times its multiplier s / m (0.5 -> (2^30, 0), 0.25 -> (2^30, -1)), summed, then
-// m / (s_res * 2^20) = 2^-20 -> (2^30, -19), plus zp_res = 3.
+// m / (s_res * 2^20) = 2^-20 -> (2^30, -19), plus zp_res = 3. A constant is made once
+// in a block and used again (the shift 20, the multiplier 2^30, which is also the
+// nudge 2^30).
 
 // CHECK-LABEL: func.func @add(%arg0: tensor<4xi8>, %arg1: tensor<4xi8>) -> tensor<4xi8>
-// CHECK:         stablehlo.constant dense<20> : tensor<4xi64>
+// CHECK:         %[[L:.*]] = stablehlo.constant dense<20> : tensor<4xi64>
 // CHECK:         stablehlo.shift_left
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<4xi64>
+// CHECK:         %[[M:.*]] = stablehlo.constant dense<1073741824> : tensor<4xi64>
+// CHECK:         stablehlo.select %{{.*}}, %[[M]], %{{.*}} : tensor<4xi1>, tensor<4xi64>
 // CHECK:         stablehlo.divide
-// CHECK:         stablehlo.shift_left
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<4xi64>
+// CHECK:         stablehlo.shift_left %{{.*}}, %[[L]] : tensor<4xi64>
+// CHECK-NEXT:    stablehlo.multiply %{{.*}}, %[[M]] : tensor<4xi64>
 // CHECK:         stablehlo.divide
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         %[[R:.*]] = stablehlo.add

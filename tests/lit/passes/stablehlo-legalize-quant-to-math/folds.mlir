@@ -8,7 +8,9 @@
 //   [-128, 127] of an int8 value);
 // - convert(convert(y: iN -> iM) -> iN) is y when iM holds y's values;
 // - x + 0 and 0 + x are x; (y + c1) + c2 of integer constants is y + (c1 + c2), the sum
-//   wrapped to the type.
+//   wrapped to the type;
+// - a constant is made once in a block (the second rescale of @clamps_kept uses the
+//   first one's constants).
 // rescale=stablehlo emits upstream's ops one for one, unfolded.
 
 // A dot_general with its bias, requantized to int8 and clamped to int8's range (as a
@@ -65,7 +67,6 @@ func.func @bias(%x: tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x2x!qu
 // CHECK:         stablehlo.constant dense<-2147483648> : tensor<i64>
 // CHECK-NEXT:    stablehlo.constant dense<2147483647> : tensor<i64>
 // CHECK-NEXT:    %[[W:.*]] = stablehlo.clamp %{{.*}} : (tensor<i64>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
-// CHECK-NEXT:    stablehlo.constant dense<1073741824> : tensor<4xi64>
 // CHECK-NEXT:    stablehlo.multiply %[[W]], %{{.*}} : tensor<4xi64>
 // CHECK:         %[[H:.*]] = stablehlo.divide
 // CHECK:         %[[REM:.*]] = stablehlo.and %[[H]], %{{.*}} : tensor<4xi64>

@@ -95,7 +95,7 @@ func.func private @tfl.mean_0(%arg0: tensor<1x3x4x2x!quant.uniform<i8:f32, 0.5:2
 // CHECK:         stablehlo.divide
 // CHECK:         %[[P:.*]] = stablehlo.multiply %[[E]]
 // CHECK:         stablehlo.round_nearest_afz %[[P]] : tensor<2x3xf32>
-// CHECK:         stablehlo.constant dense<-128> : tensor<i32>
+// CHECK:         stablehlo.constant dense<127> : tensor<i32>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<2x3xi32>) -> tensor<2x3xi8>
 func.func @softmax(%x: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.00390625:-128>> {
   %0 = stablehlo.composite "tfl.softmax" %x {composite_attributes = {beta = 1.0 : f32}, decomposition = @tfl.softmax_0} : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.00390625:-128>>
