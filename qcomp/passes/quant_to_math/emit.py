@@ -127,8 +127,11 @@ def mbqm_ir(b: Builder, v: SSAValue, mult: np.ndarray, shift: np.ndarray,
             axis: int | None) -> SSAValue:
     """`qcomp.quant.tflite.mbqm` on an i64 tensor of int32 values:
     x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
-    (division toward zero); e = max(-shift, 0); h >> e, plus 1 where the remainder
-    h & (2^e - 1) exceeds ((2^e - 1) >> 1) + (h < 0)."""
+    (division toward zero); e = max(-shift, 0); RoundingDivideByPOT(h, e): h >> e, plus
+    1 where the remainder h & (2^e - 1) exceeds ((2^e - 1) >> 1) + (h < 0). With every
+    e >= 1 that is one rounding shift, (h + 2^(e-1) + (h >> 63)) >> e (h >> 63 is -1
+    for h < 0, else 0): with h = q 2^e + r, 0 <= r < 2^e, both are q + (r >= 2^(e-1))
+    for h >= 0 and q + (r > 2^(e-1)) for h < 0."""
     shape = shape_of(v)
     like = v
 
@@ -154,6 +157,10 @@ def mbqm_ir(b: Builder, v: SSAValue, mult: np.ndarray, shift: np.ndarray,
     h = b.binary(sh.DivideOp, b.binary(sh.AddOp, p, nudge), c(1 << 31))
     if not np.any(right):
         return h
+    if np.all(right > 0):
+        half = b.binary(sh.AddOp, h, c(np.int64(1) << (right - 1)))
+        up = b.binary(sh.AddOp, half, b.binary(sh.ShiftRightArithmeticOp, h, c(63)))
+        return b.binary(sh.ShiftRightArithmeticOp, up, c(right))
     mask = (np.int64(1) << right) - 1
     remainder = b.binary(sh.AndOp, h, c(mask))
     negative = b.emit(sh.CompareOp(h, zero, "LT", "SIGNED"))

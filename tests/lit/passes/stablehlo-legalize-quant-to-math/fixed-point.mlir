@@ -4,13 +4,14 @@
 // int8 kernels compute it (qcomp.quant.tflite): MultiplyByQuantizedMultiplier,
 //   x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
 //   out = RoundingDivideByPOT(h, max(-shift, 0)) + zp_out, clamped   (in i64)
-// with (M, shift) = TFLite's QuantizeMultiplier(scale). The lowering folds as it emits
+// with (M, shift) = TFLite's QuantizeMultiplier(scale); RoundingDivideByPOT(h, e) for
+// e >= 1 is one rounding shift, (h + 2^(e-1) + (h >> 63)) >> e (h >> 63: -1 for h < 0). The lowering folds as it emits
 // (qcomp.passes.utils.folding): a constant of one value is one splat constant of the
 // operand's shape (dense<3> : tensor<4xi64>), not a broadcast_in_dim of a rank-0 one;
 // folds.mlir shows each fold.
 
 // requantize: v = q - 3, scale 0.025 / 0.15 = 1/6 -> (1431655765, -2): a right shift
-// by 2 that rounds ties away from zero (remainder v & 3 against 1 + (v < 0)).
+// by 2 that rounds ties away from zero ((h + 2 + (h >> 63)) >> 2).
 
 // CHECK-LABEL: func.func @requantize(%arg0: tensor<4xi8>) -> tensor<4xi8>
 // CHECK:         stablehlo.convert %arg0 : (tensor<4xi8>) -> tensor<4xi64>
@@ -25,11 +26,12 @@
 // CHECK:         %[[PN:.*]] = stablehlo.add %[[P]], %[[NUDGE]] : tensor<4xi64>
 // CHECK:         stablehlo.constant dense<2147483648> : tensor<4xi64>
 // CHECK:         %[[H:.*]] = stablehlo.divide %[[PN]], %{{.*}} : tensor<4xi64>
-// CHECK:         %[[REM:.*]] = stablehlo.and %[[H]], %{{.*}} : tensor<4xi64>
-// CHECK:         stablehlo.compare LT, %[[H]]
-// CHECK:         stablehlo.compare GT, %[[REM]]
-// CHECK:         stablehlo.constant dense<2> : tensor<4xi64>
-// CHECK:         stablehlo.shift_right_arithmetic %[[H]]
+// CHECK-NEXT:    %[[E:.*]] = stablehlo.constant dense<2> : tensor<4xi64>
+// CHECK-NEXT:    %[[HALF:.*]] = stablehlo.add %[[H]], %[[E]] : tensor<4xi64>
+// CHECK-NEXT:    %[[C63:.*]] = stablehlo.constant dense<63> : tensor<4xi64>
+// CHECK-NEXT:    %[[SIGN:.*]] = stablehlo.shift_right_arithmetic %[[H]], %[[C63]] : tensor<4xi64>
+// CHECK-NEXT:    %[[UP:.*]] = stablehlo.add %[[HALF]], %[[SIGN]] : tensor<4xi64>
+// CHECK-NEXT:    stablehlo.shift_right_arithmetic %[[UP]], %[[E]] : tensor<4xi64>
 // CHECK:         stablehlo.constant dense<-1> : tensor<4xi64>
 // CHECK:         stablehlo.clamp
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
@@ -57,8 +59,8 @@ func.func @requantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:3>>) -> tenso
 // CHECK-NEXT:    stablehlo.multiply %{{.*}}, %[[M]] : tensor<4xi64>
 // CHECK:         stablehlo.divide
 // CHECK:         stablehlo.shift_right_arithmetic
-// CHECK:         %[[R:.*]] = stablehlo.add
-// CHECK:         %[[S:.*]] = stablehlo.add %{{.*}}, %[[R]] : tensor<4xi64>
+// CHECK:         %[[R:.*]] = stablehlo.shift_right_arithmetic
+// CHECK-NEXT:    %[[S:.*]] = stablehlo.add %{{.*}}, %[[R]] : tensor<4xi64>
 // CHECK:         stablehlo.multiply %[[S]]
 // CHECK:         stablehlo.constant dense<19> : tensor<4xi64>
 // CHECK:         stablehlo.shift_right_arithmetic
@@ -74,7 +76,7 @@ func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!
 
 // dot_general: the exact integer accumulator of dot.mlir, then one TFLite rescale per
 // output channel: M = 0.5 * [0.25, 0.5] / [2.0, 0.75] = [1/16, 1/3]
-// -> ([2^30, 1431655765], [-3, -1]), zp_res = [1, -2].
+// -> ([2^30, 1431655765], [-3, -1]): shifts [3, 1] rounding with [4, 1]; zp_res = [1, -2].
 
 // CHECK-LABEL: func.func @dot_general(%arg0: tensor<2x3xi8>, %arg1: tensor<3x2xi8>) -> tensor<2x2xi8>
 // CHECK:         stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi32>
@@ -82,7 +84,7 @@ func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!
 // CHECK:         stablehlo.constant dense<[1073741824, 1431655765]> : tensor<2xi64>
 // CHECK:         stablehlo.broadcast_in_dim %{{.*}}, dims = [1] : (tensor<2xi64>) -> tensor<2x2xi64>
 // CHECK:         stablehlo.divide
-// CHECK:         stablehlo.constant dense<[7, 1]> : tensor<2xi64>
+// CHECK:         stablehlo.constant dense<[4, 1]> : tensor<2xi64>
 // CHECK:         stablehlo.constant dense<[3, 1]> : tensor<2xi64>
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.constant dense<[1, -2]> : tensor<2xi64>

@@ -7,8 +7,8 @@
 //   clamp of an i32 accumulator converted to i64; the int8 activation clamp to
 //   [-128, 127] of an int8 value);
 // - convert(convert(y: iN -> iM) -> iN) is y when iM holds y's values;
-// - x + 0 and 0 + x are x; (y + c1) + c2 of integer constants is y + (c1 + c2), the sum
-//   wrapped to the type;
+// - (y + c1) + c2 of integer constants is y + (c1 + c2), the sum wrapped to the type
+//   (and x + 0, 0 + x, x - 0 are x);
 // - a constant is made once in a block (the second rescale of @clamps_kept uses the
 //   first one's constants).
 // rescale=stablehlo emits upstream's ops one for one, unfolded.
@@ -59,21 +59,18 @@ func.func @bias(%x: tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x2x!qu
 // Where the bounds do not hold the operand's values the clamps stay: an i32 -> i32
 // requantize clamps its i64 MBQM result to the i32 range (then the convert to i32 and
 // back to i64 for the next rescale is left out: the clamp bounds the value), and a
-// clamp to [-100, 127] of an int8 value is kept. The last MBQM's right shift is 1, so
-// its rounding threshold (2^1 - 1) >> 1 + (h < 0) is 0 + (h < 0): the add of 0 is left
-// out.
+// clamp to [-100, 127] of an int8 value is kept.
 
 // CHECK-LABEL: func.func @clamps_kept(%arg0: tensor<4xi32>) -> tensor<4xi8>
 // CHECK:         stablehlo.constant dense<-2147483648> : tensor<i64>
 // CHECK-NEXT:    stablehlo.constant dense<2147483647> : tensor<i64>
 // CHECK-NEXT:    %[[W:.*]] = stablehlo.clamp %{{.*}} : (tensor<i64>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
 // CHECK-NEXT:    stablehlo.multiply %[[W]], %{{.*}} : tensor<4xi64>
-// CHECK:         %[[H:.*]] = stablehlo.divide
-// CHECK:         %[[REM:.*]] = stablehlo.and %[[H]], %{{.*}} : tensor<4xi64>
-// CHECK-NEXT:    %[[NEG:.*]] = stablehlo.compare LT, %[[H]], %{{.*}}, SIGNED
-// CHECK-NEXT:    %[[N:.*]] = stablehlo.convert %[[NEG]] : (tensor<4xi1>) -> tensor<4xi64>
-// CHECK-NEXT:    stablehlo.compare GT, %[[REM]], %[[N]], SIGNED
-// CHECK:         %[[Q:.*]] = stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
+// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.constant dense<-128> : tensor<i64>
+// CHECK-NEXT:    stablehlo.constant dense<127> : tensor<i64>
+// CHECK-NEXT:    stablehlo.clamp
+// CHECK-NEXT:    %[[Q:.*]] = stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xi8>
 // CHECK-NEXT:    stablehlo.constant dense<-100> : tensor<i8>
 // CHECK-NEXT:    stablehlo.constant dense<127> : tensor<i8>
 // CHECK-NEXT:    %[[R:.*]] = stablehlo.clamp %{{.*}}, %[[Q]], %{{.*}} : (tensor<i8>, tensor<4xi8>, tensor<i8>) -> tensor<4xi8>
