@@ -4,6 +4,7 @@
 MultiplyByQuantizedMultiplier (`qcomp.passes.quant_to_math.emit.mbqm_ir`) in i64:
 
     x = v << s;  p = x * M;  h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31   (toward zero)
+                                = (p + 2^30) >> 31
     r = (h >> e) + ((h & (2^e - 1)) > ((2^e - 1) >> 1) + (h < 0))
       = (h + 2^(e-1) + (h >> 63)) >> e                                    (e >= 1)
 
@@ -59,13 +60,14 @@ def fixed_point_as_float(module: ModuleOp) -> int:
     n = 0
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.sym_visibility is None and f.body.blocks.first:
-            divides = [op for op in f.body.blocks.first.ops if isinstance(op, sh.DivideOp)
-                       and element_type(op.results[0].type) == i64]
-            if not divides:
+            highs = [op for op in f.body.blocks.first.ops
+                     if isinstance(op, sh.DivideOp | sh.ShiftRightArithmeticOp)
+                     and element_type(op.results[0].type) == i64]
+            if not highs:
                 continue  # no chain: spare the bounds' walk
             bounds = Bounds(f.body.blocks.first)
-            for op in divides:
-                if isinstance(op, sh.DivideOp) and op.parent is not None:
+            for op in highs:
+                if op.parent is not None:
                     n += _rewrite(op, bounds)
     return n
 
@@ -89,21 +91,25 @@ def _other(op: Operation, v: SSAValue) -> SSAValue | None:
     return b if a is v else a if b is v else None
 
 
-def _match_high_mul(d: sh.DivideOp, bounds: Bounds):
-    """(v, M, s) of `h = (p + nudge(p)) / 2^31`, `p = (v << s) * M`, or None."""
-    if element_type(d.results[0].type) != i64 or not _is(bounds, d.operands[1], 1 << 31):
+def _match_high_mul(d: Operation, bounds: Bounds):
+    """(v, M, s) of `h = (p + nudge(p)) / 2^31` or `h = (p + 2^30) >> 31`,
+    `p = (v << s) * M`, or None."""
+    if element_type(d.results[0].type) != i64:
+        return None
+    if isinstance(d, sh.DivideOp) and _is(bounds, d.operands[1], 1 << 31):
+        nudged = True
+    elif isinstance(d, sh.ShiftRightArithmeticOp) and _is(bounds, d.operands[1], 31):
+        nudged = False
+    else:
         return None
     add = d.operands[0].owner
     if not isinstance(add, sh.AddOp):
         return None
     for p, sel in (add.operands, reversed(add.operands)):
-        s = sel.owner
-        if not (isinstance(s, sh.SelectOp) and _is(bounds, s.operands[1], 1 << 30)
-                and _is(bounds, s.operands[2], 1 - (1 << 30))):
-            continue
-        cmp = s.operands[0].owner
-        if not (isinstance(cmp, sh.CompareOp) and cmp.comparison_direction == "GE"
-                and cmp.operands[0] is p and _is(bounds, cmp.operands[1], 0)):
+        if not nudged:
+            if not _is(bounds, sel, 1 << 30):
+                continue
+        elif not _is_nudge(sel, p, bounds):
             continue
         mul = p.owner
         if not isinstance(mul, sh.MultiplyOp):
@@ -120,6 +126,17 @@ def _match_high_mul(d: sh.DivideOp, bounds: Bounds):
                 x, shift = x.owner.operands[0], sv
             return x, mv, shift
     return None
+
+
+def _is_nudge(sel: SSAValue, p: SSAValue, bounds: Bounds) -> bool:
+    """`sel` is `p >= 0 ? 2^30 : 1 - 2^30`."""
+    s = sel.owner
+    if not (isinstance(s, sh.SelectOp) and _is(bounds, s.operands[1], 1 << 30)
+            and _is(bounds, s.operands[2], 1 - (1 << 30))):
+        return False
+    cmp = s.operands[0].owner
+    return (isinstance(cmp, sh.CompareOp) and cmp.comparison_direction == "GE"
+            and cmp.operands[0] is p and _is(bounds, cmp.operands[1], 0))
 
 
 def _match_rounding_shift(h: SSAValue, bounds: Bounds):
@@ -191,7 +208,7 @@ def _is_array(bounds: Bounds, v: SSAValue | None, want: np.ndarray) -> bool:
         and bool(np.all(a == want))
 
 
-def _rewrite(d: sh.DivideOp, bounds: Bounds) -> int:
+def _rewrite(d: Operation, bounds: Bounds) -> int:
     hm = _match_high_mul(d, bounds)
     if hm is None:
         return 0

@@ -3,6 +3,7 @@
 // rescale=fixed-point: every quantized -> quantized rescale is integer only, as TFLite's
 // int8 kernels compute it (qcomp.quant.tflite): MultiplyByQuantizedMultiplier,
 //   x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
+//   (toward zero), written (p + 2^30) >> 31, the same for every p
 //   out = RoundingDivideByPOT(h, max(-shift, 0)) + zp_out, clamped   (in i64)
 // with (M, shift) = TFLite's QuantizeMultiplier(scale); RoundingDivideByPOT(h, e) for
 // e >= 1 is one rounding shift, (h + 2^(e-1) + (h >> 63)) >> e (h >> 63: -1 for h < 0). The lowering folds as it emits
@@ -19,13 +20,10 @@
 // CHECK:         %[[V:.*]] = stablehlo.subtract
 // CHECK:         stablehlo.constant dense<1431655765> : tensor<4xi64>
 // CHECK:         %[[P:.*]] = stablehlo.multiply %[[V]], %{{.*}} : tensor<4xi64>
-// CHECK:         %[[NN:.*]] = stablehlo.compare GE, %[[P]]
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<4xi64>
-// CHECK:         stablehlo.constant dense<-1073741823> : tensor<4xi64>
-// CHECK:         %[[NUDGE:.*]] = stablehlo.select %[[NN]]
-// CHECK:         %[[PN:.*]] = stablehlo.add %[[P]], %[[NUDGE]] : tensor<4xi64>
-// CHECK:         stablehlo.constant dense<2147483648> : tensor<4xi64>
-// CHECK:         %[[H:.*]] = stablehlo.divide %[[PN]], %{{.*}} : tensor<4xi64>
+// CHECK-NEXT:    %[[NUDGE:.*]] = stablehlo.constant dense<1073741824> : tensor<4xi64>
+// CHECK-NEXT:    %[[PN:.*]] = stablehlo.add %[[P]], %[[NUDGE]] : tensor<4xi64>
+// CHECK-NEXT:    %[[C31:.*]] = stablehlo.constant dense<31> : tensor<4xi64>
+// CHECK-NEXT:    %[[H:.*]] = stablehlo.shift_right_arithmetic %[[PN]], %[[C31]] : tensor<4xi64>
 // CHECK-NEXT:    %[[E:.*]] = stablehlo.constant dense<2> : tensor<4xi64>
 // CHECK-NEXT:    %[[HALF:.*]] = stablehlo.add %[[H]], %[[E]] : tensor<4xi64>
 // CHECK-NEXT:    %[[C63:.*]] = stablehlo.constant dense<63> : tensor<4xi64>
@@ -53,11 +51,11 @@ func.func @requantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.025:3>>) -> tenso
 // CHECK:         %[[L:.*]] = stablehlo.constant dense<20> : tensor<4xi64>
 // CHECK:         stablehlo.shift_left
 // CHECK:         %[[M:.*]] = stablehlo.constant dense<1073741824> : tensor<4xi64>
-// CHECK:         stablehlo.select %{{.*}}, %[[M]], %{{.*}} : tensor<4xi1>, tensor<4xi64>
-// CHECK:         stablehlo.divide
+// CHECK-NEXT:    %[[P0:.*]] = stablehlo.multiply %{{.*}}, %[[M]] : tensor<4xi64>
+// CHECK-NEXT:    stablehlo.add %[[P0]], %[[M]] : tensor<4xi64>
 // CHECK:         stablehlo.shift_left %{{.*}}, %[[L]] : tensor<4xi64>
 // CHECK-NEXT:    stablehlo.multiply %{{.*}}, %[[M]] : tensor<4xi64>
-// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         %[[R:.*]] = stablehlo.shift_right_arithmetic
 // CHECK-NEXT:    %[[S:.*]] = stablehlo.add %{{.*}}, %[[R]] : tensor<4xi64>
@@ -83,7 +81,7 @@ func.func @add(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:1>>, %arg1: tensor<4x!
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<2x2xi32>) -> tensor<2x2xi64>
 // CHECK:         stablehlo.constant dense<[1073741824, 1431655765]> : tensor<2xi64>
 // CHECK:         stablehlo.broadcast_in_dim %{{.*}}, dims = [1] : (tensor<2xi64>) -> tensor<2x2xi64>
-// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.constant dense<31> : tensor<2x2xi64>
 // CHECK:         stablehlo.constant dense<[4, 1]> : tensor<2xi64>
 // CHECK:         stablehlo.constant dense<[3, 1]> : tensor<2xi64>
 // CHECK:         stablehlo.shift_right_arithmetic

@@ -66,7 +66,7 @@ func.func @bias(%x: tensor<2x3x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x2x!qu
 // CHECK-NEXT:    stablehlo.constant dense<2147483647> : tensor<i64>
 // CHECK-NEXT:    %[[W:.*]] = stablehlo.clamp %{{.*}} : (tensor<i64>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
 // CHECK-NEXT:    stablehlo.multiply %[[W]], %{{.*}} : tensor<4xi64>
-// CHECK:         stablehlo.divide
+// CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.constant dense<-128> : tensor<i64>
 // CHECK-NEXT:    stablehlo.constant dense<127> : tensor<i64>
 // CHECK-NEXT:    stablehlo.clamp

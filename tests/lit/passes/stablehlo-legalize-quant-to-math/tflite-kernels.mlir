@@ -53,7 +53,7 @@ func.func @fully_connected(%acc: tensor<2x3x!quant.uniform<i32:f32, 0.0625>>) ->
 // CHECK:         stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [1, 2] : (tensor<1x3x4x2xi64>, tensor<i64>) -> tensor<1x2xi64>
 // CHECK:         stablehlo.constant dense<24> : tensor<1x2xi64>
 // CHECK:         stablehlo.constant dense<715827882> : tensor<1x2xi64>
-// CHECK:         stablehlo.constant dense<2147483648> : tensor<1x2xi64>
+// CHECK:         stablehlo.constant dense<31> : tensor<1x2xi64>
 // CHECK:         stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.constant dense<-4> : tensor<1x2xi64>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<1x2xi64>) -> tensor<1x2xi8>
