@@ -45,7 +45,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
 from xdsl.ir import Attribute, Operation
 
-from qcomp.backends import xla_dots, xla_prepare
+from qcomp.backends import xla_clients, xla_dots, xla_prepare
 from qcomp.interpreter import FunctionRun, RunError, entry_functions
 from qcomp.interpreter.checks import judge_check
 from qcomp.interpreter.runner import _inputs_for
@@ -101,10 +101,17 @@ def is_available() -> bool:
     return True
 
 
-def get_device(name: str = "cpu"):
-    """(PJRT client, device) for `cpu`, `gpu`, `cuda`, `rocm`, ... optionally `:index`."""
+def get_device(name: str = "cpu", one_thread: bool = False):
+    """(PJRT client, device) for `cpu`, `gpu`, `cuda`, `rocm`, ... optionally `:index`;
+    `one_thread`: the CPU client with a one-thread pool where there is one
+    (`xla_clients`), for `cpu` / `cpu:0`."""
     jx = load_jax()
     platform, _, index = name.partition(":")
+    if one_thread and platform == "cpu" and index in ("", "0"):
+        get_device(name)  # jax's client first: its errors, its flags
+        client = xla_clients.one_thread_client(jx.xc.make_cpu_client)
+        if client is not None:
+            return client, client.local_devices()[0]
     try:
         client = jx.xla_bridge.get_backend(platform)
     except Exception as e:  # noqa: BLE001 - jax raises RuntimeError with its own words
@@ -136,15 +143,16 @@ def _remember(cache: OrderedDict, key, value) -> None:
         cache.popitem(last=False)
 
 
-def compile_text(text: str, device: str = "cpu") -> Any:
-    """XLA's loaded executable for the MLIR `text` (`@main`), cached per text and device."""
-    key = (hashlib.sha256(text.encode()).hexdigest(), device)
+def compile_text(text: str, device: str = "cpu", one_thread: bool = False) -> Any:
+    """XLA's loaded executable for the MLIR `text` (`@main`), cached per text and device
+    (`one_thread`: for `get_device(device, one_thread=True)`'s client)."""
+    key = (hashlib.sha256(text.encode()).hexdigest(), device, one_thread)
     exe = _EXECUTABLES.get(key)
     if exe is not None:
         _EXECUTABLES.move_to_end(key)
         return exe
     jx = load_jax()
-    client, dev = get_device(device)
+    client, dev = get_device(device, one_thread)
     with jx.jmlir.make_ir_context(), jx.ir.Location.unknown():
         try:
             mod = jx.ir.Module.parse(text)
@@ -199,6 +207,8 @@ class XlaFunction:
     function: func.FuncOp
     """The function in the module given to `compile_module` (locations, types)."""
     device: str = "cpu"
+    one_thread: bool = False
+    """Compiled for, and run on, the one-thread CPU client (`xla_clients`: a small program)."""
     executable: Any = None
     error: RunError | None = None
     text: str = ""
@@ -283,7 +293,7 @@ class XlaFunction:
             raise RunError(f"@{self.name} takes {len(arg_types)} arguments, {len(inputs)} inputs given",
                            self.function)
         load_jax()
-        _, dev = get_device(self.device)
+        _, dev = get_device(self.device, self.one_thread)
         args = [np.ascontiguousarray(check_input(a, t, f"arg{i}")).astype(dt, copy=False)
                 for i, (a, t, dt) in enumerate(zip(inputs, arg_types, self.arg_dtypes))]
         try:  # RESOURCE_EXHAUSTED can come from any step: copies in, the run, copies out
@@ -330,7 +340,7 @@ def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None 
     get_device(device)
 
     def build(fn: XlaFunction) -> None:
-        fn.executable = compile_text(fn.text, device)
+        fn.executable = compile_text(fn.text, device, fn.one_thread)
 
     def where(fn: XlaFunction) -> str:
         culprit = blame(module, semantics, fn.name, device)
@@ -370,6 +380,7 @@ def prepare_entries(module: ModuleOp, semantics: str, entry: str | None, device:
             fn.text = print_module(prepared.module)
             main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
                         and op.sym_name.data == "main")
+            fn.one_thread = xla_clients.work(main) < xla_clients.ONE_THREAD_WORK
             fn.main_result_types = list(main.function_type.outputs.data)
             n_args = len(main.function_type.inputs.data) - len(prepared.constants)
             fn.main_arg_types = list(main.function_type.inputs.data[:n_args])
