@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
-from qcomp.ir.splat import is_held_splat, splat_attr
+from qcomp.ir.splat import is_held_splat, one_element_if_splat, splat_attr
 
 _ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
                sh.Atan2Op)
@@ -209,9 +209,10 @@ class HoistFloatConstants(RewritePattern):
                 found[id(src)] = src
         for c in found.values():
             t = c.results[0].type
-            if is_held_splat(c.value):  # one value: a scalar argument, broadcast by XLA
+            held = one_element_if_splat(c.value)
+            if is_held_splat(held):  # one value: a scalar argument, broadcast by XLA
                 scalar = TensorType(element_type(t), [])
-                one = self.args.add(scalar, dense_to_array(c.value, scalar))
+                one = self.args.add(scalar, dense_to_array(held, scalar))
                 arg = rewriter.insert(sh.BroadcastInDimOp(one, [], t), InsertPoint.before(c)).results[0]
             else:
                 arg = self.args.add(t, dense_to_array(c.value, t))
