@@ -23,8 +23,8 @@ are flushed to zero (XLA sets FTZ/DAZ on its threads).
 
 Each rewrite is an xDSL `RewritePattern` applied in one forward walk through
 `qcomp.backends.xla_rewrite.rewrite_once` (each function returns how many ops it
-rewrote): the four module-wide ones first (`SpellBoolean`, `DropIdentityBitcast`,
-`KeepZeroSign`, `WidenSubByteContraction`), then on `@main` the constants hoisted
+rewrote): the four module-wide ones first, in one walk (`module_wide`: `SpellBoolean`,
+`DropIdentityBitcast`, `KeepZeroSign`, `WidenSubByteContraction`), then on `@main` the constants hoisted
 (`HoistFloatConstants`: arguments appended in the order the walk meets their first
 arithmetic user) and last the fences (`Fence`, the top-level block only).
 """
@@ -54,15 +54,21 @@ _INVERTED_DIVISORS = (sh.DivideOp, sh.SqrtOp, sh.RsqrtOp, sh.ExponentialOp, sh.P
 def make_exact(module: ModuleOp, entry: func.FuncOp) -> list[np.ndarray]:
     """Apply every rewrite of the module docstring to `entry` (the `@main` XLA compiles)
     and return the values of the arguments they appended, in order."""
-    spell_booleans(module)
-    drop_identity_bitcasts(module)
-    keep_zero_signs(module)
-    widen_sub_byte_contractions(module)
+    module_wide(module)
     args = _TrailingArgs(entry)
     hoist_float_constants(entry, args)
     fence(entry, args)
     args.finish()
     return args.values
+
+
+def module_wide(module: ModuleOp) -> int:
+    """`SpellBoolean`, `DropIdentityBitcast`, `KeepZeroSign` and `WidenSubByteContraction`
+    over `module` in one forward walk (what the four steps do one after the other: each
+    matches its own op types, by their operands' types only, and rewrites in place);
+    how many ops were rewritten."""
+    return rewrite_once(module, SpellBoolean(), DropIdentityBitcast(), KeepZeroSign(),
+                        WidenSubByteContraction())
 
 
 class _TrailingArgs:

@@ -24,6 +24,14 @@ def _prepare(text: str, module_wide: bool) -> tuple[str, list[int | None], list[
     return print_module(m), counts, args.values
 
 
+def _module_wide_only(text: str) -> str:
+    m = parse_module(text, make_context())
+    for step in (xla_exact.spell_booleans, xla_exact.drop_identity_bitcasts,
+                 xla_exact.keep_zero_signs, xla_exact.widen_sub_byte_contractions):
+        step(m)
+    return print_module(m)
+
+
 EVERY_STEP = ("func.func @main(%x: tensor<4xf32>, %b: tensor<4xi1>, %p: tensor<4xi4>) "
               "-> (tensor<4xf32>, tensor<4xi1>, tensor<4xf32>, tensor<i4>) {\n" + """\
   %c1 = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
@@ -45,6 +53,9 @@ def test_every_step_counts_its_rewrites_and_hoists_in_walk_order():
     assert [v.dtype.name for v in values] == ["float32"] * 3
     assert [v.tolist() for v in values] == [[5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0], -0.0]
     assert np.signbit(values[2])
+    m = parse_module(EVERY_STEP, make_context())
+    assert xla_exact.module_wide(m) == 4
+    assert print_module(m) == _module_wide_only(EVERY_STEP)
     assert text == """\
 module {
   func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>, %arg2: tensor<4xi4>, %arg3: tensor<4xf32>, \
