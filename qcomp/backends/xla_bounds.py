@@ -9,7 +9,7 @@ dimension either the value's size (bounds that differ along it, e.g. per channel
 stay far below 2^53) and rounds larger ones outward (`_out`), so a bound is never too
 tight. What the walk knows:
 
-- constants: their values; `broadcast_in_dim` moves the operand's bounds to its
+- constants: their values (a splat, large or not: one bound); `broadcast_in_dim` moves the operand's bounds to its
   dimensions; slice, pad (with the padding value), reshape, transpose, reduce-free
   views: one bound for the whole value;
 - add, subtract, multiply, negate, maximum, minimum, clamp, select: interval
@@ -39,6 +39,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, shape_of
+from qcomp.ir.splat import is_splat_array
 
 Interval = tuple[np.ndarray, np.ndarray]
 
@@ -131,7 +132,7 @@ class Bounds:
         ivs = [self[v] for v in op.operands]
         if isinstance(op, sh.ConstantOp):
             a = dense_to_array(op.value, r.type).astype(np.float64)
-            if a.size > _MAX_CONSTANT or a.ndim != rank:
+            if a.size > _MAX_CONSTANT or a.ndim != rank or is_splat_array(a):
                 return np.full((1,) * rank, a.min()), np.full((1,) * rank, a.max())
             return a, a
         if any(iv is None for iv in ivs) and not isinstance(op, sh.ConvertOp):

@@ -33,7 +33,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
 from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
-from qcomp.ir.splat import is_held_splat, splat_attr
+from qcomp.ir.splat import is_held_splat, one_element_if_splat, splat_attr
 
 _ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
                sh.Atan2Op)
@@ -171,9 +171,10 @@ def hoist_float_constants(entry: func.FuncOp, args: _TrailingArgs) -> None:
                 found[id(src)] = src
     for c in found.values():
         t = c.results[0].type
-        if is_held_splat(c.value):  # one value: a scalar argument, broadcast by XLA
+        held = one_element_if_splat(c.value)
+        if is_held_splat(held):  # one value: a scalar argument, broadcast by XLA
             scalar = TensorType(element_type(t), [])
-            one = args.add(scalar, dense_to_array(c.value, scalar))
+            one = args.add(scalar, dense_to_array(held, scalar))
             wide = sh.BroadcastInDimOp(one, [], t)
             c.parent_block().insert_op_before(wide, c)
             arg = wide.results[0]

@@ -4,7 +4,9 @@
 MultiplyByQuantizedMultiplier (`qcomp.passes.quant_to_math.emit.mbqm_ir`) in i64:
 
     x = v << s;  p = x * M;  h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31   (toward zero)
+                                = (p + 2^30) >> 31
     r = (h >> e) + ((h & (2^e - 1)) > ((2^e - 1) >> 1) + (h < 0))
+      = (h + 2^(e-1) + (h >> 63)) >> e                                    (e >= 1)
 
 about 20 i64 ops per element, which XLA's CPU backend runs four lanes wide; in an int8
 MobileNetV2 these chains take most of XLA's time. The same numbers, in float64:
@@ -75,13 +77,14 @@ def fixed_point_as_float(module: ModuleOp) -> int:
     n = 0
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.sym_visibility is None and f.body.blocks.first:
-            divides = [op for op in f.body.blocks.first.ops if isinstance(op, sh.DivideOp)
-                       and element_type(op.results[0].type) == i64]
-            if not divides:
+            highs = [op for op in f.body.blocks.first.ops
+                     if isinstance(op, sh.DivideOp | sh.ShiftRightArithmeticOp)
+                     and element_type(op.results[0].type) == i64]
+            if not highs:
                 continue  # no chain: spare the bounds' walk
             bounds = Bounds(f.body.blocks.first)
-            for op in divides:
-                if isinstance(op, sh.DivideOp) and op.parent is not None:
+            for op in highs:
+                if op.parent is not None:
                     n += _rewrite(op, bounds)
     return n
 
@@ -105,21 +108,25 @@ def _other(op: Operation, v: SSAValue) -> SSAValue | None:
     return b if a is v else a if b is v else None
 
 
-def _match_high_mul(d: sh.DivideOp, bounds: Bounds):
-    """(v, M, s) of `h = (p + nudge(p)) / 2^31`, `p = (v << s) * M`, or None."""
-    if element_type(d.results[0].type) != i64 or not _is(bounds, d.operands[1], 1 << 31):
+def _match_high_mul(d: Operation, bounds: Bounds):
+    """(v, M, s) of `h = (p + nudge(p)) / 2^31` or `h = (p + 2^30) >> 31`,
+    `p = (v << s) * M`, or None."""
+    if element_type(d.results[0].type) != i64:
+        return None
+    if isinstance(d, sh.DivideOp) and _is(bounds, d.operands[1], 1 << 31):
+        nudged = True
+    elif isinstance(d, sh.ShiftRightArithmeticOp) and _is(bounds, d.operands[1], 31):
+        nudged = False
+    else:
         return None
     add = d.operands[0].owner
     if not isinstance(add, sh.AddOp):
         return None
     for p, sel in (add.operands, reversed(add.operands)):
-        s = sel.owner
-        if not (isinstance(s, sh.SelectOp) and _is(bounds, s.operands[1], 1 << 30)
-                and _is(bounds, s.operands[2], 1 - (1 << 30))):
-            continue
-        cmp = s.operands[0].owner
-        if not (isinstance(cmp, sh.CompareOp) and cmp.comparison_direction == "GE"
-                and cmp.operands[0] is p and _is(bounds, cmp.operands[1], 0)):
+        if not nudged:
+            if not _is(bounds, sel, 1 << 30):
+                continue
+        elif not _is_nudge(sel, p, bounds):
             continue
         mul = p.owner
         if not isinstance(mul, sh.MultiplyOp):
@@ -138,7 +145,52 @@ def _match_high_mul(d: sh.DivideOp, bounds: Bounds):
     return None
 
 
+def _is_nudge(sel: SSAValue, p: SSAValue, bounds: Bounds) -> bool:
+    """`sel` is `p >= 0 ? 2^30 : 1 - 2^30`."""
+    s = sel.owner
+    if not (isinstance(s, sh.SelectOp) and _is(bounds, s.operands[1], 1 << 30)
+            and _is(bounds, s.operands[2], 1 - (1 << 30))):
+        return False
+    cmp = s.operands[0].owner
+    return (isinstance(cmp, sh.CompareOp) and cmp.comparison_direction == "GE"
+            and cmp.operands[0] is p and _is(bounds, cmp.operands[1], 0))
+
+
 def _match_rounding_shift(h: SSAValue, bounds: Bounds):
+    """(r, e) of `r = (h >> e) + ((h & mask) > (mask >> 1) + (h < 0))` or of
+    `r = (h + 2^(e-1) + (h >> 63)) >> e` (e >= 1), or None."""
+    return _match_one_shift(h, bounds) or _match_remainder(h, bounds)
+
+
+def _match_one_shift(h: SSAValue, bounds: Bounds):
+    """(r, e) of `r = ((h + 2^(e-1)) + (h >> 63)) >> e`, or None."""
+    for use in h.uses:
+        half = use.operation
+        if not (isinstance(half, sh.AddOp) and _single_use(half)):
+            continue
+        add = next(iter(half.results[0].uses)).operation
+        if not (isinstance(add, sh.AddOp) and _single_use(add)):
+            continue
+        sign = _other(add, half.results[0])
+        sra = next(iter(add.results[0].uses)).operation
+        if not (sign is not None and isinstance(sign.owner, sh.ShiftRightArithmeticOp)
+                and sign.owner.operands[0] is h and _is(bounds, sign.owner.operands[1], 63)
+                and isinstance(sra, sh.ShiftRightArithmeticOp)
+                and sra.operands[0] is add.results[0]):
+            continue
+        e = _value(bounds, sra.operands[1])
+        if e is None or np.any(e < 1) or np.any(e > 62) \
+                or not _is_array(bounds, _other(half, h), 2.0 ** (e - 1)):
+            continue
+        return sra.results[0], e
+    return None
+
+
+def _single_use(op: Operation) -> bool:
+    return len(list(op.results[0].uses)) == 1
+
+
+def _match_remainder(h: SSAValue, bounds: Bounds):
     """(r, e) of `r = (h >> e) + ((h & mask) > (mask >> 1) + (h < 0))`, or None."""
     for use in h.uses:
         sra = use.operation
@@ -173,7 +225,7 @@ def _is_array(bounds: Bounds, v: SSAValue | None, want: np.ndarray) -> bool:
         and bool(np.all(a == want))
 
 
-def _rewrite(d: sh.DivideOp, bounds: Bounds) -> int:
+def _rewrite(d: Operation, bounds: Bounds) -> int:
     hm = _match_high_mul(d, bounds)
     if hm is None:
         return 0

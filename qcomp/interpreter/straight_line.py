@@ -10,7 +10,8 @@ preparation; later runs of the block execute the program (`run_block`):
   from the scope when the block starts, and only values used outside the block (by an
   op of a nested region or of another block) are written to it;
 - ops whose value cannot depend on the run are folded: a `FOLDABLE` op whose operands
-  are all folded (constants first, then broadcasts of constants, ...) is evaluated once,
+  are all folded (constants first, then broadcasts of constants, ...) is evaluated once
+  (an integer one of one value kept as a broadcast view of it),
   by its own interpreter function, when the program is made, and its result is a
   read-only array prefilled in every run (an op whose evaluation fails is left to run,
   so it fails each run as before);
@@ -39,6 +40,7 @@ from qcomp.interpreter.quantized_kernels import quantized_kernel
 from qcomp.interpreter.stablehlo_functions import StablehloFunctions, _reducer_kinds, reduce_plain
 from qcomp.interpreter.structured_kernels import SCRATCH, conv_kernel, float_dot_kernel, pad_kernel
 from qcomp.interpreter.values import element_type, int_info, is_bool, is_int, numpy_dtype, quant_of
+from qcomp.ir.splat import is_splat_array
 
 FOLDABLE = (sh.ConstantOp, sh.IotaOp, sh.BroadcastInDimOp, sh.ReshapeOp, sh.TransposeOp,
             sh.ConvertOp, sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.AndOp, sh.OrOp, sh.XorOp,
@@ -285,9 +287,18 @@ def _fold(interpreter: Any, op: Operation, plan: tuple, operands: list) -> list 
     if result.terminator_value is not None or \
             not all(isinstance(v, np.ndarray) for v in result.values):
         return None
-    for v in result.values:
+    values = [_one_value_view(v) for v in result.values]
+    for v in values:
         v.flags.writeable = False
-    return list(result.values)
+    return values
+
+
+def _one_value_view(a: np.ndarray) -> np.ndarray:
+    """A constant of one value (a splat) as a broadcast view of that value: NumPy's
+    loops then read it as a scalar (`x + c` reads one array, not two)."""
+    if a.size > 1 and a.dtype.kind in "iub" and any(a.strides) and is_splat_array(a):
+        return np.broadcast_to(a.reshape(-1)[:1].reshape(()), a.shape)
+    return a
 
 
 def run_block(interpreter: Any, program: BlockProgram, args) -> Any:

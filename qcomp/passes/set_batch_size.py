@@ -15,6 +15,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.facts import Elementwise
 from qcomp.dialects.stablehlo.format import i64_array
+from qcomp.ir.splat import dense_attr, is_held_splat, one_element_if_splat
 from qcomp.passes.utils.diagnostics import PassDiagnostic
 
 PASS = "set-batch-size"
@@ -50,7 +51,8 @@ class SetBatchSizePass(ModulePass):
     - element-wise ops (and convert, compare, select, clamp, uniform (de)quantize): an
       operand without the batch dimension is broadcast to it (`broadcast_in_dim`) when
       its leading dimension is 1 or it is a `broadcast_in_dim` along dimension 0 (a
-      bias broadcast to the `B` rows); rank-0 operands are scalars;
+      bias broadcast to the `B` rows); a splat constant becomes one of the batched
+      shape; rank-0 operands are scalars;
     - `broadcast_in_dim` (operand dimension 0 to result dimension 0), `reshape` (the
       leading dimension kept, the rest the same size), `slice` (all of dimension 0),
       `pad` (none on dimension 0), `transpose` (dimension 0 stays first), `concatenate`
@@ -139,6 +141,13 @@ class _Batcher:
             if o in self.batched or not s:
                 continue
             source, dims = o, list(range(len(s)))
+            wide = TensorType(o.type.element_type, [self.n, *s[1:]])
+            if isinstance(o.owner, sh.ConstantOp) and math.prod(s) > 1 \
+                    and is_held_splat(one := one_element_if_splat(o.owner.value)):
+                c = sh.ConstantOp(dense_attr(wide, one.data.data))  # one value: as wide
+                Rewriter.insert_op(c, InsertPoint.before(op))
+                op.operands[i] = c.results[0]
+                continue
             if s[0] != 1:  # the same for every sample if broadcast along dimension 0
                 p = o.owner
                 if not (isinstance(p, sh.BroadcastInDimOp) and _along_dim0(p)):
@@ -147,8 +156,7 @@ class _Batcher:
                 source, dims = p.operand, list(p.broadcast_dimensions)
             b = sh.BroadcastInDimOp.create(
                 operands=[source],
-                result_types=[TensorType(o.type.element_type, [self.n, *s[1:]])],
-                properties={"broadcast_dimensions": i64_array(dims)})
+                result_types=[wide], properties={"broadcast_dimensions": i64_array(dims)})
             Rewriter.insert_op(b, InsertPoint.before(op))
             op.operands[i] = b.results[0]
 

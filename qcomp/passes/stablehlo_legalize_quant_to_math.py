@@ -46,6 +46,7 @@ from qcomp.passes.quant_to_math.ops import (
 from qcomp.passes.quant_to_math.tflite import lower_composite, lower_tflite
 from qcomp.passes.utils.builder import Builder
 from qcomp.passes.utils.diagnostics import PassDiagnostic, short_name
+from qcomp.passes.utils.folding import Folds
 from qcomp.passes.utils.storage_boundaries import TypeMap, lower_function_boundary
 from qcomp.quant.uniform import storage_round_trips
 
@@ -153,13 +154,15 @@ class LowerQuantizedOp(RewritePattern):
     `FoldStorageCasts` removes the casts."""
 
     mode: RescaleMode
+    folds: Folds | None = None
+    """The Builders' emission-time folds (`RescaleMode.folds`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, StorageCastOp | func.FuncOp | ModuleOp) or not _is_quantized_op(op):
             return
         if op.dialect_name() != sh.StableHLO.name:
             raise illegal(op)
-        b = Builder(rewriter, op)
+        b = Builder(rewriter, op, folds=self.folds)
 
         def st(v: SSAValue) -> SSAValue:
             t = self.mode.storage_type(v.type)
@@ -174,6 +177,8 @@ class LowerQuantizedOp(RewritePattern):
                 new = b.emit(StorageCastOp(new, old.type))
             results.append(new)
         rewriter.replace(op, [], results)
+        if self.folds is not None:
+            self.folds.erase_orphans(rewriter)
 
 
 @dataclass
@@ -240,7 +245,10 @@ class LegalizeQuantToMathPass(ModulePass):
       kernels compute in float and are emitted so: the `tfl.softmax` composite (a
       256-entry f32 exp table, an in-order f32 sum) and a requantize marked
       `tfl.kernel = "fully_connected"` (the accumulator times s_acc / s_out in f64,
-      rounded half away from zero).
+      rounded half away from zero). Folded as emitted (`qcomp.passes.utils.folding`):
+      a constant of one value is one splat constant, clamps that cannot change their
+      operand and converts back from a widening convert are left out, constant adds
+      in a row (bias, zero-point terms) are one.
     `stablehlo`: upstream's pass bit for bit (`qcomp.quant.stablehlo`; storage as
       signless iN, u8 included): f32 math; requantize f32(q) * f32(s_in/s_out) +
       f32(zp_out - zp_in s_in/s_out), clamped only below 32 bits; add requantizes each
@@ -291,9 +299,12 @@ class LegalizeQuantToMathPass(ModulePass):
         mode = RescaleMode.parse(self.rescale, self.name, op)
         PatternRewriteWalker(ConvertFunctionBoundaries(mode.storage_type),
                              apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(LowerQuantizedOp(mode), walk_regions_first=True,
+        folds = Folds() if mode.folds else None
+        PatternRewriteWalker(LowerQuantizedOp(mode, folds), walk_regions_first=True,
                              apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(FoldStorageCasts(), walk_reverse=True).rewrite_module(op)
+        if folds is not None:
+            folds.erase_orphans()
         _check_no_quant_left(op)
 
 

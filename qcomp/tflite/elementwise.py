@@ -17,7 +17,7 @@ kernels, tensorflow/lite/kernels/internal/reference/integer_ops):
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, i32, i64
+from xdsl.dialects.builtin import i32, i64
 from xdsl.ir import Operation, SSAValue
 
 from qcomp.dialects import stablehlo as sh
@@ -95,9 +95,7 @@ def lower_clamp(op_: Operation, b: Builder, st) -> SSAValue | None:
     qs = [quantized_type(v) for v in (*op_.operands, op_.result)]
     if any(q is None for q in qs) or len(set(qs)) != 1:
         return None
-    q = qs[0]
-    return b.emit(sh.ClampOp(st(op_.min), st(op_.operand), st(op_.max),
-                             TensorType(q.storage, shape_of(op_.result))))
+    return b.clamp_by(st(op_.min), st(op_.operand), st(op_.max))
 
 
 def binary(cls: type[Operation]):

@@ -14,6 +14,7 @@ import pytest
 from qcomp.backends import xla
 from qcomp.backends.xla_bounds import Bounds
 from qcomp.interpreter import run
+from qcomp.ir import print_module
 from qcomp.passes.stablehlo_legalize_quant_to_math import LegalizeQuantToMathPass
 from qcomp.registry import make_context, parse_module
 
@@ -61,7 +62,8 @@ def test_int8_add_every_pair_of_values(sa, za, sb, zb, so, zo):
     v = np.arange(-128, 128, dtype=np.int8)
     a, b = np.broadcast_to(v[:, None], (256, 256)).copy(), np.broadcast_to(v[None, :], (256, 256)).copy()
     compiled = _agree(text, [[a, b], [b, a]])
-    assert compiled.count("stablehlo.divide") == 1
+    # the last rescale stays i64: (p + 2^30) >> 31, the sign h >> 63, the rounding shift
+    assert compiled.count("stablehlo.shift_right_arithmetic") == 3
     assert compiled.count("stablehlo.floor") == 2
 
 
@@ -76,7 +78,26 @@ def test_per_axis_requantize_every_value():
             f"  func.return %r : {t_out}\n}}\n")
     v = np.broadcast_to(np.arange(-128, 128, dtype=np.int8)[:, None], (256, 6)).copy()
     compiled = _agree(text, [[v]])
-    assert "stablehlo.divide" not in compiled and "stablehlo.floor" in compiled
+    assert "shift_right_arithmetic" not in compiled and "stablehlo.floor" in compiled
+
+
+@pytest.mark.parametrize("s_in, z_in, s_out, z_out", [
+    (0.05, 3, 0.3, -1),   # M 1/6: right shift 2
+    (0.01, -7, 0.9, 5),   # right shift 7
+])
+def test_requantize_one_rounding_shift_every_value(s_in, z_in, s_out, z_out):
+    """A per-tensor requantize whose right shift e >= 1 the lowering writes as one
+    rounding shift, (h + 2^(e-1) + (h >> 63)) >> e, after h = (p + 2^30) >> 31:
+    rewritten whole (rounded half away
+    from zero in float64; no integer shift left), on every int8 value."""
+    t_in, t_out = _q(z_in, s_in, "256"), _q(z_out, s_out, "256")
+    text = (f"func.func @main(%a: {t_in}) -> {t_out} {{\n"
+            f"  %r = stablehlo.uniform_quantize %a : ({t_in}) -> {t_out}\n"
+            f"  func.return %r : {t_out}\n}}\n")
+    lowered = print_module(_lowered(text))
+    assert "stablehlo.and" not in lowered and lowered.count("shift_right_arithmetic") == 3
+    compiled = _agree(text, [[np.arange(-128, 128, dtype=np.int8)]])
+    assert "shift_right_arithmetic" not in compiled and "round_nearest_afz" in compiled
 
 
 CONV = """func.func @main(%x: {tx}) -> {to} {{
@@ -115,7 +136,7 @@ def test_convolution_output_rescale_is_rewritten():
     output rescale exact in float64."""
     text, _ = _conv(3, 3, 127)
     compiled = _agree(text, _edges((2, 6, 6, 3)))
-    assert "stablehlo.divide" not in compiled
+    assert "shift_right_arithmetic" not in compiled
 
 
 def test_long_convolution_keeps_the_integer_rescale():
@@ -123,7 +144,7 @@ def test_long_convolution_keeps_the_integer_rescale():
     rescale stays in i64 (same results either way)."""
     text, _ = _conv(3, 256, 127)
     compiled = _agree(text, _edges((2, 6, 6, 256)))
-    assert "stablehlo.divide" in compiled
+    assert "shift_right_arithmetic" in compiled
 
 
 def test_bounds_of_a_convolution_are_per_output_feature():

@@ -127,8 +127,13 @@ def mbqm_ir(b: Builder, v: SSAValue, mult: np.ndarray, shift: np.ndarray,
             axis: int | None) -> SSAValue:
     """`qcomp.quant.tflite.mbqm` on an i64 tensor of int32 values:
     x = v << max(shift, 0); p = x * M; h = (p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31
-    (division toward zero); e = max(-shift, 0); h >> e, plus 1 where the remainder
-    h & (2^e - 1) exceeds ((2^e - 1) >> 1) + (h < 0)."""
+    (division toward zero), which is (p + 2^30) >> 31 (for p < 0, with q = p + 1 - 2^30:
+    trunc(q / 2^31) = floor((q + 2^31 - 1) / 2^31) = floor((p + 2^30) / 2^31));
+    e = max(-shift, 0); RoundingDivideByPOT(h, e): h >> e, plus
+    1 where the remainder h & (2^e - 1) exceeds ((2^e - 1) >> 1) + (h < 0). With every
+    e >= 1 that is one rounding shift, (h + 2^(e-1) + (h >> 63)) >> e (h >> 63 is -1
+    for h < 0, else 0): with h = q 2^e + r, 0 <= r < 2^e, both are q + (r >= 2^(e-1))
+    for h >= 0 and q + (r > 2^(e-1)) for h < 0."""
     shape = shape_of(v)
     like = v
 
@@ -148,15 +153,16 @@ def mbqm_ir(b: Builder, v: SSAValue, mult: np.ndarray, shift: np.ndarray,
     if np.any(left):
         v = b.binary(sh.ShiftLeftOp, v, c(left))
     p = b.binary(sh.MultiplyOp, v, c(mult))
-    zero = c(0)
-    nonneg = b.emit(sh.CompareOp(p, zero, "GE", "SIGNED"))
-    nudge = b.emit(sh.SelectOp(nonneg, c(1 << 30), c(1 - (1 << 30))))
-    h = b.binary(sh.DivideOp, b.binary(sh.AddOp, p, nudge), c(1 << 31))
+    h = b.binary(sh.ShiftRightArithmeticOp, b.binary(sh.AddOp, p, c(1 << 30)), c(31))
     if not np.any(right):
         return h
+    if np.all(right > 0):
+        half = b.binary(sh.AddOp, h, c(np.int64(1) << (right - 1)))
+        up = b.binary(sh.AddOp, half, b.binary(sh.ShiftRightArithmeticOp, h, c(63)))
+        return b.binary(sh.ShiftRightArithmeticOp, up, c(right))
     mask = (np.int64(1) << right) - 1
     remainder = b.binary(sh.AndOp, h, c(mask))
-    negative = b.emit(sh.CompareOp(h, zero, "LT", "SIGNED"))
+    negative = b.emit(sh.CompareOp(h, c(0), "LT", "SIGNED"))
     threshold = b.binary(sh.AddOp, c(mask >> 1), b.convert(negative, i64))
     up = b.convert(b.emit(sh.CompareOp(remainder, threshold, "GT", "SIGNED")), i64)
     return b.binary(sh.AddOp, b.binary(sh.ShiftRightArithmeticOp, h, c(right)), up)

@@ -53,6 +53,13 @@ class RescaleMode(Enum):
         """Quantized -> quantized rescales as fixed-point multiplier and shift."""
         return self is RescaleMode.FIXED_POINT
 
+    @property
+    def folds(self) -> bool:
+        """The lowering folds as it emits (`qcomp.passes.utils.folding`): splat
+        constants, no clamp or convert that changes nothing, constant adds combined.
+        Not `stablehlo`, which emits upstream's ops one for one."""
+        return self is RescaleMode.FIXED_POINT
+
     def numerics_contract(self) -> tuple[str, int]:
         """(semantics the input is read in, storage steps a result may move)."""
         if self.upstream:

@@ -13,6 +13,10 @@ small and remember its broadcast dimensions; the next elementwise op on it becom
 its `chlo.broadcast_*` twin with those `broadcast_dimensions` (upstream's
 StablehloLegalizeQuantToMath does the same with every scale and zero point), so the
 IR never needs the run-time shape.
+
+Given a `Folds` (`qcomp.passes.utils.folding`), a Builder folds as it emits (MLIR's
+`createOrFold`): one splat constant for a broadcast value, no clamp that cannot change
+its operand, no convert back from a widening convert, constant adds combined.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import TypeVar
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -38,6 +43,15 @@ from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import float_kind
 from qcomp.dialects.stablehlo.format import i64_array
 from qcomp.ir.splat import dense_array, dense_attr, is_held_splat, is_splat_array, splat_attr
+from qcomp.passes.utils.folding import (
+    Folds,
+    constant_values,
+    int_range,
+    single_use_chain,
+    storage_source,
+    value_range,
+    wrapped,
+)
 from qcomp.quant.uniform import expressed_numpy_dtype
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -100,10 +114,11 @@ def in_element_type(values, element: Attribute) -> np.ndarray:
 class Builder:
     """Inserts ops through `rewriter` before `anchor` (the op being rewritten, which
     diagnostics are about), or at `point` when given (`InsertPoint.after(op)`,
-    `InsertPoint.at_start(block)`, ...)."""
+    `InsertPoint.at_start(block)`, ...); with `folds`, folding as it emits (the module
+    docstring)."""
 
     def __init__(self, rewriter: PatternRewriter, anchor: Operation | None = None, *,
-                 point: InsertPoint | None = None):
+                 point: InsertPoint | None = None, folds: Folds | None = None):
         if point is None:
             assert anchor is not None, "a Builder needs an anchor op or an insertion point"
             point = InsertPoint.before(anchor)
@@ -112,6 +127,7 @@ class Builder:
         self.point = point
         self.pending: dict[SSAValue, list[int]] = {}
         """Small values awaiting a broadcast to a dynamic shape: their broadcast dims."""
+        self.folds = folds
 
     # -- any op -------------------------------------------------------------------
     def insert(self, op: OpT) -> OpT:
@@ -150,25 +166,38 @@ class Builder:
 
     # -- StableHLO tensors ----------------------------------------------------------
     def constant(self, values, element: Attribute) -> SSAValue:
-        """`stablehlo.constant` of the array `values` (its shape) in `element`."""
+        """`stablehlo.constant` of the array `values` (its shape) in `element` (folding:
+        the same constant as an earlier one of this block, `Folds.constant`)."""
         a = np.asarray(values)
         t = tensor_type(element, tuple(a.shape))
         if is_splat_array(a):  # one element (held as one when large: qcomp.ir.splat)
             one = a.reshape(-1)[:1]
             v = int(one[0]) if isinstance(element, IntegerType) else \
                 float(in_element_type(one, element)[0])
-            return self.emit(sh.ConstantOp(splat_attr(t, v)))
+            return self._constant(splat_attr(t, v))
         if isinstance(element, IntegerType):
             flat = [int(v) for v in a.reshape(-1)]
             if a.size <= 64:
-                return self.emit(sh.ConstantOp(_dense(element, tuple(a.shape), tuple(flat))))
+                return self._constant(_dense(element, tuple(a.shape), tuple(flat)))
         else:
             flat = [float(v) for v in in_element_type(a, element).reshape(-1)]
-        attr = DenseIntOrFPElementsAttr.from_list(t, flat)
-        return self.emit(sh.ConstantOp(attr))
+        return self._constant(DenseIntOrFPElementsAttr.from_list(t, flat))
+
+    def _constant(self, attr: DenseIntOrFPElementsAttr) -> SSAValue:
+        if self.folds is None or self.anchor is None or self.point.insert_before is not self.anchor:
+            return self.emit(sh.ConstantOp(attr))
+        return self.folds.constant(attr, self.anchor, lambda: self.emit(sh.ConstantOp(attr)))
 
     def broadcast_in_dim(self, x: SSAValue, shape: tuple[int, ...], dims: list[int]) -> SSAValue:
-        """`stablehlo.broadcast_in_dim` of `x` to `shape`, operand dim i to result dim dims[i]."""
+        """`stablehlo.broadcast_in_dim` of `x` to `shape`, operand dim i to result dim dims[i]
+        (folding: a splat constant when `x` is a constant of one value)."""
+        if self.folds is not None and not is_dynamic(shape) and x not in self.pending \
+                and isinstance(x.owner, sh.ConstantOp) \
+                and isinstance(element_of(x), IntegerType | AnyFloat):
+            a = dense_values(x.owner.value)
+            if a.size == 1 or is_splat_array(a):
+                self.folds.orphan(x)
+                return self.constant(np.broadcast_to(a.reshape(-1)[0], shape), element_of(x))
         return self.op(sh.BroadcastInDimOp, [x], element_of(x), tuple(shape),
                        broadcast_dimensions=i64_array(dims))
 
@@ -217,24 +246,96 @@ class Builder:
 
     def full(self, values, element: Attribute, shape: tuple[int, ...],
              axis: int | None = None) -> SSAValue:
-        """A rank-0 (axis None) or rank-1 constant broadcast to `shape` (along `axis`)."""
+        """A rank-0 (axis None) or rank-1 constant broadcast to `shape` (along `axis`);
+        folding, one splat constant of `shape` when the values are one value."""
         a = np.asarray(values)
+        if self.folds is not None and not is_dynamic(shape) and (a.size == 1
+                                                                  or is_splat_array(a)):
+            return self.constant(np.broadcast_to(a.reshape(-1)[0], shape), element)
         if axis is None or (a.size == 1 and a.ndim == 0):
             return self.broadcast(self.constant(a.reshape(()), element), shape, [])
         return self.broadcast(self.constant(a.reshape(-1), element), shape, [axis])
 
     def convert(self, x: SSAValue, element: Attribute) -> SSAValue:
+        """`stablehlo.convert` of `x` to `element` (folding: x itself in that type, and
+        `y` for a convert back to y's type from an integer convert of y that holds
+        y's values, `qcomp.passes.utils.folding.value_range`)."""
+        if self.folds is not None:
+            if element_of(x) == element:
+                return x
+            inner = storage_source(x).owner
+            if isinstance(inner, sh.ConvertOp) and element_of(inner.operand) == element \
+                    and inner.result.type == x.type:
+                r, middle = value_range(inner.operand), int_range(x.type)
+                if r is not None and middle is not None and middle[0] <= r[0] \
+                        and r[1] <= middle[1]:
+                    self.folds.orphan(x)
+                    return inner.operand
         return self.op(sh.ConvertOp, [x], element)
 
     def binary(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
-        """`cls(a, b)` in the element type of `a`."""
+        """`cls(a, b)` in the element type of `a` (folding integers: `a + 0`, `0 + a`,
+        `a - 0` are `a`; `(y + c1) + c2` is `y + (c1 + c2)`, constants)."""
+        if self.folds is not None and cls in (sh.AddOp, sh.SubtractOp) \
+                and int_range(a.type) is not None and a.type == b.type:
+            folded = self._fold_add(cls, a, b)
+            if folded is not None:
+                return folded
         return self.op(cls, [a, b], element_of(a))
 
+    def _fold_add(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue | None:
+        assert self.folds is not None
+        if cls is sh.AddOp and (c0 := constant_values(a)) is not None and not np.any(c0):
+            self.folds.orphan(a)
+            return b
+        c2 = constant_values(b)
+        if c2 is None:
+            return None
+        if not np.any(c2):
+            self.folds.orphan(b)
+            return a
+        s = storage_source(a)
+        inner = s.owner
+        if cls is not sh.AddOp or not isinstance(inner, sh.AddOp) or s.type != a.type \
+                or not single_use_chain(s, a, self.anchor):
+            return None
+        for y, c in (inner.operands, reversed(inner.operands)):
+            c1 = constant_values(c)
+            if c1 is None:
+                continue
+            total = wrapped(c1 + c2, a.type)
+            axes = [d for d, n in enumerate(total.shape) if n != 1]
+            shape = shape_of(a)
+            if len(axes) > 1:
+                return None
+            c = self.full(total.reshape(-1), element_of(a), shape, axes[0]) if axes else \
+                self.full(total.reshape(()), element_of(a), shape)
+            self.folds.orphan(a)
+            self.folds.orphan(b)
+            return self.op(sh.AddOp, [y, c], element_of(a))
+        return None
+
     def clamp(self, x: SSAValue, lo, hi) -> SSAValue:
-        """`stablehlo.clamp(lo, x, hi)` with rank-0 bounds."""
+        """`stablehlo.clamp(lo, x, hi)` with rank-0 bounds (folding: `x` when its values
+        are known to lie within [lo, hi], `qcomp.passes.utils.folding.value_range`)."""
         e = element_of(x)
+        if self.folds is not None and (r := value_range(x)) is not None \
+                and int(lo) <= r[0] and r[1] <= int(hi):
+            return x
         return self.op(sh.ClampOp, [self.constant(np.array(lo), e), x,
                                     self.constant(np.array(hi), e)], e, shape_of(x))
+
+    def clamp_by(self, lo: SSAValue, x: SSAValue, hi: SSAValue) -> SSAValue:
+        """`stablehlo.clamp(lo, x, hi)` of values (folding: `x` when the bounds are
+        constants that hold its values)."""
+        if self.folds is not None and (r := value_range(x)) is not None:
+            low, high = constant_values(lo), constant_values(hi)
+            if low is not None and high is not None and low.max() <= r[0] \
+                    and r[1] <= high.min():
+                self.folds.orphan(lo)
+                self.folds.orphan(hi)
+                return x
+        return self.emit(sh.ClampOp(lo, x, hi, x.type))
 
     # -- scalars ------------------------------------------------------------------------
     def arith_constant(self, value: float | int, t: Attribute) -> SSAValue:

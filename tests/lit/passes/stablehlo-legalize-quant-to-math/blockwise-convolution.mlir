@@ -41,14 +41,14 @@
 // FIXED:         stablehlo.convolution
 // FIXED:         stablehlo.convolution
 // FIXED:         stablehlo.constant dense<[1073741824, 1431655765]> : tensor<2xi64>
-// FIXED:         stablehlo.constant dense<17> : tensor<2xi64>
+// FIXED:         stablehlo.constant dense<17> : tensor<1x2x3x2xi64>
 // FIXED:         %[[T0:.*]] = stablehlo.shift_right_arithmetic
-// FIXED:         stablehlo.constant dense<[1073741824, 1431655765]> : tensor<2xi64>
+// FIXED:         stablehlo.constant dense<[32768, 8192]> : tensor<2xi64>
 // FIXED:         stablehlo.constant dense<[16, 14]> : tensor<2xi64>
 // FIXED:         %[[T1:.*]] = stablehlo.shift_right_arithmetic
 // FIXED:         %[[T:.*]] = stablehlo.add %[[T0]], %[[T1]] : tensor<1x2x3x2xi64>
-// FIXED:         stablehlo.constant dense<32768> : tensor<i64>
-// FIXED:         stablehlo.constant dense<16> : tensor<i64>
+// FIXED:         stablehlo.constant dense<32768> : tensor<1x2x3x2xi64>
+// FIXED:         stablehlo.constant dense<16> : tensor<1x2x3x2xi64>
 // FIXED:         stablehlo.shift_right_arithmetic
 // FIXED:         stablehlo.clamp
 // FIXED:         stablehlo.convert %{{.*}} : (tensor<1x2x3x2xi64>) -> tensor<1x2x3x2xi8>

@@ -19,7 +19,7 @@
 // CHECK:         %[[A0:.*]] = stablehlo.dot_general {{.*}} -> tensor<2x3xi32>
 // CHECK:         %[[A1:.*]] = stablehlo.dot_general {{.*}} -> tensor<2x3xi32>
 // CHECK:         %[[W0:.*]] = stablehlo.convert %[[A0]] : (tensor<2x3xi32>) -> tensor<2x3xi64>
-// CHECK:         stablehlo.constant dense<1073741824> : tensor<3xi64>
+// CHECK:         stablehlo.constant dense<1073741824> : tensor<2x3xi64>
 // CHECK:         %[[P0:.*]] = stablehlo.multiply %[[W0]], %{{.*}} : tensor<2x3xi64>
 // CHECK:         stablehlo.constant dense<[65536, 131072, 262144]> : tensor<3xi64>
 // CHECK:         %[[H0:.*]] = stablehlo.add %[[P0]], %{{.*}} : tensor<2x3xi64>
@@ -29,11 +29,11 @@
 // CHECK:         stablehlo.constant dense<[16, 15, 17]> : tensor<3xi64>
 // CHECK:         %[[T1:.*]] = stablehlo.shift_right_arithmetic
 // CHECK:         %[[T:.*]] = stablehlo.add %[[T0]], %[[T1]] : tensor<2x3xi64>
-// CHECK:         stablehlo.constant dense<32768> : tensor<i64>
+// CHECK:         stablehlo.constant dense<32768> : tensor<2x3xi64>
 // CHECK:         %[[R:.*]] = stablehlo.add %[[T]], %{{.*}} : tensor<2x3xi64>
-// CHECK:         stablehlo.constant dense<16> : tensor<i64>
+// CHECK:         stablehlo.constant dense<16> : tensor<2x3xi64>
 // CHECK:         %[[Q:.*]] = stablehlo.shift_right_arithmetic %[[R]], %{{.*}} : tensor<2x3xi64>
-// CHECK:         stablehlo.constant dense<-3> : tensor<i64>
+// CHECK:         stablehlo.constant dense<-3> : tensor<2x3xi64>
 // CHECK:         stablehlo.add %[[Q]], %{{.*}} : tensor<2x3xi64>
 // CHECK:         stablehlo.clamp
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<2x3xi64>) -> tensor<2x3xi8>

@@ -13,7 +13,7 @@
 // CHECK:         stablehlo.constant dense<1.240000e+02> : tensor<f32>
 // CHECK:         %[[C:.*]] = stablehlo.clamp %{{.*}}, %[[D]], %{{.*}}
 // CHECK:         %[[R:.*]] = stablehlo.round_nearest_afz %[[C]] : tensor<4xf32>
-// CHECK:         stablehlo.constant dense<3.000000e+00> : tensor<f32>
+// CHECK:         stablehlo.constant dense<3.000000e+00> : tensor<4xf32>
 // CHECK:         %[[Z:.*]] = stablehlo.add %[[R]]
 // CHECK:         stablehlo.convert %[[Z]] : (tensor<4xf32>) -> tensor<4xi8>
 func.func @quantize(%x: tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.125:3>> {
@@ -29,11 +29,11 @@ func.func @quantize(%x: tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.125:
 
 // CHECK-LABEL: func.func @fully_connected(%arg0: tensor<2x3xi32>) -> tensor<2x3xi8>
 // CHECK:         %[[F:.*]] = stablehlo.convert %arg0 : (tensor<2x3xi32>) -> tensor<2x3xf64>
-// CHECK:         stablehlo.constant dense<2.500000e-01> : tensor<f64>
+// CHECK:         stablehlo.constant dense<2.500000e-01> : tensor<2x3xf64>
 // CHECK:         %[[M:.*]] = stablehlo.multiply %[[F]]
 // CHECK:         %[[R:.*]] = stablehlo.round_nearest_afz %[[M]] : tensor<2x3xf64>
 // CHECK:         stablehlo.convert %[[R]] : (tensor<2x3xf64>) -> tensor<2x3xi64>
-// CHECK:         stablehlo.constant dense<-1> : tensor<i64>
+// CHECK:         stablehlo.constant dense<-1> : tensor<2x3xi64>
 // CHECK:         stablehlo.clamp
 // CHECK-NOT:     stablehlo.shift_right_arithmetic
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<2x3xi64>) -> tensor<2x3xi8>
@@ -51,11 +51,11 @@ func.func @fully_connected(%acc: tensor<2x3x!quant.uniform<i32:f32, 0.0625>>) ->
 
 // CHECK-LABEL: func.func @mean(%arg0: tensor<1x3x4x2xi8>) -> tensor<1x2xi8>
 // CHECK:         stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [1, 2] : (tensor<1x3x4x2xi64>, tensor<i64>) -> tensor<1x2xi64>
-// CHECK:         stablehlo.constant dense<24> : tensor<i64>
-// CHECK:         stablehlo.constant dense<715827882> : tensor<i64>
-// CHECK:         stablehlo.constant dense<2147483648> : tensor<i64>
+// CHECK:         stablehlo.constant dense<24> : tensor<1x2xi64>
+// CHECK:         stablehlo.constant dense<715827882> : tensor<1x2xi64>
+// CHECK:         stablehlo.constant dense<31> : tensor<1x2xi64>
 // CHECK:         stablehlo.shift_right_arithmetic
-// CHECK:         stablehlo.constant dense<-4> : tensor<i64>
+// CHECK:         stablehlo.constant dense<-4> : tensor<1x2xi64>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<1x2xi64>) -> tensor<1x2xi8>
 func.func @mean(%x: tensor<1x3x4x2x!quant.uniform<i8:f32, 0.5:2>>) -> tensor<1x2x!quant.uniform<i8:f32, 0.25:-4>> {
   %0 = stablehlo.composite "tfl.mean" %x {composite_attributes = {axes = array<i64: 1, 2>, keep_dims = false}, decomposition = @tfl.mean_0} : (tensor<1x3x4x2x!quant.uniform<i8:f32, 0.5:2>>) -> tensor<1x2x!quant.uniform<i8:f32, 0.25:-4>>
@@ -90,12 +90,12 @@ func.func private @tfl.mean_0(%arg0: tensor<1x3x4x2x!quant.uniform<i8:f32, 0.5:2
 // CHECK:         %[[S1:.*]] = stablehlo.add %[[E0]], %[[E1]] : tensor<2x1xf32>
 // CHECK:         %[[E2:.*]] = stablehlo.slice %[[E]] [0:2, 2:3]
 // CHECK:         %[[S:.*]] = stablehlo.add %[[S1]], %[[E2]] : tensor<2x1xf32>
-// CHECK:         stablehlo.constant dense<3.906250e-03> : tensor<f32>
+// CHECK:         stablehlo.constant dense<3.906250e-03> : tensor<2x1xf32>
 // CHECK:         stablehlo.multiply %[[S]]
 // CHECK:         stablehlo.divide
 // CHECK:         %[[P:.*]] = stablehlo.multiply %[[E]]
 // CHECK:         stablehlo.round_nearest_afz %[[P]] : tensor<2x3xf32>
-// CHECK:         stablehlo.constant dense<-128> : tensor<i32>
+// CHECK:         stablehlo.constant dense<127> : tensor<i32>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<2x3xi32>) -> tensor<2x3xi8>
 func.func @softmax(%x: tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.00390625:-128>> {
   %0 = stablehlo.composite "tfl.softmax" %x {composite_attributes = {beta = 1.0 : f32}, decomposition = @tfl.softmax_0} : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.00390625:-128>>
