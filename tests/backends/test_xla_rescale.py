@@ -234,8 +234,9 @@ def test_one_rounding_on_every_int16_value(zp, one):
 
 def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
     """The zoo's int8 MobileNetV2 (TF's converter: RELU6 outputs at zero point -128) on
-    XLA against LiteRT's reference kernels: its 35 RELU6 rescales (stem, expansions,
-    depthwise convolutions, head) take the one-rounding form."""
+    XLA against LiteRT's reference kernels: 34 of its 35 RELU6 rescales (stem, expansions,
+    depthwise convolutions) take the one-rounding form; the head's, summed in i64 by the
+    MEAN without a convert to the storage type, keeps both roundings."""
     pytest.importorskip("ai_edge_litert.interpreter")
     from pathlib import Path
 
@@ -252,7 +253,7 @@ def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
     for x in (rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8),
               np.full((1, 32, 32, 3), 127, np.int8), np.full((1, 32, 32, 3), -128, np.int8)):
         np.testing.assert_array_equal(fn.run([x]).results[0], run_litert(model, [x])[0])
-    assert _one_rounding_chains(module) == 35
+    assert _one_rounding_chains(module) == 34
 
 
 def _one_rounding_chains(module) -> int:
