@@ -194,3 +194,75 @@ def test_bounds_of_a_wrapping_add_are_the_type_range():
     block = next(iter(module.ops)).body.blocks.first
     lo, hi = Bounds(block)[list(block.ops)[1].results[0]]
     assert (lo.min(), hi.max()) == (-128, 127)
+
+
+def _requantize(zp_out: int, scales: list[float]) -> str:
+    t_in = (f"tensor<65536x{len(scales)}x!quant.uniform<i16:f32:1, {{"
+            + ", ".join(f"{s}:0" for s in scales) + "}>>")
+    t_out = _q(zp_out, 0.5, f"65536x{len(scales)}")
+    return (f"func.func @main(%a: {t_in}) -> {t_out} {{\n"
+            f"  %r = stablehlo.uniform_quantize %a : ({t_in}) -> {t_out}\n"
+            f"  func.return %r : {t_out}\n}}\n")
+
+
+ONE_ROUNDING_SCALES = [0.5, 0.01, 2.0, 0.001, 0.25, 0.0039, 0.5 * 2 ** -9, 0.3]
+"""Output scale 0.5: multipliers of right shifts e = 0 to 9 and a left shift."""
+
+
+@pytest.mark.parametrize("zp, one", [(-128, True), (5, False)])
+def test_one_rounding_on_every_int16_value(zp, one):
+    """An i16 -> i8 per-axis requantize of every i16 value: with zero point -128 (the
+    clamp floor at the zero point) the two roundings are one (no `round_nearest_afz`
+    left, one `floor`); with 5 the rounding shift stays. Results bit for bit against the
+    interpreter's i64 form and against `qcomp.quant.tflite.requantize` (TFLite's
+    arithmetic) channel by channel."""
+    from qcomp.quant.tflite import requantize
+
+    text = _requantize(zp, ONE_ROUNDING_SCALES)
+    v = np.broadcast_to(np.arange(-32768, 32768, dtype=np.int16)[:, None],
+                        (65536, len(ONE_ROUNDING_SCALES))).copy()
+    compiled = _agree(text, [[v]])
+    (fn,) = xla.compile_module(_lowered(text))
+    got = fn.run([v]).results[0]
+    for c, s in enumerate(ONE_ROUNDING_SCALES):
+        want = requantize(v[:, c].astype(np.int64), np.float32(s), 0, np.float32(0.5), zp, -128, 127)
+        np.testing.assert_array_equal(got[:, c], want)
+    assert "stablehlo.divide" not in compiled and compiled.count("stablehlo.floor") == 1
+    assert ("stablehlo.round_nearest_afz" not in compiled) == one
+    assert _one_rounding_chains(_lowered(text)) == one
+
+
+def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
+    """The zoo's int8 MobileNetV2 (TF's converter: RELU6 outputs at zero point -128) on
+    XLA against LiteRT's reference kernels: 34 of its 35 RELU6 rescales (stem, expansions,
+    depthwise convolutions) take the one-rounding form; the head's, summed in i64 by the
+    MEAN without a convert to the storage type, keeps both roundings."""
+    pytest.importorskip("ai_edge_litert.interpreter")
+    from pathlib import Path
+
+    from qcomp.importers.tflite import import_tflite
+    from tests.importers.tflite_models import run_litert
+
+    model = (Path(__file__).parent.parent / "models" / "tflite" / "mobilenet_v2.tflite").read_bytes()
+    ctx = make_context()
+    module = parse_module(import_tflite(model), ctx)
+    LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
+    (fn,) = xla.compile_module(module)
+    assert fn.error is None, fn.error
+    rng = np.random.default_rng(4)
+    for x in (rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8),
+              np.full((1, 32, 32, 3), 127, np.int8), np.full((1, 32, 32, 3), -128, np.int8)):
+        np.testing.assert_array_equal(fn.run([x]).results[0], run_litert(model, [x])[0])
+    assert _one_rounding_chains(module) == 34
+
+
+def _one_rounding_chains(module) -> int:
+    """Rescales in the one-rounding form in the program prepared for XLA (on a VNNI host:
+    `unsigned_dots`): a `floor` whose one use is the output clamp (the two-rounding form
+    multiplies it by 2^-e)."""
+    from qcomp.backends.xla_prepare import for_entry, lower
+    from qcomp.dialects import stablehlo as sh
+
+    prepared = for_entry(lower(module, "spec"), "main", unsigned_dots=True).module
+    return sum(isinstance(op, sh.FloorOp) and [type(u.operation) for u in op.results[0].uses]
+               == [sh.ClampOp] for op in prepared.walk())
