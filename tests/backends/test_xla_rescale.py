@@ -253,16 +253,21 @@ def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
     for x in (rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8),
               np.full((1, 32, 32, 3), 127, np.int8), np.full((1, 32, 32, 3), -128, np.int8)):
         np.testing.assert_array_equal(fn.run([x]).results[0], run_litert(model, [x])[0])
-    assert _one_rounding_chains(module) == 34
+    assert _floors_into_clamps(parse_module(fn.text)) == 34  # the program XLA compiled
 
 
 def _one_rounding_chains(module) -> int:
     """Rescales in the one-rounding form in the program prepared for XLA (on a VNNI host:
-    `unsigned_dots`): a `floor` whose one use is the output clamp (the two-rounding form
-    multiplies it by 2^-e)."""
+    `unsigned_dots`)."""
     from qcomp.backends.xla_prepare import for_entry, lower
+
+    return _floors_into_clamps(for_entry(lower(module, "spec"), "main", unsigned_dots=True).module)
+
+
+def _floors_into_clamps(prepared) -> int:
+    """A `floor` whose one use is the output clamp: the one-rounding form (the two-rounding
+    form multiplies it by 2^-e)."""
     from qcomp.dialects import stablehlo as sh
 
-    prepared = for_entry(lower(module, "spec"), "main", unsigned_dots=True).module
     return sum(isinstance(op, sh.FloorOp) and [type(u.operation) for u in op.results[0].uses]
                == [sh.ClampOp] for op in prepared.walk())
