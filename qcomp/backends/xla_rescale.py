@@ -166,13 +166,13 @@ def _match_one_shift(h: SSAValue, bounds: Bounds):
     """(r, e) of `r = ((h + 2^(e-1)) + (h >> 63)) >> e`, or None."""
     for use in h.uses:
         half = use.operation
-        if not (isinstance(half, sh.AddOp) and _single_use(half)):
+        if not isinstance(half, sh.AddOp):
             continue
-        add = next(iter(half.results[0].uses)).operation
-        if not (isinstance(add, sh.AddOp) and _single_use(add)):
+        add = half.results[0].get_user_of_unique_use()
+        if not isinstance(add, sh.AddOp):
             continue
         sign = _other(add, half.results[0])
-        sra = next(iter(add.results[0].uses)).operation
+        sra = add.results[0].get_user_of_unique_use()
         if not (sign is not None and isinstance(sign.owner, sh.ShiftRightArithmeticOp)
                 and sign.owner.operands[0] is h and _is(bounds, sign.owner.operands[1], 63)
                 and isinstance(sra, sh.ShiftRightArithmeticOp)
@@ -186,19 +186,15 @@ def _match_one_shift(h: SSAValue, bounds: Bounds):
     return None
 
 
-def _single_use(op: Operation) -> bool:
-    return len(list(op.results[0].uses)) == 1
-
-
 def _match_remainder(h: SSAValue, bounds: Bounds):
     """(r, e) of `r = (h >> e) + ((h & mask) > (mask >> 1) + (h < 0))`, or None."""
     for use in h.uses:
         sra = use.operation
         if not (isinstance(sra, sh.ShiftRightArithmeticOp) and sra.operands[0] is h
-                and len(list(sra.results[0].uses)) == 1):
+                and sra.results[0].has_one_use()):
             continue
         e = _value(bounds, sra.operands[1])
-        r = next(iter(sra.results[0].uses)).operation
+        r = sra.results[0].get_user_of_unique_use()
         if e is None or np.any(e < 0) or np.any(e > 62) or not isinstance(r, sh.AddOp):
             continue
         up = _other(r, sra.results[0])
