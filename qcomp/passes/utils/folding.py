@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.quant import StorageCastOp
 from qcomp.ir.splat import dense_array, element_count, is_held_splat, is_splat_array
+from qcomp.quant.ranges import storage_range, wrap
 
 MAX_FOLDED = 1 << 16
 """Constants with more elements than this (and not held splats) are not read for folds."""
@@ -50,11 +51,7 @@ def int_range(t) -> tuple[int, int] | None:
     if not isinstance(e, IntegerType):
         return None
     w = e.width.data
-    if w == 1:
-        return 0, 1
-    if e.signedness.data == Signedness.UNSIGNED:
-        return 0, (1 << w) - 1
-    return -(1 << (w - 1)), (1 << (w - 1)) - 1
+    return (0, 1) if w == 1 else storage_range(w, e.signedness.data != Signedness.UNSIGNED)
 
 
 def storage_source(v: SSAValue) -> SSAValue:
@@ -135,12 +132,10 @@ def value_range(v: SSAValue, depth: int = 4) -> tuple[int, int] | None:
 
 def wrapped(values: np.ndarray, t) -> np.ndarray:
     """Integer `values` (int64, already wrapped to 64 bits) modulo 2^width into the
-    range of `t`'s integer element type."""
-    lo, hi = int_range(t)  # type: ignore[misc]
-    span = hi - lo + 1
-    if span >= 1 << 64:
-        return values
-    return ((values.astype(object) - lo) % span + lo).astype(np.int64)
+    range of `t`'s integer element type (`int_range`), as int64."""
+    e = t.element_type if isinstance(t, TensorType) else t
+    w = e.width.data
+    return wrap(values, w, w != 1 and e.signedness.data != Signedness.UNSIGNED).astype(np.int64)
 
 
 def single_use_chain(v: SSAValue, user: SSAValue, anchor: Operation | None) -> bool:
