@@ -372,15 +372,16 @@ def prepare_entries(module: ModuleOp, semantics: str, entry: str | None, device:
             fn.error = e if e.op is not None else RunError(e.message, fn.function)
         return out
     lower_s = time.perf_counter() - t0
+    on_cpu = device.partition(":")[0] == "cpu"
     for fn in todo:
         t0 = time.perf_counter()
         try:
             prepared = xla_prepare.for_entry(lowered, fn.name, semantics, unsigned_dots=(
-                make.unsigned_dots and device.partition(":")[0] == "cpu" and xla_dots.host_has_vnni()))
+                make.unsigned_dots and on_cpu and xla_dots.host_has_vnni()))
             fn.text = print_module(prepared.module)
             main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
                         and op.sym_name.data == "main")
-            fn.one_thread = xla_clients.work(main) < xla_clients.ONE_THREAD_WORK
+            fn.one_thread = on_cpu and xla_clients.work(main) < xla_clients.ONE_THREAD_WORK
             fn.main_result_types = list(main.function_type.outputs.data)
             n_args = len(main.function_type.inputs.data) - len(prepared.constants)
             fn.main_arg_types = list(main.function_type.inputs.data[:n_args])
