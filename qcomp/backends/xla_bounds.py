@@ -9,9 +9,9 @@ dimension either the value's size (bounds that differ along it, e.g. per channel
 stay far below 2^53) and rounds larger ones outward (`_out`), so a bound is never too
 tight. What the walk knows:
 
-- constants: their values (a splat, large or not: one bound); `broadcast_in_dim` moves the operand's bounds to its
-  dimensions; slice, pad (with the padding value), reshape, transpose, reduce-free
-  views: one bound for the whole value;
+- constants: their values (a splat, large or not: one bound); `broadcast_in_dim`
+  moves the operand's bounds to its dimensions; slice, pad (with the padding value),
+  reshape, transpose, reduce-free views: one bound for the whole value;
 - add, subtract, multiply, negate, maximum, minimum, clamp, select: interval
   arithmetic; shift_left / shift_right_arithmetic by a non-negative bounded amount,
   divide (toward zero) by a positive one, `and` with a non-negative constant;
