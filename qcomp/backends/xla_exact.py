@@ -42,7 +42,15 @@ from xdsl.rewriter import InsertPoint
 
 from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
-from qcomp.interpreter.values import dense_to_array, element_type, is_float, numpy_dtype, quant_of, shape_of
+from qcomp.interpreter.values import (
+    dense_to_array,
+    element_type,
+    is_bool,
+    is_float,
+    numpy_dtype,
+    quant_of,
+    shape_of,
+)
 from qcomp.ir.splat import is_held_splat, one_element_if_splat, splat_attr
 
 _ARITHMETIC = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.DivideOp, sh.RemainderOp, sh.PowerOp,
@@ -105,7 +113,7 @@ class SpellBoolean(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sh.AddOp | sh.MultiplyOp, rewriter: PatternRewriter) -> None:
-        if _is_bool(op.results[0].type):
+        if is_bool(element_type(op.results[0].type)):
             cls = sh.OrOp if isinstance(op, sh.AddOp) else sh.AndOp
             rewriter.replace(op, cls(op.operands[0], op.operands[1], op.results[0].type))
 
@@ -328,8 +336,3 @@ def _set_operand(rewriter: PatternRewriter, op: Operation, index: int, value: SS
 
 def _is_float(t: Attribute | None) -> bool:
     return t is not None and is_float(element_type(t))
-
-
-def _is_bool(t: Attribute) -> bool:
-    e = element_type(t)
-    return isinstance(e, IntegerType) and e.width.data == 1
