@@ -211,7 +211,9 @@ def mobilenet(model: bytes, module, repeat: int, iree: bool = False) -> str:
         calls[f"batch {backend}"] = lambda handle=handle: handle.run([xs])
         rows.append((f"batch {batch} on {backend.upper()}, per input / LiteRT XNNPACK per "
                      f"input", f"batch {backend}", "xnn", batch, "<= 2x"))
-    t = interleaved(calls, 3, max(1, repeat // 3))
+    # `repeat` rounds of 4 calls each: one call lasts 0.1-15 ms, so a round is short
+    # next to a slow spell of a shared machine, and the best of many rounds is steady
+    t = interleaved(calls, max(3, repeat), 4)
     for label, ours, ref, divisor, target in rows:
         row(f"MobileNetV2 int8, {label}", t[ours] / divisor, t[ref], target)
     return (f"batch {batch} results bit for bit with LiteRT's reference kernels: "
