@@ -42,7 +42,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from qcomp.backends.xla_contractions import FLOAT_MAX_K
 from qcomp.backends.xla_dots import SHIFT, as_unsigned, is_integer_type, unsigned_dot
-from qcomp.backends.xla_rewrite import inserter, rewrite_once
+from qcomp.backends.xla_rewrite import erase_unused, inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
 from qcomp.dialects.stablehlo.attrs import DotDimensionNumbersAttr
 from qcomp.dialects.stablehlo.format import i64_array
@@ -59,7 +59,9 @@ class ConvolutionAsDot(RewritePattern):
         w = _kernel(op)
         if w is None:
             return
+        kernel = op.operands[1].owner
         rewriter.replace(op, [], [_as_dot(op, w, inserter(rewriter))])
+        erase_unused(rewriter, kernel)  # the kernel lives on as the [T*C, O] constant
 
 
 def convolutions_as_dots(module: ModuleOp) -> int:

@@ -11,6 +11,7 @@ import pytest
 
 from qcomp.backends import xla, xla_convolutions, xla_dots
 from qcomp.interpreter import run
+from qcomp.interpreter.values import shape_of
 from qcomp.registry import make_context, parse_module
 
 pytestmark = pytest.mark.skipif(not xla.is_available(),
@@ -100,6 +101,9 @@ def test_convolution_as_windows_times_a_matrix(x_shape, k_shape, window, out_sha
     assert taken == (k > xla_convolutions.FLOAT_MAX_K or rows >= xla_convolutions.DOT_MIN_ROWS)
     ops = [op.name for op in next(iter(rewritten.ops)).body.blocks.first.ops]
     assert ("stablehlo.convolution" in ops) != taken
+    kernels = [op for op in next(iter(rewritten.ops)).body.blocks.first.ops
+               if op.name == "stablehlo.constant" and tuple(shape_of(op.results[0].type)) == k_shape]
+    assert len(kernels) == (0 if taken else 1)  # the kernel erased with its convolution
     (fn,) = xla.compile_module(module)
     assert fn.error is None, fn.error
     if taken and xla_dots.host_has_vnni():
