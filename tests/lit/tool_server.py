@@ -8,23 +8,25 @@ the tool's `main` on the command's own stdin/stdout/stderr (the client's file
 descriptors, passed over a Unix socket), arguments, working directory and environment,
 and exits with the tool's exit code, which the client exits with. lit's internal shell
 still runs the RUN lines (pipes, `not`, redirections, `%t` files); only each tool's
-process is the small client instead of a cold Python.
+process is the small client instead of a cold Python. The client is tool_client.c's
+when lit.cfg.py could compile it (~1 ms of CPU, ~550 clients a lit run), else this
+file's (a Python start-up, ~15-25 ms); both send the same request.
 
     python3 tool_server.py serve SOCKET      # lit.cfg.py: prints `ready` once listening
+    tool_client SOCKET qcomp-opt ARGS...     # or:
     python3 -I -S tool_server.py client SOCKET qcomp-opt ARGS...
 
 Before it serves, the server runs a few representative commands (WARM_UP) in-process,
 output discarded, so that what a tool computes on first use is in every fork. Every
 command gets a copy of the server as it was after the imports and the warm-up, so no
-state passes from one command to the next. The server exits when its stdin (a pipe held by lit)
-closes. `QCOMP_LIT_COLD=1` makes lit.cfg.py run the installed console scripts instead.
+state passes from one command to the next. The server exits when its stdin (a pipe
+held by lit) closes. `QCOMP_LIT_COLD=1` makes lit.cfg.py run the installed console scripts instead.
 
 `QCOMP_LIT_TOOL_CPU=FILE` appends each command's CPU seconds to FILE (`seconds<TAB>argv
 <TAB>cwd`): the forks are the server's, reaped by the kernel, so neither lit's nor
 pytest's resource usage (QCOMP_TEST_CPU) counts them.
 """
 
-import marshal
 import os
 import sys
 
@@ -36,17 +38,21 @@ TOOLS = {
 """Tool name -> (module, entry function): what the console scripts call."""
 
 _SIZE = 4
-"""A request starts with its length, and a reply is the exit status: 4 bytes, big-endian."""
+"""A request starts with its length, and a reply is the exit status: 4 bytes, big-endian.
+The request's fields follow the length, each NUL-terminated: the working directory, the
+argument count, the arguments (tool name first), the environment's NAME=VALUE entries;
+the client's file descriptors 0, 1 and 2 go along (SCM_RIGHTS)."""
 
 
 # -- client: the process lit starts, once per tool in a RUN line (started with -I -S) ---
-# It imports only built-in modules (_socket, marshal: no json, socket or struct, whose
-# imports of re and enum cost each client ~20 ms of CPU, ~500 clients a lit run).
+# It imports only the built-in _socket (no json, socket or struct, whose imports of re
+# and enum cost each client ~20 ms of CPU). tool_client.c is the same client in C.
 
 def client(path: str, argv: list[str]) -> int:
     import _socket
 
-    request = marshal.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)})
+    fields = [os.getcwd(), str(len(argv)), *argv, *(f"{k}={v}" for k, v in os.environ.items())]
+    request = b"".join(os.fsencode(field) + b"\0" for field in fields)
     s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         s.connect(path)
@@ -153,6 +159,15 @@ def _warm_up() -> None:
         sys.stdin, sys.stdout, sys.stderr, sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
 
 
+def _decode_request(data: bytes) -> dict:
+    """A request's fields (NUL-terminated: working directory, argument count, the
+    arguments, the environment's NAME=VALUE entries) as `{"argv", "cwd", "env"}`."""
+    fields = [os.fsdecode(field) for field in data.split(b"\0")[:-1]]
+    count = int(fields[1])
+    env = dict(entry.split("=", 1) for entry in fields[2 + count:] if "=" in entry)
+    return {"cwd": fields[0], "argv": fields[2:2 + count], "env": env}
+
+
 def _recv_request(conn: "socket.socket") -> tuple[dict, list[int]]:
     import socket
     import struct
@@ -170,7 +185,7 @@ def _recv_request(conn: "socket.socket") -> tuple[dict, list[int]]:
         data += msg
         if size is None and len(data) >= _SIZE:
             size = int.from_bytes(data[:_SIZE], "big")
-    return marshal.loads(data[_SIZE:]), fds
+    return _decode_request(data[_SIZE:]), fds
 
 
 def _fresh_std_streams() -> None:
