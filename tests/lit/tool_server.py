@@ -23,8 +23,9 @@ state passes from one command to the next. The server exits when its stdin (a pi
 held by lit) closes. `QCOMP_LIT_COLD=1` makes lit.cfg.py run the installed console scripts instead.
 
 `QCOMP_LIT_TOOL_CPU=FILE` appends each command's CPU seconds to FILE (`seconds<TAB>argv
-<TAB>cwd`): the forks are the server's, reaped by the kernel, so neither lit's nor
-pytest's resource usage (QCOMP_TEST_CPU) counts them.
+<TAB>cwd`). The server forks each tool itself (no supervisor process between) and reaps
+it, so the tools' CPU is in the server's resource usage and so in lit's (a child of
+lit) and pytest's (QCOMP_TEST_CPU of tests/test_lit.py).
 """
 
 import os
@@ -259,24 +260,11 @@ def _run_tool(request: dict, fds: list[int]) -> None:
         os._exit(code & 0xFF)
 
 
-def _serve_one(conn: "socket.socket") -> None:
-    """In the forked supervisor: run the command in its own fork, report its status."""
-    import signal
-
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    try:
-        request, fds = _recv_request(conn)
-    except (EOFError, OSError, ValueError):
-        os._exit(0)
-    pid = os.fork()
-    if pid == 0:
-        conn.close()
-        _run_tool(request, fds)
-    for fd in fds:
-        os.close(fd)
+def _report(pid: int, conn: "socket.socket", request: dict) -> None:
+    """A command's tool has exited: reap it, log its CPU, send its status to its client."""
     _, status, usage = os.wait4(pid, 0)
     log = os.environ.get("QCOMP_LIT_TOOL_CPU")
-    if log:  # the tool's CPU seconds: the server's forks are not its children's rusage
+    if log:  # the tool's CPU seconds: the server's forks are not lit's children
         with open(log, "a") as f:
             f.write(f"{usage.ru_utime + usage.ru_stime:.4f}\t{' '.join(request['argv'])}\t{request['cwd']}\n")
     code = os.waitstatus_to_exitcode(status)
@@ -285,12 +273,13 @@ def _serve_one(conn: "socket.socket") -> None:
         conn.sendall(code.to_bytes(_SIZE, "big"))
     except OSError:
         pass
-    os._exit(0)
+    conn.close()
 
 
 def serve(path: str) -> None:
+    """Serve until stdin closes: each request is one fork (the tool), watched through a
+    pidfd in the same select loop, so no process stands between the server and a tool."""
     import select
-    import signal
     import socket
 
     _preload()
@@ -298,23 +287,39 @@ def serve(path: str) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.close(devnull)
     lifeline = sys.stdin.fileno()
+    running: dict[int, tuple[int, socket.socket, dict]] = {}  # pidfd -> pid, client, request
     while True:
-        readable, _, _ = select.select([listener, lifeline], [], [])
+        readable, _, _ = select.select([listener, lifeline, *running], [], [])
         if lifeline in readable and not os.read(lifeline, 4096):
             break  # lit has exited
+        for pidfd in readable:
+            if pidfd in running:
+                _report(*running.pop(pidfd))
+                os.close(pidfd)
         if listener in readable:
             conn, _ = listener.accept()
-            if os.fork() == 0:
+            try:
+                request, fds = _recv_request(conn)
+            except (EOFError, OSError, ValueError):
+                conn.close()
+                continue
+            pid = os.fork()
+            if pid == 0:
                 listener.close()
-                _serve_one(conn)
-            conn.close()
+                for pidfd, (_, other, _) in running.items():
+                    os.close(pidfd)
+                    other.close()
+                conn.close()
+                _run_tool(request, fds)
+            for fd in fds:
+                os.close(fd)
+            running[os.pidfd_open(pid)] = (pid, conn, request)
     listener.close()
     os.unlink(path)
     os.rmdir(os.path.dirname(path))
