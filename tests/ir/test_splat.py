@@ -203,7 +203,7 @@ def test_qcomp_run_refuses_a_huge_splat_under_max_memory(tmp_path: Path):
         f"{f}:2:8: error: 'stablehlo.constant' would need about 37.3 GiB, over the memory "
         "limit of 4.0 GiB (--max-memory)")), err
     assert rss < MAX_RSS_MB
-    code, out, err, rss = argument
+    code, _, err, rss = argument
     assert (code, err) == (1, (
         f"qcomp-run: error: --args: a constant of tensor<{HUGE}xf32> would need about "
         "37.3 GiB, over the memory limit of 4.0 GiB (--max-memory)\n"))
