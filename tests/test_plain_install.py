@@ -38,8 +38,11 @@ FULL = os.environ.get("QCOMP_PLAIN_INSTALL_FULL") == "1"
 
 
 def _env(venv: Path) -> dict[str, str]:
+    # a new user's shell: none of this machine's Python settings (with this shell's
+    # PYTHONDONTWRITEBYTECODE, each run in the venv compiled qcomp from source again)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP",
+                        "PYTHONDONTWRITEBYTECODE")}
     env["PATH"] = str(venv / "bin") + os.pathsep + env.get("PATH", "")
     env["VIRTUAL_ENV"] = str(venv)
     env["PYTHONNOUSERSITE"] = "1"
