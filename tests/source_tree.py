@@ -7,7 +7,8 @@ The trees are shared: callers walk them and never change them. `walk(tree)` is
 `ast.walk(tree)`'s nodes, in its order, listed once a tree: the checks walk every tree
 (some twice, the import graph five times), and ast.walk costs as much as the parse.
 
-The trees are built with the garbage collector off: the cache grows to about a
+The trees are built with the garbage collector off (`paused_gc`, as qcomp parses a
+module): the cache grows to about a
 million objects, and each full collection during the parse went through all that was
 built so far (4.3 s of CPU for 494 files, 1.8 s without). (Frozen afterwards with
 `gc.freeze()`, they would make the later tests of the process slower, not faster: the
@@ -16,26 +17,14 @@ collector's full collections come more often as the objects it sees are fewer.)"
 from __future__ import annotations
 
 import ast
-import gc
 import os
-from contextlib import contextmanager
 from pathlib import Path
+
+from qcomp.ir.parser import paused_gc
 
 _CACHE: dict[str, tuple[tuple[int, int], str, ast.Module | None]] = {}
 _NODES: dict[int, tuple[ast.AST, tuple[ast.AST, ...]]] = {}
 """id(tree) -> (tree, its nodes): the tree is held, so its id is not reused."""
-
-
-@contextmanager
-def _kept():
-    """No collection while the block builds objects for the cache."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _entry(path: Path) -> tuple[tuple[int, int], str, ast.Module | None]:
@@ -58,7 +47,7 @@ def parse(path: Path) -> ast.Module:
     """`ast.parse` of `path` (a syntax error names the file)."""
     stamp, text, tree = _entry(path)
     if tree is None:
-        with _kept():
+        with paused_gc():
             tree = ast.parse(text, filename=str(path))
         _CACHE[os.path.abspath(path)] = (stamp, text, tree)
     return tree
@@ -72,7 +61,7 @@ def walk(tree: ast.AST) -> tuple[ast.AST, ...]:
         return hit[1]
     if not any(entry[2] is tree for entry in _CACHE.values()):
         return _walk(tree)
-    with _kept():
+    with paused_gc():
         nodes = _walk(tree)
         _NODES[id(tree)] = (tree, nodes)
     return nodes
