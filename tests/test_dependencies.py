@@ -28,7 +28,7 @@ def _imported_top_level(root: Path) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for path in sorted(root.rglob("*.py")):
         tree = source_tree.parse(path)
-        for node in ast.walk(tree):
+        for node in source_tree.walk(tree):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -116,7 +116,7 @@ def import_graph(root: Path) -> dict[str, list[Edge]]:
         rel = str(path.relative_to(root.parent))
         is_package = path.name == "__init__.py"
         edges = []
-        for node in ast.walk(source_tree.parse(path)):
+        for node in source_tree.walk(source_tree.parse(path)):
             targets = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -405,7 +405,7 @@ def test_tests_share_helpers_one_way():
     found = []
     for path in sorted(modules):
         rel = path.relative_to(TESTS.parent)
-        for node in ast.walk(source_tree.parse(path)):
+        for node in source_tree.walk(source_tree.parse(path)):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                      [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             if isinstance(node, ast.ImportFrom) and node.level:

@@ -34,7 +34,7 @@ def _string_constants(tree: ast.AST):
     """String constants that are not docstrings nor a class's `name = "..."` (an
     attribute may share an op's name: `#stablehlo.dot`), with their line numbers."""
     docstrings = set()
-    for node in ast.walk(tree):
+    for node in source_tree.walk(tree):
         if isinstance(node, ast.ClassDef):
             for stmt in node.body:
                 if isinstance(stmt, ast.Assign) and [getattr(t, "id", None)
@@ -44,7 +44,7 @@ def _string_constants(tree: ast.AST):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
-    for node in ast.walk(tree):
+    for node in source_tree.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and id(node) not in docstrings:
             yield node.value, node.lineno
@@ -118,7 +118,7 @@ def _docstring_ids(tree: ast.AST) -> set[int]:
     """Docstrings (of modules, classes, functions and attributes: any string standing
     as a statement) and a class's `name = "..."`."""
     ids = set()
-    for node in ast.walk(tree):
+    for node in source_tree.walk(tree):
         if isinstance(node, ast.ClassDef):
             for stmt in node.body:
                 if isinstance(stmt, ast.Assign) and [getattr(t, "id", None)
@@ -145,7 +145,7 @@ def op_names_written(source: str | ast.Module, rel: str, home: dict[str, str]):
         re.escape(n) for n in sorted(home, key=len, reverse=True)) + r")(?!\w)")
     built = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(dialects))) + r")\.\0")
     parts = set()
-    for node in ast.walk(tree):
+    for node in source_tree.walk(tree):
         if isinstance(node, ast.JoinedStr):
             parts.update(id(v) for v in node.values)
             text = "".join(v.value if isinstance(v, ast.Constant) else "\0" for v in node.values)

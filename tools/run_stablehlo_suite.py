@@ -85,7 +85,6 @@ def _filecheck_runs(path: Path, text: str) -> str | None:
     Python `filecheck` with the line's prefixes; a `not` line must fail. PASS, a
     reason, or None when the file has no such line."""
     import shlex
-    import subprocess
 
     from qcomp.tools.qcomp_run import main
 
@@ -105,13 +104,33 @@ def _filecheck_runs(path: Path, text: str) -> str | None:
             return _reason(code, out.getvalue(), err.getvalue()) if code else \
                 "qcomp-run succeeded where upstream's RUN line expects a failure"
         given = out.getvalue() + (err.getvalue() if merged else "")
-        done = subprocess.run([sys.executable, "-m", "filecheck", str(path),
-                               *shlex.split(check_args)], input=given, text=True,
-                              capture_output=True, check=False)
-        if done.returncode != 0:
-            first = (done.stdout + done.stderr).strip().splitlines()
+        code, said = _filecheck([str(path), *shlex.split(check_args)], given)
+        if code != 0:
+            first = said.strip().splitlines()
             return "FileCheck failed: " + (first[0][:200] if first else "no output")
     return PASS
+
+
+def _filecheck(argv: list[str], given: str) -> tuple[int, str]:
+    """`filecheck ARGV` (the Python `filecheck` package) on the input `given`, in this
+    process (a `python3 -m filecheck` would start and import for 0.4 s of CPU): its exit
+    code and what it printed."""
+    from contextlib import redirect_stderr, redirect_stdout
+
+    import filecheck.colors
+    from filecheck.matcher import Matcher
+    from filecheck.options import parse_argv_options
+
+    filecheck.colors.COLOR_SUPPORT = False  # as with its output in a pipe
+    said = io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(given)  # `-`, filecheck's input, is read from sys.stdin
+    try:
+        with redirect_stdout(said), redirect_stderr(said):
+            code = Matcher.from_opts(parse_argv_options(["filecheck", *argv])).run()
+    finally:
+        sys.stdin = stdin
+    return code, said.getvalue()
 
 
 def run_file(path: Path) -> str:
@@ -157,13 +176,36 @@ def _child(path: Path, conn) -> None:
     conn.close()
 
 
+_WARM_UP = """func.func @warm_up() {
+  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %1 = stablehlo.add %0, %0 : tensor<2xf32>
+  check.expect_eq_const %1, dense<[2.0, 4.0]> : tensor<2xf32>
+  func.return
+}
+"""
+
+
 def _preload() -> None:
     """Import what every file needs once, before forking."""
-    import qcomp.interpreter  # noqa: F401
+    # with what qcomp-run imports on demand (a module imported in each forked child is
+    # read and compiled again in each)
+    import qcomp.importers.formats
+    import qcomp.interpreter
+    import qcomp.interpreter.straight_line
+    import qcomp.interpreter.structured_kernels
+    import qcomp.interpreter.tensor_text
     import qcomp.registry
-    import qcomp.tools.qcomp_opt  # noqa: F401
-    import qcomp.tools.qcomp_run  # noqa: F401
+    import qcomp.tools.qcomp_opt
+    import qcomp.tools.qcomp_run
+    import qcomp.tools.run_args
+    import qcomp.tools.run_inputs
     from qcomp.interpreter.runner import dialect_functions
+
+    try:
+        import filecheck.matcher
+        import filecheck.options  # noqa: F401
+    except ImportError:  # then the files checked with FileCheck report it
+        pass
 
     qcomp.registry.make_context()
     # the dialects and their interpreter functions load on first use: here, once (not
@@ -172,6 +214,12 @@ def _preload() -> None:
     for name in dialects:
         qcomp.registry.DIALECTS[name]()
     dialect_functions(dialects | {"arith", "math"})
+    # one small program run through qcomp-run: what its first run reads and caches is
+    # then shared by every child instead of built again in each
+    out, err = io.StringIO(), io.StringIO()
+    code = qcomp.tools.qcomp_run.main(["-", "--semantics", "stablehlo"], io.StringIO(_WARM_UP),
+                                      out, err)
+    assert code == 0, err.getvalue()
 
 
 def run_all(paths: list[Path], jobs: int, timeout: float, progress=None) -> dict[str, str]:

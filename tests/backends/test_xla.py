@@ -72,17 +72,19 @@ REJECTED = {
 }
 
 
-def _tolerance(fn: xla.XlaFunction, module) -> dict:
-    """Exact, unless the lowered program uses an op XLA computes differently
-    (ops declaring `XlaInexact`, with the reasons)."""
+def _tolerance(module, lowered) -> dict:
+    """Exact, unless the lowered program (`lowered`: the text XLA compiled, parsed) uses
+    an op XLA computes differently (ops declaring `XlaInexact`, with the reasons)."""
     if os.environ.get("STRICT"):
         return {}
-    return xla_compare.tolerance_for(module, parse_module(fn.text))
+    return xla_compare.tolerance_for(module, lowered)
 
 
-def compare(module, inputs, semantics: str, name: str = "program") -> list[str]:
-    """Differences between the interpreter and XLA on `module` (see module docstring)."""
-    ref = run(module, inputs, semantics=semantics)
+def compare(module, inputs, semantics: str, name: str = "program", ref=None) -> list[str]:
+    """Differences between the interpreter and XLA on `module` (see module docstring);
+    `ref`: the interpreter's runs of `module` on `inputs`, when the caller has them."""
+    if ref is None:
+        ref = run(module, inputs, semantics=semantics)
     fns = xla.compiled(module, semantics)
     problems = []
     for r, fn in zip(ref, fns):
@@ -95,12 +97,14 @@ def compare(module, inputs, semantics: str, name: str = "program") -> list[str]:
             problems.append(f"@{fn.name}: interpreter error {r.error and r.error.message}, "
                             f"XLA error {got.error and got.error.message}")
             continue
-        tol = _tolerance(fn, module)
+        lowered = parse_module(fn.text)  # once, for the tolerance and compare_lowered
+        tol = _tolerance(module, lowered)
         problems += [f"@{fn.name} results: {d}" for d in xla_compare.compare_outputs(r.results, got.results, **tol)]
         if [c.passed for c in r.checks] != [c.passed for c in got.checks]:
             problems.append(f"@{fn.name} checks: interpreter {[c.passed for c in r.checks]}, "
                             f"XLA {[(c.passed, c.mismatches[:2]) for c in got.checks]}")
-        problems += [f"@{fn.name} lowered: {d}" for d in xla_compare.compare_lowered(fn, args, semantics, tol)]
+        problems += [f"@{fn.name} lowered: {d}" for d in
+                     xla_compare.compare_lowered(fn, args, semantics, tol, lowered)]
     return problems
 
 
@@ -126,12 +130,14 @@ def _module(chunk: str):
     return parse_module(chunk)
 
 
-def _interpreter_passes(chunk: str, semantics: str) -> bool:
+def _interpreter_runs(chunk: str, semantics: str):
+    """The interpreter's runs of a case when each passes its checks (the reference
+    `compare` takes), else None."""
     try:
         runs = run(_module(chunk), semantics=semantics)
     except Exception:  # noqa: BLE001 - ops qcomp does not define yet, inputs it needs
-        return False
-    return bool(runs) and all(r.passed and r.checks for r in runs)
+        return None
+    return runs if runs and all(r.passed and r.checks for r in runs) else None
 
 
 def _sample(cases, offset: int):
@@ -144,7 +150,8 @@ def _params(cases):
 
 
 def _check_case(name: str, chunk: str, semantics: str):
-    if not _interpreter_passes(chunk, semantics):
+    ref = _interpreter_runs(chunk, semantics)
+    if ref is None:
         pytest.skip("qcomp-run does not pass this case (the interpreter's op coverage)")
     why = DEPARTURES.get((name, semantics)) or DEPARTURES.get((name, None))
     rejected = REJECTED.get(name) or (
@@ -153,7 +160,7 @@ def _check_case(name: str, chunk: str, semantics: str):
         fns = xla.compiled(_module(chunk), semantics)
         assert any(fn.error is not None for fn in fns), f"XLA now accepts it ({rejected})"
         return
-    problems = compare(_module(chunk), None, semantics, name)
+    problems = compare(_module(chunk), None, semantics, name, ref)
     if why is not None:
         assert problems, f"documented departure no longer seen: {why}"
         return

@@ -31,15 +31,23 @@ def _lowered(text: str):
 
 def _agree(text: str, inputs: list[list[np.ndarray]]) -> str:
     """XLA and the interpreter agree on each input list; the text XLA compiled."""
+    return _agreeing(text, inputs)[0].text
+
+
+def _agreeing(text: str, inputs: list[list[np.ndarray]]):
+    """XLA and the interpreter agree on each input list: the compiled function and its
+    results (the first of each run)."""
     module = _lowered(text)
     (fn,) = xla.compile_module(module)
     assert fn.error is None, fn.error
+    results = []
     for args in inputs:
         (want,) = run(module, args)
         got = fn.run(args)
         assert want.error is None and got.error is None, (want.error, got.error)
         np.testing.assert_array_equal(got.results[0], want.results[0])
-    return fn.text
+        results.append(got.results[0])
+    return fn, results
 
 
 def _q(zp: int, s: float, shape: str, storage: str = "i8") -> str:
@@ -221,9 +229,8 @@ def test_one_rounding_on_every_int16_value(zp, one):
     text = _requantize(zp, ONE_ROUNDING_SCALES)
     v = np.broadcast_to(np.arange(-32768, 32768, dtype=np.int16)[:, None],
                         (65536, len(ONE_ROUNDING_SCALES))).copy()
-    compiled = _agree(text, [[v]])
-    (fn,) = xla.compile_module(_lowered(text))
-    got = fn.run([v]).results[0]
+    fn, (got,) = _agreeing(text, [[v]])
+    compiled = fn.text
     for c, s in enumerate(ONE_ROUNDING_SCALES):
         want = requantize(v[:, c].astype(np.int64), np.float32(s), 0, np.float32(0.5), zp, -128, 127)
         np.testing.assert_array_equal(got[:, c], want)

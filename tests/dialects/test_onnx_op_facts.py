@@ -47,7 +47,7 @@ def float_op_references(root: Path = QCOMP) -> list[str]:
             continue
         tree = source_tree.parse(path)
         modules, classes = set(), set()
-        for node in ast.walk(tree):
+        for node in source_tree.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module in FLOAT_MODULES:
                 classes |= {a.asname or a.name for a in node.names if a.name in names}
             elif isinstance(node, ast.ImportFrom) and node.module:
@@ -55,7 +55,7 @@ def float_op_references(root: Path = QCOMP) -> list[str]:
                             if f"{node.module}.{a.name}" in FLOAT_MODULES}
             elif isinstance(node, ast.Import):
                 modules |= {a.asname for a in node.names if a.name in FLOAT_MODULES and a.asname}
-        for node in ast.walk(tree):
+        for node in source_tree.walk(tree):
             if (isinstance(node, ast.Attribute) and node.attr in names
                     and isinstance(node.value, ast.Name) and node.value.id in modules) \
                     or (isinstance(node, ast.Name) and node.id in classes):

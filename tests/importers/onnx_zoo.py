@@ -114,17 +114,17 @@ def lower(path: Path) -> tuple[dict, str | None]:
     """Import and lower `path`: the row's import / lowered / left cells, and the lowered
     text (None when a step fails)."""
     row: dict = {"model": path.stem}
-    code, first, _ = qcomp_opt([str(path)])
-    row["import"] = "yes" if code == 0 else first
-    if code:
-        return row, None
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "lowered.mlir"
-        code, first, _ = qcomp_opt([str(path), *pipeline(path), "-o", str(out)])
-        if code:
-            row["lowered"] = first
-            return row, None
-        text = out.read_text()
+        code, lowering_error, _ = qcomp_opt([str(path), *pipeline(path), "-o", str(out)])
+        text = out.read_text() if code == 0 else None
+    if code:  # which step failed: the import alone (only now; a lowered model imported)
+        code, first, _ = qcomp_opt([str(path)])
+        row["import"] = "yes" if code == 0 else first
+        if code == 0:
+            row["lowered"] = lowering_error
+        return row, None
+    row["import"] = "yes"
     left = sorted(set(re.findall(r'"?(onnx\.[A-Za-z]+)"?\(', text)) - {"onnx.Constant"})
     quant = "!quant" in text
     row["lowered"] = "yes" if not left and not quant else "partly"
@@ -132,14 +132,16 @@ def lower(path: Path) -> tuple[dict, str | None]:
     return row, text
 
 
-def measure(path: Path, n: int = 4, xla: bool = False) -> dict:
-    """The zoo table's row for `path` on `n` seeded inputs."""
+def measure(path: Path, n: int = 4, xla: bool = False,
+            lowered: tuple[dict, str | None] | None = None) -> dict:
+    """The zoo table's row for `path` on `n` seeded inputs (`lowered`: `lower(path)`, when
+    the caller has it)."""
     import onnx
 
     from qcomp.interpreter import run
     from qcomp.registry import parse_module
 
-    row, text = lower(path)
+    row, text = lower(path) if lowered is None else (dict(lowered[0]), lowered[1])
     if text is None:
         return row
     model = onnx.load(path)

@@ -70,7 +70,7 @@ def test_zoo_model(path):
     if not _in_ci(path):
         pytest.skip("not in the CI sample (QCOMP_ZOO=all runs it)")
     want = STATUS.get(path.stem)
-    row, text = lower(path)
+    lowered = row, text = lower(path)
     if text is None:  # import or lowering failed: the diagnostic is the listed one
         got = row["import"] if row["import"] != "yes" else row["lowered"]
         assert got == want, f"{path.stem}: {got}"
@@ -78,7 +78,7 @@ def test_zoo_model(path):
     got = None if row["left"] == "-" else f"left: {row['left']}"
     assert got == want, f"{path.stem}: {got}"
     xla = _on_xla(path)
-    row = measure(path, n=2, xla=xla)
+    row = measure(path, n=2, xla=xla, lowered=lowered)
     assert row["run"] == "yes", row
     diffs = ["max_diff", "xla_diff"] if xla else ["max_diff"]
     if xla:

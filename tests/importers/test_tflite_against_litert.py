@@ -33,9 +33,20 @@ CASES = {**CASES_18, **MORE, **INT8, **MORE2}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
+_IMPORTED: dict[bytes, str] = {}
+
+
+def imported(model: bytes) -> str:
+    """`import_tflite(model)`, made once a model (`test_spec_semantics_runs_every_operator`
+    imports the models of seed 0 again)."""
+    if model not in _IMPORTED:
+        _IMPORTED[model] = import_tflite(model)
+    return _IMPORTED[model]
+
+
 def qcomp_run(model: bytes, feeds) -> list[np.ndarray]:
     ctx = make_context()
-    module = parse_module(import_tflite(model), ctx)
+    module = parse_module(imported(model), ctx)
     module.verify()
     LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
     module.verify()
@@ -146,7 +157,7 @@ def test_spec_semantics_runs_every_operator(op):
     step of LiteRT (SUM: of its optimised kernels; the reference one reads int8 as
     uint8)."""
     model, feeds = CASES[op](np.random.default_rng(0))
-    module = parse_module(import_tflite(model), make_context())
+    module = parse_module(imported(model), make_context())
     (fr,) = run(module, list(feeds), semantics="spec")[:1]
     assert fr.error is None, fr.error
     resolver = "BUILTIN_WITHOUT_DEFAULT_DELEGATES" if op == "SUM" else "BUILTIN_REF"

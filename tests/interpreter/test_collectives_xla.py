@@ -24,14 +24,16 @@ ORACLE = textwrap.dedent("""
     os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
     import numpy as np, jax
     from jax import lax
-    x = np.load(sys.argv[1])["x"]
     f = jax.pmap(lambda v: (
         lax.psum(v, "i"), lax.pmax(v, "i"), lax.all_gather(v, "i", axis=0, tiled=True),
         lax.all_to_all(v, "i", 0, 0, tiled=True),
         lax.ppermute(v, "i", [(0, 1), (1, 2), (2, 0)]),
         lax.psum_scatter(v, "i", scatter_dimension=0, tiled=True)), axis_name="i")
-    np.savez(sys.argv[2], *[np.asarray(o) for o in f(x)])
+    for given, out in zip(sys.argv[1::2], sys.argv[2::2]):
+        np.savez(out, *[np.asarray(o) for o in f(np.load(given)["x"])])
 """)
+"""The oracle: `python3 -c ORACLE IN OUT [IN OUT]...`, XLA's collectives on each input."""
+SEEDS = range(3)
 
 GROUP = "replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>"
 T, G, S = "tensor<8x3xf32>", "tensor<32x3xf32>", "tensor<2x3xf32>"
@@ -65,14 +67,29 @@ func.func @main(%a: {T}, %b: {T}, %c: {T}, %d: {T}) -> ({", ".join([f"{T}, {T}, 
 }}"""
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_collectives_match_xla_on_four_devices(seed, tmp_path):
-    x = np.random.default_rng(seed).integers(-100, 100, size=(4, 8, 3)).astype(np.float32)
-    np.savez(tmp_path / "x.npz", x=x)
-    done = subprocess.run([sys.executable, "-c", ORACLE, str(tmp_path / "x.npz"),
-                           str(tmp_path / "y.npz")], capture_output=True, text=True, timeout=300)
+def _input(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(-100, 100, size=(4, 8, 3)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def xla_outputs(tmp_path_factory) -> dict[int, dict[str, np.ndarray]]:
+    """XLA's results on each seed's input, from one oracle process (jax's import and the
+    pmap's compile once, not once a seed)."""
+    d = tmp_path_factory.mktemp("collectives")
+    argv = []
+    for seed in SEEDS:
+        np.savez(d / f"x{seed}.npz", x=_input(seed))
+        argv += [str(d / f"x{seed}.npz"), str(d / f"y{seed}.npz")]
+    done = subprocess.run([sys.executable, "-c", ORACLE, *argv], capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    theirs = np.load(tmp_path / "y.npz")
+    return {seed: dict(np.load(d / f"y{seed}.npz")) for seed in SEEDS}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_collectives_match_xla_on_four_devices(seed, xla_outputs):
+    x = _input(seed)
+    theirs = xla_outputs[seed]
     (r,) = run(parse_module(PROGRAM), list(x))
     assert r.error is None, r.error
     for k, ours in enumerate(r.results):  # process-major: 6 results per replica

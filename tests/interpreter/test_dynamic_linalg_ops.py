@@ -320,20 +320,24 @@ RNG_SHAPES = [(), (5,), (3, 4), (2, 3, 5), (7, 1, 3)]
 @pytest.mark.parametrize("out", RNG_OUTPUTS)
 def test_rng_bit_generator_bit_exact_with_xla(algorithm, out):
     """Each (algorithm, output type) on XLA: in CI on two of the shapes, in turn so every
-    shape runs with every algorithm (QCOMP_FULL=1: every shape)."""
+    shape runs with every algorithm (QCOMP_FULL=1: every shape); the shapes' ops in one
+    program (one XLA compile, not one a shape: each op reads the same state)."""
     rng = np.random.default_rng(hash((algorithm, out)) % 2**32)
     words = 3 if algorithm == "PHILOX" and out == "ui64" else 2
     state = rng.integers(0, 2**63, size=words, dtype=np.uint64)
     k = RNG_OUTPUTS.index(out)
     shapes = RNG_SHAPES if FULL else [RNG_SHAPES[k % 5], RNG_SHAPES[(k + 3) % 5]]
-    for shape in shapes:
-        ot = _t(shape, out)
-        src = f"""
-func.func @main(%s: tensor<{words}xui64>) -> (tensor<{words}xui64>, {ot}) {{
-  %0:2 = stablehlo.rng_bit_generator %s, algorithm = {algorithm} : (tensor<{words}xui64>) -> (tensor<{words}xui64>, {ot})
-  return %0#0, %0#1 : tensor<{words}xui64>, {ot}
+    st = f"tensor<{words}xui64>"
+    types = [t for shape in shapes for t in (st, _t(shape, out))]
+    ops = "\n".join(f"  %{n}:2 = stablehlo.rng_bit_generator %s, algorithm = {algorithm} : "
+                     f"({st}) -> ({st}, {_t(shape, out)})" for n, shape in enumerate(shapes))
+    results = ", ".join(f"%{n}#0, %{n}#1" for n in range(len(shapes)))
+    src = f"""
+func.func @main(%s: {st}) -> ({', '.join(types)}) {{
+{ops}
+  return {results} : {', '.join(types)}
 }}"""
-        _same(src, [state], oracle=eval_xla, bits=True)
+    _same(src, [state], oracle=eval_xla, bits=True)
 
 
 COMPLEX_UNARY = ["abs", "sqrt", "rsqrt", "exponential", "exponential_minus_one", "log",

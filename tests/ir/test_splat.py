@@ -12,6 +12,7 @@ NumPy are the oracles).
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -43,26 +44,46 @@ MAX_RSS_MB = 500
 """A generous bound: materialising the smallest splat here (i1) takes 10 GB."""
 
 _CHILD = """
-import re, resource, sys
-from qcomp.tools.{tool} import main
-code = main(sys.argv[1:])
-try:  # this process's own peak (ru_maxrss keeps the forking parent's peak across exec)
-    with open("/proc/self/status") as f:
-        peak = int(re.search(r"VmHWM:\\s*(\\d+)", f.read()).group(1))
-except OSError:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(f"MAXRSS {{peak}}", file=sys.stderr)
-sys.exit(code)
+import io, json, re, resource, sys
+from qcomp.tools import qcomp_opt, qcomp_run
+
+def peak_kb():
+    try:  # this process's own peak (ru_maxrss keeps the forking parent's peak across exec)
+        with open("/proc/self/status") as f:
+            return int(re.search(r"VmHWM:\\s*(\\d+)", f.read()).group(1))
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+results = []
+for tool, args, stdin in json.loads(sys.stdin.read()):
+    try:  # the peak from here: the resident size now (Linux); else the process's peak
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+    out, err = io.StringIO(), io.StringIO()
+    code = {"qcomp_opt": qcomp_opt, "qcomp_run": qcomp_run}[tool].main(
+        args, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    results.append([code, out.getvalue(), err.getvalue(), peak_kb() / 1024])
+print(json.dumps(results))
 """
+
+
+def _tools(runs: list[tuple[str, list[str], str]]) -> list[tuple[int, str, str, float]]:
+    """(exit code, stdout, stderr, peak resident MB) of each (qcomp_opt or qcomp_run, its
+    arguments, its stdin) run, one after the other in one child process. A run's peak is
+    its process's resident size when it starts (what earlier runs left) plus what it
+    grows by: never below its own peak."""
+    r = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(runs),
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stderr == "", r.stderr[-2000:]
+    return [tuple(x) for x in json.loads(r.stdout)]
 
 
 def _tool(tool: str, args: list[str], stdin: str = "") -> tuple[int, str, str, float]:
     """(exit code, stdout, stderr, peak resident MB) of qcomp_opt / qcomp_run in a child."""
-    r = subprocess.run([sys.executable, "-c", _CHILD.format(tool=tool), *args], input=stdin,
-                       capture_output=True, text=True, timeout=600)
-    m = re.search(r"^MAXRSS (\d+)$", r.stderr, re.M)
-    assert m is not None, r.stderr[-2000:]
-    return r.returncode, r.stdout, r.stderr[:m.start()], int(m.group(1)) / 1024
+    [result] = _tools([(tool, args, stdin)])
+    return result
 
 
 CONSTANTS = [
@@ -86,10 +107,12 @@ def test_huge_splats_print_as_upstream_in_little_memory():
     from tests.ir.test_print_against_upstream import _jaxlib
 
     text = _program(HUGE)
-    code, out, err, rss = _tool("qcomp_opt", ["-"], text)
+    first, second = _tools([("qcomp_opt", ["-"], text),
+                            ("qcomp_opt", ["-", "--mlir-print-op-generic"], text)])
+    code, out, err, rss = first
     assert code == 0, err
     assert rss < MAX_RSS_MB, f"qcomp-opt took {rss:.0f} MB"
-    code, generic, err, rss = _tool("qcomp_opt", ["-", "--mlir-print-op-generic"], text)
+    code, generic, err, rss = second
     assert code == 0 and rss < MAX_RSS_MB, err
     ctx, ir = _jaxlib()
     with ctx, ir.Location.unknown():
@@ -132,16 +155,27 @@ func.func @dot(%x: tensor<1x100000xf32>) -> tensor<1x100000xf32> {{
 """
 
 
-@pytest.mark.parametrize("pipeline", [
+PIPELINES = [
     "stablehlo-legalize-quant-to-math,canonicalize,cse",
     "stablehlo-legalize-quant-to-math{rescale=stablehlo}",
     "stablehlo-legalize-quant-to-int",
     "stablehlo-quant-legalize-to-tosa-rescale,tosa-rescale-legalize-to-stablehlo",
     "stablehlo-legalize-quantized-op-to-qdq,canonicalize",
-])
-def test_huge_quantized_splats_through_passes(pipeline: str):
-    code, out, err, rss = _tool("qcomp_opt", ["-", f"--pass-pipeline=builtin.module({pipeline})"],
-                                QUANTIZED)
+]
+
+
+@pytest.fixture(scope="module")
+def through_passes() -> dict[str, tuple[int, str, str, float]]:
+    """Each of PIPELINES run on QUANTIZED: one child process for all (its start-up and
+    imports once, not once a pipeline)."""
+    runs = [("qcomp_opt", ["-", f"--pass-pipeline=builtin.module({p})"], QUANTIZED)
+            for p in PIPELINES]
+    return dict(zip(PIPELINES, _tools(runs), strict=True))
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_huge_quantized_splats_through_passes(pipeline: str, through_passes):
+    code, out, err, rss = through_passes[pipeline]
     assert code == 0, err
     assert rss < MAX_RSS_MB, f"{pipeline} took {rss:.0f} MB"
     assert f"dense<7> : tensor<{HUGE}xi8>" in out  # still one element, still printed so
@@ -157,16 +191,19 @@ def test_qcomp_run_refuses_a_huge_splat_under_max_memory(tmp_path: Path):
     f.write_text(f"func.func @main() -> tensor<{HUGE}xf32> {{\n"
                  f"  %0 = stablehlo.constant dense<1.0> : tensor<{HUGE}xf32>\n"
                  f"  return %0 : tensor<{HUGE}xf32>\n}}\n")
-    code, out, err, rss = _tool("qcomp_run", [str(f)])
+    g = tmp_path / "arg.mlir"
+    g.write_text(f"func.func @main(%a: tensor<{HUGE}xf32>) -> tensor<{HUGE}xf32> {{\n"
+                 f"  return %a : tensor<{HUGE}xf32>\n}}\n")
+    constant, argument = _tools([
+        ("qcomp_run", [str(f)], ""),
+        ("qcomp_run", [str(g), f"--args=[dense<1.0> : tensor<{HUGE}xf32>]"], "")])
+    code, out, err, rss = constant
     # 10^10 f32 elements: 37.3 GiB
     assert (code, err.splitlines()[0]) == (1, (
         f"{f}:2:8: error: 'stablehlo.constant' would need about 37.3 GiB, over the memory "
         "limit of 4.0 GiB (--max-memory)")), err
     assert rss < MAX_RSS_MB
-    g = tmp_path / "arg.mlir"
-    g.write_text(f"func.func @main(%a: tensor<{HUGE}xf32>) -> tensor<{HUGE}xf32> {{\n"
-                 f"  return %a : tensor<{HUGE}xf32>\n}}\n")
-    code, out, err, rss = _tool("qcomp_run", [str(g), f"--args=[dense<1.0> : tensor<{HUGE}xf32>]"])
+    code, _, err, rss = argument
     assert (code, err) == (1, (
         f"qcomp-run: error: --args: a constant of tensor<{HUGE}xf32> would need about "
         "37.3 GiB, over the memory limit of 4.0 GiB (--max-memory)\n"))

@@ -28,11 +28,12 @@ BATCHABLE = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "MUL",
              "QUANTIZE", "DEQUANTIZE"]
 
 
-def lowered_text(model: bytes) -> str:
+def lowered(model: bytes):
+    """The model imported and lowered with `rescale=fixed-point`: the module and its text."""
     ctx = make_context()
     module = parse_module(import_tflite(model), ctx)
     LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
-    return print_module(module)
+    return module, print_module(module)
 
 
 def batched(text: str, n: int):
@@ -45,8 +46,7 @@ def batched(text: str, n: int):
 def check_batched(model: bytes, samples: list[list[np.ndarray]], backends) -> None:
     """Each sample run alone (LiteRT's reference kernels and qcomp's numpy backend on
     the lowered program) against the batched program's one run on each backend."""
-    text = lowered_text(model)
-    single = parse_module(text)
+    single, text = lowered(model)
     big = batched(text, len(samples) * samples[0][0].shape[0])
     stacked = [np.concatenate(xs) for xs in zip(*samples)]
     want = []

@@ -3,8 +3,10 @@ RuntimeWarning reaches the user, and the results are the IEEE ones."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -37,6 +39,22 @@ def test_formulas_raise_no_warnings_and_saturate():
     assert np.isinf(d).all() and r.tolist() == [127]
 
 
+TOOLS_DRIVER = """
+import contextlib, io, json, sys
+from qcomp.tools import qcomp_opt, qcomp_run
+results = []
+for argv in json.loads(sys.argv[1]):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = {"qcomp-run": qcomp_run, "qcomp-opt": qcomp_opt}[argv[0]].main(argv[1:])
+    results.append([argv, code, err.getvalue()])
+print(json.dumps(results))
+"""
+"""The tools' runs in one fresh interpreter (each warning is shown under
+PYTHONWARNINGS=always, again in a later run too; an import's warning reaches the
+process's own stderr)."""
+
+
 def test_tools_print_no_warnings(tmp_path):
     f = tmp_path / "x.mlir"
     f.write_text(PROGRAM)
@@ -45,6 +63,10 @@ def test_tools_print_no_warnings(tmp_path):
         ["qcomp-opt", str(f), "-p", f"stablehlo-legalize-quant-to-math{{rescale={m}}}",
          "--verify-numerics", "-o", str(tmp_path / "out.mlir")]
         for m in ("float", "fixed-point", "stablehlo")]
-    for argv in runs:
-        r = subprocess.run(argv, capture_output=True, text=True, env=env)
-        assert r.returncode == 0 and r.stderr == "", (argv, r.stderr)
+    r = subprocess.run([sys.executable, "-c", TOOLS_DRIVER, json.dumps(runs)],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    results = json.loads(r.stdout)
+    assert [argv for argv, _, _ in results] == runs
+    for argv, code, err in results:
+        assert code == 0 and err == "", (argv, err)
