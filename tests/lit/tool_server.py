@@ -282,6 +282,8 @@ def serve(path: str) -> None:
     import select
     import socket
 
+    if not hasattr(os, "pidfd_open"):  # then lit.cfg.py, seeing no `ready`, runs the tools cold
+        raise SystemExit("tool_server: needs os.pidfd_open (Linux 5.3, Python 3.9)")
     _preload()
     _warm_up()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
