@@ -11,6 +11,7 @@ the test names the ops where they round differently and by how much.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -33,15 +34,11 @@ CASES = {**CASES_18, **MORE, **INT8, **MORE2}
 SEEDS = int(os.environ.get("QCOMP_LITERT_SEEDS", "3"))
 
 
-_IMPORTED: dict[bytes, str] = {}
-
-
+@functools.cache
 def imported(model: bytes) -> str:
     """`import_tflite(model)`, made once a model (`test_spec_semantics_runs_every_operator`
     imports the models of seed 0 again)."""
-    if model not in _IMPORTED:
-        _IMPORTED[model] = import_tflite(model)
-    return _IMPORTED[model]
+    return import_tflite(model)
 
 
 def qcomp_run(model: bytes, feeds) -> list[np.ndarray]:
