@@ -48,6 +48,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from qcomp.ir.dense_complex import complex_from_text
 from qcomp.ir.dense_text import LiteralError, dense_from_text, supported
+from qcomp.ir.plain_types import PLAIN_FUNCTION, PLAIN_TENSOR, plain_function, plain_tensor
 from qcomp.ir.splat import dense_attr
 
 _SCALAR = re.compile(
@@ -149,16 +150,6 @@ def _is_splat_text(body: str, element) -> bool:
     return "[" not in text
 
 
-_PLAIN_TENSOR = re.compile(r"tensor<(?:[0-9]+x)*(?:[su]?i[0-9]+|f16|bf16|f32|f64|index)>")
-"""A ranked static tensor type of a builtin integer or float (no encoding)."""
-
-
-_PLAIN_TENSOR_LIST = rf"\((?:{_PLAIN_TENSOR.pattern}(?:, {_PLAIN_TENSOR.pattern})*)?\)"
-_PLAIN_FUNCTION = re.compile(
-    rf"{_PLAIN_TENSOR_LIST} -> (?:{_PLAIN_TENSOR.pattern}|{_PLAIN_TENSOR_LIST})")
-"""A function type of plain tensor types, spelled as MLIR prints it."""
-
-
 class _LinearStringLexer(MLIRLexer):
     """MLIR's lexer with a string-literal pattern whose alternatives start with different
     characters, so a failed match backtracks once per character (xDSL's `[^"\\]+` inside
@@ -237,6 +228,7 @@ class QcompParser(Parser):
         self.op_positions: dict[Operation, int] = {}
         self._tensor_types: dict[str, Attribute] = {}
         self._function_types: dict[str, Attribute] = {}
+        self._element_types: dict[str, Attribute | None] = {}
         self._line_templates: dict[tuple, _LineTemplate | None] = {}
         self._dense_read: list[tuple[int, Attribute]] = []
         self._dense_attrs: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
@@ -387,14 +379,19 @@ class QcompParser(Parser):
         return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque,
                                                              starting_opaque_pos)
 
-    def _read_by_spelling(self, spelling: re.Pattern, known: dict[str, Attribute], read):
+    def _read_by_spelling(self, spelling: re.Pattern, known: dict[str, Attribute], read,
+                          build=None):
         """`read()` (one of xDSL's type readers), remembered by the text `spelling` matches
         here when it read exactly that text: a large program spells the same few types
-        thousands of times."""
+        thousands of times. `build(text)`, if given, makes the type of a matched text
+        directly (None: `read()`)."""
         plain = spelling.match(self.lexer.input.content, self._current_token.span.start)
         if plain is None:
             return read()
-        if (t := known.get(plain.group())) is not None:
+        text = plain.group()
+        if (t := known.get(text)) is not None or (
+                build is not None and (t := build(text)) is not None):
+            known[text] = t
             self._resume_from(plain.end())
             return t
         t = read()
@@ -407,15 +404,23 @@ class QcompParser(Parser):
         token = self._current_token
         if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "tensor":
             return super()._parse_optional_builtin_parametrized_type()
-        return self._read_by_spelling(_PLAIN_TENSOR, self._tensor_types,
-                                      super()._parse_optional_builtin_parametrized_type)
+        return self._read_by_spelling(PLAIN_TENSOR, self._tensor_types,
+                                      super()._parse_optional_builtin_parametrized_type,
+                                      self._plain_tensor)
+
+    def _plain_tensor(self, text: str) -> Attribute | None:
+        return plain_tensor(text, self._element_types)
+
+    def _plain_function(self, text: str) -> Attribute | None:
+        return plain_function(text, self._tensor_types, self._element_types)
 
     def parse_optional_function_type(self):
         """xDSL's, each function type of plain tensors read once per spelling."""
         if self._current_token.kind != MLIRTokenKind.L_PAREN:
             return None
-        return self._read_by_spelling(_PLAIN_FUNCTION, self._function_types,
-                                      super().parse_optional_function_type)
+        return self._read_by_spelling(PLAIN_FUNCTION, self._function_types,
+                                      super().parse_optional_function_type,
+                                      self._plain_function)
 
     def _parse_optional_integer_or_float_type(self):
         # MLIR's limits: widths up to 2^24 - 1 bits (IntegerType::kMaxWidth)

@@ -252,3 +252,28 @@ def test_out_of_range_64_bit_literals_keep_their_diagnostics(body, message):
         .body.block.first_op.body.block.args[0].type
     with pytest.raises(LiteralError, match=message):
         dense_from_text(body, t)
+
+
+_PLAIN_TYPES = ["tensor<i8>", "tensor<2xindex>", "tensor<0x3xsi4>", "tensor<1x2x3xui16>",
+                "tensor<7xf16>", "tensor<7xbf16>", "tensor<4x4xf32>", "tensor<f64>",
+                "tensor<3xi1>", "tensor<2xi9999>", "tensor<i0>", "tensor<index>",
+                "(tensor<2xi8>, tensor<i64>) -> tensor<2xi32>",
+                "(tensor<2xindex>) -> (tensor<i1>, tensor<3x2xui8>)", "() -> ()"]
+
+
+@pytest.mark.parametrize("text", _PLAIN_TYPES)
+def test_plain_types_built_directly_equal_xdsl_reads(text: str):
+    from xdsl.parser import Parser
+
+    ctx = make_context()
+    expected = Parser(ctx, text).parse_type()
+    ours = QcompParser(ctx, text).parse_type()
+    assert ours == expected and type(ours) is type(expected)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("tensor<12345678901234567890xi8>", "invalid dimension"),
+    ("(tensor<2xi16777216>) -> tensor<2xi8>", "integer bitwidth is limited to 16777215 bits")])
+def test_plain_types_past_mlir_limits_keep_their_diagnostics(text: str, message: str):
+    with pytest.raises(ParseError, match=message):
+        QcompParser(make_context(), text).parse_type()
