@@ -121,7 +121,7 @@ class QcompPrinter(Printer):
             self._current_column += len(text)
             (self.stream or sys.stdout).write(text)
             return None
-        if None in names or len(set(values)) != len(values):
+        if None in names or len(set(values)) != len(values) or _unique_text(op):
             return self._print_op(op)
         stream, column, line = self.stream, self._current_column, self._current_line
         self.stream = io.StringIO()
@@ -249,6 +249,26 @@ class QcompPrinter(Printer):
             self.print_string(format_float(value, kind))
             return
         self.print_string(format_float(bits_to_float(float_to_bits(value, kind), kind), kind))
+
+
+_UNIQUE_DENSE_BYTES = 64
+"""A dense attribute that is not a splat and has more stored bytes is taken to be spelled
+once (weights): an op holding one prints directly, without making a text to reuse."""
+
+
+def _unique_text(op: Operation) -> bool:
+    """Whether `op` holds a large non-splat dense attribute (whose text will not be
+    printed again)."""
+    return any(isinstance(a, DenseIntOrFPElementsAttr)
+               and len(a.data.data) > _UNIQUE_DENSE_BYTES
+               and not _splat_bytes(a.data.data, a.get_element_type())
+               for a in (*op.properties.values(), *op.attributes.values()))
+
+
+def _splat_bytes(raw: bytes, element: Attribute) -> bool:
+    """Whether `raw` repeats one element's bytes (the first two elements compared first)."""
+    size = getattr(element, "compile_time_size", 0) or 1
+    return raw[:size] == raw[size:2 * size] and raw == raw[:size] * (len(raw) // size)
 
 
 def print_module(op: Operation, generic: bool = False,
