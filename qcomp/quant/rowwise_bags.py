@@ -110,7 +110,14 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     w = np.zeros(0, F32) if weights is None else np.ascontiguousarray(weights)
     data = np.ascontiguousarray(data)
     weighted, mean = weights is not None, bool(mean)
-    if bits == 8:
+    regs = _register_kernel(bits, cols)
+    if regs is not None:
+        zero = (F32(0),) * (cols if bits == 8 else cols * bits // 8)
+        extra = () if bits == 8 else (bits,)
+
+        def run(a, b):
+            regs(data, idx, starts, lengths, *extra, w, weighted, mean, out, a, b, zero)
+    elif bits == 8:
         bag_8bit = kernel("bag_8bit")
 
         def run(a, b):
@@ -125,6 +132,17 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     if kernel_backend() == "numba":
         _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out)
     return out
+
+
+def _register_kernel(bits: int, cols: int):
+    """The kernel keeping a bag's sum in registers (`rowwise_vec`) for rows of `cols`
+    columns, or None (the NumPy backend; widths not in `REGISTER_COLS`)."""
+    if kernel_backend() != "numba":
+        return None
+    from qcomp.quant.rowwise_bag_kernels import REGISTER_COLS
+    if cols not in REGISTER_COLS:
+        return None
+    return kernel("bag_8bit_regs" if bits == 8 else "bag_nbit_regs")
 
 
 def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out) -> None:
