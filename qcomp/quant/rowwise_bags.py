@@ -111,12 +111,13 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     data = np.ascontiguousarray(data)
     weighted, mean = weights is not None, bool(mean)
     regs = _register_kernel(bits, cols)
+    nan = np.zeros(len(starts) if regs is not None else 0, np.uint8)
     if regs is not None:
         zero = (F32(0),) * (cols if bits == 8 else cols * bits // 8)
         extra = () if bits == 8 else (bits,)
 
         def run(a, b):
-            regs(data, idx, starts, lengths, *extra, w, weighted, mean, out, a, b, zero)
+            regs(data, idx, starts, lengths, *extra, w, weighted, mean, out, a, b, zero, nan)
     elif bits == 8:
         bag_8bit = kernel("bag_8bit")
 
@@ -130,7 +131,8 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     # blocks of bags holding equal numbers of entries (starts: the entries before each)
     for_blocks(len(starts), max(1, len(idx) * cols // max(1, len(starts))), run, positions=starts)
     if kernel_backend() == "numba":
-        _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out)
+        bad = np.flatnonzero(nan) if regs is not None else np.flatnonzero(np.isnan(out).any(axis=1))
+        _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out, bad)
     return out
 
 
@@ -145,11 +147,10 @@ def _register_kernel(bits: int, cols: int):
     return kernel("bag_8bit_regs" if bits == 8 else "bag_nbit_regs")
 
 
-def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out) -> None:
-    """The bags whose sum is NaN, again with the NumPy twin: LLVM may swap the operands
-    of `acc + bias`, which changes only which NaN comes out (torch keeps the
-    accumulator's)."""
-    bad = np.flatnonzero(np.isnan(out).any(axis=1))
+def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out, bad) -> None:
+    """The bags `bad` (those whose sum is NaN) again with the NumPy twin: LLVM may swap
+    the operands of `acc + bias`, which changes only which NaN comes out (torch keeps
+    the accumulator's)."""
     if not bad.size:
         return
     s, n = starts[bad], lengths[bad]

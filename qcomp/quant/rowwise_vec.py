@@ -9,6 +9,7 @@ on it, each the same float32 operation on every lane (no reassociation, no fast-
   `address` (one rounding: `llvm.fma`), the step of a bag entry;
 - `row_scaled(acc, x)`: `acc[i] * x`;
 - `row_store(acc, address)`: the n floats to memory at `address`;
+- `row_has_nan(acc)`: whether a value is a NaN;
 - `rows_store_interleaved(p0, p1, address)` / `..._4(p0, p1, p2, p3, address)`: the
   planes interleaved (`p0[0], p1[0], p0[1], ...`), 2n or 4n floats.
 
@@ -163,3 +164,16 @@ def load_u16(typingctx, address):
         ptr = builder.inttoptr(args[0], ir.IntType(16).as_pointer())
         return builder.zext(builder.load(ptr, align=1), ir.IntType(64))
     return types.int64(types.uintp), codegen
+
+
+@intrinsic
+def row_has_nan(typingctx, acc):
+    """Whether any value of the row is a NaN."""
+    if not isinstance(acc, F32Row):
+        return None
+
+    def codegen(context, builder, signature, args):
+        unordered = builder.fcmp_unordered("uno", args[0], args[0])
+        bits = builder.bitcast(unordered, ir.IntType(acc.n))
+        return builder.icmp_unsigned("!=", bits, ir.Constant(ir.IntType(acc.n), 0))
+    return types.boolean(acc), codegen
