@@ -136,6 +136,8 @@ def bag_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out, sta
     nb = width - 4
     k = 8 // bits
     p0, p1, p2, p3 = np.zeros(nb, F32), np.zeros(nb, F32), np.zeros(nb, F32), np.zeros(nb, F32)
+    planes = (p0, p1, p2, p3)
+    mask = _I15 if bits == 4 else _I3
     for m in range(start, stop):
         n = lengths[m]
         first = starts[m]
@@ -156,28 +158,17 @@ def bag_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out, sta
                 s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
                 s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
                 s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
-            if bits == 4:
-                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I15)
-                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I15)
-            else:
-                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I3)
-                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I2, _I3)
-                _plane_of_four(p2, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I3)
-                _plane_of_four(p3, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I6, _I3)
+            for s in range(k):
+                _plane_of_four(planes[s], data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3,
+                               np.int32(s * bits), mask)
         for j in range(first + n // 4 * 4, first + n):
             _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 1 + _AHEAD, count))
             row = idx[j]
             scale, bias = get_f16(data, row, nb), get_f16(data, row, nb + 2)
             if weighted:
                 scale, bias = weights[j] * scale, weights[j] * bias
-            if bits == 4:
-                _plane_of_one(p0, data, row, scale, bias, _I0, _I15)
-                _plane_of_one(p1, data, row, scale, bias, _I4, _I15)
-            else:
-                _plane_of_one(p0, data, row, scale, bias, _I0, _I3)
-                _plane_of_one(p1, data, row, scale, bias, _I2, _I3)
-                _plane_of_one(p2, data, row, scale, bias, _I4, _I3)
-                _plane_of_one(p3, data, row, scale, bias, _I6, _I3)
+            for s in range(k):
+                _plane_of_one(planes[s], data, row, scale, bias, np.int32(s * bits), mask)
         if mean and n > 0:
             inverse = _ONE / F32(n)
             for b in range(nb):
