@@ -260,7 +260,7 @@ def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
     for x in (rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8),
               np.full((1, 32, 32, 3), 127, np.int8), np.full((1, 32, 32, 3), -128, np.int8)):
         np.testing.assert_array_equal(fn.run([x]).results[0], run_litert(model, [x])[0])
-    assert _floors_into_clamps(parse_module(fn.text)) == 34  # the program XLA compiled
+    assert _floors_into_clamps(fn.prepared) == 34  # the program XLA compiled
 
 
 def _one_rounding_chains(module) -> int:
