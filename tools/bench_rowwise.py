@@ -1,7 +1,7 @@
 """Benchmark: Caffe2's fused rowwise formats in qcomp (numba loops) against PyTorch's C++ kernels.
 
     python3 tools/bench_rowwise.py [--rows 1000000] [--cols 64] [--indices 100000]
-                                   [--repeat 3] [--xla]
+                                   [--repeat 3] [--xla] [--bags]
 
 Quantizes and dequantizes a rows x cols float32 table in every format and runs a bag
 lookup of `--indices` indices (bags of 20), qcomp against `torch.ops.quantized`'s
@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--indices", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--xla", action="store_true", help="add the XLA-compiled lowering as a column")
+    ap.add_argument("--bags", action="store_true",
+                    help="only the bag rows (the tables quantized once, untimed)")
     ap.add_argument("--kernels", choices=["numba", "numpy"], default=None,
                     help="qcomp's kernel backend (default: numba when installed)")
     args = ap.parse_args(argv)
@@ -174,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
 
     table = {}
     for bits, name in ((8, "byte"), (4, "4bit"), (2, "2bit")):
+        if args.bags:
+            table[bits] = rw.float_to_fused_8bit(w) if bits == 8 else rw.float_to_fused_nbit(w, bits)
+            continue
         fmt = f"fused {bits}-bit"
         pack = rw.float_to_fused_8bit if bits == 8 else (lambda x, b=bits: rw.float_to_fused_nbit(x, b))
         unpack = rw.fused_8bit_to_float if bits == 8 else (lambda x, b=bits: rw.fused_nbit_to_float(x, b))
@@ -187,11 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         row("dequantize", fmt, lambda: unpack(packed),
             (lambda: tu(torch.from_numpy(packed))) if tu else None,
             lambda got, op=op, p=packed: xla_program(op, p, got))
-    for bits in (4, 2):
+    for bits in (4, 2) if not args.bags else ():
         fake = row("quantize", f"fake {bits}-bit", lambda b=bits: rw.float_to_fused_nbit_fake(w, b))
         row("dequantize", f"fake {bits}-bit", lambda f=fake: rw.fused_8bit_to_float(f))
-    rand = row("quantize", "random 4-bit (stochastic)", lambda: rr.float_to_fused_rand(w, 4, True, 1))
-    row("dequantize", "random 4-bit", lambda: rr.fused_rand_to_float(rand))
+    if not args.bags:
+        rand = row("quantize", "random 4-bit (stochastic)", lambda: rr.float_to_fused_rand(w, 4, True, 1))
+        row("dequantize", "random 4-bit", lambda: rr.fused_rand_to_float(rand))
 
     n = args.indices
     idx = rng.integers(0, args.rows, n)

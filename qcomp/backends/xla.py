@@ -213,6 +213,9 @@ class XlaFunction:
     error: RunError | None = None
     text: str = ""
     """The MLIR XLA compiled."""
+    prepared: ModuleOp | None = None
+    """That program as IR (`text` is it printed): what `xla_compare.compare_lowered`
+    interprets, without parsing `text` again on every input."""
     arg_dtypes: list[np.dtype] = field(default_factory=list)
     checks: list[Operation] = field(default_factory=list)
     check_arity: list[int] = field(default_factory=list)
@@ -379,6 +382,7 @@ def prepare_entries(module: ModuleOp, semantics: str, entry: str | None, device:
             prepared = xla_prepare.for_entry(lowered, fn.name, semantics, unsigned_dots=(
                 make.unsigned_dots and on_cpu and xla_dots.host_has_vnni()))
             fn.text = print_module(prepared.module)
+            fn.prepared = prepared.module
             main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
                         and op.sym_name.data == "main")
             fn.one_thread = on_cpu and xla_clients.work(main) < xla_clients.ONE_THREAD_WORK

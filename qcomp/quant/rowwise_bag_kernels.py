@@ -8,13 +8,25 @@ import numpy as np
 from numba import njit
 
 from qcomp.quant.rowwise_base import F32
-from qcomp.quant.rowwise_jit import fma32, get_f16, get_f32, prefetch
+from qcomp.quant.rowwise_jit import f16_value, fma32, get_f16, get_f32, prefetch
+from qcomp.quant.rowwise_vec import (
+    load_f32,
+    load_u16,
+    row_has_nan,
+    row_scaled,
+    row_step,
+    row_store,
+    row_zeros,
+    rows_store_interleaved,
+    rows_store_interleaved_4,
+)
 
 _AHEAD = 16
 """Entries ahead whose rows `bag_8bit` asks the cache for (fbgemm's prefetch distance)."""
 
+
 _ONE = F32(1)
-_I0, _I2, _I4, _I6, _I3, _I15 = (np.int32(v) for v in (0, 2, 4, 6, 3, 15))
+_I0, _I2, _I4, _I6, _I3, _I15, _I255 = (np.int32(v) for v in (0, 2, 4, 6, 3, 15, 255))
 """Shifts and masks as int32: int64 values would make the unpacked values int64,
 which AVX2 cannot convert to float32 in vectors."""
 
@@ -26,6 +38,13 @@ def _prefetch_rows(idx, base, width, first, stop):
         ahead = base + np.uintp(idx[e]) * np.uintp(width)
         prefetch(ahead)
         prefetch(ahead + np.uintp(width - 1))
+
+
+@njit(cache=True, inline="always")
+def _prefetch_row(address, width):
+    """Ask for the row at `address` (both ends) into the cache."""
+    prefetch(address)
+    prefetch(address + np.uintp(width - 1))
 
 
 @njit(cache=True, inline="always")
@@ -117,6 +136,8 @@ def bag_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out, sta
     nb = width - 4
     k = 8 // bits
     p0, p1, p2, p3 = np.zeros(nb, F32), np.zeros(nb, F32), np.zeros(nb, F32), np.zeros(nb, F32)
+    planes = (p0, p1, p2, p3)
+    mask = _I15 if bits == 4 else _I3
     for m in range(start, stop):
         n = lengths[m]
         first = starts[m]
@@ -137,28 +158,17 @@ def bag_nbit(data, idx, starts, lengths, bits, weights, weighted, mean, out, sta
                 s1, b1 = weights[j + 1] * s1, weights[j + 1] * b1
                 s2, b2 = weights[j + 2] * s2, weights[j + 2] * b2
                 s3, b3 = weights[j + 3] * s3, weights[j + 3] * b3
-            if bits == 4:
-                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I15)
-                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I15)
-            else:
-                _plane_of_four(p0, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I0, _I3)
-                _plane_of_four(p1, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I2, _I3)
-                _plane_of_four(p2, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I4, _I3)
-                _plane_of_four(p3, data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3, _I6, _I3)
+            for s in range(k):
+                _plane_of_four(planes[s], data, r0, r1, r2, r3, s0, b0, s1, b1, s2, b2, s3, b3,
+                               np.int32(s * bits), mask)
         for j in range(first + n // 4 * 4, first + n):
             _prefetch_rows(idx, base, width, j + _AHEAD, min(j + 1 + _AHEAD, count))
             row = idx[j]
             scale, bias = get_f16(data, row, nb), get_f16(data, row, nb + 2)
             if weighted:
                 scale, bias = weights[j] * scale, weights[j] * bias
-            if bits == 4:
-                _plane_of_one(p0, data, row, scale, bias, _I0, _I15)
-                _plane_of_one(p1, data, row, scale, bias, _I4, _I15)
-            else:
-                _plane_of_one(p0, data, row, scale, bias, _I0, _I3)
-                _plane_of_one(p1, data, row, scale, bias, _I2, _I3)
-                _plane_of_one(p2, data, row, scale, bias, _I4, _I3)
-                _plane_of_one(p3, data, row, scale, bias, _I6, _I3)
+            for s in range(k):
+                _plane_of_one(planes[s], data, row, scale, bias, np.int32(s * bits), mask)
         if mean and n > 0:
             inverse = _ONE / F32(n)
             for b in range(nb):
@@ -210,3 +220,80 @@ def starts_of(lengths, starts):
         if lengths[m] < 0 and negative < 0:
             negative = m
     return total, negative
+
+
+REGISTER_COLS = (32, 64, 128)
+"""Row widths (columns) whose bags keep their sum in registers (`rowwise_vec`): numba
+compiles `bag_8bit_regs` / `bag_nbit_regs` once per width (the n-bit kernel per byte
+count: 8 to 64), so the family is small; other widths take `bag_8bit` /
+`bag_nbit`."""
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def bag_8bit_regs(data, idx, starts, lengths, weights, weighted, mean, out, start, stop, zero,
+                  nan):
+    """`bag_8bit` with a bag's sum in vector registers, one entry at a time (the same
+    operations in the same order): `zero` is a tuple of C float32 zeros, C one of
+    `REGISTER_COLS`, the rows read by address (a 2-d index of each byte of the scale
+    and bias cost twice the instructions); nan[m] = 1 where bag m has a NaN (a pass
+    over the output in NumPy would cost a third of the kernel's time)."""
+    cols = out.shape[1]
+    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
+    out_base = out.ctypes.data
+    for m in range(start, stop):
+        n = lengths[m]
+        first = starts[m]
+        acc = row_zeros(zero)
+        for j in range(first, first + n):
+            if j + _AHEAD < count:
+                _prefetch_row(base + np.uintp(idx[j + _AHEAD]) * np.uintp(width), width)
+            address = base + np.uintp(idx[j]) * np.uintp(width)
+            scale, bias = load_f32(address + np.uintp(cols)), load_f32(address + np.uintp(cols + 4))
+            if weighted:
+                scale, bias = weights[j] * scale, weights[j] * bias
+            acc = row_step(acc, address, scale, bias, _I0, _I255)
+        if mean and n > 0:
+            acc = row_scaled(acc, _ONE / F32(n))
+        if row_has_nan(acc):
+            nan[m] = 1
+        row_store(acc, out_base + np.uintp(m) * np.uintp(4 * cols))
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def bag_nbit_regs(data, idx, starts, lengths, bits, weights, weighted, mean, out, start, stop,
+                  zero, nan):
+    """`bag_nbit` with the planes in vector registers (`bag_8bit_regs`; `zero` holds one
+    zero per byte of packed values, and C = 8 / bits times that)."""
+    width, base, count = data.shape[1], data.ctypes.data, idx.shape[0]
+    nb = width - 4
+    out_base, row_out = out.ctypes.data, np.uintp(4 * out.shape[1])
+    for m in range(start, stop):
+        n = lengths[m]
+        first = starts[m]
+        p0, p1, p2, p3 = row_zeros(zero), row_zeros(zero), row_zeros(zero), row_zeros(zero)
+        for j in range(first, first + n):
+            if j + _AHEAD < count:
+                _prefetch_row(base + np.uintp(idx[j + _AHEAD]) * np.uintp(width), width)
+            address = base + np.uintp(idx[j]) * np.uintp(width)
+            scale = f16_value(load_u16(address + np.uintp(nb)))
+            bias = f16_value(load_u16(address + np.uintp(nb + 2)))
+            if weighted:
+                scale, bias = weights[j] * scale, weights[j] * bias
+            if bits == 4:
+                p0 = row_step(p0, address, scale, bias, _I0, _I15)
+                p1 = row_step(p1, address, scale, bias, _I4, _I15)
+            else:
+                p0 = row_step(p0, address, scale, bias, _I0, _I3)
+                p1 = row_step(p1, address, scale, bias, _I2, _I3)
+                p2 = row_step(p2, address, scale, bias, _I4, _I3)
+                p3 = row_step(p3, address, scale, bias, _I6, _I3)
+        if mean and n > 0:
+            inverse = _ONE / F32(n)
+            p0, p1 = row_scaled(p0, inverse), row_scaled(p1, inverse)
+            p2, p3 = row_scaled(p2, inverse), row_scaled(p3, inverse)
+        if row_has_nan(p0) or row_has_nan(p1) or row_has_nan(p2) or row_has_nan(p3):
+            nan[m] = 1
+        if bits == 4:
+            rows_store_interleaved(p0, p1, out_base + np.uintp(m) * row_out)
+        else:
+            rows_store_interleaved_4(p0, p1, p2, p3, out_base + np.uintp(m) * row_out)

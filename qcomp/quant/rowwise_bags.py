@@ -110,7 +110,15 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     w = np.zeros(0, F32) if weights is None else np.ascontiguousarray(weights)
     data = np.ascontiguousarray(data)
     weighted, mean = weights is not None, bool(mean)
-    if bits == 8:
+    regs = _register_kernel(bits, cols)
+    nan = np.zeros(len(starts) if regs is not None else 0, np.uint8)
+    if regs is not None:
+        zero = (F32(0),) * (cols if bits == 8 else cols * bits // 8)
+        extra = () if bits == 8 else (bits,)
+
+        def run(a, b):
+            regs(data, idx, starts, lengths, *extra, w, weighted, mean, out, a, b, zero, nan)
+    elif bits == 8:
         bag_8bit = kernel("bag_8bit")
 
         def run(a, b):
@@ -123,15 +131,26 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     # blocks of bags holding equal numbers of entries (starts: the entries before each)
     for_blocks(len(starts), max(1, len(idx) * cols // max(1, len(starts))), run, positions=starts)
     if kernel_backend() == "numba":
-        _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out)
+        bad = np.flatnonzero(nan) if regs is not None else np.flatnonzero(np.isnan(out).any(axis=1))
+        _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out, bad)
     return out
 
 
-def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out) -> None:
-    """The bags whose sum is NaN, again with the NumPy twin: LLVM may swap the operands
-    of `acc + bias`, which changes only which NaN comes out (torch keeps the
-    accumulator's)."""
-    bad = np.flatnonzero(np.isnan(out).any(axis=1))
+def _register_kernel(bits: int, cols: int):
+    """The kernel keeping a bag's sum in registers (`rowwise_vec`) for rows of `cols`
+    columns, or None (the NumPy backend; widths not in `REGISTER_COLS`)."""
+    if kernel_backend() != "numba":
+        return None
+    from qcomp.quant.rowwise_bag_kernels import REGISTER_COLS
+    if cols not in REGISTER_COLS:
+        return None
+    return kernel("bag_8bit_regs" if bits == 8 else "bag_nbit_regs")
+
+
+def _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out, bad) -> None:
+    """The bags `bad` (those whose sum is NaN) again with the NumPy twin: LLVM may swap
+    the operands of `acc + bias`, which changes only which NaN comes out (torch keeps
+    the accumulator's)."""
     if not bad.size:
         return
     s, n = starts[bad], lengths[bad]

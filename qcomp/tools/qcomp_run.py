@@ -30,6 +30,7 @@ program or an input value is wrong or cannot be read, or the backend cannot run 
 from __future__ import annotations
 
 import argparse
+import functools
 import io as io_module
 import re
 import sys
@@ -102,6 +103,7 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+@functools.cache  # built once a process (~0.8 ms); parsing does not change it
 def _arg_parser() -> ArgParser:
     p = ArgParser(prog=PROG, description="Run a StableHLO program (MLIR text, quantized or "
                   "not) or an .onnx / .tflite model\non NumPy (qcomp's interpreter, the "

@@ -97,7 +97,7 @@ def compare(module, inputs, semantics: str, name: str = "program", ref=None) -> 
             problems.append(f"@{fn.name}: interpreter error {r.error and r.error.message}, "
                             f"XLA error {got.error and got.error.message}")
             continue
-        lowered = parse_module(fn.text)  # once, for the tolerance and compare_lowered
+        lowered = fn.prepared  # the program XLA compiled, as IR (fn.text printed from it)
         tol = _tolerance(module, lowered)
         problems += [f"@{fn.name} results: {d}" for d in xla_compare.compare_outputs(r.results, got.results, **tol)]
         if [c.passed for c in r.checks] != [c.passed for c in got.checks]:

@@ -236,7 +236,7 @@ def test_one_rounding_on_every_int16_value(zp, one):
         np.testing.assert_array_equal(got[:, c], want)
     assert "stablehlo.divide" not in compiled and compiled.count("stablehlo.floor") == 1
     assert ("stablehlo.round_nearest_afz" not in compiled) == one
-    assert _one_rounding_chains(_lowered(text)) == one
+    assert _floors_into_clamps(fn.prepared) == one  # the program XLA compiled
 
 
 def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
@@ -260,15 +260,7 @@ def test_one_rounding_in_mobilenet_v2_is_litert_bit_for_bit():
     for x in (rng.integers(-128, 128, (1, 32, 32, 3)).astype(np.int8),
               np.full((1, 32, 32, 3), 127, np.int8), np.full((1, 32, 32, 3), -128, np.int8)):
         np.testing.assert_array_equal(fn.run([x]).results[0], run_litert(model, [x])[0])
-    assert _floors_into_clamps(parse_module(fn.text)) == 34  # the program XLA compiled
-
-
-def _one_rounding_chains(module) -> int:
-    """Rescales in the one-rounding form in the program prepared for XLA (on a VNNI host:
-    `unsigned_dots`)."""
-    from qcomp.backends.xla_prepare import for_entry, lower
-
-    return _floors_into_clamps(for_entry(lower(module, "spec"), "main", unsigned_dots=True).module)
+    assert _floors_into_clamps(fn.prepared) == 34  # the program XLA compiled
 
 
 def _floors_into_clamps(prepared) -> int:

@@ -7,6 +7,8 @@ cholesky, rng_bit_generator). Inputs are random, drawn per seed.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -316,28 +318,59 @@ RNG_OUTPUTS = ["ui32", "ui64", "ui8", "i32", "f32", "i16"]
 RNG_SHAPES = [(), (5,), (3, 4), (2, 3, 5), (7, 1, 3)]
 
 
-@pytest.mark.parametrize("algorithm", RNG_ALGORITHMS)
-@pytest.mark.parametrize("out", RNG_OUTPUTS)
-def test_rng_bit_generator_bit_exact_with_xla(algorithm, out):
-    """Each (algorithm, output type) on XLA: in CI on two of the shapes, in turn so every
-    shape runs with every algorithm (QCOMP_FULL=1: every shape); the shapes' ops in one
-    program (one XLA compile, not one a shape: each op reads the same state)."""
+def _rng_case(algorithm: str, out: str) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+    """The state and the output shapes of one (algorithm, output type): in CI two of the
+    shapes, in turn so every shape runs with every algorithm (QCOMP_FULL=1: every shape)."""
     rng = np.random.default_rng(hash((algorithm, out)) % 2**32)
     words = 3 if algorithm == "PHILOX" and out == "ui64" else 2
     state = rng.integers(0, 2**63, size=words, dtype=np.uint64)
     k = RNG_OUTPUTS.index(out)
-    shapes = RNG_SHAPES if FULL else [RNG_SHAPES[k % 5], RNG_SHAPES[(k + 3) % 5]]
-    st = f"tensor<{words}xui64>"
-    types = [t for shape in shapes for t in (st, _t(shape, out))]
-    ops = "\n".join(f"  %{n}:2 = stablehlo.rng_bit_generator %s, algorithm = {algorithm} : "
-                     f"({st}) -> ({st}, {_t(shape, out)})" for n, shape in enumerate(shapes))
-    results = ", ".join(f"%{n}#0, %{n}#1" for n in range(len(shapes)))
-    src = f"""
-func.func @main(%s: {st}) -> ({', '.join(types)}) {{
-{ops}
-  return {results} : {', '.join(types)}
-}}"""
-    _same(src, [state], oracle=eval_xla, bits=True)
+    return state, RNG_SHAPES if FULL else [RNG_SHAPES[k % 5], RNG_SHAPES[(k + 3) % 5]]
+
+
+def _rng_program(cases: list[tuple[str, str]]) -> str:
+    """`@main` taking one state per (algorithm, output type) of `cases` and returning,
+    case after case, each of its shapes' (new state, bits)."""
+    args, ops, types, results = [], [], [], []
+    for c, (algorithm, out) in enumerate(cases):
+        state, shapes = _rng_case(algorithm, out)
+        st = f"tensor<{state.size}xui64>"
+        args.append(f"%s{c}: {st}")
+        for n, shape in enumerate(shapes):
+            ops.append(f"  %r{c}_{n}:2 = stablehlo.rng_bit_generator %s{c}, algorithm = "
+                       f"{algorithm} : ({st}) -> ({st}, {_t(shape, out)})")
+            types += [st, _t(shape, out)]
+            results.append(f"%r{c}_{n}#0, %r{c}_{n}#1")
+    return (f"func.func @main({', '.join(args)}) -> ({', '.join(types)}) {{\n"
+            + "\n".join(ops) + f"\n  return {', '.join(results)} : {', '.join(types)}\n}}")
+
+
+RNG_CASES = [(a, o) for a in RNG_ALGORITHMS for o in RNG_OUTPUTS]
+
+
+@functools.cache
+def _rng_on_xla() -> dict[tuple[str, str], list[np.ndarray]]:
+    """XLA's results for every (algorithm, output type), from one program of all of them
+    (one XLA compile for the 18 tests, not one each: ~0.3 CPU-s a compile of its own,
+    the cases' ops are independent, each reads its own state argument)."""
+    outs = eval_xla(_rng_program(RNG_CASES), [_rng_case(a, o)[0] for a, o in RNG_CASES])
+    by_case, pos = {}, 0
+    for case in RNG_CASES:
+        n = 2 * len(_rng_case(*case)[1])
+        by_case[case], pos = outs[pos:pos + n], pos + n
+    assert pos == len(outs)
+    return by_case
+
+
+@pytest.mark.parametrize("algorithm", RNG_ALGORITHMS)
+@pytest.mark.parametrize("out", RNG_OUTPUTS)
+def test_rng_bit_generator_bit_exact_with_xla(algorithm, out):
+    """Each (algorithm, output type): the interpreter on a program of its shapes' ops
+    (each reads the same state) against XLA's run of those ops (`_rng_on_xla`: every
+    case's ops in one program, compiled once)."""
+    state, _ = _rng_case(algorithm, out)
+    _same(_rng_program([(algorithm, out)]), [state],
+          oracle=lambda src, args: _rng_on_xla()[algorithm, out], bits=True)
 
 
 COMPLEX_UNARY = ["abs", "sqrt", "rsqrt", "exponential", "exponential_minus_one", "log",

@@ -29,15 +29,16 @@ BATCHABLE = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "MUL",
 
 
 def lowered(model: bytes):
-    """The model imported and lowered with `rescale=fixed-point`: the module and its text."""
+    """The model imported and lowered with `rescale=fixed-point`."""
     ctx = make_context()
     module = parse_module(import_tflite(model), ctx)
     LegalizeQuantToMathPass(rescale="fixed-point").apply(ctx, module)
-    return module, print_module(module)
+    return module
 
 
-def batched(text: str, n: int):
-    module = parse_module(text)
+def batched(program, n: int):
+    """`program` (MLIR text, or a module: a clone is rewritten) with batch size `n`."""
+    module = parse_module(program) if isinstance(program, str) else program.clone()
     SetBatchSizePass(n=n).apply(make_context(), module)
     module.verify()
     return module
@@ -46,8 +47,8 @@ def batched(text: str, n: int):
 def check_batched(model: bytes, samples: list[list[np.ndarray]], backends) -> None:
     """Each sample run alone (LiteRT's reference kernels and qcomp's numpy backend on
     the lowered program) against the batched program's one run on each backend."""
-    single, text = lowered(model)
-    big = batched(text, len(samples) * samples[0][0].shape[0])
+    single = lowered(model)
+    big = batched(single, len(samples) * samples[0][0].shape[0])
     stacked = [np.concatenate(xs) for xs in zip(*samples)]
     want = []
     for feeds in samples:

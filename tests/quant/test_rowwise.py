@@ -311,6 +311,37 @@ def test_bags_of_uneven_lengths_match_torch(bits):
 
 
 @pytest.mark.parametrize("bits", [8, 4, 2])
+def test_bags_of_register_widths_match_torch(bits, kernels):
+    """The widths whose bags are summed in registers (`REGISTER_COLS`: one kernel per
+    width) on every kind of table: sums, weighted sums and means (torch's sum times the
+    float32 reciprocal of the length), bags of 0-40 entries (the rows asked into the
+    cache ahead across bag ends and up to the last index). The NumPy twins on the
+    first width only."""
+    from qcomp.quant.rowwise_bag_kernels import REGISTER_COLS
+
+    rng = np.random.default_rng(700 + bits)
+    for cols in REGISTER_COLS if kernels == "numba" else REGISTER_COLS[:1]:
+        for kind in KINDS:
+            w = table(rng, kind, int(rng.integers(1, 60)), cols)
+            packed = _torch(PREPACK[bits], torch.from_numpy(w))
+            lengths = rng.integers(0, 41, int(rng.integers(1, 12)))
+            idx = rng.integers(0, len(w), int(lengths.sum()))
+            offsets = np.concatenate([[0], np.cumsum(lengths)])
+            weights = (rng.standard_normal(idx.size) * 10.0 ** rng.integers(-3, 3)).astype(np.float32)
+            for wt in (None, weights):
+                tw = None if wt is None else torch.from_numpy(wt)
+                want = _torch(BAG[bits], torch.from_numpy(packed), torch.from_numpy(idx),
+                              torch.from_numpy(offsets), False, 0, False, tw, None, True)
+                with np.errstate(all="ignore"):
+                    got = rb.sparse_lengths(packed, idx, lengths, bits, wt)
+                    mean = rb.sparse_lengths(packed, idx, lengths, bits, wt, mean=True)
+                    inv = np.float32(1) / np.maximum(lengths, 1).astype(np.float32)
+                    want_mean = (want * inv[:, None]).astype(np.float32)
+                assert got.tobytes() == want.tobytes(), (cols, kind, _diff(got, want))
+                assert mean.tobytes() == want_mean.tobytes(), (cols, kind, _diff(mean, want_mean))
+
+
+@pytest.mark.parametrize("bits", [8, 4, 2])
 def test_torch_bags_ignore_mode_so_mean_is_caffe2s(bits):
     """PyTorch's quantized bags return the sum for mode=1 (mean); SparseLengthsMean is
     Caffe2's: the float32 sum times float32(1 / length), 0 for an empty segment."""
