@@ -49,7 +49,8 @@ def _requirement_names(reqs: list[str]) -> set[str]:
 
 
 FAST_KERNELS = {f"qcomp/quant/{name}.py" for name in (
-    "jit_cache", "rowwise_jit", "rowwise_kernels", "rowwise_bag_kernels", "rowwise_rand_kernels")}
+    "jit_cache", "rowwise_jit", "rowwise_kernels", "rowwise_bag_kernels", "rowwise_rand_kernels",
+    "rowwise_vec")}
 
 
 def test_every_imported_distribution_is_a_dependency():

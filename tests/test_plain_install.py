@@ -176,7 +176,8 @@ def test_every_module_imports_in_fresh_venv(fresh_install):
 
 
 FAST_ONLY = {f"qcomp.quant.{m}" for m in ("jit_cache", "rowwise_jit", "rowwise_kernels",
-                                           "rowwise_bag_kernels", "rowwise_rand_kernels")}
+                                           "rowwise_bag_kernels", "rowwise_rand_kernels",
+                                           "rowwise_vec")}
 """The numba kernels: the `fast` extra's modules (not installed by a plain install)."""
 
 
