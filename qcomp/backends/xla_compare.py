@@ -116,18 +116,16 @@ def tolerance_for(module: ModuleOp, lowered: ModuleOp) -> dict:
 
 
 def compare_lowered(fn: XlaFunction, inputs: Sequence[np.ndarray], semantics: str = "spec",
-                    tolerance: dict | None = None, lowered: ModuleOp | None = None
-                    ) -> list[str]:
+                    tolerance: dict | None = None) -> list[str]:
     """Run the program XLA compiled (`fn.text`: checks as results, constants as
-    arguments; `lowered`, that text parsed, when the caller has it) on the interpreter
-    and on XLA and compare every result (`compare_outputs` with `tolerance`, by default
-    `tolerance_for`); a list of differences, empty when they agree. Without `lowered`,
-    the interpreter runs `fn.prepared`, the IR `fn.text` was printed from."""
+    arguments) on the interpreter and on XLA and compare every result
+    (`compare_outputs` with `tolerance`, by default `tolerance_for`); a list of
+    differences, empty when they agree. The interpreter runs `fn.prepared`, the IR
+    `fn.text` was printed from (the text parsed when there is none)."""
     from qcomp.interpreter import run_function
     from qcomp.registry import parse_module
 
-    module = lowered if lowered is not None else (
-        fn.prepared if fn.prepared is not None else parse_module(fn.text))
+    module = fn.prepared if fn.prepared is not None else parse_module(fn.text)
     main = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == "main")
     if tolerance is None:
         tolerance = tolerance_for(fn.function.parent_op(), module)

@@ -104,7 +104,7 @@ def compare(module, inputs, semantics: str, name: str = "program", ref=None) -> 
             problems.append(f"@{fn.name} checks: interpreter {[c.passed for c in r.checks]}, "
                             f"XLA {[(c.passed, c.mismatches[:2]) for c in got.checks]}")
         problems += [f"@{fn.name} lowered: {d}" for d in
-                     xla_compare.compare_lowered(fn, args, semantics, tol, lowered)]
+                     xla_compare.compare_lowered(fn, args, semantics, tol)]
     return problems
 
 
