@@ -22,7 +22,7 @@ from xdsl.traits import IsolatedFromAbove
 from qcomp.ir.dense_text import HEX_PRINT_LIMIT, dense_body_text, float_kind, supported
 from qcomp.ir.float_text import bits_to_float, float_to_bits, format_float
 from qcomp.ir.parser import paused_gc
-from qcomp.ir.splat import one_element_if_splat
+from qcomp.ir.splat import one_element_if_splat, repeats_one_element
 from qcomp.ir.ssa_names import SSANames
 
 DEFAULT_DIALECTS = {"builtin.module": "builtin", "func.func": "func"}
@@ -261,14 +261,9 @@ def _unique_text(op: Operation) -> bool:
     printed again)."""
     return any(isinstance(a, DenseIntOrFPElementsAttr)
                and len(a.data.data) > _UNIQUE_DENSE_BYTES
-               and not _splat_bytes(a.data.data, a.get_element_type())
+               and not repeats_one_element(
+                   a.data.data, getattr(a.get_element_type(), "compile_time_size", 0) or 1)
                for a in (*op.properties.values(), *op.attributes.values()))
-
-
-def _splat_bytes(raw: bytes, element: Attribute) -> bool:
-    """Whether `raw` repeats one element's bytes (the first two elements compared first)."""
-    size = getattr(element, "compile_time_size", 0) or 1
-    return raw[:size] == raw[size:2 * size] and raw == raw[:size] * (len(raw) // size)
 
 
 def print_module(op: Operation, generic: bool = False,

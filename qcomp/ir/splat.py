@@ -67,12 +67,18 @@ def splat_attr(type: Attribute, value: Any) -> DenseIntOrFPElementsAttr:
     return dense_attr(type, element.pack([value]))  # type: ignore[attr-defined]
 
 
+def repeats_one_element(raw: bytes, size: int) -> bool:
+    """Whether the storage `raw` is two or more copies of one `size`-byte element (MLIR's
+    isSplat, by bits); the first two elements are compared before the whole."""
+    return raw[:size] == raw[size:2 * size] and raw == raw[:size] * (len(raw) // size)
+
+
 def one_element_if_splat(attr: DenseIntOrFPElementsAttr) -> DenseIntOrFPElementsAttr:
     """`attr` held as one element when every element has the same bits (for printing
     through xDSL, whose splat test compares values)."""
     raw = attr.data.data
     size = attr.get_element_type().compile_time_size  # type: ignore[attr-defined]
-    if len(raw) > size and raw == raw[:size] * (len(raw) // size):
+    if repeats_one_element(raw, size):
         return DenseIntOrFPElementsAttr(attr.type, BytesAttr(raw[:size]))
     return attr
 
