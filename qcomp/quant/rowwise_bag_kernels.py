@@ -32,19 +32,17 @@ which AVX2 cannot convert to float32 in vectors."""
 
 
 @njit(cache=True, inline="always")
-def _prefetch_rows(idx, base, width, first, stop):
-    """Ask for the rows of entries [first, stop) (both ends of each) into the cache."""
-    for e in range(first, stop):
-        ahead = base + np.uintp(idx[e]) * np.uintp(width)
-        prefetch(ahead)
-        prefetch(ahead + np.uintp(width - 1))
-
-
-@njit(cache=True, inline="always")
 def _prefetch_row(address, width):
     """Ask for the row at `address` (both ends) into the cache."""
     prefetch(address)
     prefetch(address + np.uintp(width - 1))
+
+
+@njit(cache=True, inline="always")
+def _prefetch_rows(idx, base, width, first, stop):
+    """Ask for the rows of entries [first, stop) into the cache."""
+    for e in range(first, stop):
+        _prefetch_row(base + np.uintp(idx[e]) * np.uintp(width), width)
 
 
 @njit(cache=True, inline="always")
