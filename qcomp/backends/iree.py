@@ -85,9 +85,9 @@ def load_iree() -> _Iree:
     global _IREE
     if _IREE is None:
         try:
-            import iree.compiler as compiler
-            import iree.compiler.version as compiler_version
-            import iree.runtime as runtime
+            import iree.compiler as compiler  # pyright: ignore[reportMissingImports] (an extra)
+            import iree.compiler.version as compiler_version  # pyright: ignore[reportMissingImports] (an extra)
+            import iree.runtime as runtime  # pyright: ignore[reportMissingImports] (an extra)
         except Exception:  # noqa: BLE001 - any import failure means "not installed"
             raise IreeUnavailable(f"--backend iree needs the iree extra: {INSTALL_HINT}") from None
         _IREE = _Iree(compiler, runtime, compiler_version.VERSION)
