@@ -50,7 +50,9 @@ def _requirement_names(reqs: list[str]) -> set[str]:
 
 FAST_KERNELS = {f"qcomp/quant/{name}.py" for name in (
     "jit_cache", "rowwise_jit", "rowwise_kernels", "rowwise_bag_kernels", "rowwise_rand_kernels",
-    "rowwise_vec")}
+    "rowwise_vec", "threads")}
+"""The modules that may import numba (threads: only to ask which threading layer numba's
+parallel loops would run on, `numba_tbb_threads`)."""
 
 
 UNINSTALLED_DISTRIBUTIONS = {"iree": ["iree-base-compiler", "iree-base-runtime"]}

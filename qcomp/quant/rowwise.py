@@ -46,6 +46,7 @@ first runs.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -77,8 +78,10 @@ class RowwiseError(ValueError):
 # ---------------------------------------------------------------------------
 # Kernels: numba or NumPy
 # ---------------------------------------------------------------------------
+@functools.cache
 def numba_available() -> bool:
-    """numba and llvmlite are installed (the `fast` extra)."""
+    """numba and llvmlite are installed (the `fast` extra); looked up once a process
+    (every kernel call asks)."""
     return all(importlib.util.find_spec(m) is not None for m in ("numba", "llvmlite"))
 
 

@@ -1,11 +1,12 @@
 """The numba loops of the bag reductions (`qcomp.quant.rowwise_bags` has the formulas
 and the checks; `qcomp.quant.rowwise_numpy` the NumPy twins): compiled once, cached on
-disk, bags [start, stop) per call so that `qcomp.quant.threads` can split them."""
+disk, bags [start, stop) per call so that `qcomp.quant.threads` can split them (or, for
+the register kernels, `*_blocks` runs the blocks on numba's TBB threads)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from qcomp.quant.rowwise_base import F32
 from qcomp.quant.rowwise_jit import f16_value, fma32, get_f16, get_f32, prefetch
@@ -295,3 +296,22 @@ def bag_nbit_regs(data, idx, starts, lengths, bits, weights, weighted, mean, out
             rows_store_interleaved(p0, p1, out_base + np.uintp(m) * row_out)
         else:
             rows_store_interleaved_4(p0, p1, p2, p3, out_base + np.uintp(m) * row_out)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def bag_8bit_regs_blocks(data, idx, starts, lengths, weights, weighted, mean, out, cuts, zero,
+                         nan):
+    """`bag_8bit_regs` over the blocks of bags [cuts[p], cuts[p + 1]), one per numba
+    thread (each bag's loop as on one thread: the same bits)."""
+    for p in prange(cuts.shape[0] - 1):
+        bag_8bit_regs(data, idx, starts, lengths, weights, weighted, mean, out, cuts[p],
+                      cuts[p + 1], zero, nan)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def bag_nbit_regs_blocks(data, idx, starts, lengths, bits, weights, weighted, mean, out, cuts,
+                         zero, nan):
+    """`bag_nbit_regs` over blocks, as `bag_8bit_regs_blocks`."""
+    for p in prange(cuts.shape[0] - 1):
+        bag_nbit_regs(data, idx, starts, lengths, bits, weights, weighted, mean, out, cuts[p],
+                      cuts[p + 1], zero, nan)

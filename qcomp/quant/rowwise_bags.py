@@ -31,7 +31,7 @@ from qcomp.quant.rowwise import (
     kernel,
     kernel_backend,
 )
-from qcomp.quant.threads import for_blocks
+from qcomp.quant.threads import block_cuts, for_blocks, numba_tbb_threads
 
 
 def _check_data(data: np.ndarray, bits: int, cols: int | None) -> int:
@@ -112,9 +112,9 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
     weighted, mean = weights is not None, bool(mean)
     regs = _register_kernel(bits, cols)
     nan = np.zeros(len(starts) if regs is not None else 0, np.uint8)
+    zero = (F32(0),) * (cols if bits == 8 else cols * bits // 8)
+    extra = () if bits == 8 else (bits,)
     if regs is not None:
-        zero = (F32(0),) * (cols if bits == 8 else cols * bits // 8)
-        extra = () if bits == 8 else (bits,)
 
         def run(a, b):
             regs(data, idx, starts, lengths, *extra, w, weighted, mean, out, a, b, zero, nan)
@@ -129,7 +129,14 @@ def bag_reduce(data: np.ndarray, indices: np.ndarray, starts: np.ndarray, length
         def run(a, b):
             bag_nbit(data, idx, starts, lengths, bits, w, weighted, mean, out, a, b)
     # blocks of bags holding equal numbers of entries (starts: the entries before each)
-    for_blocks(len(starts), max(1, len(idx) * cols // max(1, len(starts))), run, positions=starts)
+    work = max(1, len(idx) * cols // max(1, len(starts)))
+    cuts = block_cuts(len(starts), work, starts) if regs is not None else None
+    if cuts is not None and numba_tbb_threads():
+        blocks = kernel("bag_8bit_regs_blocks" if bits == 8 else "bag_nbit_regs_blocks")
+        blocks(data, idx, starts, lengths, *extra, w, weighted, mean, out,
+               np.asarray(cuts, np.int64), zero, nan)
+    else:
+        for_blocks(len(starts), work, run, positions=starts)
     if kernel_backend() == "numba":
         bad = np.flatnonzero(nan) if regs is not None else np.flatnonzero(np.isnan(out).any(axis=1))
         _nan_bags_again(data, idx, starts, lengths, bits, w, weighted, mean, out, bad)

@@ -13,6 +13,7 @@ where starting threads would cost more than it saves.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -84,17 +85,26 @@ def split(n: int, parts: int, positions: Sequence[int] | None = None) -> list[in
     return [0] + [min(int(c), n) for c in inner] + [n]
 
 
+def block_cuts(n: int, work: int, positions: Sequence[int] | None = None) -> list[int] | None:
+    """The cut points of `for_blocks`' blocks over [0, n) (`split`), or None when one
+    block on the caller does it all: too little work, one thread, or a nested call."""
+    parts = min(num_threads(), max(1, n * work // MIN_WORK), max(n, 1))
+    if parts <= 1 or getattr(_state, "inside", False):
+        return None
+    return split(n, parts, positions)
+
+
 def for_blocks(n: int, work: int, run: Callable[[int, int], None],
                positions: Sequence[int] | None = None) -> None:
     """run(start, stop) over blocks covering [0, n): one block per thread, as many
     threads as `n * work / MIN_WORK` allows (at most `num_threads()`); the calling
     thread runs the first block and waits for the others. `positions`: cut by them
     (`split`) rather than by count. A nested call (from a block) runs on its caller."""
-    parts = min(num_threads(), max(1, n * work // MIN_WORK), max(n, 1))
-    if parts <= 1 or getattr(_state, "inside", False):
+    cuts = block_cuts(n, work, positions)
+    if cuts is None:
         run(0, n)
         return
-    cuts = split(n, parts, positions)
+    parts = len(cuts) - 1
     pool = _executor(parts - 1)
 
     def block(a: int, b: int) -> None:
@@ -109,3 +119,27 @@ def for_blocks(n: int, work: int, run: Callable[[int, int], None],
     block(cuts[0], cuts[1])
     for f in futures:
         f.result()
+
+
+@functools.cache
+def numba_tbb_threads() -> bool:
+    """numba's parallel loops run on its TBB threading layer here: TBB installed (the
+    `fast` extra), numba's layer choice `default`, `safe` or `tbb`, and no other layer
+    already started in this process. The short kernels (bags: a tenth of a millisecond)
+    then split across cores through `prange`, whose waiting threads answer within
+    microseconds where `for_blocks`' pool wakes in tens; TBB, unlike GNU OpenMP, is safe
+    across `fork`. Asked once a process."""
+    try:
+        import numba
+        from numba.np.ufunc import parallel
+    except ImportError:
+        return False
+    if str(numba.config.THREADING_LAYER).lower() not in ("default", "safe", "tbb"):
+        return False
+    if getattr(parallel, "_is_initialized", False):
+        return parallel.threading_layer() == "tbb"
+    try:
+        parallel._check_tbb_version_compatible()  # pyright: ignore[reportPrivateUsage]
+    except ImportError:
+        return False
+    return True

@@ -1,6 +1,7 @@
 """The rowwise kernels on row blocks (qcomp.quant.threads): a table large enough to be
 cut, holding every kind of row, gives torch's bytes whatever the thread count, and the
-bags cut by entries give torch's sums."""
+bags cut by entries give torch's sums, on `for_blocks`' Python threads and on numba's TBB
+threads alike (`threads.numba_tbb_threads`)."""
 
 from __future__ import annotations
 
@@ -59,9 +60,20 @@ def test_fake_and_extremes_do_not_depend_on_threads(big):
     assert one == three
 
 
+@pytest.fixture(params=["python", "tbb"], ids=["python-pool", "tbb-pool"])
+def pool(request, monkeypatch):
+    """Which threads run the register kernels' blocks of bags."""
+    if request.param == "tbb":
+        if not (rw.kernel_backend() == "numba" and threads.numba_tbb_threads()):
+            pytest.skip("numba's TBB threading layer is not available (the fast extra's tbb)")
+    else:
+        monkeypatch.setattr(rb, "numba_tbb_threads", lambda: False)
+    return request.param
+
+
 @pytest.mark.parametrize("bits", [8, 4])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_big_bags_match_torch(big, bits, weighted, thread_count):
+def test_big_bags_match_torch(big, bits, weighted, thread_count, pool):
     """6,000 bags of 0 to 40 entries (uneven: cut by entries, not by bags)."""
     rng = np.random.default_rng(bits)
     data = rw.float_to_fused_8bit(big) if bits == 8 else rw.float_to_fused_nbit(big, bits)

@@ -78,3 +78,21 @@ def test_split_positions_are_nondecreasing_cuts():
     assert cuts[0] == 0 and cuts[-1] == 1000 and cuts == sorted(cuts)
     spans = [pos[min(b, 999)] - pos[a] for a, b in zip(cuts, cuts[1:])]
     assert max(spans) - min(spans) < 80          # equal spans up to two bags' lengths
+
+
+def test_tbb_threads_only_on_a_layer_that_may_be_tbb(monkeypatch):
+    numba = pytest.importorskip("numba")
+    from numba.np.ufunc import parallel
+    monkeypatch.setattr(numba.config, "THREADING_LAYER", "omp")
+    assert threads.numba_tbb_threads.__wrapped__() is False
+    monkeypatch.setattr(numba.config, "THREADING_LAYER", "default")
+    monkeypatch.setattr(parallel, "_is_initialized", True)
+    monkeypatch.setattr(parallel, "_threading_layer", "workqueue")
+    assert threads.numba_tbb_threads.__wrapped__() is False   # another layer already started
+    monkeypatch.setattr(parallel, "_threading_layer", "tbb")
+    assert threads.numba_tbb_threads.__wrapped__() is True
+
+
+def test_block_cuts_none_for_one_block(three_threads):
+    assert threads.block_cuts(100, 1) is None                 # too little work
+    assert threads.block_cuts(300_000, 1) == [0, 100_000, 200_000, 300_000]
