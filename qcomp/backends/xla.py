@@ -19,7 +19,12 @@ What happens (`qcomp.backends.xla_prepare` has the module-side steps):
    pass `algsimp` disabled: XLA's algebraic simplifier rewrites `x / c` with a constant
    `c` as `x * (1 / c)`, which is not the same float and moves quantized values that
    sit next to a rounding tie;
-4. a run converts the inputs to the lowered argument types (quantized arguments as
+4. on the CPU, a large program (`xla_clients.ONE_THREAD_WORK`) with no checks, whose
+   samples `set-batch-size` proves independent, is compiled at `1 / k` of its batch
+   instead and run as `k` slices at once, one per core, each on a one-thread client
+   (`batch_slices`; `xla_clients`), the results concatenated: the same bits, since
+   every sample goes through the same ops;
+5. a run converts the inputs to the lowered argument types (quantized arguments as
    their storage integers, `i4` as `ml_dtypes.int4`), executes, converts the results
    back to the interpreter's NumPy types and judges the checks on the host with the
    interpreter's own rule (`qcomp.interpreter.checks.judge_check`).
@@ -42,14 +47,14 @@ from typing import Any, ClassVar
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
+from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Attribute, Operation
 
 from qcomp.backends import xla_clients, xla_dots, xla_prepare
 from qcomp.interpreter import FunctionRun, RunError, entry_functions
 from qcomp.interpreter.checks import judge_check
 from qcomp.interpreter.runner import _inputs_for
-from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, to_type
+from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of, to_type
 from qcomp.ir import print_module
 
 INSTALL_HINT = "pip install 'qcomp[xla]'"
@@ -101,15 +106,15 @@ def is_available() -> bool:
     return True
 
 
-def get_device(name: str = "cpu", one_thread: bool = False):
+def get_device(name: str = "cpu", one_thread: bool = False, slot: int = 0):
     """(PJRT client, device) for `cpu`, `gpu`, `cuda`, `rocm`, ... optionally `:index`;
     `one_thread`: the CPU client with a one-thread pool where there is one
-    (`xla_clients`), for `cpu` / `cpu:0`."""
+    (`xla_clients`; the `slot`-th such client), for `cpu` / `cpu:0`."""
     jx = load_jax()
     platform, _, index = name.partition(":")
     if one_thread and platform == "cpu" and index in ("", "0"):
         get_device(name)  # jax's client first: its errors, its flags
-        client = xla_clients.one_thread_client(jx.xc.make_cpu_client)
+        client = xla_clients.one_thread_client_at(jx.xc.make_cpu_client, slot)
         if client is not None:
             return client, client.local_devices()[0]
     try:
@@ -143,16 +148,16 @@ def _remember(cache: OrderedDict, key, value) -> None:
         cache.popitem(last=False)
 
 
-def compile_text(text: str, device: str = "cpu", one_thread: bool = False) -> Any:
+def compile_text(text: str, device: str = "cpu", one_thread: bool = False, slot: int = 0) -> Any:
     """XLA's loaded executable for the MLIR `text` (`@main`), cached per text and device
-    (`one_thread`: for `get_device(device, one_thread=True)`'s client)."""
-    key = (hashlib.sha256(text.encode()).hexdigest(), device, one_thread)
+    (`one_thread`: for `get_device(device, one_thread=True, slot=slot)`'s client)."""
+    key = (hashlib.sha256(text.encode()).hexdigest(), device, one_thread, slot)
     exe = _EXECUTABLES.get(key)
     if exe is not None:
         _EXECUTABLES.move_to_end(key)
         return exe
     jx = load_jax()
-    client, dev = get_device(device, one_thread)
+    client, dev = get_device(device, one_thread, slot)
     with jx.jmlir.make_ir_context(), jx.ir.Location.unknown():
         try:
             mod = jx.ir.Module.parse(text)
@@ -210,6 +215,8 @@ class XlaFunction:
     one_thread: bool = False
     """Compiled for, and run on, the one-thread CPU client (`xla_clients`: a small program)."""
     executable: Any = None
+    slices: BatchSlices | None = None
+    """Set instead of `executable` when the program runs as slices of its batch."""
     error: RunError | None = None
     text: str = ""
     """The MLIR XLA compiled."""
@@ -300,6 +307,8 @@ class XlaFunction:
         args = [np.ascontiguousarray(check_input(a, t, f"arg{i}")).astype(dt, copy=False)
                 for i, (a, t, dt) in enumerate(zip(inputs, arg_types, self.arg_dtypes))]
         try:  # RESOURCE_EXHAUSTED can come from any step: copies in, the run, copies out
+            if self.slices is not None:
+                return self.slices.launch(args)
             bufs = [_put(a, dev) for a in args]
             if self._constant_buffers is None:
                 self._constant_buffers = [_put(c, dev) for c in self.constants]
@@ -309,9 +318,83 @@ class XlaFunction:
 
     def _wait(self, launched: list) -> list[np.ndarray]:
         try:
+            if self.slices is not None:
+                return self.slices.wait(launched)
             return [np.asarray(o) for o in launched]
         except Exception as e:  # noqa: BLE001 - a runtime failure inside XLA, out of memory
             raise RunError(f"XLA failed running @{self.name}: {_one_line(e)}", self.function) from None
+
+
+BATCH_SLICES = True
+"""Whether `compile_module` may run a large program as slices of its batch (module
+docstring, 4; tests and benchmarks compare the two)."""
+
+
+@dataclass
+class BatchSlices:
+    """A program run as `k = len(executables)` slices of its batch of `B` samples at
+    once: `part` is the program at batch `B / k` (`set-batch-size`), compiled on `k`
+    one-thread clients; slice `s` of every argument (rows `s B / k` to `(s + 1) B / k`
+    of dimension 0) goes to the `s`-th, and each result is the slices' results
+    concatenated along dimension 0."""
+
+    part: XlaFunction
+    executables: list[Any]
+    devices: list[Any]
+    constant_buffers: list[list[Any]] | None = None
+
+    def launch(self, args: Sequence[np.ndarray]) -> list[list[Any]]:
+        """Start every slice's run on `args` (the whole batch, in the lowered types)."""
+        if self.constant_buffers is None:
+            self.constant_buffers = [[_put(c, d) for c in self.part.constants]
+                                     for d in self.devices]
+        step = args[0].shape[0] // len(self.executables)
+        return [exe.execute([_put(np.ascontiguousarray(a[s * step:(s + 1) * step]), dev)
+                             for a in args] + consts)
+                for s, (exe, dev, consts) in enumerate(
+                    zip(self.executables, self.devices, self.constant_buffers))]
+
+    @staticmethod
+    def wait(launched: list[list[Any]]) -> list[np.ndarray]:
+        """Each result, its slices concatenated in order."""
+        return [np.concatenate([np.asarray(part[i]) for part in launched])
+                for i in range(len(launched[0]))]
+
+
+def batch_slices(module: ModuleOp, semantics: str, fn: XlaFunction, device: str
+                 ) -> BatchSlices | None:
+    """`fn` (prepared, not yet compiled) as slices of its batch (`BatchSlices`), or None
+    where it cannot be: not on the CPU's first device, a small program (one thread
+    whole), checks, arguments without one common static leading dimension `B`, `B` not
+    divisible by the cores (`xla_clients.slice_count`), or an op `set-batch-size`
+    cannot rebatch."""
+    from qcomp.passes.set_batch_size import SetBatchSizePass
+    from qcomp.registry import make_context
+
+    if not BATCH_SLICES or device not in ("cpu", "cpu:0") or fn.one_thread or fn.checks:
+        return None
+    shapes = [shape_of(t) if isinstance(t, TensorType) else None
+              for t in fn.function.function_type.inputs.data]
+    if not shapes or any(not s or s[0] < 0 or s[0] != shapes[0][0] for s in shapes):
+        return None
+    k = xla_clients.slice_count(shapes[0][0])
+    if k < 2:
+        return None
+    jx = load_jax()
+    clients = [xla_clients.one_thread_client_at(jx.xc.make_cpu_client, s) for s in range(k)]
+    if any(c is None for c in clients):
+        return None
+    small = module.clone()
+    try:
+        SetBatchSizePass(n=shapes[0][0] // k).apply(make_context(), small)
+    except Exception:  # noqa: BLE001 - an op that does not allow it: the program runs whole
+        return None
+    (part,) = prepare_entries(small, semantics, fn.name, device, XlaFunction,
+                              lambda p: None, lambda p: "")
+    if part.error is not None or part.checks or part.n_results != fn.n_results:
+        return None
+    return BatchSlices(part, [compile_text(part.text, device, True, s) for s in range(k)],
+                       [c.local_devices()[0] for c in clients])
 
 
 def _put(a: np.ndarray, dev) -> Any:
@@ -343,7 +426,9 @@ def compile_module(module: ModuleOp, semantics: str = "spec", entry: str | None 
     get_device(device)
 
     def build(fn: XlaFunction) -> None:
-        fn.executable = compile_text(fn.text, device, fn.one_thread)
+        fn.slices = batch_slices(module, semantics, fn, device)
+        if fn.slices is None:
+            fn.executable = compile_text(fn.text, device, fn.one_thread)
 
     def where(fn: XlaFunction) -> str:
         culprit = blame(module, semantics, fn.name, device)

@@ -10,6 +10,14 @@ whose estimated `work` is below `ONE_THREAD_WORK` is therefore compiled for, and
 a second client with a one-thread pool; the other core stays free for the caller
 (`qcomp.backends.run` checks the module there while XLA runs).
 
+A large program whose samples are independent goes the other way: its batch is cut
+into one slice per core, each slice run by the program at the smaller batch on a
+one-thread client of its own, all at once (`one_thread_client_at`, `slice_count`,
+`qcomp.backends.xla.batch_slices`). No thread then waits for another inside a run: the
+int8 MobileNetV2 at batch 64 ran in 1.22 ms as two slices of 32 against 1.75 ms whole on
+jax's two-thread client (interleaved, best of 30 rounds), the MLP workload (batch 256)
+0.77 against 0.92 ms.
+
 XLA sizes a client's pools from the calling thread's CPU affinity when the client is
 made (`tsl::port::MaxParallelism`), and PJRT has no option for it, so
 `one_thread_client` makes it while the calling thread may use one CPU, then gives the
@@ -52,6 +60,36 @@ def work(main: Operation) -> int:
 @functools.cache
 def one_thread_client(make_cpu_client) -> Any | None:
     """A PJRT CPU client with one-thread pools (module docstring), or None."""
+    return _new_one_thread_client(make_cpu_client)
+
+
+_MORE_CLIENTS: list[Any] = []
+
+
+def one_thread_client_at(make_cpu_client, slot: int) -> Any | None:
+    """The `slot`-th one-thread client (0: `one_thread_client`; more are made on first
+    use, each with its own pool thread), or None."""
+    if one_thread_client(make_cpu_client) is None:
+        return None
+    while len(_MORE_CLIENTS) < slot:
+        client = _new_one_thread_client(make_cpu_client)
+        if client is None:
+            return None
+        _MORE_CLIENTS.append(client)
+    return one_thread_client(make_cpu_client) if slot == 0 else _MORE_CLIENTS[slot - 1]
+
+
+def slice_count(batch: int) -> int:
+    """Into how many slices a large program's batch of `batch` samples is cut
+    (`qcomp.backends.xla.batch_slices`): the CPUs this process may use, when the batch
+    divides evenly among them; else 1 (the program runs whole)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return 1
+    cores = len(os.sched_getaffinity(0))
+    return cores if cores > 1 and batch >= cores and batch % cores == 0 else 1
+
+
+def _new_one_thread_client(make_cpu_client) -> Any | None:
     if not hasattr(os, "sched_setaffinity"):
         return None
     mask = os.sched_getaffinity(0)
@@ -73,4 +111,4 @@ def one_thread_client(make_cpu_client) -> Any | None:
     return client
 
 
-__all__ = ["ONE_THREAD_WORK", "one_thread_client", "work"]
+__all__ = ["ONE_THREAD_WORK", "one_thread_client", "one_thread_client_at", "slice_count", "work"]
