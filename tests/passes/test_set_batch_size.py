@@ -78,11 +78,19 @@ def test_batched_tflite_ops_equal_per_sample_runs(op):
     check_batched(model, samples, BACKENDS)
 
 
-def test_batched_mobilenet_equals_per_sample_runs():
-    model = mobilenet_v2(seed=1, size=16, classes=10, stages=3)
+@pytest.mark.parametrize("sliced", [False, True], ids=["whole", "xla-slices"])
+def test_batched_mobilenet_equals_per_sample_runs(sliced, monkeypatch):
+    """`xla-slices`: every program counts as large, so that XLA runs the batch of 2 as
+    one slice per core where there are two (`qcomp.backends.xla.batch_slices`)."""
+    if sliced:
+        if "xla" not in BACKENDS:
+            pytest.skip("jax is not installed")
+        from qcomp.backends import xla_clients
+        monkeypatch.setattr(xla_clients, "ONE_THREAD_WORK", 0)
+    model = mobilenet_v2(seed=2, size=16, classes=10, stages=3)  # samples whose results differ
     rng = np.random.default_rng(5)
     samples = [[rng.integers(-128, 128, (1, 16, 16, 3)).astype(np.int8)] for _ in range(2)]
-    check_batched(model, samples, BACKENDS)
+    check_batched(model, samples, ["xla"] if sliced else BACKENDS)
 
 
 def test_reshape_across_the_batch_is_an_error_at_the_op():
