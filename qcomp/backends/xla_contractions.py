@@ -23,7 +23,8 @@ is the integer one bit for bit whatever order XLA sums in:
 (`k` the contracted positions of `b` for output position `o`: any partial sum is a
 sub-sum of the full one; with `b` not a constant, `K * max|a| * max|b|`). `max|a|`
 and `max|b|` come from the operand's integer type or, where the operand is a convert
-from a narrower integer, from that one's type; a constant operand's values are read.
+from a narrower integer, from that one's type; a constant operand's values are read (through a
+convert that widens it, as a 16x8 model's `convert(i8 kernel) : i32`).
 The bound must also be below the result type's largest value (no wrap-around, so the
 integer result is the exact sum). The interpreter is not changed: this is part of
 preparing a program for XLA (`qcomp.backends.xla_prepare.for_entry`).
@@ -153,9 +154,17 @@ def _absmax(v: SSAValue) -> int | None:
 
 
 def _constant(v: SSAValue) -> np.ndarray | None:
+    """The values of an integer constant `v`, or of the constant that an integer convert
+    which keeps every value (a widening one: 16x8 models' `convert(i8 kernel) : i32`)
+    produces `v` from; else None."""
     src = v.owner
     if isinstance(src, sh.ConstantOp) and _is_int(v.type):
         return dense_to_array(src.value, v.type)
+    if isinstance(src, sh.ConvertOp) and _is_int(v.type) and _is_int(src.operands[0].type):
+        narrow = np.iinfo(numpy_dtype(element_type(src.operands[0].type)))
+        wide = np.iinfo(numpy_dtype(element_type(v.type)))
+        if wide.min <= narrow.min and narrow.max <= wide.max:
+            return _constant(src.operands[0])
     return None
 
 
