@@ -68,8 +68,12 @@ class Compiled:
             from qcomp.backends import xla
 
             self.xla_functions = xla.compile_module(self.module, semantics, entry, device)
+        self._rebatched: dict[int, Compiled] = {}
         for hook in PREPARE_HOOKS:
             hook(self)
+
+    def _run_in_batches(self, samples: list) -> list[FunctionRun] | None:
+        return _batches(self, samples)
 
     def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,
             launched: list | None = None) -> list[FunctionRun]:
@@ -125,7 +129,13 @@ class Compiled:
         """Run each sample's inputs; (each function's results stacked on a new leading
         dimension, the number of samples run). The first sample whose run fails (an
         error, a failed check) stops it: then its own runs are returned, the error
-        naming the sample."""
+        naming the sample. On xla the samples go `SAMPLE_CHUNK` at a time through the
+        program rebatched for them where it can be (`_run_in_batches`): the same bits."""
+        if self.backend == "xla":
+            samples = list(samples)
+            batched = self._run_in_batches(samples)
+            if batched is not None:
+                return batched, len(samples)
         per_sample: list[list[FunctionRun]] = []
         for i, inputs in enumerate(samples):
             runs = self.run(inputs)
@@ -138,6 +148,67 @@ class Compiled:
         if not per_sample:
             raise RunError("no samples to run")
         return stack_runs(per_sample), len(per_sample)
+
+
+SAMPLE_CHUNK = 64
+"""Samples per call when `run_each` runs them through the rebatched program (fewer when
+`max_memory` asks: 8 bytes per estimated operation of one sample's program)."""
+
+
+def _batches(handle: Compiled, samples: list) -> list[FunctionRun] | None:
+    """`samples` run `SAMPLE_CHUNK` (or fewer) at a time through `handle`'s program
+    rebatched by `set-batch-size` (one program per chunk size, kept on the handle; a
+    short last chunk padded with its last sample), each result split back per sample
+    and stacked; None where that cannot be: more than one entry function, checks, an
+    argument without the common static leading dimension, an op that mixes samples, or
+    a run that fails (then the samples run one by one and the failing one is named)."""
+    from qcomp.interpreter.runner import _inputs_for
+    from qcomp.interpreter.values import shape_of
+    from qcomp.passes.set_batch_size import SetBatchSizePass
+    from qcomp.registry import make_context
+
+    if len(handle.xla_functions) != 1 or len(samples) < 2:
+        return None
+    fn = handle.xla_functions[0]
+    if fn.error is not None or fn.checks:
+        return None
+    shapes = [tuple(shape_of(t)) for t in fn.function.function_type.inputs.data]
+    if not shapes or any(not sh or sh[0] != shapes[0][0] or min(sh) < 0 for sh in shapes):
+        return None
+    b = shapes[0][0]
+    try:
+        args = [_inputs_for(fn.function, x) for x in samples]
+    except Exception:  # noqa: BLE001 - a sample that does not fit: the per-sample runs say which
+        return None
+    if any(len(a) != len(shapes) or any(np.shape(v) != sh for v, sh in zip(a, shapes)) for a in args):
+        return None
+    chunk = max(1, min(SAMPLE_CHUNK, len(samples),
+                       handle.max_memory // max(1, 8 * fn.work)))
+    if chunk < 2:
+        return None
+    part = handle._rebatched.get(chunk)
+    if part is None:
+        module = handle.module.clone()
+        try:
+            SetBatchSizePass(n=chunk * b).apply(make_context(), module)
+        except Exception:  # noqa: BLE001 - an op that does not allow it
+            return None
+        part = Compiled(module, "xla", handle.semantics, handle.entry, handle.max_memory,
+                        handle.device, snapshot=False)
+        handle._rebatched[chunk] = part
+    pieces: list[list[np.ndarray]] = []
+    for start in range(0, len(args), chunk):
+        group = args[start:start + chunk]
+        used = len(group)
+        group = group + [group[-1]] * (chunk - used)
+        (run,) = part.run([np.concatenate([a[j] for a in group]) for j in range(len(shapes))])
+        if run.error is not None or any(np.shape(r)[:1] != (chunk * b,) for r in run.results):
+            return None
+        pieces.append([np.asarray(r)[:used * b].reshape(used, b, *np.shape(r)[1:])
+                       for r in run.results])
+    out = FunctionRun(fn.name, result_types=fn.result_types)
+    out.results = [np.concatenate(rs) for rs in zip(*pieces)]
+    return [out]
 
 
 def stack_runs(per_sample: list[list[FunctionRun]]) -> list[FunctionRun]:

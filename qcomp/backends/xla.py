@@ -235,6 +235,8 @@ class XlaFunction:
     main_result_types: list[Attribute] = field(default_factory=list)
     lower_seconds: float = 0.0
     compile_seconds: float = 0.0
+    work: int = 0
+    """The prepared program's estimated operation count (`xla_clients.work`)."""
 
     @property
     def result_types(self) -> list[Attribute]:
@@ -470,7 +472,8 @@ def prepare_entries(module: ModuleOp, semantics: str, entry: str | None, device:
             fn.prepared = prepared.module
             main = next(op for op in prepared.module.ops if isinstance(op, func.FuncOp)
                         and op.sym_name.data == "main")
-            fn.one_thread = on_cpu and xla_clients.work(main) < xla_clients.ONE_THREAD_WORK
+            fn.work = xla_clients.work(main)
+            fn.one_thread = on_cpu and fn.work < xla_clients.ONE_THREAD_WORK
             fn.main_result_types = list(main.function_type.outputs.data)
             n_args = len(main.function_type.inputs.data) - len(prepared.constants)
             fn.main_arg_types = list(main.function_type.inputs.data[:n_args])

@@ -124,8 +124,10 @@ def _arg_parser() -> ArgParser:
     p.add_argument("--inputs", metavar="IN.npz", help="arrays arg0, arg1, ... for the entry's arguments")
     p.add_argument("--samples", action="store_true",
                    help="--inputs holds a dataset: each array's leading dimension numbers the "
-                        "samples; the program is prepared once and run on each, the results "
-                        "stacked the same way (--output writes them)")
+                        "samples; the program is prepared once and run on each (on xla up "
+                        "to 64 samples a call, through the program rebatched by "
+                        "set-batch-size where it allows), the results stacked the same way "
+                        "(--output writes them)")
     p.add_argument("--args", metavar="[dense<...> : T, ...]",
                    help="the entry's arguments as an MLIR array of dense attributes "
                         "(stablehlo-translate --interpret --args)")

@@ -3,7 +3,9 @@
 Every array of the archive has a leading sample dimension of one length N; sample `i`
 is the arrays' `[i]`, bound to the entry's arguments as `--inputs` binds them. The
 module is prepared once for the backend (`qcomp.backends.compiled.Compiled`) and run N
-times; the results are stacked on a new leading dimension (`--output` writes them).
+times (on xla up to `SAMPLE_CHUNK` samples a call, through the program rebatched by
+`set-batch-size` where it allows: `Compiled.run_each`); the results are stacked on a new
+leading dimension (`--output` writes them).
 The first sample whose run fails (an error, a failed check) stops the run, named.
 """
 

@@ -139,6 +139,42 @@ def test_qcomp_run_samples_stacks_the_per_sample_results(tmp_path, backend):
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("op", ["CONV_2D", "SOFTMAX"])
+def test_xla_samples_run_in_rebatched_chunks(op, monkeypatch):
+    """5 samples, 2 a call: chunks of 2, 2 and 1 (padded with its sample); each
+    sample's result is LiteRT's for it alone, and the per-sample runs' (the handle's own
+    batch-1 program on XLA)."""
+    if not xla.is_available():
+        pytest.skip("jax/jaxlib cannot load")
+    monkeypatch.setattr(qcomp.backends.compiled, "SAMPLE_CHUNK", 2)
+    model, feeds = CASES[op](np.random.default_rng(4))
+    handle = qcomp.compile(lowered(model), backend="xla")
+    rng = np.random.default_rng(11)
+    xs = rng.integers(-128, 128, (5, *feeds[0].shape)).astype(np.int8)
+    (run,), n = handle.run_samples([xs])
+    assert n == 5 and run.error is None and list(handle._rebatched) == [2]
+    want = np.stack([run_litert(model, [x])[0] for x in xs])
+    one_by_one = np.stack([handle.run([x])[0].results[0] for x in xs])
+    assert run.results[0].dtype == want.dtype and np.array_equal(run.results[0], want)
+    assert np.array_equal(run.results[0], one_by_one)
+
+
+def test_xla_samples_of_a_program_that_mixes_them_run_one_by_one():
+    """A reshape that drops the batch dimension: `set-batch-size` refuses the program,
+    so each sample runs alone (the same results either way)."""
+    if not xla.is_available():
+        pytest.skip("jax/jaxlib cannot load")
+    module = parse_module("func.func @main(%x: tensor<1x4xi32>) -> tensor<4xi32> {\n"
+                          "  %r = stablehlo.reshape %x : (tensor<1x4xi32>) -> tensor<4xi32>\n"
+                          "  %y = stablehlo.add %r, %r : tensor<4xi32>\n"
+                          "  return %y : tensor<4xi32>\n}\n")
+    handle = qcomp.compile(module, backend="xla")
+    xs = np.arange(12, dtype=np.int32).reshape(3, 1, 4)
+    (run,), n = handle.run_samples([xs])
+    assert n == 3 and handle._rebatched == {}
+    assert np.array_equal(run.results[0], 2 * xs.reshape(3, 4))
+
+
 def test_qcomp_run_samples_needs_one_sample_dimension(tmp_path):
     import io
 
