@@ -68,12 +68,10 @@ class Compiled:
             from qcomp.backends import xla
 
             self.xla_functions = xla.compile_module(self.module, semantics, entry, device)
-        self._rebatched: dict[int, Compiled] = {}
+        self._rebatched: dict[int, Compiled | None] = {}
+        """`_batches`' programs per chunk size (None: `set-batch-size` refused it)."""
         for hook in PREPARE_HOOKS:
             hook(self)
-
-    def _run_in_batches(self, samples: list) -> list[FunctionRun] | None:
-        return _batches(self, samples)
 
     def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray] | None = None,
             launched: list | None = None) -> list[FunctionRun]:
@@ -130,10 +128,10 @@ class Compiled:
         dimension, the number of samples run). The first sample whose run fails (an
         error, a failed check) stops it: then its own runs are returned, the error
         naming the sample. On xla the samples go `SAMPLE_CHUNK` at a time through the
-        program rebatched for them where it can be (`_run_in_batches`): the same bits."""
+        program rebatched for them where it can be (`_batches`): the same bits."""
         if self.backend == "xla":
             samples = list(samples)
-            batched = self._run_in_batches(samples)
+            batched = _batches(self, samples)
             if batched is not None:
                 return batched, len(samples)
         per_sample: list[list[FunctionRun]] = []
@@ -186,16 +184,18 @@ def _batches(handle: Compiled, samples: list) -> list[FunctionRun] | None:
                        handle.max_memory // max(1, 8 * fn.work)))
     if chunk < 2:
         return None
-    part = handle._rebatched.get(chunk)
-    if part is None:
+    if chunk not in handle._rebatched:
         module = handle.module.clone()
         try:
             SetBatchSizePass(n=chunk * b).apply(make_context(), module)
         except Exception:  # noqa: BLE001 - an op that does not allow it
+            handle._rebatched[chunk] = None
             return None
-        part = Compiled(module, "xla", handle.semantics, handle.entry, handle.max_memory,
-                        handle.device, snapshot=False)
-        handle._rebatched[chunk] = part
+        handle._rebatched[chunk] = Compiled(module, "xla", handle.semantics, handle.entry,
+                                            handle.max_memory, handle.device, snapshot=False)
+    part = handle._rebatched[chunk]
+    if part is None:
+        return None
     pieces: list[list[np.ndarray]] = []
     for start in range(0, len(args), chunk):
         group = args[start:start + chunk]

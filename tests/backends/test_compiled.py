@@ -171,7 +171,7 @@ def test_xla_samples_of_a_program_that_mixes_them_run_one_by_one():
     handle = qcomp.compile(module, backend="xla")
     xs = np.arange(12, dtype=np.int32).reshape(3, 1, 4)
     (run,), n = handle.run_samples([xs])
-    assert n == 3 and handle._rebatched == {}
+    assert n == 3 and handle._rebatched == {3: None}  # refused once, remembered
     assert np.array_equal(run.results[0], 2 * xs.reshape(3, 4))
 
 
