@@ -395,8 +395,11 @@ def batch_slices(module: ModuleOp, semantics: str, fn: XlaFunction, device: str
                               lambda p: None, lambda p: "")
     if part.error is not None or part.checks or part.n_results != fn.n_results:
         return None
-    return BatchSlices(part, [compile_text(part.text, device, True, s) for s in range(k)],
-                       [c.local_devices()[0] for c in clients])
+    try:
+        executables = [compile_text(part.text, device, True, s) for s in range(k)]
+    except RunError:  # XLA refuses the smaller program: the whole one says why, if it does
+        return None
+    return BatchSlices(part, executables, [c.local_devices()[0] for c in clients])
 
 
 def _put(a: np.ndarray, dev) -> Any:
