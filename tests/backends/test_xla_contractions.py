@@ -195,3 +195,48 @@ def test_a_narrowing_convert_of_a_constant_is_not_its_values():
         "", "tensor<4xi32>"), make_context())
     convert = next(op for op in widened.walk() if op.name == "stablehlo.convert")
     assert xla_contractions._constant(convert.results[0]).tolist() == [-128] * 4
+
+
+NCHW = """  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {{stride = [2, 1], pad = [[1, 1], [1, 0]], rhs_dilate = [1, 2]}} {{batch_group_count = 1 : i64, feature_group_count = 3 : i64}} : (tensor<2x3x7x6x{e}>, tensor<3x1x3x2x{e}>) -> tensor<2x3x4x5x{e}>"""
+"""A depthwise convolution in NCHW (as ONNX's Conv) whose kernel is an argument."""
+
+
+def test_a_float_depthwise_convolution_is_elementwise_and_close():
+    """f32, the kernel an argument (a QDQ model's dequantized weights are computed, not
+    constants): its taps are sliced from it; the sum is the interpreter's (float64,
+    one rounding) within float32's error of 6 products."""
+    text = _program(NCHW.format(e="f32"), "%x: tensor<2x3x7x6xf32>, %w: tensor<3x1x3x2xf32>",
+                    "tensor<2x3x4x5xf32>")
+    module = parse_module(text, make_context())
+    (fn,) = xla.compile_module(module)
+    assert fn.error is None and "stablehlo.convolution" not in fn.text
+    assert fn.text.count("stablehlo.multiply") == 6
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 7, 6)).astype(np.float32)
+    w = rng.standard_normal((3, 1, 3, 2)).astype(np.float32)
+    (want,) = run(module, [x, w])
+    got = fn.run([x, w])
+    assert got.error is None
+    np.testing.assert_allclose(got.results[0], want.results[0], rtol=0, atol=6 * 4e-7 * 16)
+
+
+@pytest.mark.parametrize("e", ["f16", "bf16"])
+def test_half_float_depthwise_convolutions_stay_convolutions(e):
+    """A sum in 16-bit floats would round at every step: those stay XLA's."""
+    module = parse_module(_program(NCHW.format(e=e), f"%x: tensor<2x3x7x6x{e}>, "
+                                   f"%w: tensor<3x1x3x2x{e}>", f"tensor<2x3x4x5x{e}>"),
+                          make_context())
+    assert xla_contractions.depthwise_as_elementwise(module) == 0
+
+
+def test_an_integer_depthwise_kernel_that_is_an_argument_is_sliced():
+    text = _program(NCHW.format(e="i32"), "%x: tensor<2x3x7x6xi32>, %w: tensor<3x1x3x2xi32>",
+                    "tensor<2x3x4x5xi32>")
+    module = parse_module(text, make_context())
+    (fn,) = xla.compile_module(module)
+    assert fn.error is None and "stablehlo.convolution" not in fn.text
+    rng = np.random.default_rng(3)
+    x = rng.integers(-2**31, 2**31, (2, 3, 7, 6)).astype(np.int32)  # products that wrap
+    w = rng.integers(-2**31, 2**31, (3, 1, 3, 2)).astype(np.int32)
+    (want,) = run(module, [x, w])
+    np.testing.assert_array_equal(fn.run([x, w]).results[0], want.results[0])
