@@ -162,18 +162,15 @@ def _batches(handle: Compiled, samples: list) -> list[FunctionRun] | None:
     a run that fails (then the samples run one by one and the failing one is named)."""
     from qcomp.interpreter.runner import _inputs_for
     from qcomp.interpreter.values import shape_of
-    from qcomp.passes.set_batch_size import SetBatchSizePass
-    from qcomp.registry import make_context
+    from qcomp.passes.set_batch_size import leading_batch, rebatched
 
     if len(handle.xla_functions) != 1 or len(samples) < 2:
         return None
     fn = handle.xla_functions[0]
-    if fn.error is not None or fn.checks:
+    b = leading_batch(fn.function)
+    if fn.error is not None or fn.checks or b is None:
         return None
     shapes = [tuple(shape_of(t)) for t in fn.function.function_type.inputs.data]
-    if not shapes or any(not sh or sh[0] != shapes[0][0] or min(sh) < 0 for sh in shapes):
-        return None
-    b = shapes[0][0]
     try:
         args = [_inputs_for(fn.function, x) for x in samples]
     except Exception:  # noqa: BLE001 - a sample that does not fit: the per-sample runs say which
@@ -185,14 +182,10 @@ def _batches(handle: Compiled, samples: list) -> list[FunctionRun] | None:
     if chunk < 2:
         return None
     if chunk not in handle._rebatched:
-        module = handle.module.clone()
-        try:
-            SetBatchSizePass(n=chunk * b).apply(make_context(), module)
-        except Exception:  # noqa: BLE001 - an op that does not allow it
-            handle._rebatched[chunk] = None
-            return None
-        handle._rebatched[chunk] = Compiled(module, "xla", handle.semantics, handle.entry,
-                                            handle.max_memory, handle.device, snapshot=False)
+        module = rebatched(handle.module, chunk * b)
+        handle._rebatched[chunk] = None if module is None else Compiled(
+            module, "xla", handle.semantics, handle.entry, handle.max_memory, handle.device,
+            snapshot=False)
     part = handle._rebatched[chunk]
     if part is None:
         return None

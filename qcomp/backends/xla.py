@@ -47,14 +47,14 @@ from typing import Any, ClassVar
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness
 from xdsl.ir import Attribute, Operation
 
 from qcomp.backends import xla_clients, xla_dots, xla_prepare
 from qcomp.interpreter import FunctionRun, RunError, entry_functions
 from qcomp.interpreter.checks import judge_check
 from qcomp.interpreter.runner import _inputs_for
-from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, shape_of, to_type
+from qcomp.interpreter.values import check_input, element_type, numpy_dtype, quant_of, to_type
 from qcomp.ir import print_module
 
 INSTALL_HINT = "pip install 'qcomp[xla]'"
@@ -370,26 +370,20 @@ def batch_slices(module: ModuleOp, semantics: str, fn: XlaFunction, device: str
     whole), checks, arguments without one common static leading dimension `B`, `B` not
     divisible by the cores (`xla_clients.slice_count`), or an op `set-batch-size`
     cannot rebatch."""
-    from qcomp.passes.set_batch_size import SetBatchSizePass
-    from qcomp.registry import make_context
+    from qcomp.passes.set_batch_size import leading_batch, rebatched
 
     if not BATCH_SLICES or device not in ("cpu", "cpu:0") or fn.one_thread or fn.checks:
         return None
-    shapes = [shape_of(t) if isinstance(t, TensorType) else None
-              for t in fn.function.function_type.inputs.data]
-    if not shapes or any(not s or s[0] < 0 or s[0] != shapes[0][0] for s in shapes):
-        return None
-    k = xla_clients.slice_count(shapes[0][0])
-    if k < 2:
+    b = leading_batch(fn.function)
+    k = 1 if b is None else xla_clients.slice_count(b)
+    if b is None or k < 2:
         return None
     jx = load_jax()
     clients = [xla_clients.one_thread_client_at(jx.xc.make_cpu_client, s) for s in range(k)]
     if any(c is None for c in clients):
         return None
-    small = module.clone()
-    try:
-        SetBatchSizePass(n=shapes[0][0] // k).apply(make_context(), small)
-    except Exception:  # noqa: BLE001 - an op that does not allow it: the program runs whole
+    small = rebatched(module, b // k)
+    if small is None:  # an op that does not allow it: the program runs whole
         return None
     (part,) = prepare_entries(small, semantics, fn.name, device, XlaFunction,
                               lambda p: None, lambda p: "")

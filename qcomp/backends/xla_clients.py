@@ -69,14 +69,15 @@ _MORE_CLIENTS: list[Any] = []
 def one_thread_client_at(make_cpu_client, slot: int) -> Any | None:
     """The `slot`-th one-thread client (0: `one_thread_client`; more are made on first
     use, each with its own pool thread), or None."""
-    if one_thread_client(make_cpu_client) is None:
-        return None
+    first = one_thread_client(make_cpu_client)
+    if first is None or slot == 0:
+        return first
     while len(_MORE_CLIENTS) < slot:
         client = _new_one_thread_client(make_cpu_client)
         if client is None:
             return None
         _MORE_CLIENTS.append(client)
-    return one_thread_client(make_cpu_client) if slot == 0 else _MORE_CLIENTS[slot - 1]
+    return _MORE_CLIENTS[slot - 1]
 
 
 def slice_count(batch: int) -> int:

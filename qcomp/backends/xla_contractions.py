@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, f32, f64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from qcomp.backends.xla_bounds import type_range
 from qcomp.backends.xla_dots import is_unsigned_lhs_dot
 from qcomp.backends.xla_rewrite import inserter, rewrite_once
 from qcomp.dialects import stablehlo as sh
@@ -162,9 +163,8 @@ def _constant(v: SSAValue) -> np.ndarray | None:
     if isinstance(src, sh.ConstantOp) and _is_int(v.type):
         return dense_to_array(src.value, v.type)
     if isinstance(src, sh.ConvertOp) and _is_int(v.type) and _is_int(src.operands[0].type):
-        narrow = np.iinfo(numpy_dtype(element_type(src.operands[0].type)))
-        wide = np.iinfo(numpy_dtype(element_type(v.type)))
-        if wide.min <= narrow.min and narrow.max <= wide.max:
+        (n_lo, n_hi), (w_lo, w_hi) = type_range(src.operands[0].type), type_range(v.type)
+        if w_lo <= n_lo and n_hi <= w_hi:
             return _constant(src.operands[0])
     return None
 
@@ -180,9 +180,10 @@ class DepthwiseAsElementwise(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: sh.ConvolutionOp, rewriter: PatternRewriter) -> None:
-        if _depthwise_taps(op) is None:
+        taps = _depthwise_taps(op)
+        if taps is None:
             return
-        rewriter.replace(op, [], [_depthwise_sum(op, inserter(rewriter))])
+        rewriter.replace(op, [], [_depthwise_sum(op, *taps, inserter(rewriter))])
 
 
 def depthwise_as_elementwise(module: ModuleOp) -> int:
@@ -235,12 +236,11 @@ def _depthwise_taps(op: sh.ConvolutionOp) -> tuple[tuple[int, ...], np.ndarray |
                                      d.kernel_output_feature_dimension))[..., 0, :]
 
 
-def _depthwise_sum(op: sh.ConvolutionOp, add: Callable[[Operation], SSAValue]) -> SSAValue:
-    """`op` as the sum over its kernel's positions of window times taps, its ops
-    emitted by `add`; the value that replaces `op`'s result."""
-    taps = _depthwise_taps(op)
-    assert taps is not None
-    spatial, w = taps
+def _depthwise_sum(op: sh.ConvolutionOp, spatial: tuple[int, ...], w: np.ndarray | None,
+                   add: Callable[[Operation], SSAValue]) -> SSAValue:
+    """`op` as the sum over its kernel's `spatial` positions of window times taps (`w`
+    or slices of the kernel: `_depthwise_taps`), its ops emitted by `add`; the value that
+    replaces `op`'s result."""
     lhs, rhs = op.operands
     out_t = op.results[0].type
     out_e = element_type(out_t)

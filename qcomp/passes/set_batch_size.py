@@ -84,6 +84,26 @@ class SetBatchSizePass(ModulePass):
                 _Batcher(f, self.n).run()
 
 
+def leading_batch(f: func.FuncOp) -> int | None:
+    """`B` when every argument of `f` is a static tensor of leading dimension `B` (what
+    the pass asks of each public function's arguments), else None."""
+    shapes = [_shape(a) for a in f.body.blocks.first.args] if f.body.blocks.first else []
+    if not shapes or any(not s or min(s) < 0 or s[0] != shapes[0][0] for s in shapes):
+        return None
+    return shapes[0][0]
+
+
+def rebatched(module: ModuleOp, n: int) -> ModuleOp | None:
+    """A copy of `module` with batch size `n` (the pass on a clone), or None where the
+    pass refuses it (an op that mixes samples, an argument without the batch dimension)."""
+    copy = module.clone()
+    try:
+        SetBatchSizePass(n=n).apply(Context(), copy)  # the pass reads no dialect from it
+    except Exception:  # noqa: BLE001 - PassDiagnostic, or an op the rules never met: no copy
+        return None
+    return copy
+
+
 class _Batcher:
     def __init__(self, f: func.FuncOp, n: int) -> None:
         self.f, self.n = f, n
